@@ -1,0 +1,43 @@
+/**
+ * Public contract of the extraction pipeline, shared by the tag CLI, the evaluator and the benchmarks.
+ * The implementation (src/pipeline/extract.ts) resolves a preset plus overrides once, loads the
+ * segmenter dictionaries once, and then extracts keywords from texts as a pure function.
+ */
+import type { EntityKind } from '../kg/model.js';
+
+/** Per-keyword breakdown of what lifted it (only with `explain`). */
+export interface KeywordExplain {
+  /** Sum of co-occurrence weights on the keyword's edges. */
+  cooc: number;
+  /** Sum of KG edge weights on its edges. */
+  kg: number;
+  /** Sum of semantic-similarity (Jaccard) weights on its edges. */
+  sem: number;
+  /** Position-bias share (PositionRank only). */
+  position?: number;
+  /** Neighbours in the word graph with the edge parts, strongest first (at most 5). */
+  neighbours: { word: string; cooc: number; kg: number; sem: number }[];
+}
+
+export interface Keyword {
+  word: string;
+  score: number;
+  /** Present when the word denotes a KG entity. */
+  kind?: EntityKind;
+  entityId?: string;
+  explain?: KeywordExplain;
+}
+
+export interface ExtractCallOptions {
+  /** Number of keywords (default from the resolved options). */
+  topK?: number;
+  explain?: boolean;
+}
+
+export interface Extractor {
+  /** Name of the preset the extractor was made from. */
+  readonly preset: string;
+  /** Fully resolved options (JSON-serialisable), for results files. */
+  readonly options: Readonly<Record<string, unknown>>;
+  extract(text: string, call?: ExtractCallOptions): Keyword[];
+}
