@@ -1,0 +1,166 @@
+/**
+ * Readers for gold keyword files.
+ *
+ * - `jsonl`: the paper's format (王芳 等 2022 §3: each annotated text carries its keywords in a JSON key
+ *   "tag"), one JSON object per line, e.g. ../shared/data/annotated/film-dev.jsonl. The text field, the id
+ *   field and the gold field are configurable (defaults `text`, `id`, `tag`).
+ * - `csl`: the CSL keyword benchmark TSV (ydli-ai/CSL benchmark/kg, e.g. ../shared/data/bench/csl-kg/dev.tsv).
+ *   Three tab-separated columns and no header: (1) the task prompt, always "to keywords"; (2) the text,
+ *   which is the abstract followed by a space and the paper title; (3) the author keywords joined by `_`.
+ *   Rows have no id; the id is `<file name>:<line>`.
+ *
+ * Assumptions: UTF-8, optional BOM, LF or CRLF line ends; blank lines are skipped. Every problem is
+ * reported as `<file>:<line>: <what>` (an input error, exit 3); the reader stops at the first bad line.
+ * Empty keyword lists are rejected: a document without gold cannot be scored.
+ */
+import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
+import { inputError, usageError } from '../errors.js';
+
+export const GOLD_FORMATS = ['jsonl', 'csl'] as const;
+export type GoldFormat = (typeof GOLD_FORMATS)[number];
+
+/** One annotated document. */
+export interface GoldDocument {
+  id: string;
+  text: string;
+  /** Gold keywords in file order (most important first in film-dev). */
+  gold: string[];
+  /** 1-based line in the source file. */
+  line: number;
+}
+
+/** Options of {@link readGold}. */
+export interface ReadGoldOptions {
+  /**
+   * File format.
+   * @default 'jsonl'
+   */
+  format: GoldFormat;
+  /**
+   * JSONL: field holding the text.
+   * @default 'text'
+   */
+  textField: string;
+  /**
+   * JSONL: field holding the document id (string or number); a missing id becomes `<file>:<line>`.
+   * @default 'id'
+   */
+  idField: string;
+  /**
+   * JSONL: field holding the gold keywords (array of strings).
+   * @default 'tag'
+   */
+  goldField: string;
+}
+
+export const DEFAULT_READ_GOLD_OPTIONS: Readonly<ReadGoldOptions> = Object.freeze({
+  format: 'jsonl',
+  textField: 'text',
+  idField: 'id',
+  goldField: 'tag',
+});
+
+/** Resolve partial reader options; unknown keys and bad formats are usage errors. */
+export function resolveReadGoldOptions(partial: Record<string, unknown> = {}): ReadGoldOptions {
+  const keys = Object.keys(DEFAULT_READ_GOLD_OPTIONS);
+  for (const key of Object.keys(partial)) {
+    if (!keys.includes(key)) throw usageError(`eval: unknown reader option "${key}" (valid: ${keys.join(', ')})`);
+  }
+  const out = { ...DEFAULT_READ_GOLD_OPTIONS };
+  for (const [key, value] of Object.entries(partial)) {
+    if (value === undefined) continue;
+    if (typeof value !== 'string' || value === '') throw usageError(`eval: reader option ${key} must be a non-empty string`);
+    (out as Record<string, string>)[key] = value;
+  }
+  if (!(GOLD_FORMATS as readonly string[]).includes(out.format)) {
+    throw usageError(`eval: unknown gold format "${out.format}" (valid: ${GOLD_FORMATS.join(', ')})`);
+  }
+  return out;
+}
+
+/** Read and parse a gold file. `displayName` is used in error messages (default: the path). */
+export function readGold(path: string, partial: Partial<ReadGoldOptions> = {}, displayName = path): GoldDocument[] {
+  const options = resolveReadGoldOptions(partial as Record<string, unknown>);
+  let content: string;
+  try {
+    content = readFileSync(path, 'utf8');
+  } catch (err) {
+    throw inputError(`${displayName}: cannot read gold file (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`, err);
+  }
+  return parseGold(content, displayName, options);
+}
+
+/** Parse gold content already in memory. */
+export function parseGold(content: string, file: string, partial: Partial<ReadGoldOptions> = {}): GoldDocument[] {
+  const options = resolveReadGoldOptions(partial as Record<string, unknown>);
+  const docs = options.format === 'csl' ? parseCsl(content, file) : parseJsonl(content, file, options);
+  if (docs.length === 0) throw inputError(`${file}: no documents in gold file`);
+  const seen = new Map<string, number>();
+  for (const d of docs) {
+    const first = seen.get(d.id);
+    if (first !== undefined) throw inputError(`${file}:${d.line}: duplicate id "${d.id}" (first on line ${first})`);
+    seen.set(d.id, d.line);
+  }
+  return docs;
+}
+
+function lines(content: string): string[] {
+  return content.replace(/^\uFEFF/u, '').split(/\r?\n/u);
+}
+
+function parseJsonl(content: string, file: string, options: ReadGoldOptions): GoldDocument[] {
+  const out: GoldDocument[] = [];
+  lines(content).forEach((raw, i) => {
+    const line = i + 1;
+    if (raw.trim() === '') return;
+    const where = `${file}:${line}`;
+    let record: unknown;
+    try {
+      record = JSON.parse(raw);
+    } catch (err) {
+      throw inputError(`${where}: invalid JSON (${(err as Error).message})`);
+    }
+    if (record === null || typeof record !== 'object' || Array.isArray(record)) throw inputError(`${where}: expected a JSON object`);
+    const obj = record as Record<string, unknown>;
+    const text = obj[options.textField];
+    if (typeof text !== 'string') {
+      throw inputError(`${where}: field "${options.textField}" is ${text === undefined ? 'missing' : 'not a string'} (choose the text field with --text-field)`);
+    }
+    const rawId = obj[options.idField];
+    let id: string;
+    if (rawId === undefined || rawId === null) id = `${basename(file)}:${line}`;
+    else if (typeof rawId === 'string' || typeof rawId === 'number') id = String(rawId);
+    else throw inputError(`${where}: field "${options.idField}" must be a string or number`);
+    const gold = obj[options.goldField];
+    if (!Array.isArray(gold)) {
+      throw inputError(`${where}: field "${options.goldField}" is ${gold === undefined ? 'missing' : 'not an array'} (expected an array of keywords)`);
+    }
+    gold.forEach((g, gi) => {
+      if (typeof g !== 'string' || g.trim() === '') throw inputError(`${where}: field "${options.goldField}"[${gi}] must be a non-empty string`);
+    });
+    if (gold.length === 0) throw inputError(`${where}: field "${options.goldField}" is empty (a document needs gold keywords)`);
+    out.push({ id, text, gold: gold as string[], line });
+  });
+  return out;
+}
+
+function parseCsl(content: string, file: string): GoldDocument[] {
+  const out: GoldDocument[] = [];
+  const name = basename(file);
+  lines(content).forEach((raw, i) => {
+    const line = i + 1;
+    if (raw.trim() === '') return;
+    const where = `${file}:${line}`;
+    const cols = raw.split('\t');
+    if (cols.length !== 3) {
+      throw inputError(`${where}: expected 3 tab-separated columns (prompt, text, keywords joined by _), found ${cols.length}`);
+    }
+    const [, text, keywords] = cols;
+    if (text.trim() === '') throw inputError(`${where}: column 2 (text) is empty`);
+    const gold = keywords.split('_').map((k) => k.trim());
+    if (gold.some((k) => k === '')) throw inputError(`${where}: column 3 (keywords) has an empty keyword: ${JSON.stringify(keywords)}`);
+    out.push({ id: `${name}:${line}`, text, gold, line });
+  });
+  return out;
+}
