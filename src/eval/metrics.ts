@@ -161,8 +161,8 @@ export function normalizeKeyword(s: string): string {
 let toSimplified: ((s: string) => string) | undefined;
 /** Traditional → simplified character folding (opencc-js, generic traditional to mainland simplified). */
 export function foldTraditional(s: string): string {
-  toSimplified ??= Converter({ from: 't', to: 'cn' });
-  return toSimplified(s);
+  const convert = (toSimplified ??= Converter({ from: 't', to: 'cn' }));
+  return convert(s);
 }
 
 /** Decides whether a prediction matches a gold item; built once per evaluation. */

@@ -1,0 +1,173 @@
+/**
+ * SVG charts of P, R and F1 against K for a group of systems, drawn with vega-lite (compiled to vega and
+ * rendered headless with `renderer: 'none'`), plus a small-multiples chart of a parameter sweep.
+ *
+ * Design: one SVG per group with three panels side by side (Precision, Recall, F1), K on the x axis,
+ * the score on the y axis (0 to a rounded-up maximum shared by the panels so they compare at a glance),
+ * one coloured line with point markers per system (Tableau-10 colours, plus a distinct dash pattern per
+ * system so the chart also reads in greyscale), and a legend below. Fonts are generic sans-serif with a
+ * CJK fallback so labels such as 唢呐 render where the viewer has a CJK font.
+ */
+import * as vega from 'vega';
+import { compile, type TopLevelSpec } from 'vega-lite';
+import type { ScoresByK } from './metrics.js';
+
+/** One line in a chart. */
+export interface ChartSeries {
+  label: string;
+  scores: ScoresByK;
+}
+
+/** Options of {@link prfChartSvg}. */
+export interface PrfChartOptions {
+  /** Chart title. */
+  title: string;
+  /**
+   * Subtitle (dataset, averaging).
+   * @default ''
+   */
+  subtitle: string;
+  /**
+   * Width of one panel in pixels.
+   * @default 260
+   */
+  panelWidth: number;
+  /**
+   * Height of one panel in pixels.
+   * @default 220
+   */
+  panelHeight: number;
+}
+
+export const DEFAULT_PRF_CHART_OPTIONS: Readonly<Omit<PrfChartOptions, 'title'>> = Object.freeze({
+  subtitle: '',
+  panelWidth: 260,
+  panelHeight: 220,
+});
+
+const FONT = 'Helvetica, Arial, "Noto Sans CJK SC", "Noto Sans SC", "WenQuanYi Micro Hei", sans-serif';
+const METRICS = [
+  ['p', 'Precision'],
+  ['r', 'Recall'],
+  ['f1', 'F1'],
+] as const;
+const DASHES = [[1, 0], [6, 3], [2, 2], [8, 3, 2, 3], [4, 4], [1, 3], [10, 2], [3, 3, 1, 3], [12, 4], [5, 2, 1, 2]];
+
+function yMax(values: number[]): number {
+  const max = Math.max(0.1, ...values);
+  return Math.min(1, Math.ceil(max * 10 + 0.25) / 10);
+}
+
+/** Build the vega-lite spec of a P/R/F1-against-K chart (exported for tests). */
+export function prfChartSpec(series: readonly ChartSeries[], partial: Partial<PrfChartOptions> & { title: string }): TopLevelSpec {
+  const options: PrfChartOptions = { ...DEFAULT_PRF_CHART_OPTIONS, ...partial };
+  const rows: { system: string; metric: string; k: number; value: number }[] = [];
+  for (const s of series) {
+    for (const [k, prf] of Object.entries(s.scores)) {
+      for (const [key, name] of METRICS) rows.push({ system: s.label, metric: name, k: Number(k), value: prf[key] });
+    }
+  }
+  const ks = [...new Set(rows.map((r) => r.k))].sort((a, b) => a - b);
+  const labels = series.map((s) => s.label);
+  return {
+    $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
+    title: { text: options.title, subtitle: options.subtitle || undefined, anchor: 'start', fontSize: 15, subtitleFontSize: 11 },
+    data: { values: rows },
+    config: {
+      font: FONT,
+      axis: { labelFontSize: 11, titleFontSize: 12, gridColor: '#e6e6e6' },
+      legend: { labelFontSize: 11, titleFontSize: 12, orient: 'bottom', columns: Math.min(4, labels.length), symbolStrokeWidth: 2.5, labelLimit: 320 },
+      header: { labelFontSize: 13, labelFontWeight: 'bold', title: null },
+      view: { stroke: '#cccccc' },
+      background: 'white',
+    },
+    facet: { column: { field: 'metric', type: 'nominal', sort: METRICS.map((m) => m[1]), header: { title: null } } },
+    spec: {
+      width: options.panelWidth,
+      height: options.panelHeight,
+      encoding: {
+        x: { field: 'k', type: 'quantitative', title: 'K (keywords returned)', scale: { domain: [ks[0] ?? 1, ks.at(-1) ?? 5], nice: false }, axis: { values: ks, format: 'd' } },
+        y: { field: 'value', type: 'quantitative', title: 'score (macro average)', scale: { domain: [0, yMax(rows.map((r) => r.value))] }, axis: { format: '.2f' } },
+        color: { field: 'system', type: 'nominal', title: 'system', sort: labels, scale: { scheme: labels.length <= 10 ? 'tableau10' : 'tableau20' } },
+        strokeDash: { field: 'system', type: 'nominal', sort: labels, scale: { domain: labels, range: labels.map((_, i) => DASHES[i % DASHES.length]) } },
+      },
+      layer: [
+        { mark: { type: 'line', strokeWidth: 2 } },
+        { mark: { type: 'point', filled: true, size: 45 }, encoding: { shape: { field: 'system', type: 'nominal', sort: labels } } },
+      ],
+    },
+    resolve: { scale: { y: 'shared' } },
+  } as TopLevelSpec;
+}
+
+/** Render a vega-lite spec to an SVG string. */
+export async function renderSvg(spec: TopLevelSpec): Promise<string> {
+  const compiled = compile(spec).spec;
+  const view = new vega.View(vega.parse(compiled), { renderer: 'none' });
+  try {
+    return await view.toSVG();
+  } finally {
+    view.finalize();
+  }
+}
+
+/** SVG chart of P, R and F1 against K, one line per system. */
+export async function prfChartSvg(series: readonly ChartSeries[], options: Partial<PrfChartOptions> & { title: string }): Promise<string> {
+  return renderSvg(prfChartSpec(series, options));
+}
+
+/** One point of a sweep chart: F1 at a K for one value of one parameter. */
+export interface SweepPoint {
+  parameter: string;
+  value: string;
+  /** Order of the value along its axis. */
+  order: number;
+  k: number;
+  f1: number;
+  /** True for the value of the base configuration. */
+  isBase: boolean;
+}
+
+/** Small multiples: F1@K (one line per K) against each swept parameter's values. */
+export function sweepChartSpec(points: readonly SweepPoint[], title: string, subtitle = ''): TopLevelSpec {
+  const parameters = [...new Set(points.map((p) => p.parameter))];
+  const ks = [...new Set(points.map((p) => p.k))].sort((a, b) => a - b);
+  return {
+    $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
+    title: { text: title, subtitle: subtitle || undefined, anchor: 'start', fontSize: 15, subtitleFontSize: 11 },
+    data: { values: points.map((p) => ({ ...p, kLabel: `F1@${p.k}` })) },
+    config: {
+      font: FONT,
+      axis: { labelFontSize: 10, titleFontSize: 11, gridColor: '#e6e6e6' },
+      legend: { orient: 'bottom', labelFontSize: 11, titleFontSize: 12 },
+      header: { labelFontSize: 12, labelFontWeight: 'bold', title: null },
+      view: { stroke: '#cccccc' },
+      background: 'white',
+    },
+    facet: { field: 'parameter', type: 'nominal', sort: parameters, header: { title: null } },
+    columns: 3,
+    spec: {
+      width: 200,
+      height: 140,
+      encoding: {
+        x: { field: 'value', type: 'ordinal', sort: { field: 'order' }, title: 'value', axis: { labelAngle: -30, labelLimit: 90 } },
+        y: { field: 'f1', type: 'quantitative', title: 'F1 (macro)', scale: { zero: false }, axis: { format: '.2f' } },
+        color: { field: 'kLabel', type: 'nominal', title: 'metric', sort: ks.map((k) => `F1@${k}`), scale: { scheme: 'viridis' } },
+      },
+      layer: [
+        { mark: { type: 'line', strokeWidth: 1.5 } },
+        { mark: { type: 'point', filled: true, size: 30 } },
+        {
+          mark: { type: 'point', shape: 'diamond', size: 90, filled: false, color: 'black', strokeWidth: 1.2 },
+          transform: [{ filter: 'datum.isBase' }],
+          encoding: { color: { value: 'black' } },
+        },
+      ],
+    },
+    resolve: { scale: { x: 'independent', y: 'shared' } },
+  } as TopLevelSpec;
+}
+
+export async function sweepChartSvg(points: readonly SweepPoint[], title: string, subtitle = ''): Promise<string> {
+  return renderSvg(sweepChartSpec(points, title, subtitle));
+}
