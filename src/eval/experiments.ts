@@ -7,16 +7,17 @@
  * results object written to results.json (rendering and file output are in the CLI).
  *
  * Assumptions:
- * - Extractors rank; the evaluator asks for `2 × max K` keywords (so deduplication after normalisation
+ * - Systems rank; the evaluator asks for `2 × max K` keywords (so deduplication after normalisation
  *   can still fill K slots) and cuts at each K.
  * - A system that appears in several groups (same preset/baseline and same overrides) runs once.
  * - A sweep axis varies one option (or one bundle of options) with everything else at the base.
  */
 import { readFileSync } from 'node:fs';
-import type { Extractor } from '../pipeline/api.js';
+import type { KgView } from '../kg/model.js';
 import { inputError, usageError } from '../errors.js';
-import { evaluate, resolveEvalOptions, type EvalOptions, type EvalResult, type ScoresByK } from './metrics.js';
+import { resolveEvalOptions, type EvalOptions, type EvalResult, type ScoresByK } from './metrics.js';
 import type { GoldDocument } from './readers.js';
+import { evaluateSystem, type EvalSystem, type SystemEvaluation } from './systems.js';
 
 /** A system in a config: a preset with overrides, or a baseline. */
 export interface SystemSpec {
@@ -218,8 +219,8 @@ export function canonicalJson(x: unknown): string {
 export const systemKey = (s: SystemSpec): string =>
   s.baseline !== undefined ? `baseline:${s.baseline}` : `preset:${s.preset}:${canonicalJson(s.overrides ?? {})}`;
 
-/** Builds an extractor for a system spec (injected: the CLI binds it to the real pipeline). */
-export type SystemFactory = (spec: SystemSpec) => Promise<Extractor> | Extractor;
+/** Builds the system of a spec (injected: the CLI binds it to the real pipeline and baselines). */
+export type SystemFactory = (spec: SystemSpec) => Promise<EvalSystem>;
 
 /** Result of running one system. */
 export interface SystemRun {
@@ -227,23 +228,11 @@ export interface SystemRun {
   preset?: string;
   overrides?: Record<string, unknown>;
   baseline?: string;
-  /** The extractor's fully resolved options. */
+  /** The system's fully resolved options. */
   options: Readonly<Record<string, unknown>>;
   result: EvalResult;
   predictions: string[][];
   seconds: number;
-}
-
-/** Run one extractor over the documents and evaluate. */
-export function runExtractor(extractor: Extractor, docs: readonly GoldDocument[], evalOptions: EvalOptions, onDocument?: (i: number) => void): { result: EvalResult; predictions: string[][] } {
-  const topK = 2 * Math.max(...evalOptions.ks);
-  const predictions = docs.map((d, i) => {
-    const words = extractor.extract(d.text, { topK }).map((k) => k.word);
-    onDocument?.(i);
-    return words;
-  });
-  const result = evaluate(docs.map((d, i) => ({ id: d.id, gold: d.gold, predicted: predictions[i] })), evalOptions);
-  return { result, predictions };
 }
 
 /** Every system of a config (groups first, then each sweep's base and variants), one entry per label use. */
@@ -297,38 +286,45 @@ export function planSystems(config: ExperimentConfig): PlannedSystem[] {
 /** Progress callbacks (the CLI prints them on stderr). */
 export interface ExperimentProgress {
   systemStart?(index: number, total: number, planned: PlannedSystem): void;
-  document?(index: number, total: number): void;
+  document?(done: number, total: number): void;
   systemDone?(index: number, total: number, planned: PlannedSystem, run: SystemRun): void;
-  systemFailed?(index: number, total: number, planned: PlannedSystem, error: Error): void;
 }
 
-/** Run every distinct system of a config once. A system that cannot be built fails the whole run. */
-export async function runExperiments(config: ExperimentConfig, docs: readonly GoldDocument[], factory: SystemFactory, progress: ExperimentProgress = {}): Promise<Map<string, SystemRun>> {
+/** Keep only the groups and sweeps whose id is listed (`--only`); unknown ids are usage errors. */
+export function selectParts(config: ExperimentConfig, only: readonly string[] | undefined, file = 'config'): ExperimentConfig {
+  if (!only || only.length === 0) return config;
+  const ids = [...config.groups.map((g) => g.id), ...config.sweeps.map((s) => s.id)];
+  for (const id of only) if (!ids.includes(id)) throw usageError(`experiments: --only: unknown part "${id}" in ${file} (valid: ${ids.join(', ')})`);
+  return { ...config, groups: config.groups.filter((g) => only.includes(g.id)), sweeps: config.sweeps.filter((s) => only.includes(s.id)) };
+}
+
+/**
+ * Run every distinct system of a config once, one after the other (each system is built, run over all
+ * documents and closed before the next is built). A system that cannot be built fails the whole run.
+ */
+export async function runExperiments(config: ExperimentConfig, docs: readonly GoldDocument[], factory: SystemFactory, progress: ExperimentProgress = {}, kg?: KgView): Promise<Map<string, SystemRun>> {
   const evalOptions = resolveEvalOptions((config.eval ?? {}) as Record<string, unknown>);
   const plan = planSystems(config);
   const runs = new Map<string, SystemRun>();
   for (let i = 0; i < plan.length; i++) {
     const planned = plan[i];
     progress.systemStart?.(i, plan.length, planned);
-    let extractor: Extractor;
+    const system = await factory(planned.spec);
+    let evaluation: SystemEvaluation;
     try {
-      extractor = await factory(planned.spec);
-    } catch (err) {
-      progress.systemFailed?.(i, plan.length, planned, err as Error);
-      throw err;
+      evaluation = await evaluateSystem(system, docs, evalOptions, evalOptions.kgAliases ? kg : undefined, (done, total) => progress.document?.(done, total));
+    } finally {
+      await system.close();
     }
-    const started = process.hrtime.bigint();
-    const { result, predictions } = runExtractor(extractor, docs, evalOptions, (d) => progress.document?.(d, docs.length));
-    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
     const run: SystemRun = {
       key: planned.key,
       preset: planned.spec.preset,
       overrides: planned.spec.overrides,
       baseline: planned.spec.baseline,
-      options: extractor.options,
-      result,
-      predictions,
-      seconds,
+      options: system.options,
+      result: evaluation.result,
+      predictions: evaluation.predictions,
+      seconds: evaluation.seconds,
     };
     runs.set(planned.key, run);
     progress.systemDone?.(i, plan.length, planned, run);
@@ -340,14 +336,19 @@ export async function runExperiments(config: ExperimentConfig, docs: readonly Go
 export interface ResultsJson {
   experiment: string;
   description?: string;
+  /** ISO date (YYYY-MM-DD) of the run. */
+  date: string;
   package: { name: string; version: string };
+  /** Gold file by name only (never an absolute path) and its sha256. */
   dataset: { name: string; format: string; docs: number; sha256: string };
-  kg: { contentHash: string; entities: number } | null;
+  /** The KG the systems used: a label of its source (e.g. `demo`, a snapshot file name), content hash and size; null = none. */
+  kg: { source: string; contentHash: string; entities: number } | null;
   eval: EvalOptions;
-  groups: { id: string; title: string; systems: ResultSystem[] }[];
+  groups: { id: string; title: string; description?: string; systems: ResultSystem[] }[];
   sweeps: {
     id: string;
     title: string;
+    description?: string;
     base: ResultSystem;
     points: { axis: string; value: string; isBase: boolean; system: ResultSystem }[];
   }[];
@@ -384,7 +385,7 @@ export function roundScores(scores: ScoresByK): ScoresByK {
 export function buildResults(
   config: ExperimentConfig,
   runs: Map<string, SystemRun>,
-  meta: Pick<ResultsJson, 'package' | 'dataset' | 'kg'>,
+  meta: Pick<ResultsJson, 'date' | 'package' | 'dataset' | 'kg'>,
 ): ResultsJson {
   const get = (spec: SystemSpec) => {
     const run = runs.get(systemKey(spec));
@@ -396,12 +397,13 @@ export function buildResults(
     description: config.description,
     ...meta,
     eval: resolveEvalOptions((config.eval ?? {}) as Record<string, unknown>),
-    groups: config.groups.map((g) => ({ id: g.id, title: g.title, systems: g.systems.map((s) => resultSystem(s.label, get(s), roundScores)) })),
+    groups: config.groups.map((g) => ({ id: g.id, title: g.title, description: g.description, systems: g.systems.map((s) => resultSystem(s.label, get(s), roundScores)) })),
     sweeps: config.sweeps.map((sw) => {
       const baseSpec: SystemSpec = { label: sw.base.label, preset: sw.base.preset, overrides: sw.base.overrides ?? {} };
       return {
         id: sw.id,
         title: sw.title,
+        description: sw.description,
         base: resultSystem(sw.base.label, get(baseSpec), roundScores),
         points: expandSweep(sw).map((e) => ({ axis: e.axis, value: e.value, isBase: e.isBase, system: resultSystem(e.spec.label, get(e.spec), roundScores) })),
       };

@@ -3,7 +3,8 @@
  * results.md written by `filmkw experiments`. Pure functions of the results; numbers are printed with
  * a fixed number of decimals so regenerated files diff cleanly.
  */
-import type { EvalResult, ScoresByK } from './metrics.js';
+import type { EvalOptions, EvalResult, ScoresByK } from './metrics.js';
+import type { ResultsJson, ResultSystem } from './experiments.js';
 
 /** Format a score in [0, 1] with `digits` decimals. */
 export const fmt = (x: number, digits = 4): string => x.toFixed(digits);
@@ -99,4 +100,111 @@ export function sweepTable(rows: readonly SweepRow[], baseF1AtLastK: number): st
     ];
   });
   return mdTable(header, body, ['l', 'l']);
+}
+
+/** Short form of a sha256 hex for tables. */
+const shortHash = (h: string): string => h.slice(0, 12);
+
+/** Describe the evaluation protocol in one paragraph (results.md header). */
+export function protocolLine(e: EvalOptions): string {
+  const parts = [
+    `K = ${e.ks.join(', ')}`,
+    'macro average of per-document P, R and F1 (eq. 11 of the paper); micro in results.json',
+    `precision ÷ ${e.precisionDenominator === 'k' ? 'K' : 'number returned'}`,
+    'exact match after NFKC, trim and Latin lower-case; predictions de-duplicated after normalisation',
+  ];
+  if (e.traditionalSimplified) parts.push('traditional ↔ simplified folded');
+  if (e.kgAliases) parts.push('KG aliases match');
+  return parts.join('; ');
+}
+
+/** Render results.md from results.json (pure; charts are referenced by relative path). */
+export function resultsMarkdown(results: ResultsJson, charts: { groups: Record<string, string>; sweeps: Record<string, string> }): string {
+  const out: string[] = [];
+  const ks = results.eval.ks;
+  const lastK = ks.at(-1)!;
+  out.push(`# Experiments: ${results.experiment}\n`);
+  if (results.description) out.push(`${results.description}\n`);
+  out.push(
+    [
+      `- Gold: \`${results.dataset.name}\` (${results.dataset.format}, ${results.dataset.docs} documents, sha256 \`${shortHash(results.dataset.sha256)}…\`)`,
+      results.kg
+        ? `- KG: ${results.kg.source} (${results.kg.entities} entities, content hash \`${shortHash(results.kg.contentHash)}…\`)`
+        : '- KG: none (empty KG: the +W/+G/+R parts have nothing to add)',
+      `- ${results.package.name} ${results.package.version}, run on ${results.date}`,
+      `- Protocol: ${protocolLine(results.eval)} (see eval/README.md)`,
+      '- Regenerate: `npm run experiments` (full resolved options of every system are in results.json)',
+    ].join('\n') + '\n',
+  );
+
+  // Summary: every distinct system of the groups, best F1@lastK first.
+  const seen = new Map<string, ResultSystem>();
+  for (const g of results.groups) for (const s of g.systems) if (!seen.has(s.label)) seen.set(s.label, s);
+  if (seen.size > 0) {
+    const rows = [...seen.values()].sort((a, b) => b.macro[lastK].f1 - a.macro[lastK].f1 || a.label.localeCompare(b.label));
+    out.push(`## Summary (macro, K = ${lastK})\n`);
+    out.push(
+      mdTable(
+        ['system', 'kind', `P@${lastK}`, `R@${lastK}`, `F1@${lastK}`, 'best F1@K', 'seconds'],
+        rows.map((s) => {
+          const bestK = ksOf(s.macro).reduce((a, k) => (s.macro[k].f1 > s.macro[a].f1 ? k : a));
+          return [
+            s.label,
+            s.baseline !== undefined ? 'baseline' : `preset ${s.preset}${s.overrides && Object.keys(s.overrides).length ? ' + overrides' : ''}`,
+            fmt(s.macro[lastK].p),
+            fmt(s.macro[lastK].r),
+            fmt(s.macro[lastK].f1),
+            `${fmt(s.macro[bestK].f1)} (K=${bestK})`,
+            s.seconds.toFixed(1),
+          ];
+        }),
+        ['l', 'l'],
+      ),
+    );
+  }
+
+  for (const g of results.groups) {
+    out.push(`## ${g.title}\n`);
+    if (g.description) out.push(`${g.description}\n`);
+    if (charts.groups[g.id]) out.push(`![${g.title}: P, R and F1 against K](${charts.groups[g.id]})\n`);
+    const rows: ResultRow[] = g.systems.map((s) => ({ label: s.label, macro: s.macro, micro: s.micro }));
+    out.push('F1 (macro):\n');
+    out.push(metricTable(rows, 'f1', 'F1'));
+    out.push('\nPrecision (macro):\n');
+    out.push(metricTable(rows, 'p', 'P'));
+    out.push('\nRecall (macro):\n');
+    out.push(metricTable(rows, 'r', 'R'));
+    const overrides = g.systems.filter((s) => s.overrides && Object.keys(s.overrides).length > 0);
+    if (overrides.length > 0) {
+      out.push('\nSystems with overrides:\n');
+      out.push(overrides.map((s) => `- ${s.label}: preset \`${s.preset}\` + \`${JSON.stringify(s.overrides)}\``).join('\n') + '\n');
+    }
+    out.push('');
+  }
+
+  for (const sw of results.sweeps) {
+    out.push(`## ${sw.title}\n`);
+    if (sw.description) out.push(`${sw.description}\n`);
+    out.push(`Base: ${sw.base.label} (preset \`${sw.base.preset}\`${sw.base.overrides && Object.keys(sw.base.overrides).length ? ` + \`${JSON.stringify(sw.base.overrides)}\`` : ''}), F1@${lastK} = ${fmt(sw.base.macro[lastK].f1)}. Each row changes one option; everything else stays at the base.\n`);
+    if (charts.sweeps[sw.id]) out.push(`![${sw.title}](${charts.sweeps[sw.id]})\n`);
+    out.push(sweepTable(sw.points.map((p) => ({ parameter: p.axis, value: p.value, isBase: p.isBase, macro: p.system.macro })), sw.base.macro[lastK].f1));
+    // Best value per parameter.
+    const axes = [...new Set(sw.points.map((p) => p.axis))];
+    out.push(`\nBest value per parameter (by F1@${lastK}; ties keep the base):\n`);
+    out.push(
+      mdTable(
+        ['parameter', 'best value', `F1@${lastK}`, 'Δ vs base', `mean F1@1..${lastK}`],
+        axes.map((axis) => {
+          const pts = sw.points.filter((p) => p.axis === axis);
+          const best = pts.reduce((a, p) => (p.system.macro[lastK].f1 > a.system.macro[lastK].f1 + 1e-12 || (p.isBase && Math.abs(p.system.macro[lastK].f1 - a.system.macro[lastK].f1) <= 1e-12) ? p : a));
+          const delta = best.system.macro[lastK].f1 - sw.base.macro[lastK].f1;
+          const meanF1 = ks.reduce((acc, k) => acc + best.system.macro[k].f1, 0) / ks.length;
+          return [axis, best.isBase ? `${best.value} (base)` : best.value, fmt(best.system.macro[lastK].f1), `${delta >= 0 ? '+' : '−'}${fmt(Math.abs(delta))}`, fmt(meanF1)];
+        }),
+        ['l', 'l'],
+      ),
+    );
+    out.push('');
+  }
+  return out.join('\n').replace(/\n{3,}/g, '\n\n');
 }

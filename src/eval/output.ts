@@ -1,0 +1,99 @@
+/**
+ * Writes the outputs of `filmkw experiments` into a directory: results.json (machine-readable, with the
+ * full resolved options of every system), results.md (tables), charts/*.svg (P, R and F1 against K per
+ * figure, F1 against each swept option) and predictions/<group>.jsonl (each document's gold and every
+ * system's top K, for error analysis). Files are written whole; an unwritable directory is an OUTPUT
+ * error (exit 7).
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { FilmkwError } from '../errors.js';
+import { prfChartSvg, sweepChartSvg, type SweepPoint } from './charts.js';
+import { systemKey, type ExperimentConfig, type ResultsJson, type SystemRun } from './experiments.js';
+import { resultsMarkdown } from './report.js';
+import { distinctKeys, normalizeKeyword } from './metrics.js';
+import type { GoldDocument } from './readers.js';
+
+function write(path: string, content: string): void {
+  try {
+    writeFileSync(path, content);
+  } catch (err) {
+    throw new FilmkwError('OUTPUT', `experiments: cannot write ${path} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`, { cause: err });
+  }
+}
+
+function mkdir(path: string): void {
+  try {
+    mkdirSync(path, { recursive: true });
+  } catch (err) {
+    throw new FilmkwError('OUTPUT', `experiments: cannot create directory ${path} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`, { cause: err });
+  }
+}
+
+/** Files written, relative to the output directory. */
+export interface WrittenFiles {
+  files: string[];
+}
+
+/** Write results.json, results.md, the charts and the per-group predictions. */
+export async function writeExperimentOutputs(
+  dir: string,
+  results: ResultsJson,
+  config: ExperimentConfig,
+  runs: Map<string, SystemRun>,
+  docs: readonly GoldDocument[],
+): Promise<WrittenFiles> {
+  mkdir(dir);
+  const files: string[] = [];
+  const put = (rel: string, content: string) => {
+    write(join(dir, rel), content);
+    files.push(rel);
+  };
+  const lastK = results.eval.ks.at(-1)!;
+  const subtitle = `${results.dataset.name} · ${results.dataset.docs} documents · KG: ${results.kg ? results.kg.source : 'none'} · macro average`;
+  const charts = { groups: {} as Record<string, string>, sweeps: {} as Record<string, string> };
+
+  const chartGroups = config.groups.filter((g) => g.chart !== false);
+  const needCharts = chartGroups.length > 0 || results.sweeps.length > 0;
+  if (needCharts) mkdir(join(dir, 'charts'));
+  for (const g of chartGroups) {
+    const rg = results.groups.find((x) => x.id === g.id)!;
+    const svg = await prfChartSvg(rg.systems.map((s) => ({ label: s.label, scores: s.macro })), { title: rg.title, subtitle });
+    charts.groups[g.id] = `charts/${g.id}.svg`;
+    put(charts.groups[g.id], svg);
+  }
+  for (const sw of results.sweeps) {
+    const points: SweepPoint[] = sw.points.flatMap((p) =>
+      results.eval.ks.map((k) => ({ parameter: p.axis, value: p.value, order: 0, k, f1: p.system.macro[k].f1, isBase: p.isBase })),
+    );
+    // Keep each axis's values in config order.
+    const seenOrder = new Map<string, number>();
+    for (const pt of points) {
+      const key = `${pt.parameter}\u0000${pt.value}`;
+      if (!seenOrder.has(key)) seenOrder.set(key, seenOrder.size);
+      pt.order = seenOrder.get(key)!;
+    }
+    const svg = await sweepChartSvg(points, `${sw.title}: F1 against each option`, `${subtitle} · base: ${sw.base.label} (diamond)`);
+    charts.sweeps[sw.id] = `charts/${sw.id}.svg`;
+    put(charts.sweeps[sw.id], svg);
+  }
+
+  const predictionGroups = config.groups.filter((g) => g.predictions !== false);
+  if (predictionGroups.length > 0) mkdir(join(dir, 'predictions'));
+  for (const g of predictionGroups) {
+    const lines = docs.map((d, i) => {
+      const systems: Record<string, string[]> = {};
+      for (const s of g.systems) {
+        const run = runs.get(systemKey(s))!;
+        // The evaluated top K: distinct after normalisation, first K.
+        systems[s.label] = distinctKeys(run.predictions[i], normalizeKeyword).slice(0, lastK);
+      }
+      return JSON.stringify({ id: d.id, gold: d.gold, systems });
+    });
+    put(`predictions/${g.id}.jsonl`, lines.join('\n') + '\n');
+  }
+
+  put('results.json', JSON.stringify(results, null, 2) + '\n');
+  put('results.md', resultsMarkdown(results, charts));
+  return { files };
+}
