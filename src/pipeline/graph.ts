@@ -1,0 +1,659 @@
+/**
+ * The word graph of one document (王芳, 刘嘉恩, 李晶 2022, §2.2; spec §1.3 eqs. 1, 2, 3, 8, 9/10).
+ *
+ * Nodes are the distinct candidate words of the document (one node per word, numbered in order of first
+ * occurrence; with `mergeAliases` an entity's name and its aliases share one node). Edges keep their
+ * contributions apart — `{cooc, kg, sem, weight}` — so an ablation switches one off without touching the
+ * construction:
+ *
+ * - eq. (1) co-occurrence: w(v_i, v_j) = #{(a, b): a < b, dist(a, b) < W, {t_a, t_b} = {v_i, v_j}}. The
+ *   distance is measured over candidate occurrences (`windowOver: 'candidates'`, the paper builds the
+ *   graph "on the candidate set"; also cppjieba and the PositionRank code) or over all tokens
+ *   (`'allTokens'`: jieba, pke). `crossSentence: false` stops a window at a sentence end (。！？!?；;… or
+ *   a line break); every reference implementation crosses sentences, so the default is true. A word
+ *   twice inside a window is a self-pair: `selfLoops` drops it (M_ii = 0, pke), keeps it once, or keeps it
+ *   twice (`'keepDouble'`, what jieba and cppjieba end up doing, spec §4.1/§4.3).
+ * - eq. (2) KG edges: M^kg_ij = β when some entity of v_i and some entity of v_j are related in the MKG
+ *   (any relation kind, either direction — the paper says relation types are not distinguished);
+ *   β = 1 (`'binary'`), the number of distinct relations (`'relationCount'`), or a given number.
+ * - eq. (3) combined: w_ij = M^co_ij + λ·M^kg_ij (`'sum'`), max(M^co, λ·M^kg) (`'max'`), or the count when
+ *   the pair co-occurs and λ·M^kg otherwise (`'coOnlyWeightKgBinary'`). The edge set is the union.
+ * - eq. (8) semantic similarity sm_ij = Jaccard(A_i, A_j) with A = KG neighbour sets (`'kg'`), KG
+ *   neighbours among the document's nodes (`'kgInDoc'`), or graph neighbours of eq. 3 (`'docGraph'`);
+ *   computed on the edges of eq. 3 (`smScope: 'existingEdges'`, eq. 9 sums over Adj(v_i)) or on every
+ *   pair of nodes with a non-empty neighbour set, where sm > 0 creates an edge (`'allPairs'`).
+ * - eqs. (9)/(10): the ranking weight is w + sm (`'add'`, default: multiplication would zero every edge
+ *   touching a non-entity word), w·sm, w·(1 + sm), or μ·w/max(w) + (1 − μ)·sm (`'linear'`). With
+ *   `smInDenominator` the out-weight normaliser O_j sums the same weights (a stochastic matrix, the WS
+ *   formula); without, it sums the weights of eq. 3.
+ *
+ * The hot path is typed arrays (edge table indexed by a Map from the node pair); a graphology
+ * `UndirectedGraph` with the same typed edge attributes is built on demand by {@link toGraphology}
+ * (explain output, tests, interoperability) — building it per document costs more than the rest of the
+ * stage (measured in bench/tag.ts).
+ */
+import { UndirectedGraph } from 'graphology';
+import type { KgView } from '../kg/model.js';
+import { jaccard } from './jaccard.js';
+import type { OccurrenceView } from './positions.js';
+import type { RankInput } from './rank.js';
+
+/** Options of the graph stage (group `graph`). */
+export interface GraphOptions {
+  /**
+   * Co-occurrence window W: two occurrences co-occur when their distance is < W (jieba's `span`).
+   * @default 5
+   */
+  window: number;
+  /**
+   * Sequence the distance is measured on: candidate occurrences or all tokens.
+   * @default 'candidates'
+   */
+  windowOver: 'candidates' | 'allTokens';
+  /**
+   * Whether a window may span a sentence end.
+   * @default true
+   */
+  crossSentence: boolean;
+  /**
+   * Same word twice inside a window: no edge, a self-loop counted once, or counted twice (jieba/cppjieba).
+   * @default 'drop'
+   */
+  selfLoops: 'drop' | 'keep' | 'keepDouble';
+  /**
+   * Ablation "G": add KG edges between candidates whose entities are related in the MKG (eq. 2/3).
+   * @default false
+   */
+  kgEdges: boolean;
+  /**
+   * β of eq. 2: 1 for any relation, the number of distinct relations, or a fixed positive number.
+   * @default 'binary'
+   */
+  kgEdgeWeight: 'binary' | 'relationCount' | number;
+  /**
+   * How eq. 3 combines co-occurrence and KG weight.
+   * @default 'sum'
+   */
+  combine: 'sum' | 'max' | 'coOnlyWeightKgBinary';
+  /**
+   * λ of eq. 3 (weight of the KG part).
+   * @default 1
+   */
+  lambda: number;
+}
+
+/** Options of the semantic-similarity part (group `semantic`). */
+export interface SemanticOptions {
+  /**
+   * Ablation "R": add sm = Jaccard of neighbour sets to the edge weights (eqs. 8–10).
+   * @default false
+   */
+  enabled: boolean;
+  /**
+   * Neighbour sets of eq. 8: KG neighbours (global), KG neighbours present in the document, or the
+   * node's neighbours in the graph of eq. 3.
+   * @default 'kg'
+   */
+  jaccardNeighbours: 'kg' | 'kgInDoc' | 'docGraph';
+  /**
+   * Remove the two endpoints from both sets before computing (directly linked pairs are otherwise
+   * penalised by each other's presence in the union).
+   * @default false
+   */
+  jaccardExcludeEndpoints: boolean;
+  /**
+   * sm when both sets are empty (non-entity words carry no KG semantics).
+   * @default 0
+   */
+  jaccardEmpty: number;
+  /**
+   * Which pairs get sm: the edges of eq. 3, or every pair of nodes with non-empty sets (sm > 0 then
+   * creates an edge).
+   * @default 'existingEdges'
+   */
+  smScope: 'existingEdges' | 'allPairs';
+  /**
+   * How sm enters eqs. 9/10.
+   * @default 'add'
+   */
+  smCombine: 'add' | 'mul' | 'mulOnePlus' | 'linear';
+  /**
+   * μ of `smCombine: 'linear'`.
+   * @default 0.5
+   */
+  mu: number;
+  /**
+   * Also add sm in the out-weight normaliser (keeps the transition matrix stochastic).
+   * @default true
+   */
+  smInDenominator: boolean;
+}
+
+/** Minimal token shape the graph stage needs (E1's `Token` satisfies it). */
+export interface TokenLike {
+  readonly word: string;
+  readonly start: number;
+}
+
+/** The candidate occurrences of one document, grouped into nodes. */
+export interface CandidateDoc extends OccurrenceView {
+  /** Node labels: the surface word of each node, nodes numbered in order of first occurrence. */
+  readonly words: readonly string[];
+  /** Sentence number of each occurrence (see {@link isSentenceEnd}). */
+  readonly sentence: Int32Array;
+  /** Number of tokens in the document (all tokens). */
+  readonly tokenCount: number;
+}
+
+/** Sentence-final punctuation (full- and half-width) or a line break ends a sentence. */
+export function isSentenceEnd(word: string): boolean {
+  return /^[。！？!?；;…]+$|\n/u.test(word);
+}
+
+/**
+ * Group candidate occurrences into nodes (one per distinct word, in order of first occurrence).
+ * @param candidateTokens indices into `tokens` of the candidate occurrences, ascending
+ */
+export function buildCandidateDoc(tokens: readonly TokenLike[], candidateTokens: ArrayLike<number>): CandidateDoc {
+  const count = candidateTokens.length;
+  const node = new Int32Array(count);
+  const tokenIndex = new Int32Array(count);
+  const charStart = new Int32Array(count);
+  const sentence = new Int32Array(count);
+  const words: string[] = [];
+  const nodeOf = new Map<string, number>();
+  // sentence number of every token up to the last candidate
+  let s = 0;
+  let t = 0;
+  for (let k = 0; k < count; k++) {
+    const ti = candidateTokens[k];
+    for (; t < ti; t++) if (isSentenceEnd(tokens[t].word)) s++;
+    const token = tokens[ti];
+    let id = nodeOf.get(token.word);
+    if (id === undefined) {
+      id = words.length;
+      words.push(token.word);
+      nodeOf.set(token.word, id);
+    }
+    node[k] = id;
+    tokenIndex[k] = ti;
+    charStart[k] = token.start;
+    sentence[k] = s;
+  }
+  return { words, node, tokenIndex, charStart, sentence, tokenCount: tokens.length };
+}
+
+/**
+ * Merge nodes that denote the same single KG entity (an alias and the name, option
+ * `kgMatch.mergeAliases`). The merged node keeps the surface seen first; node order stays the order
+ * of first occurrence.
+ * @param entities per node of `doc`: its entity indices (sorted), or null
+ * @returns the new document and the entity sets of its nodes
+ */
+export function mergeEntityNodes(doc: CandidateDoc, entities: readonly (Int32Array | null)[]): { doc: CandidateDoc; entities: (Int32Array | null)[] } {
+  const keyOf = (i: number): string => {
+    const e = entities[i];
+    return e && e.length === 1 ? `\u0000${e[0]}` : doc.words[i];
+  };
+  const remap = new Int32Array(doc.words.length);
+  const byKey = new Map<string, number>();
+  const words: string[] = [];
+  const merged: (Int32Array | null)[] = [];
+  let changed = false;
+  // visit nodes in order of first occurrence (= node order)
+  for (let i = 0; i < doc.words.length; i++) {
+    const key = keyOf(i);
+    const existing = byKey.get(key);
+    if (existing !== undefined) {
+      remap[i] = existing;
+      changed = true;
+    } else {
+      remap[i] = words.length;
+      byKey.set(key, words.length);
+      words.push(doc.words[i]);
+      merged.push(entities[i]);
+    }
+  }
+  if (!changed) return { doc, entities: entities.slice() };
+  const node = doc.node.map((x) => remap[x]);
+  return { doc: { ...doc, words, node }, entities: merged };
+}
+
+/** KG input of the graph stage: the view and the entity indices each node denotes (null: none). */
+export interface GraphKgInput {
+  kg: KgView;
+  /** Per node: sorted entity indices after matching and the title policy, or null. */
+  entities: readonly (Int32Array | null)[];
+}
+
+/** The word graph: nodes plus an edge table whose columns keep the contributions apart. */
+export interface WordGraph {
+  readonly words: readonly string[];
+  readonly entities: readonly (Int32Array | null)[];
+  readonly edgeCount: number;
+  /** Lower node index of each edge (source ≤ target; source = target for a self-loop). */
+  readonly source: Int32Array;
+  readonly target: Int32Array;
+  /** M^co (eq. 1), self-loops doubled under `'keepDouble'`. */
+  readonly cooc: Float64Array;
+  /** M^kg (eq. 2, β or relation count), before λ. */
+  readonly kg: Float64Array;
+  /** sm (eq. 8); 0 unless the semantic part is on. */
+  readonly sem: Float64Array;
+  /** w of eq. 3. */
+  readonly base: Float64Array;
+  /** Ranking weight (eq. 9/10 numerator; = base without the semantic part). */
+  readonly weight: Float64Array;
+  /** Whether O_j sums `weight` (true) or `base` (false). */
+  readonly smInDenominator: boolean;
+}
+
+/** Growable edge table keyed by the node pair. */
+class EdgeTable {
+  readonly index = new Map<number, number>();
+  size = 0;
+  source: Int32Array;
+  target: Int32Array;
+  cooc: Float64Array;
+  kg: Float64Array;
+  sem: Float64Array;
+  constructor(
+    readonly nodeCount: number,
+    capacity: number,
+  ) {
+    capacity = Math.max(capacity, 8);
+    this.source = new Int32Array(capacity);
+    this.target = new Int32Array(capacity);
+    this.cooc = new Float64Array(capacity);
+    this.kg = new Float64Array(capacity);
+    this.sem = new Float64Array(capacity);
+  }
+  /** Index of the edge {a, b}, created when absent. */
+  edge(a: number, b: number): number {
+    if (a > b) {
+      const t = a;
+      a = b;
+      b = t;
+    }
+    const key = a * this.nodeCount + b;
+    const found = this.index.get(key);
+    if (found !== undefined) return found;
+    if (this.size === this.source.length) this.grow();
+    const e = this.size++;
+    this.source[e] = a;
+    this.target[e] = b;
+    this.index.set(key, e);
+    return e;
+  }
+  find(a: number, b: number): number {
+    if (a > b) {
+      const t = a;
+      a = b;
+      b = t;
+    }
+    return this.index.get(a * this.nodeCount + b) ?? -1;
+  }
+  private grow(): void {
+    const capacity = this.source.length * 2;
+    const grow32 = (x: Int32Array) => {
+      const y = new Int32Array(capacity);
+      y.set(x);
+      return y;
+    };
+    const grow64 = (x: Float64Array) => {
+      const y = new Float64Array(capacity);
+      y.set(x);
+      return y;
+    };
+    this.source = grow32(this.source);
+    this.target = grow32(this.target);
+    this.cooc = grow64(this.cooc);
+    this.kg = grow64(this.kg);
+    this.sem = grow64(this.sem);
+  }
+}
+
+const EMPTY = new Int32Array(0);
+
+/** Sorted union of sorted duplicate-free arrays. */
+function sortedUnion(arrays: readonly Int32Array[]): Int32Array {
+  if (arrays.length === 1) return arrays[0];
+  const all: number[] = [];
+  for (const a of arrays) for (let i = 0; i < a.length; i++) all.push(a[i]);
+  all.sort((x, y) => x - y);
+  const out: number[] = [];
+  for (let i = 0; i < all.length; i++) if (i === 0 || all[i] !== all[i - 1]) out.push(all[i]);
+  return Int32Array.from(out);
+}
+
+/** Sorted array minus the values of `remove` (small). */
+function without(a: Int32Array, remove: readonly number[]): Int32Array {
+  let hit = false;
+  for (const r of remove) if (sortedIncludes(a, r)) hit = true;
+  if (!hit) return a;
+  return a.filter((x) => !remove.includes(x));
+}
+
+function sortedIncludes(a: Int32Array, value: number): boolean {
+  let lo = 0;
+  let hi = a.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    const v = a[mid];
+    if (v === value) return true;
+    if (v < value) lo = mid + 1;
+    else hi = mid;
+  }
+  return false;
+}
+
+/**
+ * Whether two entity sets are related in the KG, and with how many relations (for `'relationCount'`).
+ * Returns 0 when unrelated.
+ */
+function kgRelation(kg: KgView, a: Int32Array, b: Int32Array, countRelations: boolean): number {
+  let total = 0;
+  for (let x = 0; x < a.length; x++) {
+    const ea = a[x];
+    const na = kg.neighbours(ea);
+    for (let y = 0; y < b.length; y++) {
+      const eb = b[y];
+      if (ea === eb) continue;
+      if (!sortedIncludes(na, eb)) continue;
+      if (!countRelations) return 1;
+      // a neighbour pair without a stored relation (character ↔ its movie) counts as one
+      total += Math.max(1, kg.relationCount(ea, eb));
+    }
+  }
+  return total;
+}
+
+/** Options the graph builder reads. */
+export interface BuildGraphOptions {
+  graph: GraphOptions;
+  semantic: SemanticOptions;
+}
+
+/**
+ * Build the word graph of eqs. 1–3 and 8 (see module header). Pure: the result depends only on the
+ * arguments. `kgInput` null (or `graph.kgEdges` false and `semantic.enabled` false) gives the plain
+ * co-occurrence graph of eq. 1.
+ */
+export function buildWordGraph(doc: CandidateDoc, options: BuildGraphOptions, kgInput: GraphKgInput | null): WordGraph {
+  const { graph: go, semantic: so } = options;
+  const n = doc.words.length;
+  const occurrences = doc.node.length;
+  const table = new EdgeTable(n, occurrences * 2);
+  const overTokens = go.windowOver === 'allTokens';
+  const window = go.window;
+  const selfIncrement = go.selfLoops === 'keepDouble' ? 2 : go.selfLoops === 'keep' ? 1 : 0;
+  const { node, tokenIndex, sentence } = doc;
+
+  // eq. (1): co-occurrence counts
+  for (let a = 0; a < occurrences; a++) {
+    const na = node[a];
+    for (let b = a + 1; b < occurrences; b++) {
+      if (overTokens ? tokenIndex[b] - tokenIndex[a] >= window : b - a >= window) break;
+      if (!go.crossSentence && sentence[b] !== sentence[a]) break;
+      const nb = node[b];
+      if (na === nb) {
+        if (selfIncrement > 0) {
+          const e = table.edge(na, na); // may grow (replace) the columns: index first
+          table.cooc[e] += selfIncrement;
+        }
+        continue;
+      }
+      const e = table.edge(na, nb);
+      table.cooc[e] += 1;
+    }
+  }
+
+  // entity nodes (only when a KG is given)
+  const entities: readonly (Int32Array | null)[] = kgInput ? kgInput.entities : new Array<null>(n).fill(null);
+  const entityNodes: number[] = [];
+  if (kgInput) for (let i = 0; i < n; i++) if (entities[i] && entities[i]!.length > 0) entityNodes.push(i);
+
+  // KG relatedness among entity nodes: needed for eq. (2) and for 'kgInDoc' neighbour sets
+  const needKgPairs = kgInput !== null && (go.kgEdges || (so.enabled && so.jaccardNeighbours === 'kgInDoc'));
+  const kgPairs: [number, number, number][] = [];
+  if (needKgPairs && kgInput) {
+    const countRelations = go.kgEdgeWeight === 'relationCount';
+    for (let x = 0; x < entityNodes.length; x++) {
+      for (let y = x + 1; y < entityNodes.length; y++) {
+        const i = entityNodes[x];
+        const j = entityNodes[y];
+        const r = kgRelation(kgInput.kg, entities[i]!, entities[j]!, countRelations);
+        if (r > 0) kgPairs.push([i, j, r]);
+      }
+    }
+  }
+
+  // eq. (2): KG edges
+  if (go.kgEdges) {
+    for (const [i, j, r] of kgPairs) {
+      const beta = go.kgEdgeWeight === 'binary' ? 1 : go.kgEdgeWeight === 'relationCount' ? r : go.kgEdgeWeight;
+      const e = table.edge(i, j);
+      table.kg[e] = beta;
+    }
+  }
+
+  // eq. (3): combined weights of the edges so far
+  const baseOf = (cooc: number, kg: number): number => {
+    const k = go.lambda * kg;
+    if (go.combine === 'sum') return cooc + k;
+    if (go.combine === 'max') return Math.max(cooc, k);
+    return cooc > 0 ? cooc : k;
+  };
+
+  // eq. (8): semantic similarity
+  if (so.enabled) {
+    const sets = neighbourSets(doc, entities, entityNodes, kgInput, so, table, kgPairs);
+    const endpointsOf = (i: number, j: number): number[] =>
+      so.jaccardNeighbours === 'kg' ? [...(entities[i] ?? EMPTY), ...(entities[j] ?? EMPTY)] : [i, j];
+    const sm = (i: number, j: number): number => {
+      let a = sets[i];
+      let b = sets[j];
+      if (a.length === 0 && b.length === 0) return so.jaccardEmpty;
+      if (!so.jaccardExcludeEndpoints) return jaccard(a, b, null, so.jaccardEmpty);
+      const ends = endpointsOf(i, j);
+      if (ends.length === 2) return jaccard(a, b, [ends[0], ends[1]], so.jaccardEmpty);
+      a = without(a, ends);
+      b = without(b, ends);
+      return jaccard(a, b, null, so.jaccardEmpty);
+    };
+    if (so.smScope === 'existingEdges') {
+      const existing = table.size;
+      for (let e = 0; e < existing; e++) {
+        const i = table.source[e];
+        const j = table.target[e];
+        if (i === j) continue;
+        table.sem[e] = sm(i, j);
+      }
+    } else {
+      const withSets: number[] = [];
+      for (let i = 0; i < n; i++) if (sets[i].length > 0) withSets.push(i);
+      // existing edges between nodes with empty sets still get jaccardEmpty
+      if (so.jaccardEmpty !== 0) {
+        for (let e = 0; e < table.size; e++) {
+          const i = table.source[e];
+          const j = table.target[e];
+          if (i !== j && sets[i].length === 0 && sets[j].length === 0) table.sem[e] = so.jaccardEmpty;
+        }
+      }
+      for (let x = 0; x < withSets.length; x++) {
+        for (let y = x + 1; y < withSets.length; y++) {
+          const i = withSets[x];
+          const j = withSets[y];
+          const value = sm(i, j);
+          if (value > 0) {
+            const e = table.edge(i, j);
+            table.sem[e] = value;
+          } else {
+            const e = table.find(i, j);
+            if (e >= 0) table.sem[e] = value;
+          }
+        }
+      }
+    }
+  }
+
+  const m = table.size;
+  const base = new Float64Array(m);
+  for (let e = 0; e < m; e++) base[e] = baseOf(table.cooc[e], table.kg[e]);
+  let weight = base;
+  if (so.enabled) {
+    weight = new Float64Array(m);
+    let maxBase = 0;
+    for (let e = 0; e < m; e++) if (base[e] > maxBase) maxBase = base[e];
+    for (let e = 0; e < m; e++) {
+      const w = base[e];
+      const s = table.sem[e];
+      switch (so.smCombine) {
+        case 'add':
+          weight[e] = w + s;
+          break;
+        case 'mul':
+          weight[e] = w * s;
+          break;
+        case 'mulOnePlus':
+          weight[e] = w * (1 + s);
+          break;
+        case 'linear':
+          weight[e] = so.mu * (maxBase > 0 ? w / maxBase : 0) + (1 - so.mu) * s;
+          break;
+      }
+    }
+  }
+  return {
+    words: doc.words,
+    entities,
+    edgeCount: m,
+    source: table.source.subarray(0, m),
+    target: table.target.subarray(0, m),
+    cooc: table.cooc.subarray(0, m),
+    kg: table.kg.subarray(0, m),
+    sem: table.sem.subarray(0, m),
+    base,
+    weight,
+    smInDenominator: !so.enabled || so.smInDenominator,
+  };
+}
+
+/** Neighbour sets A_i of eq. 8 for every node (empty for nodes without any). */
+function neighbourSets(
+  doc: CandidateDoc,
+  entities: readonly (Int32Array | null)[],
+  entityNodes: readonly number[],
+  kgInput: GraphKgInput | null,
+  so: SemanticOptions,
+  table: EdgeTable,
+  kgPairs: readonly [number, number, number][],
+): Int32Array[] {
+  const n = doc.words.length;
+  const sets: Int32Array[] = new Array<Int32Array>(n).fill(EMPTY);
+  if (so.jaccardNeighbours === 'kg') {
+    if (!kgInput) return sets;
+    for (const i of entityNodes) {
+      const e = entities[i]!;
+      sets[i] = e.length === 1 ? kgInput.kg.neighbours(e[0]) : sortedUnion(Array.from(e, (x) => kgInput.kg.neighbours(x)));
+    }
+    return sets;
+  }
+  // node-space sets
+  const lists: number[][] = Array.from({ length: n }, () => []);
+  if (so.jaccardNeighbours === 'kgInDoc') {
+    for (const [i, j] of kgPairs) {
+      lists[i].push(j);
+      lists[j].push(i);
+    }
+  } else {
+    for (let e = 0; e < table.size; e++) {
+      const i = table.source[e];
+      const j = table.target[e];
+      if (i === j || (table.cooc[e] === 0 && table.kg[e] === 0)) continue;
+      lists[i].push(j);
+      lists[j].push(i);
+    }
+  }
+  for (let i = 0; i < n; i++) if (lists[i].length > 0) sets[i] = Int32Array.from(lists[i]).sort();
+  return sets;
+}
+
+/**
+ * The CSR the ranking iterates on (both directions of every edge, a self-loop once with its weight).
+ * @param bias restart vector (PositionRank) or null
+ * @param sweepOrder Gauss-Seidel order (parity mode) or null
+ */
+export function toRankInput(graph: WordGraph, bias: Float64Array | null, sweepOrder: Int32Array | null = null): RankInput {
+  const n = graph.words.length;
+  const m = graph.edgeCount;
+  const { source, target, weight } = graph;
+  const denominator = graph.smInDenominator ? weight : graph.base;
+  const degree = new Int32Array(n + 1);
+  const outWeights = new Float64Array(n);
+  for (let e = 0; e < m; e++) {
+    if (weight[e] === 0 && denominator[e] === 0) continue;
+    const a = source[e];
+    const b = target[e];
+    degree[a + 1]++;
+    outWeights[a] += denominator[e];
+    if (a !== b) {
+      degree[b + 1]++;
+      outWeights[b] += denominator[e];
+    }
+  }
+  for (let i = 0; i < n; i++) degree[i + 1] += degree[i];
+  const offsets = degree;
+  const fill = offsets.slice(0, n);
+  const targets = new Int32Array(offsets[n]);
+  const weights = new Float64Array(offsets[n]);
+  for (let e = 0; e < m; e++) {
+    if (weight[e] === 0 && denominator[e] === 0) continue;
+    const a = source[e];
+    const b = target[e];
+    targets[fill[a]] = b;
+    weights[fill[a]++] = weight[e];
+    if (a !== b) {
+      targets[fill[b]] = a;
+      weights[fill[b]++] = weight[e];
+    }
+  }
+  return { nodeCount: n, offsets, targets, weights, outWeights, bias, sweepOrder };
+}
+
+/** Node attributes of the graphology view. */
+export interface WordNodeAttributes {
+  word: string;
+  /** Entity indices in the KG view the graph was built with. */
+  entities: number[];
+}
+
+/** Edge attributes of the graphology view (the contributions kept apart). */
+export interface WordEdgeAttributes {
+  /** M^co of eq. 1. */
+  cooc: number;
+  /** M^kg of eq. 2 (before λ). */
+  kg: number;
+  /** sm of eq. 8. */
+  sem: number;
+  /** Ranking weight (eq. 3, plus sm under eqs. 9/10). */
+  weight: number;
+}
+
+/**
+ * The word graph as a graphology `UndirectedGraph` (node key = word; self-loops kept as they are in
+ * the edge table).
+ */
+export function toGraphology(graph: WordGraph): UndirectedGraph<WordNodeAttributes, WordEdgeAttributes> {
+  const g = new UndirectedGraph<WordNodeAttributes, WordEdgeAttributes>({ allowSelfLoops: true });
+  graph.words.forEach((word, i) => g.addNode(word, { word, entities: graph.entities[i] ? Array.from(graph.entities[i]!) : [] }));
+  for (let e = 0; e < graph.edgeCount; e++) {
+    g.addEdge(graph.words[graph.source[e]], graph.words[graph.target[e]], {
+      cooc: graph.cooc[e],
+      kg: graph.kg[e],
+      sem: graph.sem[e],
+      weight: graph.weight[e],
+    });
+  }
+  return g;
+}

@@ -1,0 +1,211 @@
+/**
+ * Personalised weighted PageRank as used by TextRank and PositionRank (spec §1.3, eqs. 5, 6, 9, 10):
+ *
+ *   S(v_i) = (1 − d) · b_i + d · Σ_{v_j ∈ Adj(v_i)} ( w_ji / O_j ) · S(v_j)
+ *
+ * - TextRank (Mihalcea & Tarau 2004, eq. 5/9): b_i = 1 for every node (the non-normalised "(1−d)+"
+ *   form whose visible prefix survives in the paper's text).
+ * - PositionRank (Florescu & Caragea 2017, eq. 6/10): b = p̃, the normalised position weights of
+ *   positions.ts (eq. 7).
+ * - O_j is the out-weight normaliser of node j: Σ_k w_jk over the same weights (the WS formula), or,
+ *   with `smInDenominator: false`, over the weights of eq. 3 only; the graph stage supplies it.
+ *
+ * graphology-metrics' pagerank has no personalisation vector, so this is our own iteration, shaped like
+ * graphology's (alpha, maxIterations, tolerance, Float64Array) but returning `{scores, iterations,
+ * converged}` instead of throwing when it does not converge.
+ *
+ * Iteration modes ([RECON], spec §1.3 "Iteration and convergence"):
+ * - `'converge'`: synchronous (Jacobi) updates from S = 1 (TextRank, the TextRank paper's start) or
+ *   S = 1/N (biased), until max_i |ΔS_i| < tol or maxIter sweeps. The start does not change the fixed point.
+ * - `'fixed10GaussSeidel'`: exactly 10 in-place sweeps over the nodes in Unicode code-point order of
+ *   their words, from S = 1/N_connected (N_connected = nodes with at least one edge), which is what
+ *   jieba `TextRank.rank` and cppjieba `TextRankExtractor::Rank` do (spec §4.1, §4.3).
+ *
+ * Dangling (isolated) nodes have O_j = 0: they pass nothing on and keep S = (1−d)·b_i. With a uniform
+ * restart this gives the same ordering as networkx/graphology's uniform redistribution of dangling mass
+ * (spec §1.3: the solution is proportional to (I − dM̃)⁻¹·1).
+ *
+ * No allocation per node or per edge: the input is a CSR of typed arrays, and the work arrays are
+ * allocated once per call.
+ */
+
+/** Options of the ranking stage (group `rank` of the pipeline options). */
+export interface RankOptions {
+  /**
+   * Ranking equation: TextRank (uniform restart, eqs. 5/9) or PositionRank (position-biased restart,
+   * eqs. 6/10).
+   * @default 'textrank'
+   */
+  algorithm: 'textrank' | 'positionrank';
+  /**
+   * Damping factor d.
+   * @default 0.85
+   */
+  damping: number;
+  /**
+   * Convergence threshold on max_i |ΔS_i| (the TextRank paper's 0.0001); `'converge'` mode only.
+   * @default 1e-4
+   */
+  tol: number;
+  /**
+   * Maximum number of sweeps in `'converge'` mode.
+   * @default 100
+   */
+  maxIter: number;
+  /**
+   * `'converge'` (Jacobi until tol) or `'fixed10GaussSeidel'` (jieba/cppjieba: 10 in-place sweeps in
+   * code-point order of the words).
+   * @default 'converge'
+   */
+  iterationMode: 'converge' | 'fixed10GaussSeidel';
+  /**
+   * What a "position" counts for the PositionRank bias (eq. 7): all tokens (PositionRank paper and
+   * code), candidate occurrences only (pytextrank), or UTF-16 characters.
+   * @default 'allTokens'
+   */
+  positionBase: 'allTokens' | 'candidates' | 'chars';
+  /**
+   * Ordering of equal scores: the word seen first in the text wins, or code-point order of the words.
+   * @default 'firstOccurrence'
+   */
+  tieBreak: 'firstOccurrence' | 'lexicographic';
+}
+
+/** The graph as the ranking sees it: a symmetric CSR plus per-node normalisers. */
+export interface RankInput {
+  /** Number of nodes. */
+  nodeCount: number;
+  /** CSR row offsets, length nodeCount + 1. Row i lists the neighbours j of i (a self-loop lists i). */
+  offsets: Int32Array;
+  /** Neighbour node of each CSR entry. */
+  targets: Int32Array;
+  /** w_ij of each CSR entry (numerator weight of eqs. 5/9; symmetric: w_ij = w_ji). */
+  weights: Float64Array;
+  /** O_j, the out-weight normaliser of each node (0 for a dangling node). */
+  outWeights: Float64Array;
+  /** Restart vector b (PositionRank p̃); null means b_i = 1 (TextRank). */
+  bias: Float64Array | null;
+  /**
+   * Sweep order for Gauss-Seidel (node indices); required by `'fixed10GaussSeidel'`. The extractor
+   * passes the code-point order of the words.
+   */
+  sweepOrder?: Int32Array | null;
+}
+
+export interface RankResult {
+  /** S(v_i) per node. */
+  scores: Float64Array;
+  /** Number of sweeps done. */
+  iterations: number;
+  /** Whether max |ΔS| fell below tol (always true for the fixed Gauss-Seidel mode). */
+  converged: boolean;
+}
+
+/** Number of Gauss-Seidel sweeps of jieba and cppjieba. */
+export const PARITY_SWEEPS = 10;
+
+/**
+ * Rank the nodes of a word graph (see module header). Never throws on non-convergence; the caller
+ * reads `converged`.
+ */
+export function rankGraph(input: RankInput, options: Pick<RankOptions, 'damping' | 'tol' | 'maxIter' | 'iterationMode'>): RankResult {
+  const n = input.nodeCount;
+  const { offsets, targets, weights, outWeights, bias } = input;
+  const d = options.damping;
+  const scores = new Float64Array(n);
+  if (n === 0) return { scores, iterations: 0, converged: true };
+
+  // invOut[j] = 1/O_j (0 for dangling nodes), so the inner loop is one multiply-add per edge.
+  const invOut = new Float64Array(n);
+  for (let j = 0; j < n; j++) {
+    const o = outWeights[j];
+    invOut[j] = o > 0 ? 1 / o : 0;
+  }
+
+  if (options.iterationMode === 'fixed10GaussSeidel') {
+    const order = input.sweepOrder;
+    if (!order || order.length !== n) throw new Error('rank: fixed10GaussSeidel needs a sweepOrder covering every node');
+    let connected = 0;
+    for (let i = 0; i < n; i++) if (offsets[i + 1] > offsets[i]) connected++;
+    const start = connected > 0 ? 1 / connected : 0;
+    for (let i = 0; i < n; i++) scores[i] = offsets[i + 1] > offsets[i] ? start : (1 - d) * (bias ? bias[i] : 1);
+    for (let sweep = 0; sweep < PARITY_SWEEPS; sweep++) {
+      for (let k = 0; k < n; k++) {
+        const i = order[k];
+        let sum = 0;
+        for (let e = offsets[i], end = offsets[i + 1]; e < end; e++) {
+          const j = targets[e];
+          sum += weights[e] * invOut[j] * scores[j];
+        }
+        scores[i] = (1 - d) * (bias ? bias[i] : 1) + d * sum;
+      }
+    }
+    return { scores, iterations: PARITY_SWEEPS, converged: true };
+  }
+
+  // Jacobi power iteration.
+  const restart = new Float64Array(n);
+  for (let i = 0; i < n; i++) restart[i] = (1 - d) * (bias ? bias[i] : 1);
+  scores.fill(bias ? 1 / n : 1);
+  const scaled = new Float64Array(n);
+  let next = new Float64Array(n);
+  let current = scores;
+  let iterations = 0;
+  let converged = false;
+  while (iterations < options.maxIter) {
+    iterations++;
+    for (let j = 0; j < n; j++) scaled[j] = current[j] * invOut[j];
+    let delta = 0;
+    for (let i = 0; i < n; i++) {
+      let sum = 0;
+      for (let e = offsets[i], end = offsets[i + 1]; e < end; e++) sum += weights[e] * scaled[targets[e]];
+      const value = restart[i] + d * sum;
+      const change = Math.abs(value - current[i]);
+      if (change > delta) delta = change;
+      next[i] = value;
+    }
+    const previous = current;
+    current = next;
+    next = previous;
+    if (delta < options.tol) {
+      converged = true;
+      break;
+    }
+  }
+  if (current !== scores) scores.set(current);
+  return { scores, iterations, converged };
+}
+
+/** Compare two strings by Unicode code point (Python `sorted`, C++ `std::set<std::string>` on UTF-8). */
+export function compareCodePoints(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x === y) continue;
+    // Surrogates (0xD800–0xDFFF) encode code points above 0xFFFF, which sort after 0xE000–0xFFFF.
+    const xs = x >= 0xd800 && x <= 0xdfff;
+    const ys = y >= 0xd800 && y <= 0xdfff;
+    if (xs !== ys) return xs ? 1 : -1;
+    return x - y;
+  }
+  return a.length - b.length;
+}
+
+/** Node indices sorted by the code-point order of their words (the Gauss-Seidel sweep order). */
+export function codePointOrder(words: readonly string[]): Int32Array {
+  const idx = Array.from(words.keys()).sort((a, b) => compareCodePoints(words[a], words[b]));
+  return Int32Array.from(idx);
+}
+
+/**
+ * Node indices ordered by descending score with the deterministic tie-break: `'firstOccurrence'`
+ * relies on nodes being numbered in order of first occurrence (the graph stage does this), so ties keep
+ * the lower index; `'lexicographic'` orders tied words by code point.
+ */
+export function orderByScore(scores: Float64Array, words: readonly string[], tieBreak: RankOptions['tieBreak']): number[] {
+  const idx = Array.from({ length: scores.length }, (_, i) => i);
+  if (tieBreak === 'lexicographic') idx.sort((a, b) => scores[b] - scores[a] || compareCodePoints(words[a], words[b]) || a - b);
+  else idx.sort((a, b) => scores[b] - scores[a] || a - b);
+  return idx;
+}
