@@ -130,7 +130,7 @@ export function resultsMarkdown(results: ResultsJson, charts: { groups: Record<s
       `- Gold: \`${results.dataset.name}\` (${results.dataset.format}, ${results.dataset.docs} documents, sha256 \`${shortHash(results.dataset.sha256)}…\`)`,
       results.kg
         ? `- KG: ${results.kg.source} (${results.kg.entities} entities, content hash \`${shortHash(results.kg.contentHash)}…\`)`
-        : '- KG: none (empty KG: the +W/+G/+R parts have nothing to add)',
+        : '- KG: none',
       `- ${results.package.name} ${results.package.version}, run on ${results.date}`,
       `- Protocol: ${protocolLine(results.eval)} (see eval/README.md)`,
       '- Regenerate: `npm run experiments` (full resolved options of every system are in results.json)',

@@ -1,6 +1,202 @@
+/**
+ * `filmkw eval`: score one system (a preset with overrides, or a nodejieba baseline) against a gold
+ * file; `filmkw experiments`: run an experiment config (Fig. 5, Fig. 6, baselines, sweep) and write
+ * results.json, results.md, SVG charts and predictions into a directory. Thin: the work is in src/eval.
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
+import type { KgView } from '../../kg/model.js';
+import { usageError } from '../../errors.js';
+import { readGold, type GoldDocument, type ReadGoldOptions } from '../../eval/readers.js';
+import { parseKs, resolveEvalOptions, type EvalOptions } from '../../eval/metrics.js';
+import { evaluateSystem } from '../../eval/systems.js';
+import { evalJson, evalTable } from '../../eval/report.js';
+import { BASELINES, baselineNeedsDict, checkBaseline } from '../../eval/baselines.js';
+import { SystemBuilder, parseOverrides, systemName } from '../../eval/factory.js';
+import { kgModules } from '../../eval/deps.js';
+import { buildResults, planSystems, readExperimentConfig, roundScores, runExperiments, selectParts, type SystemSpec } from '../../eval/experiments.js';
+import { writeExperimentOutputs } from '../../eval/output.js';
 
-/** Registers `filmkw eval` (placeholder until implemented). */
+const collect = (value: string, previous: string[]): string[] => [...previous, value];
+
+/** Package root (dist/cli/commands or src/cli/commands → three levels up). */
+const packageRoot = (): string => fileURLToPath(new URL('../../../', import.meta.url));
+
+function packageInfo(): { name: string; version: string } {
+  const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { name: string; version: string };
+  return { name: pkg.name, version: pkg.version };
+}
+
+interface GoldFlags {
+  gold: string;
+  format: string;
+  textField: string;
+  idField: string;
+}
+
+interface KgFlags {
+  /** A path, false for --no-kg, undefined for the default (bundled demo KG). */
+  kg?: string | false;
+}
+
+function readGoldFlags(flags: GoldFlags): GoldDocument[] {
+  const options: Partial<ReadGoldOptions> = { format: flags.format as ReadGoldOptions['format'], textField: flags.textField, idField: flags.idField };
+  return readGold(flags.gold, options, flags.gold);
+}
+
+const stderr = (s: string) => process.stderr.write(s);
+
+/** Load the KG selected by --kg / --no-kg; `source` is a label without directories. */
+async function loadKgFlag(flags: KgFlags): Promise<{ kg: KgView | null; source: string }> {
+  if (flags.kg === false) {
+    const emptyKg = await kgModules().then((m) => m.emptyKg, () => undefined);
+    return { kg: emptyKg ? emptyKg() : null, source: 'none (empty KG)' };
+  }
+  const { loadKg } = await kgModules();
+  const kg = await loadKg({ kg: flags.kg, onProgress: (msg) => stderr(`${msg}\n`) });
+  return { kg, source: flags.kg ? basename(flags.kg.replace(/[\\/]+$/, '')) : 'demo (bundled)' };
+}
+
+function evalOptionsFromFlags(flags: { k: string; precisionDenominator: string; ts?: boolean; kgAliases?: boolean }): EvalOptions {
+  return resolveEvalOptions({
+    ks: parseKs(flags.k),
+    precisionDenominator: flags.precisionDenominator,
+    traditionalSimplified: flags.ts === true,
+    kgAliases: flags.kgAliases === true,
+  });
+}
+
+function addGoldOptions(cmd: Command): Command {
+  return cmd
+    .requiredOption('--gold <file>', 'gold keyword file')
+    .option('--format <format>', 'gold file format: jsonl (paper, keywords in "tag") or csl (CSL benchmark TSV)', 'jsonl')
+    .option('--text-field <field>', 'jsonl: field holding the text', 'text')
+    .option('--id-field <field>', 'jsonl: field holding the document id', 'id')
+    .option('--kg <file>', 'KG snapshot file or csv directory (default: the bundled demo KG)')
+    .option('--no-kg', 'run without a KG (an empty KG: +W/+G/+R add nothing)')
+    .option('--backend <name>', 'segmenter backend passed to the pipeline (default: the pipeline default)');
+}
+
+interface EvalFlags extends GoldFlags, KgFlags {
+  preset?: string;
+  set: string[];
+  baseline?: string;
+  k: string;
+  precisionDenominator: string;
+  ts?: boolean;
+  kgAliases?: boolean;
+  backend?: string;
+  json?: boolean;
+}
+
+async function runEval(flags: EvalFlags): Promise<void> {
+  if ((flags.preset === undefined) === (flags.baseline === undefined)) {
+    throw usageError(`eval: give exactly one of --preset <name> or --baseline <name> (baselines: ${BASELINES.join(', ')})`);
+  }
+  if (flags.baseline !== undefined && flags.set.length > 0) throw usageError('eval: --set applies to presets, not to baselines');
+  const evalOptions = evalOptionsFromFlags(flags);
+  const spec: SystemSpec = flags.baseline !== undefined
+    ? { label: checkBaseline(flags.baseline), baseline: flags.baseline }
+    : { label: flags.preset!, preset: flags.preset, overrides: parseOverrides(flags.set) };
+  const docs = readGoldFlags(flags);
+  const { kg } = needsKg([spec], evalOptions) ? await loadKgFlag(flags) : { kg: null };
+  const builder = new SystemBuilder({ kg, backend: flags.backend });
+  try {
+    await builder.validate([spec]);
+    const system = await builder.build(spec);
+    try {
+      const { result } = await evaluateSystem(system, docs, evalOptions, kg ?? undefined);
+      const name = systemName(spec);
+      const rounded = { ...result, macro: roundScores(result.macro), micro: roundScores(result.micro) };
+      if (flags.json) process.stdout.write(JSON.stringify(evalJson(name, rounded)) + '\n');
+      else process.stdout.write(evalTable(name, result, basename(flags.gold)));
+    } finally {
+      await system.close();
+    }
+  } finally {
+    builder.dispose();
+  }
+}
+
+/** A KG is loaded only when something uses it: a preset, a +dict baseline or alias matching. */
+const needsKg = (specs: readonly SystemSpec[], e: EvalOptions): boolean =>
+  e.kgAliases || specs.some((s) => s.preset !== undefined || (s.baseline !== undefined && baselineNeedsDict(checkBaseline(s.baseline))));
+
+interface ExperimentsFlags extends GoldFlags, KgFlags {
+  out: string;
+  config: string;
+  only?: string;
+  backend?: string;
+}
+
+async function runExperimentsCommand(flags: ExperimentsFlags): Promise<void> {
+  const config = selectParts(
+    readExperimentConfig(flags.config, flags.config),
+    flags.only?.split(',').map((s) => s.trim()).filter(Boolean),
+    basename(flags.config),
+  );
+  const docs = readGoldFlags(flags);
+  const plan = planSystems(config);
+  const { kg, source } = needsKg(plan.map((p) => p.spec), resolveEvalOptions((config.eval ?? {}) as Record<string, unknown>))
+    ? await loadKgFlag(flags)
+    : { kg: null, source: 'not used' };
+  const builder = new SystemBuilder({ kg, backend: flags.backend });
+  try {
+    await builder.validate(plan.map((p) => p.spec));
+    stderr(`experiments: ${config.name}: ${plan.length} systems × ${docs.length} documents (${basename(flags.gold)}, KG: ${source})\n`);
+    const tty = process.stderr.isTTY === true;
+    const runs = await runExperiments(config, docs, (spec) => builder.build(spec), {
+      systemStart: (i, n, p) => {
+        if (tty) stderr(`[${i + 1}/${n}] ${systemName(p.spec)} …`);
+      },
+      document: (done, total) => {
+        if (tty && (done % 20 === 0 || done === total)) stderr(`\r\x1b[K[…] ${done}/${total} documents`);
+      },
+      systemDone: (i, n, p, run) => {
+        const lastK = run.result.macro[String(Math.max(...Object.keys(run.result.macro).map(Number)))];
+        stderr(`${tty ? '\r\x1b[K' : ''}[${i + 1}/${n}] ${systemName(p.spec)}: F1@max K ${lastK.f1.toFixed(4)} (${run.seconds.toFixed(1)} s)\n`);
+      },
+    }, kg ?? undefined);
+    const results = buildResults(config, runs, {
+      date: new Date().toISOString().slice(0, 10),
+      package: packageInfo(),
+      dataset: { name: basename(flags.gold), format: flags.format, docs: docs.length, sha256: createHash('sha256').update(readFileSync(flags.gold)).digest('hex') },
+      kg: kg ? { source, contentHash: kg.contentHash, entities: kg.entityCount } : null,
+    });
+    const { files } = await writeExperimentOutputs(flags.out, results, config, runs, docs);
+    stderr(`experiments: wrote ${files.length} files to ${flags.out}\n`);
+  } finally {
+    builder.dispose();
+  }
+}
+
+/** Registers `filmkw eval` and `filmkw experiments`. */
 export function registerEval(program: Command): void {
-  void program;
+  addGoldOptions(
+    program
+      .command('eval')
+      .description('score a preset (with --set overrides) or a nodejieba baseline against gold keywords: P/R/F1@K, macro and micro'),
+  )
+    .option('--preset <name>', 'pipeline preset to evaluate (see `filmkw tag --help` for the list)')
+    .option('--set <key=value>', 'override one pipeline option of the preset (repeatable; value parsed as JSON when possible)', collect, [])
+    .option('--baseline <name>', `nodejieba baseline: ${BASELINES.join(' | ')}`)
+    .option('--k <list>', 'cut-offs K, e.g. 1,2,3,4,5 or 1-5', '1,2,3,4,5')
+    .option('--precision-denominator <d>', "precision divides by the number 'returned' or by 'k'", 'returned')
+    .option('--ts', 'fold traditional to simplified characters on both sides before matching')
+    .option('--kg-aliases', 'also count a match when prediction and gold name a common KG entity')
+    .option('--json', 'print {"system","docs","macro","micro"} as one JSON line')
+    .action(async (flags: EvalFlags) => runEval(flags));
+
+  addGoldOptions(
+    program
+      .command('experiments')
+      .description("run the paper's experiments (Fig. 5, Fig. 6, nodejieba baselines, option sweep) and write results.md, results.json and SVG charts"),
+  )
+    .requiredOption('--out <dir>', 'output directory')
+    .option('--config <file>', 'experiment config (JSON)', `${packageRoot()}eval/configs/experiments.json`)
+    .option('--only <parts>', 'comma-separated group/sweep ids to run, e.g. fig5,fig6,baselines,sweep')
+    .action(async (flags: ExperimentsFlags) => runExperimentsCommand(flags));
 }

@@ -1,0 +1,106 @@
+/**
+ * Builds the systems named by the CLI and by experiment configs: a pipeline preset with option
+ * overrides (through createExtractor) or a nodejieba baseline (through baselines.ts). Names are checked
+ * before anything runs, so a typo in a config fails at once with the list of valid names (exit 2).
+ * The KG user dictionary for the `+dict` baselines is written once per builder to a temporary file.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { KgView } from '../kg/model.js';
+import { usageError } from '../errors.js';
+import { BASELINES, baselineNeedsDict, checkBaseline, createBaselineSystem, type BaselineUserDict } from './baselines.js';
+import { pipelineModule, kgModules, presetNames } from './deps.js';
+import { canonicalJson, type SystemSpec } from './experiments.js';
+import { extractorSystem, type EvalSystem } from './systems.js';
+
+/** Display name of a system: the preset or baseline, plus its overrides as `key=value`. */
+export function systemName(spec: Pick<SystemSpec, 'preset' | 'baseline' | 'overrides'>): string {
+  if (spec.baseline !== undefined) return spec.baseline;
+  const o = spec.overrides ?? {};
+  const keys = Object.keys(o).sort();
+  if (keys.length === 0) return spec.preset!;
+  return `${spec.preset} [${keys.map((k) => `${k}=${typeof o[k] === 'string' ? o[k] : canonicalJson(o[k])}`).join(', ')}]`;
+}
+
+/** Parse repeated `--set key=value` flags: values are JSON when they parse as JSON, strings otherwise. */
+export function parseOverrides(pairs: readonly string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const pair of pairs) {
+    const eq = pair.indexOf('=');
+    if (eq <= 0) throw usageError(`eval: --set expects key=value, got "${pair}"`);
+    const key = pair.slice(0, eq).trim();
+    const raw = pair.slice(eq + 1).trim();
+    let value: unknown = raw;
+    try {
+      value = JSON.parse(raw);
+    } catch {
+      value = raw;
+    }
+    out[key] = value;
+  }
+  return out;
+}
+
+/** Options of {@link SystemBuilder}. */
+export interface SystemBuilderOptions {
+  /** KG handed to presets and used for the `+dict` user dictionary; null = run without a KG. */
+  kg: KgView | null;
+  /** Segmenter backend passed to createExtractor (pipeline default when absent). */
+  backend?: string;
+}
+
+/** Builds systems for one evaluation run; call {@link dispose} at the end. */
+export class SystemBuilder {
+  private dictDir: string | undefined;
+  private userDict: BaselineUserDict | undefined;
+
+  constructor(private readonly options: SystemBuilderOptions) {}
+
+  /** Check every preset and baseline name; throws a usage error listing the valid names. */
+  async validate(specs: readonly SystemSpec[]): Promise<void> {
+    const presets = specs.filter((s) => s.preset !== undefined);
+    for (const s of specs) if (s.baseline !== undefined) checkBaseline(s.baseline);
+    if (presets.length === 0) return;
+    const names = presetNames(await pipelineModule());
+    for (const s of presets) {
+      if (!names.includes(s.preset!)) throw usageError(`eval: unknown preset "${s.preset}" (valid presets: ${names.join(', ')}; baselines: ${BASELINES.join(', ')})`);
+    }
+  }
+
+  /** Build (and start) the system of a spec. */
+  async build(spec: SystemSpec): Promise<EvalSystem> {
+    await this.validate([spec]);
+    if (spec.baseline !== undefined) {
+      const name = checkBaseline(spec.baseline);
+      return createBaselineSystem(name, { userDict: baselineNeedsDict(name) ? await this.kgUserDict() : null });
+    }
+    const pipeline = await pipelineModule();
+    const extractor = await pipeline.createExtractor({
+      preset: spec.preset,
+      overrides: spec.overrides ?? {},
+      kg: this.options.kg,
+      ...(this.options.backend ? { backend: this.options.backend } : {}),
+    });
+    return extractorSystem(systemName(spec), extractor);
+  }
+
+  private async kgUserDict(): Promise<BaselineUserDict> {
+    if (this.userDict) return this.userDict;
+    if (!this.options.kg) throw usageError('eval: the +dict baselines need a KG (drop --no-kg)');
+    const { writeUserDict } = await kgModules();
+    this.dictDir = mkdtempSync(join(tmpdir(), 'filmkw-eval-'));
+    const path = join(this.dictDir, 'kg-user-dict.txt');
+    await writeUserDict(this.options.kg, path);
+    const entries = readFileSync(path, 'utf8').split('\n').filter((l) => l.trim() !== '').length;
+    this.userDict = { path, entries };
+    return this.userDict;
+  }
+
+  /** Remove the temporary user dictionary. */
+  dispose(): void {
+    if (this.dictDir) rmSync(this.dictDir, { recursive: true, force: true });
+    this.dictDir = undefined;
+    this.userDict = undefined;
+  }
+}

@@ -1,0 +1,92 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+// Run `npm run build` first: bin/filmkw imports dist/.
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const run = (...args: string[]) => spawnSync(process.execPath, ['bin/filmkw', ...args], { cwd: root, encoding: 'utf8' });
+const tiny = 'test/fixtures/eval/tiny.jsonl';
+
+test('eval --baseline --json: golden output on the tiny fixture', () => {
+  const r = run('eval', '--gold', tiny, '--baseline', 'nodejieba-tfidf', '--json');
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(
+    r.stdout,
+    '{"system":"nodejieba-tfidf","docs":2,"macro":{"1":{"p":1,"r":0.2,"f1":0.333333},"2":{"p":0.75,"r":0.3,"f1":0.428571},"3":{"p":0.666667,"r":0.4,"f1":0.5},"4":{"p":0.5,"r":0.4,"f1":0.444444},"5":{"p":0.5,"r":0.5,"f1":0.5}},"micro":{"1":{"p":1,"r":0.2,"f1":0.333333},"2":{"p":0.75,"r":0.3,"f1":0.428571},"3":{"p":0.666667,"r":0.4,"f1":0.5},"4":{"p":0.5,"r":0.4,"f1":0.444444},"5":{"p":0.5,"r":0.5,"f1":0.5}}}\n',
+  );
+});
+
+test('eval: --k, --precision-denominator and the human table', () => {
+  const r = run('eval', '--gold', tiny, '--baseline', 'nodejieba-textrank', '--k', '1-2', '--precision-denominator', 'k');
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /^system: nodejieba-textrank\ngold: {3}tiny\.jsonl, 2 documents\n/);
+  assert.match(r.stdout, /\n {2}1 │ /);
+  assert.match(r.stdout, /\n {2}2 │ /);
+  assert.doesNotMatch(r.stdout, /\n {2}3 │ /);
+});
+
+test('eval: csl format', () => {
+  const r = run('eval', '--gold', 'test/fixtures/eval/tiny-csl.tsv', '--format', 'csl', '--baseline', 'nodejieba-tfidf', '--json', '--k', '5');
+  assert.equal(r.status, 0, r.stderr);
+  const j = JSON.parse(r.stdout);
+  assert.equal(j.docs, 2);
+  assert.deepEqual(Object.keys(j.macro), ['5']);
+});
+
+test('eval: unknown baseline → exit 2 listing the valid ones', () => {
+  const r = run('eval', '--gold', tiny, '--baseline', 'jieba');
+  assert.equal(r.status, 2);
+  assert.match(r.stderr, /unknown baseline "jieba" \(valid: nodejieba-tfidf, nodejieba-textrank, nodejieba-tfidf\+dict, nodejieba-textrank\+dict\)/);
+});
+
+test('eval: neither or both of --preset/--baseline, bad --k, bad --set → exit 2', () => {
+  for (const args of [[], ['--preset', 'textrank', '--baseline', 'nodejieba-tfidf'], ['--baseline', 'nodejieba-tfidf', '--k', 'x'], ['--baseline', 'nodejieba-tfidf', '--set', 'window=3']]) {
+    const r = run('eval', '--gold', tiny, ...args);
+    assert.equal(r.status, 2, `${args.join(' ')}: ${r.stderr}`);
+    assert.doesNotMatch(r.stderr, /\n\s+at /);
+  }
+  assert.equal(run('eval', '--baseline', 'nodejieba-tfidf').status, 2, 'missing --gold');
+});
+
+test('eval: bad gold file → exit 3 with file:line', () => {
+  let r = run('eval', '--gold', 'test/fixtures/eval/bad-tag.jsonl', '--baseline', 'nodejieba-tfidf');
+  assert.equal(r.status, 3);
+  assert.match(r.stderr, /test\/fixtures\/eval\/bad-tag\.jsonl:1: field "tag" is not an array/);
+  r = run('eval', '--gold', 'test/fixtures/eval/bad-cols.tsv', '--format', 'csl', '--baseline', 'nodejieba-tfidf');
+  assert.equal(r.status, 3);
+  assert.match(r.stderr, /bad-cols\.tsv:\d+: expected 3 tab-separated columns/);
+  r = run('eval', '--gold', 'no/such/file.jsonl', '--baseline', 'nodejieba-tfidf');
+  assert.equal(r.status, 3);
+  assert.match(r.stderr, /no\/such\/file\.jsonl: cannot read gold file \(ENOENT\)/);
+});
+
+test('experiments: a baselines-only config writes results.md, results.json and charts', () => {
+  const out = mkdtempSync(join(tmpdir(), 'filmkw-cli-exp-'));
+  try {
+    const r = run('experiments', '--gold', tiny, '--config', 'test/fixtures/eval/experiments-baselines.json', '--out', out);
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(r.stderr, /2 systems × 2 documents/);
+    assert.match(r.stderr, /\[2\/2\] nodejieba-textrank: F1@max K/);
+    assert.deepEqual(readdirSync(out).sort(), ['charts', 'predictions', 'results.json', 'results.md']);
+    const json = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8'));
+    assert.equal(json.dataset.name, 'tiny.jsonl');
+    assert.equal(json.package.name, 'filmkw');
+    assert.match(json.date, /^\d{4}-\d{2}-\d{2}$/);
+    assert.equal(json.groups[0].systems[0].options.method, 'extract');
+    assert.deepEqual(json.groups[0].systems[0].macro['1'], { p: 1, r: 0.2, f1: 0.333333 });
+    assert.ok(!JSON.stringify(json).includes(root), 'no absolute paths in results.json');
+    const md = readFileSync(join(out, 'results.md'), 'utf8');
+    assert.match(md, /## nodejieba baselines/);
+    assert.match(readFileSync(join(out, 'charts', 'baselines.svg'), 'utf8'), /^<svg[^>]*>/);
+    // --only with an unknown part → exit 2
+    const bad = run('experiments', '--gold', tiny, '--config', 'test/fixtures/eval/experiments-baselines.json', '--out', out, '--only', 'fig9');
+    assert.equal(bad.status, 2);
+    assert.match(bad.stderr, /unknown part "fig9" .*\(valid: baselines\)/);
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
+});
