@@ -168,3 +168,20 @@ test('an empty evaluation gives zeros, not NaN', () => {
   assert.deepEqual(r.macro['1'], { p: 0, r: 0, f1: 0 });
   assert.deepEqual(r.micro['1'], { p: 0, r: 0, f1: 0 });
 });
+
+test('the worked example of eval/README.md', () => {
+  const r = evaluate([
+    { id: 'd1', gold: ['唢呐', '传承', '吴天明', '百鸟朝凤', '焦三爷'], predicted: ['唢呐', '电影', '唢呐', '吴天明', '故事', '百鸟朝凤'] },
+    { id: 'd2', gold: ['长津湖', '吴京', '易烊千玺', '抗美援朝', '伍万里'], predicted: ['长津湖', '战争'] },
+  ]);
+  const d1 = r.perDocument[0].scores.map((s) => [s.correct, s.returned, +s.p.toFixed(4), +s.r.toFixed(4), +s.f1.toFixed(4)]);
+  assert.deepEqual(d1, [[1, 1, 1, 0.2, 0.3333], [1, 2, 0.5, 0.2, 0.2857], [2, 3, 0.6667, 0.4, 0.5], [2, 4, 0.5, 0.4, 0.4444], [3, 5, 0.6, 0.6, 0.6]]);
+  const d2 = r.perDocument[1].scores.map((s) => [s.correct, s.returned, +s.p.toFixed(4), +s.r.toFixed(4), +s.f1.toFixed(4)]);
+  assert.deepEqual(d2, [[1, 1, 1, 0.2, 0.3333], [1, 2, 0.5, 0.2, 0.2857], [1, 2, 0.5, 0.2, 0.2857], [1, 2, 0.5, 0.2, 0.2857], [1, 2, 0.5, 0.2, 0.2857]]);
+  const m5 = r.macro['5'];
+  assert.deepEqual([m5.p, m5.r, +m5.f1.toFixed(4)], [0.55, 0.4, 0.4429]);
+  const u5 = r.micro['5'];
+  assert.deepEqual([+u5.p.toFixed(4), u5.r, +u5.f1.toFixed(4)], [0.5714, 0.4, 0.4706]);
+  const hard = evaluate([{ id: 'd2', gold: ['长津湖', '吴京', '易烊千玺', '抗美援朝', '伍万里'], predicted: ['长津湖', '战争'] }], { precisionDenominator: 'k' });
+  assert.deepEqual([hard.macro['5'].p, hard.macro['5'].r, +hard.macro['5'].f1.toFixed(4)], [0.2, 0.2, 0.2]);
+});
