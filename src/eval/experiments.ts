@@ -306,13 +306,20 @@ export async function runExperiments(config: ExperimentConfig, docs: readonly Go
   const evalOptions = resolveEvalOptions((config.eval ?? {}) as Record<string, unknown>);
   const plan = planSystems(config);
   const runs = new Map<string, SystemRun>();
+  const byOptions = new Map<string, SystemRun>();
   for (let i = 0; i < plan.length; i++) {
     const planned = plan[i];
     progress.systemStart?.(i, plan.length, planned);
     const system = await factory(planned.spec);
+    // A sweep value equal to the base (e.g. window=5 when 5 is the default) resolves to the same options:
+    // reuse that run instead of extracting again.
+    const optionsKey = canonicalJson(system.options);
+    const same = byOptions.get(optionsKey);
     let evaluation: SystemEvaluation;
     try {
-      evaluation = await evaluateSystem(system, docs, evalOptions, evalOptions.kgAliases ? kg : undefined, (done, total) => progress.document?.(done, total));
+      evaluation = same
+        ? { result: same.result, predictions: same.predictions, seconds: same.seconds }
+        : await evaluateSystem(system, docs, evalOptions, evalOptions.kgAliases ? kg : undefined, (done, total) => progress.document?.(done, total));
     } finally {
       await system.close();
     }
@@ -327,6 +334,7 @@ export async function runExperiments(config: ExperimentConfig, docs: readonly Go
       seconds: evaluation.seconds,
     };
     runs.set(planned.key, run);
+    if (!same) byOptions.set(optionsKey, run);
     progress.systemDone?.(i, plan.length, planned, run);
   }
   return runs;
@@ -405,7 +413,13 @@ export function buildResults(
         title: sw.title,
         description: sw.description,
         base: resultSystem(sw.base.label, get(baseSpec), roundScores),
-        points: expandSweep(sw).map((e) => ({ axis: e.axis, value: e.value, isBase: e.isBase, system: resultSystem(e.spec.label, get(e.spec), roundScores) })),
+        // A point is the base when its resolved options equal the base's (not only its overrides).
+        points: expandSweep(sw).map((e) => ({
+          axis: e.axis,
+          value: e.value,
+          isBase: e.isBase || canonicalJson(get(e.spec).options) === canonicalJson(get(baseSpec).options),
+          system: resultSystem(e.spec.label, get(e.spec), roundScores),
+        })),
       };
     }),
   };

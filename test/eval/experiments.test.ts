@@ -42,7 +42,7 @@ const config = parseExperimentConfig({
     { id: 'fig5', title: 'Fig. 5', systems: [{ label: 'forward', preset: 'fake' }, { label: 'backward', preset: 'fake', overrides: { reverse: true } }] },
     { id: 'fig6', title: 'Fig. 6', systems: [{ label: 'forward again', preset: 'fake', overrides: {} }] },
   ],
-  sweeps: [{ id: 'sweep', title: 'Sweep', base: { label: 'forward', preset: 'fake' }, axes: [{ name: 'take', key: 'take', values: [1, 2] }, { name: 'direction', variants: [{ label: 'fwd', overrides: {} }, { label: 'back', overrides: { reverse: true } }] }] }],
+  sweeps: [{ id: 'sweep', title: 'Sweep', base: { label: 'forward', preset: 'fake' }, axes: [{ name: 'take', key: 'take', values: [1, 2, 99] }, { name: 'direction', variants: [{ label: 'fwd', overrides: {} }, { label: 'back', overrides: { reverse: true } }] }] }],
 }, 'tiny.json');
 
 test('config validation names the file and JSON path', () => {
@@ -60,11 +60,11 @@ test('plan: equal systems (same preset and overrides) run once; sweeps expand on
   // forward (= forward again = sweep base = take? no), backward, take=1, take=2
   const keys = plan.map((p) => p.key);
   assert.equal(new Set(keys).size, keys.length);
-  assert.equal(plan.length, 4);
+  assert.equal(plan.length, 5);
   assert.deepEqual(plan[0].uses, ['fig5', 'fig6', 'sweep/base', 'sweep/direction=fwd']);
   const entries = expandSweep(config.sweeps[0]);
-  assert.deepEqual(entries.map((e) => [e.axis, e.value, e.isBase]), [['take', '1', false], ['take', '2', false], ['direction', 'fwd', true], ['direction', 'back', false]]);
-  assert.equal(systemKey(entries[3].spec), systemKey(config.groups[0].systems[1]));
+  assert.deepEqual(entries.map((e) => [e.axis, e.value, e.isBase]), [['take', '1', false], ['take', '2', false], ['take', '99', false], ['direction', 'fwd', true], ['direction', 'back', false]]);
+  assert.equal(systemKey(entries[4].spec), systemKey(config.groups[0].systems[1]));
 });
 
 test('--only keeps the named parts and rejects unknown ones', () => {
@@ -76,12 +76,16 @@ test('--only keeps the named parts and rejects unknown ones', () => {
 test('run + write: results.json, results.md, charts and predictions', async () => {
   const built: string[] = [];
   const progress: string[] = [];
+  let extractions = 0;
   const runs = await runExperiments(config, docs, async (spec) => {
     built.push(spec.label);
-    return fakeSystem(spec);
+    const system = fakeSystem(spec);
+    return { ...system, extractAll: (...args) => { extractions++; return system.extractAll(...args); } };
   }, { systemStart: (i, n, p) => progress.push(`${i + 1}/${n} ${p.spec.label}`) });
-  assert.equal(built.length, 4);
-  assert.deepEqual(progress[0], '1/4 forward');
+  assert.equal(built.length, 5);
+  // take=99 resolves to the same options as the base: its run is reused, not extracted again.
+  assert.equal(extractions, 4);
+  assert.deepEqual(progress[0], '1/5 forward');
   const results = buildResults(config, runs, {
     date: '2025-01-01',
     package: { name: 'filmkw', version: '0.0.0' },
@@ -95,7 +99,8 @@ test('run + write: results.json, results.md, charts and predictions', async () =
   assert.equal(fwd.macro['3'].f1, Math.round(((0.4 + 2 / 3) / 2) * 1e6) / 1e6);
   // backward: a → [丁,丙,乙]: P@1 = 1; b → [庚,己,戊]: P@1 = 1.
   assert.equal(results.groups[0].systems[1].macro['1'].p, 1);
-  assert.deepEqual(results.sweeps[0].points.map((p) => p.system.macro['1'].p), [0.5, 0.5, 0.5, 1]);
+  assert.deepEqual(results.sweeps[0].points.map((p) => p.system.macro['1'].p), [0.5, 0.5, 0.5, 0.5, 1]);
+  assert.deepEqual(results.sweeps[0].points.map((p) => p.isBase), [false, false, true, true, false]);
   assert.equal(results.sweeps[0].points[0].system.options.take, 1);
 
   const dir = mkdtempSync(join(tmpdir(), 'filmkw-exp-'));

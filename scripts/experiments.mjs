@@ -1,0 +1,58 @@
+#!/usr/bin/env node
+// Regenerates the committed experiment results under eval/results/ (npm run experiments):
+//   film-dev     ../shared/data/annotated/film-dev.jsonl with the KG
+//   csl-dev      ../shared/data/bench/csl-kg/dev.tsv with the same (film) KG — out of domain
+//   csl-dev-nokg the same CSL file with an empty KG
+// The KG is $FILMKW_KG if set, else /tmp/filmkw-merged.fkg if it exists, else the bundled demo KG;
+// results.json records which (by file name and content hash, never by path).
+// Data directory: $FILMKW_DATA (default ../shared/data next to the repo). Extra arguments are passed to
+// every `filmkw experiments` run, e.g. `npm run experiments -- --only fig6,baselines`.
+// Set FILMKW_RUNS=film-dev,csl-dev to run a subset.
+import { existsSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const data = resolve(process.env.FILMKW_DATA ?? join(root, '..', 'shared', 'data'));
+const defaultMerged = '/tmp/filmkw-merged.fkg';
+const kg = process.env.FILMKW_KG ?? (existsSync(defaultMerged) ? defaultMerged : undefined);
+const extra = process.argv.slice(2);
+
+const runs = [
+  { name: 'film-dev', gold: join(data, 'annotated', 'film-dev.jsonl'), format: 'jsonl', kg: true },
+  { name: 'csl-dev', gold: join(data, 'bench', 'csl-kg', 'dev.tsv'), format: 'csl', kg: true },
+  { name: 'csl-dev-nokg', gold: join(data, 'bench', 'csl-kg', 'dev.tsv'), format: 'csl', kg: false },
+];
+const only = process.env.FILMKW_RUNS?.split(',').map((s) => s.trim()).filter(Boolean);
+
+const log = (s) => process.stderr.write(`${s}\n`);
+if (kg && !existsSync(kg)) {
+  log(`experiments: FILMKW_KG=${kg} does not exist`);
+  process.exit(3);
+}
+log(`experiments: KG: ${kg ?? 'bundled demo KG (set FILMKW_KG to use the merged KG)'}`);
+
+const build = spawnSync(process.platform === 'win32' ? 'npm.cmd' : 'npm', ['run', 'build', '--silent'], { cwd: root, stdio: 'inherit' });
+if (build.status !== 0) log('experiments: npm run build reported errors; continuing with what was emitted');
+
+let failed = 0;
+for (const run of runs) {
+  if (only && !only.includes(run.name)) continue;
+  if (!existsSync(run.gold)) {
+    log(`experiments: skipping ${run.name}: ${run.gold} not found (set FILMKW_DATA)`);
+    continue;
+  }
+  const out = join(root, 'eval', 'results', run.name);
+  const args = ['bin/filmkw', 'experiments', '--gold', run.gold, '--format', run.format, '--out', out];
+  if (!run.kg) args.push('--no-kg');
+  else if (kg) args.push('--kg', kg);
+  args.push(...extra);
+  log(`\n== ${run.name} ==`);
+  const r = spawnSync(process.execPath, args, { cwd: root, stdio: 'inherit' });
+  if (r.status !== 0) {
+    failed++;
+    log(`experiments: ${run.name} failed (exit ${r.status})`);
+  }
+}
+process.exit(failed > 0 ? 1 : 0);
