@@ -12,6 +12,11 @@ export interface PipelineModule {
   createExtractor(opts: { preset?: string; overrides?: Record<string, unknown>; kg?: KgView | null; backend?: string }): Extractor | Promise<Extractor>;
   /** Preset names (or objects with a `name`). */
   listPresets(): readonly (string | { name: string })[];
+  /**
+   * Resolve a preset plus overrides without building anything (src/pipeline/options.ts), used to reject
+   * an unknown preset or option before a long run starts. Throws a usage error.
+   */
+  resolveOptions?(preset: string, overrides?: Record<string, unknown>): unknown;
 }
 
 /** What the evaluator needs from the KG modules (src/kg/load.ts, src/kg/dict.ts). */
@@ -42,9 +47,11 @@ export function pipelineModule(): Promise<PipelineModule> {
   pipeline ??= (async () => {
     const extract = await load('../pipeline/extract.js', 'the extraction pipeline');
     const presets = await load('../pipeline/presets.js', 'the pipeline presets');
+    const options = await load('../pipeline/options.js', 'the pipeline options').catch(() => ({}) as Record<string, unknown>);
     return {
       createExtractor: fn<PipelineModule['createExtractor']>(extract, 'createExtractor', 'src/pipeline/extract.ts'),
       listPresets: fn<PipelineModule['listPresets']>(presets, 'listPresets', 'src/pipeline/presets.ts'),
+      resolveOptions: typeof options.resolveOptions === 'function' ? (options.resolveOptions as PipelineModule['resolveOptions']) : undefined,
     };
   })();
   return pipeline;

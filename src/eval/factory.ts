@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { KgView } from '../kg/model.js';
-import { usageError } from '../errors.js';
+import { FilmkwError, usageError } from '../errors.js';
 import { BASELINES, baselineNeedsDict, checkBaseline, createBaselineSystem, type BaselineUserDict } from './baselines.js';
 import { pipelineModule, kgModules, presetNames } from './deps.js';
 import { canonicalJson, type SystemSpec } from './experiments.js';
@@ -62,9 +62,22 @@ export class SystemBuilder {
     const presets = specs.filter((s) => s.preset !== undefined);
     for (const s of specs) if (s.baseline !== undefined) checkBaseline(s.baseline);
     if (presets.length === 0) return;
-    const names = presetNames(await pipelineModule());
+    const pipeline = await pipelineModule();
+    const names = presetNames(pipeline);
     for (const s of presets) {
-      if (!names.includes(s.preset!)) throw usageError(`eval: unknown preset "${s.preset}" (valid presets: ${names.join(', ')}; baselines: ${BASELINES.join(', ')})`);
+      if (pipeline.resolveOptions) {
+        // The pipeline's resolver knows preset aliases and checks every override key and value.
+        try {
+          pipeline.resolveOptions(s.preset!, s.overrides ?? {});
+        } catch (err) {
+          if (err instanceof FilmkwError && /preset/i.test(err.message) && !names.includes(s.preset!)) {
+            throw usageError(`eval: unknown preset "${s.preset}" (valid presets: ${names.join(', ')}; baselines: ${BASELINES.join(', ')})`);
+          }
+          throw err;
+        }
+      } else if (!names.includes(s.preset!)) {
+        throw usageError(`eval: unknown preset "${s.preset}" (valid presets: ${names.join(', ')}; baselines: ${BASELINES.join(', ')})`);
+      }
     }
   }
 
