@@ -1,0 +1,402 @@
+/**
+ * The full option set of the extraction pipeline (spec §1.4 and §6), one frozen default object, and the
+ * resolver that turns a preset plus overrides into validated, frozen options — once, at the entry
+ * point. Stages receive their group and never restate a default.
+ *
+ * Every open choice of the paper (王芳, 刘嘉恩, 李晶 2022) is an option here; the defaults are the spec's
+ * recommendations unless a field's JSDoc says why not. Presets (presets.ts) are data: a preset is a set
+ * of overrides on {@link DEFAULT_OPTIONS}, and an experiment is a preset plus further overrides.
+ *
+ * Override keys (untyped input from CLI flags and experiment files) are validated strictly: `group.key`
+ * (`graph.window`), a bare key when it is unique across groups (`window`), or a group with an object
+ * value (`{graph: {window: 3}}`). An unknown key or a bad value is a FilmkwError('USAGE') that lists
+ * the valid keys or values.
+ */
+import { ENTITY_KINDS, type EntityKind } from '../kg/model.js';
+import { usageError } from '../errors.js';
+import type { GraphOptions, SemanticOptions } from './graph.js';
+import type { KgMatchOptions } from './kg-match.js';
+import type { RankOptions } from './rank.js';
+import type { TitlePolicyOptions } from './title-policy.js';
+import { findPreset, listPresets } from './presets.js';
+
+/**
+ * Candidate selection options (group `candidates`). PROVISIONAL: mirrors the fields of E1's
+ * `selectCandidates` options until src/pipeline/candidates.ts lands; then this becomes a re-export.
+ */
+export interface CandidateOptions {
+  /**
+   * POS rule: keep a token whose tag contains 'n' or 'v' (the paper's literal rule), starts with n or v,
+   * any tag (`'none'`, cppjieba), or exactly the listed tags (jieba's allowPOS).
+   * @default 'containsNV'
+   */
+  posFilter: 'containsNV' | 'startsWithNV' | 'none' | string[];
+  /**
+   * Stop-word list: the project's film-review list, jieba's 32 English words, cppjieba/nodejieba's
+   * stop_words.utf8, or none.
+   * @default 'filmkw'
+   */
+  stopwords: 'filmkw' | 'jiebaEnglish' | 'cppjieba' | 'none';
+  /**
+   * Minimum length in code points (jieba and cppjieba use 2).
+   * @default 2
+   */
+  minLength: number;
+}
+const CANDIDATE_DEFAULTS: CandidateOptions = { posFilter: 'containsNV', stopwords: 'filmkw', minLength: 2 };
+const CANDIDATE_SCHEMA: Record<keyof CandidateOptions, OptionRule> = {
+  posFilter: { type: 'enumOrStrings', values: ['containsNV', 'startsWithNV', 'none'], pattern: /^[A-Za-z]{1,8}$/u, describe: 'POS tags' },
+  stopwords: { type: 'enum', values: ['filmkw', 'jiebaEnglish', 'cppjieba', 'none'] },
+  minLength: { type: 'number', min: 1, integer: true },
+};
+
+export type { GraphOptions, SemanticOptions, KgMatchOptions, RankOptions, TitlePolicyOptions };
+
+/** Ablation "W" (group `lexicon`). */
+export interface LexiconOptions {
+  /**
+   * Segment with the KG's entity names as a user dictionary (the paper's "W"), exported once when the
+   * extractor is created.
+   * @default false
+   */
+  useDomainLexicon: boolean;
+}
+
+/** What the extractor returns (group `output`). */
+export interface OutputOptions {
+  /**
+   * Number of keywords returned (the paper evaluates K = 1..5); `extract(text, {topK})` overrides it.
+   * @default 5
+   */
+  topK: number;
+  /**
+   * Score scale of the output: the raw S(v_i), jieba/cppjieba's min-max variant
+   * (w − min/10)/(max − min/10) (top word 1), or scores divided by their sum.
+   * @default 'raw'
+   */
+  scoreScale: 'raw' | 'minMax10' | 'sum';
+  /**
+   * Candidates without any edge: keep them with their restart score (1−d)·b_i, drop them (jieba: they
+   * are not graph nodes), or keep them with score 0 (cppjieba: in its word map with weight 0, which
+   * also enters the min-max scaling).
+   * @default 'keep'
+   */
+  isolated: 'keep' | 'drop' | 'zero';
+  /**
+   * Report `kind` and `entityId` for keywords that denote a KG entity (whenever a KG is given; does
+   * not change scores).
+   * @default true
+   */
+  annotateEntities: boolean;
+}
+
+/** All pipeline options, grouped by stage. */
+export interface PipelineOptions {
+  lexicon: LexiconOptions;
+  candidates: CandidateOptions;
+  kgMatch: KgMatchOptions;
+  titles: TitlePolicyOptions;
+  graph: GraphOptions;
+  semantic: SemanticOptions;
+  rank: RankOptions;
+  output: OutputOptions;
+}
+
+/** Resolved options: frozen, plus the name of the preset they came from. */
+export type ResolvedOptions = Readonly<PipelineOptions> & { readonly preset: string };
+
+/** Recursively partial options (preset data, typed overrides). */
+export type OptionOverrides = { [G in keyof PipelineOptions]?: Partial<PipelineOptions[G]> };
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value as object)) deepFreeze(v);
+  }
+  return value;
+}
+
+/** The defaults (spec §1.4 recommendations), frozen. */
+export const DEFAULT_OPTIONS: Readonly<PipelineOptions> = deepFreeze({
+  lexicon: { useDomainLexicon: false },
+  candidates: { ...CANDIDATE_DEFAULTS },
+  kgMatch: { match: 'exactOrAlias', mergeAliases: true, ambiguity: 'union', kinds: [...ENTITY_KINDS] },
+  titles: { titlePolicy: 'contextual', titleKinds: ['Movie', 'Character'], commonMinFreq: 100, commonMaxLength: 2 },
+  graph: {
+    window: 5,
+    windowOver: 'candidates',
+    crossSentence: true,
+    selfLoops: 'drop',
+    kgEdges: false,
+    kgEdgeWeight: 'binary',
+    combine: 'sum',
+    lambda: 1,
+  },
+  semantic: {
+    enabled: false,
+    jaccardNeighbours: 'kg',
+    jaccardExcludeEndpoints: false,
+    jaccardEmpty: 0,
+    smScope: 'existingEdges',
+    smCombine: 'add',
+    mu: 0.5,
+    smInDenominator: true,
+  },
+  rank: {
+    algorithm: 'textrank',
+    damping: 0.85,
+    tol: 1e-4,
+    maxIter: 100,
+    iterationMode: 'converge',
+    positionBase: 'allTokens',
+    tieBreak: 'firstOccurrence',
+  },
+  output: { topK: 5, scoreScale: 'raw', isolated: 'keep', annotateEntities: true },
+} satisfies PipelineOptions);
+
+// ---------------------------------------------------------------------------------------------------
+// Schema: how each option is validated and described.
+
+/** Validation rule of one option. */
+export type OptionRule =
+  | { type: 'enum'; values: readonly string[] }
+  | { type: 'boolean' }
+  | { type: 'number'; min?: number; max?: number; integer?: boolean; exclusiveMin?: boolean }
+  | { type: 'enumOrNumber'; values: readonly string[]; min: number; exclusiveMin?: boolean }
+  | { type: 'subset'; values: readonly string[] }
+  | { type: 'enumOrStrings'; values: readonly string[]; pattern: RegExp; describe: string }
+  | { type: 'strings'; pattern: RegExp; describe: string };
+
+const SCHEMA: { [G in keyof PipelineOptions]: Record<keyof PipelineOptions[G], OptionRule> } = {
+  lexicon: { useDomainLexicon: { type: 'boolean' } },
+  candidates: CANDIDATE_SCHEMA,
+  kgMatch: {
+    match: { type: 'enum', values: ['exact', 'exactOrAlias'] },
+    mergeAliases: { type: 'boolean' },
+    ambiguity: { type: 'enum', values: ['union', 'contextual'] },
+    kinds: { type: 'subset', values: ENTITY_KINDS },
+  },
+  titles: {
+    titlePolicy: { type: 'enum', values: ['contextual', 'always', 'never'] },
+    titleKinds: { type: 'subset', values: ENTITY_KINDS },
+    commonMinFreq: { type: 'number', min: 0 },
+    commonMaxLength: { type: 'number', min: 0, integer: true },
+  },
+  graph: {
+    window: { type: 'number', min: 2, integer: true },
+    windowOver: { type: 'enum', values: ['candidates', 'allTokens'] },
+    crossSentence: { type: 'boolean' },
+    selfLoops: { type: 'enum', values: ['drop', 'keep', 'keepDouble'] },
+    kgEdges: { type: 'boolean' },
+    kgEdgeWeight: { type: 'enumOrNumber', values: ['binary', 'relationCount'], min: 0, exclusiveMin: true },
+    combine: { type: 'enum', values: ['sum', 'max', 'coOnlyWeightKgBinary'] },
+    lambda: { type: 'number', min: 0 },
+  },
+  semantic: {
+    enabled: { type: 'boolean' },
+    jaccardNeighbours: { type: 'enum', values: ['kg', 'kgInDoc', 'docGraph'] },
+    jaccardExcludeEndpoints: { type: 'boolean' },
+    jaccardEmpty: { type: 'number', min: 0, max: 1 },
+    smScope: { type: 'enum', values: ['existingEdges', 'allPairs'] },
+    smCombine: { type: 'enum', values: ['add', 'mul', 'mulOnePlus', 'linear'] },
+    mu: { type: 'number', min: 0, max: 1 },
+    smInDenominator: { type: 'boolean' },
+  },
+  rank: {
+    algorithm: { type: 'enum', values: ['textrank', 'positionrank'] },
+    damping: { type: 'number', min: 0, max: 1, exclusiveMin: true },
+    tol: { type: 'number', min: 0, exclusiveMin: true },
+    maxIter: { type: 'number', min: 1, integer: true },
+    iterationMode: { type: 'enum', values: ['converge', 'fixed10GaussSeidel'] },
+    positionBase: { type: 'enum', values: ['allTokens', 'candidates', 'chars'] },
+    tieBreak: { type: 'enum', values: ['firstOccurrence', 'lexicographic'] },
+  },
+  output: {
+    topK: { type: 'number', min: 1, integer: true },
+    scoreScale: { type: 'enum', values: ['raw', 'minMax10', 'sum'] },
+    isolated: { type: 'enum', values: ['keep', 'drop', 'zero'] },
+    annotateEntities: { type: 'boolean' },
+  },
+};
+
+const GROUPS = Object.keys(SCHEMA) as (keyof PipelineOptions)[];
+
+/** Every option as `group.key`, in schema order. */
+export function optionKeys(): string[] {
+  return GROUPS.flatMap((g) => Object.keys(SCHEMA[g]).map((k) => `${g}.${k}`));
+}
+
+/** Human description of the values an option accepts (for errors and `--help`). */
+export function describeRule(rule: OptionRule): string {
+  switch (rule.type) {
+    case 'enum':
+      return rule.values.map((v) => `'${v}'`).join(' | ');
+    case 'boolean':
+      return 'true | false';
+    case 'number': {
+      const parts: string[] = [rule.integer ? 'an integer' : 'a number'];
+      if (rule.min !== undefined) parts.push(`${rule.exclusiveMin ? '>' : '≥'} ${rule.min}`);
+      if (rule.max !== undefined) parts.push(`≤ ${rule.max}`);
+      return parts.join(' ');
+    }
+    case 'enumOrNumber':
+      return `${rule.values.map((v) => `'${v}'`).join(' | ')} | a number ${rule.exclusiveMin ? '>' : '≥'} ${rule.min}`;
+    case 'subset':
+      return `a list of ${rule.values.join(', ')}`;
+    case 'enumOrStrings':
+      return `${rule.values.map((v) => `'${v}'`).join(' | ')} | a list of ${rule.describe}`;
+    case 'strings':
+      return `a list of ${rule.describe}`;
+  }
+}
+
+/** The rule of `group.key`, or undefined. */
+export function ruleOf(path: string): OptionRule | undefined {
+  const [g, k] = path.split('.');
+  const group = (SCHEMA as Record<string, Record<string, OptionRule>>)[g];
+  return group?.[k];
+}
+
+/** Check one value; returns an error message or null. */
+function check(rule: OptionRule, value: unknown): string | null {
+  const bad = `expected ${describeRule(rule)}`;
+  switch (rule.type) {
+    case 'enum':
+      return typeof value === 'string' && rule.values.includes(value) ? null : bad;
+    case 'boolean':
+      return typeof value === 'boolean' ? null : bad;
+    case 'number':
+    case 'enumOrNumber': {
+      if (rule.type === 'enumOrNumber' && typeof value === 'string') return rule.values.includes(value) ? null : bad;
+      if (typeof value !== 'number' || !Number.isFinite(value)) return bad;
+      if (rule.type === 'number' && rule.integer && !Number.isInteger(value)) return bad;
+      if (rule.min !== undefined && (rule.exclusiveMin ? value <= rule.min : value < rule.min)) return bad;
+      if (rule.type === 'number' && rule.max !== undefined && value > rule.max) return bad;
+      return null;
+    }
+    case 'subset':
+      return Array.isArray(value) && value.every((v) => typeof v === 'string' && rule.values.includes(v)) && new Set(value).size === value.length ? null : bad;
+    case 'enumOrStrings':
+      if (typeof value === 'string') return rule.values.includes(value) ? null : bad;
+      return Array.isArray(value) && value.length > 0 && value.every((v) => typeof v === 'string' && rule.pattern.test(v)) ? null : bad;
+    case 'strings':
+      return Array.isArray(value) && value.every((v) => typeof v === 'string' && rule.pattern.test(v)) ? null : bad;
+  }
+}
+
+/** Where a bare key lives (only when unique across groups). */
+function groupsOfKey(key: string): (keyof PipelineOptions)[] {
+  return GROUPS.filter((g) => Object.prototype.hasOwnProperty.call(SCHEMA[g], key));
+}
+
+/**
+ * Flatten an override object into `group.key → value`, validating the keys. Accepts `group.key`,
+ * unique bare keys and `{group: {key: value}}`.
+ * @param source names the input in errors (e.g. `overrides`, `preset textrank`)
+ */
+export function normaliseOverrides(overrides: Record<string, unknown> | OptionOverrides | undefined, source = 'overrides'): Map<string, unknown> {
+  const out = new Map<string, unknown>();
+  if (overrides === undefined || overrides === null) return out;
+  if (typeof overrides !== 'object' || Array.isArray(overrides)) throw usageError(`options: ${source} must be an object of option: value`);
+  const valid = () => `valid options: ${optionKeys().join(', ')}`;
+  for (const [key, value] of Object.entries(overrides)) {
+    if ((GROUPS as string[]).includes(key)) {
+      if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+        throw usageError(`options: ${source}: "${key}" is an option group and takes an object, e.g. {"${key}": {"${Object.keys(SCHEMA[key as keyof PipelineOptions])[0]}": ...}}`);
+      }
+      for (const [inner, v] of Object.entries(value)) {
+        if (!Object.prototype.hasOwnProperty.call(SCHEMA[key as keyof PipelineOptions], inner)) {
+          throw usageError(`options: ${source}: unknown option "${key}.${inner}"; valid options in ${key}: ${Object.keys(SCHEMA[key as keyof PipelineOptions]).join(', ')}`);
+        }
+        out.set(`${key}.${inner}`, v);
+      }
+      continue;
+    }
+    const dot = key.indexOf('.');
+    if (dot >= 0) {
+      if (!ruleOf(key) || key.indexOf('.', dot + 1) >= 0) throw usageError(`options: ${source}: unknown option "${key}"; ${valid()}`);
+      out.set(key, value);
+      continue;
+    }
+    const groups = groupsOfKey(key);
+    if (groups.length === 0) throw usageError(`options: ${source}: unknown option "${key}"; ${valid()}`);
+    if (groups.length > 1) throw usageError(`options: ${source}: "${key}" is ambiguous; use one of ${groups.map((g) => `${g}.${key}`).join(', ')}`);
+    out.set(`${groups[0]}.${key}`, value);
+  }
+  return out;
+}
+
+function clone<T>(value: T): T {
+  return JSON.parse(JSON.stringify(value)) as T;
+}
+
+/** Apply validated `group.key → value` pairs to a mutable options object. */
+function applyFlat(target: PipelineOptions, flat: Map<string, unknown>, source: string): void {
+  for (const [path, value] of flat) {
+    const rule = ruleOf(path)!;
+    const problem = check(rule, value);
+    if (problem) throw usageError(`options: ${source}: bad value for ${path}: ${JSON.stringify(value)} (${problem})`);
+    const [g, k] = path.split('.');
+    (target[g as keyof PipelineOptions] as unknown as Record<string, unknown>)[k] = Array.isArray(value) ? [...value] : value;
+  }
+}
+
+/**
+ * Apply overrides to a base option set (validated; the base is not modified). Used by presets.ts and
+ * by {@link resolveOptions}.
+ */
+export function applyOverrides(base: Readonly<PipelineOptions>, overrides: Record<string, unknown> | OptionOverrides | undefined, source = 'overrides'): PipelineOptions {
+  const out = clone(base) as PipelineOptions;
+  applyFlat(out, normaliseOverrides(overrides, source), source);
+  return out;
+}
+
+/** Freeze options with their preset name. */
+export function freezeOptions(options: PipelineOptions, preset: string): ResolvedOptions {
+  return deepFreeze({ preset, ...clone(options) });
+}
+
+/** Default preset of the CLI and the library. */
+export const DEFAULT_PRESET = 'textrank+w+g+r';
+
+/**
+ * Resolve a preset (name or alias, case-insensitive; default {@link DEFAULT_PRESET}) plus overrides
+ * into validated, frozen options. Unknown preset, unknown key or bad value: FilmkwError('USAGE') that
+ * lists the valid presets, keys or values.
+ */
+export function resolveOptions(preset: string = DEFAULT_PRESET, overrides?: Record<string, unknown> | OptionOverrides): ResolvedOptions {
+  const found = findPreset(preset);
+  if (!found) throw usageError(`options: unknown preset "${preset}"; valid presets: ${listPresets().join(', ')}`);
+  const base = applyOverrides(DEFAULT_OPTIONS, found.overrides, `preset ${found.name}`);
+  return freezeOptions(applyOverrides(base, overrides, 'overrides'), found.name);
+}
+
+/**
+ * Parse a CLI `key=value` override: the value is read as JSON when it parses (numbers, booleans,
+ * arrays), else as a plain string — so `graph.window=3`, `semantic.enabled=true`,
+ * `candidates.posFilter=["n","v"]`, `rank.algorithm=positionrank` all work.
+ */
+export function parseOverride(assignment: string): [string, unknown] {
+  const eq = assignment.indexOf('=');
+  if (eq <= 0) throw usageError(`options: expected key=value, got ${JSON.stringify(assignment)}; valid options: ${optionKeys().join(', ')}`);
+  const key = assignment.slice(0, eq).trim();
+  const raw = assignment.slice(eq + 1).trim();
+  let value: unknown = raw;
+  try {
+    value = JSON.parse(raw);
+  } catch {
+    // a bare string
+  }
+  return [key, value];
+}
+
+/** One line per option: `group.key  values  (default: …)`, for `--help` and the README. */
+export function describeOptions(defaults: Readonly<PipelineOptions> = DEFAULT_OPTIONS): string[] {
+  return optionKeys().map((path) => {
+    const [g, k] = path.split('.');
+    const value = (defaults[g as keyof PipelineOptions] as unknown as Record<string, unknown>)[k];
+    return `${path}: ${describeRule(ruleOf(path)!)} (default ${JSON.stringify(value)})`;
+  });
+}
+
+export type { EntityKind };

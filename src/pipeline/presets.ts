@@ -1,0 +1,97 @@
+/**
+ * Presets: named sets of option overrides on DEFAULT_OPTIONS (data, not code). An experiment is a
+ * preset plus overrides (options.ts `resolveOptions`).
+ *
+ * The paper's systems (王芳 等 2022, §3.3 Fig. 5 and the §3.4 ablation Fig. 6; spec §1.1, §6):
+ *
+ * | preset | lexicon (W) | KG edges (G) | semantic sm (R) | ranking |
+ * |---|---|---|---|---|
+ * | textrank | off | off | off | eq. 5 |
+ * | textrank+w | on | off | off | eq. 5 |
+ * | textrank+w+g | on | on | off | eq. 5 on eq. 3 |
+ * | textrank+w+g+r (= textrank+mkg) | on | on | on | eq. 9 |
+ * | positionrank | off | off | off | eq. 6/7 |
+ * | positionrank+mkg | on | on | on | eq. 10 |
+ *
+ * Parity presets reproduce two standard implementations on the same tokens (spec §4.1, §4.3):
+ * - `jieba-textrank`: `jieba.analyse.textrank` — allowPOS (ns, n, vn, v), length ≥ 2, jieba's 32
+ *   English stop words, window over all tokens j − i < 5, self-pairs counted twice, 10 in-place sweeps
+ *   in code-point order from 1/N, min-max/10 scaling, words without edges are not nodes.
+ * - `cppjieba-textrank`: cppjieba/nodejieba `textRankExtract` — no POS filter, ≥ 2 code points,
+ *   cppjieba's stop_words.utf8, window over kept words (the next 4), self-pairs twice, 10 sweeps,
+ *   min-max/10 including kept words without edges at weight 0.
+ */
+import type { OptionOverrides } from './options.js';
+
+export interface Preset {
+  /** Canonical name (lowercase). */
+  readonly name: string;
+  /** Other accepted names. */
+  readonly aliases: readonly string[];
+  readonly description: string;
+  /** Overrides on DEFAULT_OPTIONS. */
+  readonly overrides: OptionOverrides;
+  /** Whether the preset needs a KG (lexicon, KG edges or semantic similarity). */
+  readonly needsKg: boolean;
+}
+
+const W: OptionOverrides = { lexicon: { useDomainLexicon: true } };
+const WG: OptionOverrides = { ...W, graph: { kgEdges: true } };
+const WGR: OptionOverrides = { ...WG, semantic: { enabled: true } };
+const PARITY_RANK = { iterationMode: 'fixed10GaussSeidel', tieBreak: 'firstOccurrence' } as const;
+
+export const PRESETS: readonly Preset[] = Object.freeze([
+  { name: 'textrank', aliases: [], description: 'TextRank baseline: co-occurrence graph (eq. 1), weighted TextRank (eq. 5), no lexicon', overrides: {}, needsKg: false },
+  { name: 'textrank+w', aliases: [], description: 'TextRank with the KG lexicon as user dictionary (ablation W)', overrides: W, needsKg: true },
+  { name: 'textrank+w+g', aliases: [], description: 'lexicon + KG edges between related candidates (eqs. 2/3)', overrides: WG, needsKg: true },
+  {
+    name: 'textrank+w+g+r',
+    aliases: ['textrank+mkg'],
+    description: 'lexicon + KG edges + KG-neighbour Jaccard similarity (eqs. 8/9): the paper\'s TextRank+MKG',
+    overrides: WGR,
+    needsKg: true,
+  },
+  { name: 'positionrank', aliases: [], description: 'PositionRank baseline: position-biased restart (eqs. 6/7), no lexicon', overrides: { rank: { algorithm: 'positionrank' } }, needsKg: false },
+  {
+    name: 'positionrank+mkg',
+    aliases: [],
+    description: 'PositionRank with lexicon, KG edges and semantic similarity (eq. 10)',
+    overrides: { ...WGR, rank: { algorithm: 'positionrank' } },
+    needsKg: true,
+  },
+  {
+    name: 'jieba-textrank',
+    aliases: [],
+    description: 'parity: jieba.analyse.textrank (allowPOS ns/n/vn/v, span 5 over all tokens, 10 Gauss-Seidel sweeps, min-max/10)',
+    overrides: {
+      candidates: { posFilter: ['ns', 'n', 'vn', 'v'], stopwords: 'jiebaEnglish', minLength: 2 },
+      graph: { window: 5, windowOver: 'allTokens', crossSentence: true, selfLoops: 'keepDouble' },
+      rank: PARITY_RANK,
+      output: { scoreScale: 'minMax10', isolated: 'drop' },
+    },
+    needsKg: false,
+  },
+  {
+    name: 'cppjieba-textrank',
+    aliases: ['nodejieba-textrank'],
+    description: 'parity: cppjieba/nodejieba textRankExtract (no POS filter, next 4 kept words, 10 Gauss-Seidel sweeps, min-max/10)',
+    overrides: {
+      candidates: { posFilter: 'none', stopwords: 'cppjieba', minLength: 2 },
+      graph: { window: 5, windowOver: 'candidates', crossSentence: true, selfLoops: 'keepDouble' },
+      rank: PARITY_RANK,
+      output: { scoreScale: 'minMax10', isolated: 'zero' },
+    },
+    needsKg: false,
+  },
+] satisfies Preset[]);
+
+/** Canonical preset names. */
+export function listPresets(): string[] {
+  return PRESETS.map((p) => p.name);
+}
+
+/** Find a preset by name or alias, case-insensitively ('TextRank+MKG' works); undefined if none. */
+export function findPreset(name: string): Preset | undefined {
+  const key = name.trim().toLowerCase();
+  return PRESETS.find((p) => p.name === key || p.aliases.includes(key));
+}
