@@ -1,0 +1,96 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { fileURLToPath } from 'node:url';
+import { applyTitlePolicy, commonEntityNames, defaultBaseDictionary, dictionaryFrequencies, isCommonWord, type TitlePolicyOptions } from '../../src/pipeline/title-policy.js';
+import { matchEntities } from '../../src/pipeline/kg-match.js';
+import { buildCandidateDoc } from '../../src/pipeline/graph.js';
+import { miniKg, toTokens } from '../fixtures/pipeline/mini-kg.js';
+import { ENTITY_KINDS } from '../../src/kg/model.js';
+
+const tinyDict = fileURLToPath(new URL('../fixtures/pipeline/tiny.dict.utf8', import.meta.url));
+const OPTS: TitlePolicyOptions = { titlePolicy: 'contextual', titleKinds: ['Movie', 'Character'], commonMinFreq: 100, commonMaxLength: 2 };
+
+test('common word: single characters, base-dictionary words of ≤ 2 characters, frequent base words', () => {
+  const table: [string, number | undefined, boolean][] = [
+    ['家', undefined, true],
+    ['活着', 1400, true],
+    ['告白', 12, true],
+    ['战狼', undefined, false],
+    ['理发师', 300, true],
+    ['霸王别姬', 27, false],
+    ['长津湖', undefined, false],
+  ];
+  for (const [name, freq, common] of table) assert.equal(isCommonWord(name, freq, OPTS), common, name);
+  assert.equal(isCommonWord('告白', 12, { commonMinFreq: 100, commonMaxLength: 1 }), false);
+  const freq = dictionaryFrequencies(tinyDict, new Set(['活着', '霸王别姬', '不在']));
+  assert.deepEqual([...freq], [['活着', 1400], ['霸王别姬', 27]]);
+  assert.throws(() => dictionaryFrequencies('/nonexistent/dict.utf8', new Set()), /title-policy: cannot read the base dictionary/);
+});
+
+const kg = miniKg(
+  [
+    { name: '活着', kind: 'Movie' },
+    { name: '余华', kind: 'Person' },
+    { name: '葛优', kind: 'Person' },
+    { name: '剧情', kind: 'Genre' },
+    { name: '霸王别姬', kind: 'Movie' },
+    { name: '医生', kind: 'Character' },
+    { name: '家', kind: 'Movie' },
+  ],
+  [
+    ['余华', '编剧', '活着'],
+    ['葛优', '主演', '活着'],
+    ['活着', '类型', '剧情'],
+    ['霸王别姬', '类型', '剧情'],
+    ['医生', '角色', '霸王别姬'],
+  ],
+);
+
+test('commonEntityNames: names of policy kinds that are common words (tiny dictionary)', () => {
+  const common = commonEntityNames(kg, OPTS, tinyDict);
+  assert.deepEqual([...common].sort(), ['医生', '家', '活着'].sort());
+  const moviesOnly = commonEntityNames(kg, { ...OPTS, titleKinds: ['Movie'] }, tinyDict);
+  assert.deepEqual([...moviesOnly].sort(), ['家', '活着'].sort());
+});
+
+test('the real base dictionary: 英雄, 活着, 家, 春天, 无双 are common; 长津湖, 霸王别姬, 战狼 are not', () => {
+  const titles = ['英雄', '活着', '家', '春天', '无双', '长津湖', '霸王别姬', '战狼', '让子弹飞'];
+  const big = miniKg(titles.map((name) => ({ name, kind: 'Movie' as const })), []);
+  const common = commonEntityNames(big, OPTS, defaultBaseDictionary());
+  assert.deepEqual(titles.filter((t) => common.has(t)), ['英雄', '活着', '家', '春天', '无双']);
+});
+
+function policy(tagged: [string, string][], options: TitlePolicyOptions = OPTS): Record<string, string[] | null> {
+  const tokens = toTokens(tagged);
+  const text = tokens.map((t) => t.word).join('');
+  const idx = tokens.flatMap((t, i) => (t.tag === 'x' ? [] : [i]));
+  const doc = buildCandidateDoc(tokens, idx);
+  const entities = matchEntities(doc.words, kg, { match: 'exactOrAlias', mergeAliases: true, ambiguity: 'union', kinds: [...ENTITY_KINDS] });
+  const common = commonEntityNames(kg, options, tinyDict);
+  const out = applyTitlePolicy(entities, kg, { text, words: doc.words, node: doc.node, charStart: doc.charStart }, common, options);
+  return Object.fromEntries(doc.words.map((w, i) => [w, out[i] ? Array.from(out[i]!, (e) => kg.nameOf(e)) : null]));
+}
+
+test("contextual: a common-word title is an entity only in 《》 or next to a related firm entity", () => {
+  // 活着 as a verb: no entity
+  assert.equal(policy([['好好', 'd'], ['活着', 'v'], ['剧情', 'n']])['活着'], null, 'a genre is no evidence');
+  // in 《》
+  assert.deepEqual(policy([['《', 'x'], ['活着', 'v'], ['》', 'x'], ['好看', 'a']])['活着'], ['活着']);
+  // brackets must enclose exactly the word
+  assert.equal(policy([['《', 'x'], ['活着', 'v'], ['的', 'uj'], ['人', 'n'], ['》', 'x']])['活着'], null);
+  // a related person in the same document
+  assert.deepEqual(policy([['余华', 'nr'], ['的', 'uj'], ['活着', 'v']])['活着'], ['活着']);
+  // a character with a common name, accepted next to its film (a firm entity), rejected alone
+  assert.deepEqual(policy([['霸王别姬', 'nz'], ['里', 'f'], ['医生', 'n']])['医生'], ['医生']);
+  assert.equal(policy([['这个', 'r'], ['医生', 'n']])['医生'], null);
+  // two common titles do not vouch for each other
+  assert.equal(policy([['家', 'n'], ['活着', 'v']])['活着'], null);
+  // a non-common title is never touched
+  assert.deepEqual(policy([['霸王别姬', 'nz']])['霸王别姬'], ['霸王别姬']);
+});
+
+test("'always' keeps every match (the paper); 'never' drops common-word titles even in 《》", () => {
+  assert.deepEqual(policy([['活着', 'v']], { ...OPTS, titlePolicy: 'always' })['活着'], ['活着']);
+  assert.equal(policy([['《', 'x'], ['活着', 'v'], ['》', 'x'], ['余华', 'nr']], { ...OPTS, titlePolicy: 'never' })['活着'], null);
+  assert.deepEqual(policy([['余华', 'nr']], { ...OPTS, titlePolicy: 'never' })['余华'], ['余华']);
+});
