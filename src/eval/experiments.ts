@@ -18,6 +18,7 @@ import { inputError, usageError } from '../errors.js';
 import { resolveEvalOptions, type EvalOptions, type EvalResult, type ScoresByK } from './metrics.js';
 import type { GoldDocument } from './readers.js';
 import { evaluateSystem, type EvalSystem, type SystemEvaluation } from './systems.js';
+import { compareRuns, type Comparison } from './compare.js';
 
 /** A system in a config: a preset with overrides, or a baseline. */
 export interface SystemSpec {
@@ -38,6 +39,11 @@ export interface GroupSpec {
   chart?: boolean;
   /** Write each system's predictions to predictions/<group>.jsonl. @default true */
   predictions?: boolean;
+  /**
+   * Compare each system with the previous one (paired: documents better/worse, ΔF1@max K with a
+   * bootstrap interval, words gained and lost), for ablation ladders. @default false
+   */
+  compareSteps?: boolean;
 }
 
 export interface SweepVariant {
@@ -131,7 +137,7 @@ export function parseExperimentConfig(raw: unknown, file = 'config'): Experiment
   };
   const groups = groupsRaw.map((g, i): GroupSpec => {
     const path = `$.groups[${i}]`;
-    const go = checkKeys(file, path, g, ['id', 'title', 'description', 'systems', 'chart', 'predictions'], ['id', 'title', 'systems']);
+    const go = checkKeys(file, path, g, ['id', 'title', 'description', 'systems', 'chart', 'predictions', 'compareSteps'], ['id', 'title', 'systems']);
     if (!Array.isArray(go.systems) || go.systems.length === 0) fail(file, `${path}.systems`, 'must be a non-empty array');
     const systems = go.systems.map((s, j) => checkSystem(file, `${path}.systems[${j}]`, s));
     const labels = new Set<string>();
@@ -139,7 +145,7 @@ export function parseExperimentConfig(raw: unknown, file = 'config'): Experiment
       if (labels.has(s.label)) fail(file, `${path}.systems[${j}].label`, `duplicate label "${s.label}" in the group`);
       labels.add(s.label);
     });
-    for (const key of ['chart', 'predictions'] as const) {
+    for (const key of ['chart', 'predictions', 'compareSteps'] as const) {
       if (go[key] !== undefined && typeof go[key] !== 'boolean') fail(file, `${path}.${key}`, 'must be true or false');
     }
     return {
@@ -149,6 +155,7 @@ export function parseExperimentConfig(raw: unknown, file = 'config'): Experiment
       systems,
       chart: (go.chart as boolean | undefined) ?? true,
       predictions: (go.predictions as boolean | undefined) ?? true,
+      compareSteps: (go.compareSteps as boolean | undefined) ?? false,
     };
   });
   const sweepsRaw = o.sweeps ?? [];
@@ -352,7 +359,7 @@ export interface ResultsJson {
   /** The KG the systems used: a label of its source (e.g. `demo`, a snapshot file name), content hash and size; null = none. */
   kg: { source: string; contentHash: string; entities: number } | null;
   eval: EvalOptions;
-  groups: { id: string; title: string; description?: string; systems: ResultSystem[] }[];
+  groups: { id: string; title: string; description?: string; systems: ResultSystem[]; steps?: ResultStep[] }[];
   sweeps: {
     id: string;
     title: string;
@@ -360,6 +367,12 @@ export interface ResultsJson {
     base: ResultSystem;
     points: { axis: string; value: string; isBase: boolean; system: ResultSystem }[];
   }[];
+}
+
+/** Paired comparison of a system with the previous one in its group (groups with compareSteps). */
+export interface ResultStep extends Comparison {
+  from: string;
+  to: string;
 }
 
 export interface ResultSystem {
@@ -394,6 +407,7 @@ export function buildResults(
   config: ExperimentConfig,
   runs: Map<string, SystemRun>,
   meta: Pick<ResultsJson, 'date' | 'package' | 'dataset' | 'kg'>,
+  docs: readonly Pick<GoldDocument, 'id' | 'gold'>[] = [],
 ): ResultsJson {
   const get = (spec: SystemSpec) => {
     const run = runs.get(systemKey(spec));
@@ -405,7 +419,18 @@ export function buildResults(
     description: config.description,
     ...meta,
     eval: resolveEvalOptions((config.eval ?? {}) as Record<string, unknown>),
-    groups: config.groups.map((g) => ({ id: g.id, title: g.title, description: g.description, systems: g.systems.map((s) => resultSystem(s.label, get(s), roundScores)) })),
+    groups: config.groups.map((g) => {
+      const out: ResultsJson['groups'][number] = { id: g.id, title: g.title, description: g.description, systems: g.systems.map((s) => resultSystem(s.label, get(s), roundScores)) };
+      if (g.compareSteps && docs.length > 0) {
+        const k = Math.max(...resolveEvalOptions((config.eval ?? {}) as Record<string, unknown>).ks);
+        out.steps = g.systems.slice(1).map((s, i) => {
+          const c = compareRuns(docs.map((d) => d.id), docs.map((d) => d.gold), get(g.systems[i]), get(s), { k });
+          const r6 = (x: number) => Math.round(x * 1e6) / 1e6;
+          return { from: g.systems[i].label, to: s.label, ...c, meanDelta: r6(c.meanDelta), ci95: [r6(c.ci95[0]), r6(c.ci95[1])], worstDocs: c.worstDocs.map((w) => ({ id: w.id, delta: r6(w.delta) })) };
+        });
+      }
+      return out;
+    }),
     sweeps: config.sweeps.map((sw) => {
       const baseSpec: SystemSpec = { label: sw.base.label, preset: sw.base.preset, overrides: sw.base.overrides ?? {} };
       return {

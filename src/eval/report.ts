@@ -4,7 +4,7 @@
  * a fixed number of decimals so regenerated files diff cleanly.
  */
 import type { EvalOptions, EvalResult, ScoresByK } from './metrics.js';
-import type { ResultsJson, ResultSystem } from './experiments.js';
+import type { ResultsJson, ResultStep, ResultSystem } from './experiments.js';
 
 /** Format a score in [0, 1] with `digits` decimals. */
 export const fmt = (x: number, digits = 4): string => x.toFixed(digits);
@@ -174,6 +174,7 @@ export function resultsMarkdown(results: ResultsJson, charts: { groups: Record<s
     out.push(metricTable(rows, 'p', 'P'));
     out.push('\nRecall (macro):\n');
     out.push(metricTable(rows, 'r', 'R'));
+    if (g.steps && g.steps.length > 0) out.push('\n' + stepsMarkdown(g.steps));
     const overrides = g.systems.filter((s) => s.overrides && Object.keys(s.overrides).length > 0);
     if (overrides.length > 0) {
       out.push('\nSystems with overrides:\n');
@@ -207,4 +208,26 @@ export function resultsMarkdown(results: ResultsJson, charts: { groups: Record<s
     out.push('');
   }
   return out.join('\n').replace(/\n{3,}/g, '\n\n');
+}
+
+const signed = (x: number): string => `${x >= 0 ? '+' : '−'}${fmt(Math.abs(x))}`;
+const words = (list: readonly { word: string; docs: number }[], n = 6): string =>
+  list.length === 0 ? '—' : list.slice(0, n).map((w) => `${w.word} (${w.docs})`).join(', ');
+
+/** Markdown of the paired step comparisons of a ladder. */
+export function stepsMarkdown(steps: readonly ResultStep[]): string {
+  const k = steps[0].k;
+  const rows = steps.map((s) => [
+    `${s.from} → ${s.to}`,
+    `${s.better} / ${s.worse} / ${s.same}`,
+    `${signed(s.meanDelta)} [${signed(s.ci95[0])}, ${signed(s.ci95[1])}]`,
+    words(s.goldGained),
+    words(s.goldLost),
+    words(s.noiseGained),
+  ]);
+  return (
+    `Step by step (paired, K = ${k}; documents better / worse / unchanged in F1@${k}; mean ΔF1@${k} with a 95% bootstrap interval; ` +
+    'words that entered or left the top K, with the number of documents):\n\n' +
+    mdTable(['step', 'better / worse / same', `ΔF1@${k} [95% CI]`, 'gold gained', 'gold lost', 'non-gold gained'], rows, ['l', 'l', 'l', 'l', 'l', 'l'])
+  );
 }

@@ -40,7 +40,7 @@ const config = parseExperimentConfig({
   eval: { ks: [1, 2, 3] },
   groups: [
     { id: 'fig5', title: 'Fig. 5', systems: [{ label: 'forward', preset: 'fake' }, { label: 'backward', preset: 'fake', overrides: { reverse: true } }] },
-    { id: 'fig6', title: 'Fig. 6', systems: [{ label: 'forward again', preset: 'fake', overrides: {} }] },
+    { id: 'fig6', title: 'Fig. 6', systems: [{ label: 'forward again', preset: 'fake', overrides: {} }, { label: 'reversed', preset: 'fake', overrides: { reverse: true } }], compareSteps: true },
   ],
   sweeps: [{ id: 'sweep', title: 'Sweep', base: { label: 'forward', preset: 'fake' }, axes: [{ name: 'take', key: 'take', values: [1, 2, 99] }, { name: 'direction', variants: [{ label: 'fwd', overrides: {} }, { label: 'back', overrides: { reverse: true } }] }] }],
 }, 'tiny.json');
@@ -91,7 +91,13 @@ test('run + write: results.json, results.md, charts and predictions', async () =
     package: { name: 'filmkw', version: '0.0.0' },
     dataset: { name: 'tiny.jsonl', format: 'jsonl', docs: 2, sha256: 'ab'.repeat(32) },
     kg: { source: 'demo', contentHash: 'cd'.repeat(32), entities: 3 },
-  });
+  }, docs);
+  assert.equal(results.groups[0].steps, undefined);
+  const step = results.groups[1].steps![0];
+  assert.deepEqual([step.from, step.to, step.k, step.better, step.worse, step.same], ['forward again', 'reversed', 3, 0, 0, 2]);
+  assert.deepEqual(step.noiseGained, []);
+  assert.deepEqual(step.goldGained, [{ word: '丁', docs: 1 }]);
+  assert.deepEqual(step.goldLost, [{ word: '甲', docs: 1 }]);
   // forward: doc a → [甲,乙,丙]: P@1 = 1, R@1 = 1/2; doc b → [戊,己,庚]: P@1 = 0. Macro P@1 = 0.5.
   const fwd = results.groups[0].systems[0];
   assert.equal(fwd.macro['1'].p, 0.5);
@@ -116,6 +122,7 @@ test('run + write: results.json, results.md, charts and predictions', async () =
     assert.match(md, /!\[Fig\. 5: P, R and F1 against K\]\(charts\/fig5\.svg\)/);
     assert.match(md, /\| direction \| back \| 0\.5833 \| 0\.6500 \| 0\.5333 \| \+0\.0000 \|/);
     assert.match(md, /Best value per parameter/);
+    assert.match(md, /\| forward again → reversed \| 0 \/ 0 \/ 2 \| \+0\.0000 \[\+0\.0000, \+0\.0000\] \|/);
     const svg = readFileSync(join(dir, 'charts/fig5.svg'), 'utf8');
     assert.match(svg, /^<svg/);
     for (const label of ['forward', 'backward', 'Precision', 'Recall', 'F1', 'K (keywords returned)']) assert.ok(svg.includes(label), `chart shows ${label}`);

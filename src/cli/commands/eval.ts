@@ -165,7 +165,7 @@ async function runExperimentsCommand(flags: ExperimentsFlags): Promise<void> {
       package: packageInfo(),
       dataset: { name: basename(flags.gold), format: flags.format, docs: docs.length, sha256: createHash('sha256').update(readFileSync(flags.gold)).digest('hex') },
       kg: kg ? { source, contentHash: kg.contentHash, entities: kg.entityCount } : null,
-    });
+    }, docs);
     const { files } = await writeExperimentOutputs(flags.out, results, config, runs, docs);
     stderr(`experiments: wrote ${files.length} files to ${flags.out}\n`);
   } finally {
