@@ -1,0 +1,112 @@
+/**
+ * nodejieba backend (cppjieba; named by the design).
+ *
+ * nodejieba keeps ONE dictionary configuration per thread (module-global `load`). A segmenter of this
+ * backend therefore remembers its configuration and, when another nodejieba segmenter of the same
+ * thread loaded a different one in between, reloads its own before tagging. A reload costs about a
+ * second and keeps RSS roughly flat (the old cppjieba handle is deleted first; measured in
+ * bench/segment.ts). Never alternate two nodejieba segmenters per document; use the node-rs backend
+ * (independent instances) for that.
+ *
+ * The user dictionary is validated by our parser and written, canonicalised, to a content-addressed
+ * file in the OS temp directory that nodejieba then loads. This (a) lets lexicon-off load an *empty*
+ * user dictionary instead of nodejieba's bundled sample user.dict.utf8 (no silent defaults), (b)
+ * keeps compounds (words the node-rs backend cannot hold) out of cppjieba so both backends treat
+ * them the same way, and (c) avoids nodejieba's `|`/`;` path splitting and its SIGABRT on a missing
+ * file: every file is checked before `load`.
+ */
+import nodejieba from 'nodejieba';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { inputError, FilmkwError } from '../../errors.js';
+import type { RawTagged } from './common.js';
+import { renderUserDict } from './common.js';
+
+/** Identifier of the base dictionary of this backend (package-relative, no machine path). */
+export const NODEJIEBA_BASE = 'nodejieba/submodules/cppjieba/dict/jieba.dict.utf8';
+
+let loadedKey: string | null = null;
+let loads = 0;
+
+/** Number of `nodejieba.load` calls made by this module in this thread (for tests and benchmarks). */
+export function nodejiebaLoadCount(): number {
+  return loads;
+}
+
+function requireFile(path: string, what: string): void {
+  if (!existsSync(path)) throw inputError(`segment: nodejieba ${what} not found: ${path}`);
+}
+
+/** Write `content` to a content-addressed file under the temp dir (atomic rename) and return its path. */
+export function materialiseUserDict(content: string): string {
+  const hash = createHash('sha256').update(content).digest('hex').slice(0, 20);
+  const dir = join(tmpdir(), 'filmkw-userdict');
+  const path = join(dir, `${hash}.utf8`);
+  if (/[|;]/u.test(path)) {
+    throw inputError(`segment: nodejieba splits dictionary paths at "|" and ";"; the temp directory ${dir} contains one (set TMPDIR)`);
+  }
+  const bytes = Buffer.byteLength(content);
+  try {
+    if (existsSync(path) && statSync(path).size === bytes) return path;
+    mkdirSync(dir, { recursive: true });
+    const tmp = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+    writeFileSync(tmp, content);
+    renameSync(tmp, path);
+  } catch (err) {
+    throw new FilmkwError('OUTPUT', `segment: cannot write the nodejieba user dictionary ${path}: ${(err as Error).message}`, { cause: err });
+  }
+  return path;
+}
+
+/** nodejieba's bundled dictionary files (absolute paths at runtime; the typings omit these constants). */
+export function nodejiebaDefaultFiles(): { dict: string; hmmDict: string; idfDict: string; stopWordDict: string } {
+  const m = nodejieba as unknown as Record<string, unknown>;
+  const get = (k: string): string => {
+    const v = m[k];
+    if (typeof v !== 'string') throw new Error(`segment: nodejieba.${k} is missing (unsupported nodejieba version?)`);
+    return v;
+  };
+  return { dict: get('DEFAULT_DICT'), hmmDict: get('DEFAULT_HMM_DICT'), idfDict: get('DEFAULT_IDF_DICT'), stopWordDict: get('DEFAULT_STOP_WORD_DICT') };
+}
+
+export interface NodejiebaTagger {
+  readonly base: string;
+  /** Path of the canonical user dictionary file nodejieba loads (empty file when lexicon is off). */
+  readonly userDictFile: string;
+  tag(text: string): RawTagged[];
+  /** Make sure this tagger's configuration is the loaded one and return the nodejieba module. */
+  native(): typeof nodejieba;
+}
+
+export function createNodejiebaTagger(entries: readonly { word: string; freq: number; tag: string }[]): NodejiebaTagger {
+  const userDictFile = materialiseUserDict(renderUserDict(entries));
+  const files = { ...nodejiebaDefaultFiles(), userDict: userDictFile };
+  const key = JSON.stringify(files);
+  const ensure = (): void => {
+    if (loadedKey === key) return;
+    // cppjieba aborts the whole process (uncatchable) on a missing file: check every one first.
+    requireFile(files.dict, 'base dictionary');
+    requireFile(files.hmmDict, 'HMM model');
+    requireFile(files.idfDict, 'IDF dictionary');
+    requireFile(files.stopWordDict, 'stop-word list');
+    requireFile(files.userDict, 'user dictionary');
+    nodejieba.load(files);
+    loads++;
+    loadedKey = key;
+  };
+  ensure();
+  return {
+    base: NODEJIEBA_BASE,
+    userDictFile,
+    tag(text: string): RawTagged[] {
+      ensure();
+      return nodejieba.tag(text);
+    },
+    native() {
+      ensure();
+      return nodejieba;
+    },
+  };
+}
