@@ -1,6 +1,117 @@
+/**
+ * `filmkw dict export`: write the segmenter user dictionary of a KG (src/kg/dict.ts). Thin.
+ *
+ *   filmkw dict export --out <path> [--kg <file> | --neo4j] [--backend node-rs|nodejieba]
+ *                      [--common-word-titles include|exclude] [--freq-margin N] [--no-compound-parts] [--json]
+ *
+ * Prints a summary on stderr (entries, compounds, parts, skipped names by reason with examples), or the
+ * same as one JSON object on stdout with --json.
+ */
 import type { Command } from 'commander';
+import { inputError, usageError } from '../../errors.js';
+import type { KgView } from '../../kg/model.js';
+import { writeUserDict, DEFAULT_EXPORT_OPTIONS, type ExportUserDictOptions, type SkippedName } from '../../kg/dict.js';
+import { SEGMENTER_BACKENDS, type SegmenterBackend } from '../../pipeline/segment.js';
 
-/** Registers `filmkw dict` (placeholder until implemented). */
+interface ExportFlags {
+  kg?: string;
+  neo4j?: boolean;
+  out: string;
+  backend: string;
+  commonWordTitles: string;
+  freqMargin: string;
+  compoundParts: boolean;
+  json?: boolean;
+  examples: string;
+}
+
+type LoadKg = (opts: { kg?: string; neo4j?: boolean; onProgress?: (msg: string) => void }) => Promise<KgView>;
+
+async function kgLoader(): Promise<LoadKg> {
+  let mod: Record<string, unknown>;
+  try {
+    mod = (await import(new URL('../../kg/load.js', import.meta.url).href)) as Record<string, unknown>;
+  } catch (err) {
+    throw inputError(`dict: the KG loader (src/kg/load.ts) is not available in this build: ${(err as Error).message}`, err);
+  }
+  if (typeof mod.loadKg !== 'function') throw inputError('dict: src/kg/load.ts does not export loadKg()');
+  return mod.loadKg as LoadKg;
+}
+
+function examplesByReason(skipped: SkippedName[], n: number): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const s of skipped) {
+    const key = s.reason.split(':')[0];
+    const list = (out[key] ??= []);
+    if (list.length < n) list.push(s.name);
+  }
+  return out;
+}
+
+export async function runDictExport(flags: ExportFlags): Promise<void> {
+  if (!(SEGMENTER_BACKENDS as readonly string[]).includes(flags.backend)) {
+    throw usageError(`dict export: unknown --backend ${JSON.stringify(flags.backend)} (valid: ${SEGMENTER_BACKENDS.join(', ')})`);
+  }
+  if (flags.commonWordTitles !== 'include' && flags.commonWordTitles !== 'exclude') {
+    throw usageError(`dict export: --common-word-titles must be include or exclude, got ${JSON.stringify(flags.commonWordTitles)}`);
+  }
+  const margin = Number(flags.freqMargin);
+  if (!Number.isFinite(margin) || margin < 1) throw usageError(`dict export: --freq-margin must be a number ≥ 1, got ${JSON.stringify(flags.freqMargin)}`);
+  const examples = Number(flags.examples);
+  if (!Number.isInteger(examples) || examples < 0) throw usageError(`dict export: --examples must be an integer ≥ 0, got ${JSON.stringify(flags.examples)}`);
+  if (flags.kg && flags.neo4j) throw usageError('dict export: give --kg or --neo4j, not both');
+  const opts: Partial<ExportUserDictOptions> = {
+    backend: flags.backend as SegmenterBackend,
+    commonWordTitles: flags.commonWordTitles,
+    freqMargin: margin,
+    compoundParts: flags.compoundParts,
+  };
+  const loadKg = await kgLoader();
+  const started = Date.now();
+  const kg = await loadKg({ kg: flags.kg, neo4j: flags.neo4j === true, onProgress: (m) => process.stderr.write(`${m}\n`) });
+  const r = await writeUserDict(kg, flags.out, opts);
+  const summary = {
+    out: flags.out,
+    kg: flags.kg ?? (flags.neo4j ? 'neo4j' : 'demo (bundled)'),
+    backend: flags.backend,
+    bytes: r.bytes,
+    ...r.stats,
+    skippedExamples: examplesByReason(r.skipped, examples),
+    seconds: Math.round((Date.now() - started) / 100) / 10,
+  };
+  if (flags.json) {
+    process.stdout.write(`${JSON.stringify(summary)}\n`);
+    return;
+  }
+  const lines = [
+    `dict export: wrote ${r.stats.entries} entries (${r.bytes} bytes) to ${flags.out} from ${summary.kg} in ${summary.seconds} s`,
+    `  names and aliases in the KG: ${r.stats.names}; compounds (merged after tagging): ${r.stats.compounds}; compound parts added: ${r.stats.parts}; common words: ${r.stats.commonWords}`,
+    `  skipped: ${r.skipped.length}${r.skipped.length ? '' : ' (none)'}`,
+  ];
+  const ex = summary.skippedExamples;
+  for (const [reason, count] of Object.entries(r.stats.skippedByReason)) {
+    const full = r.skipped.find((s) => s.reason.startsWith(reason))!.reason;
+    lines.push(`    ${count} × ${full}${ex[reason]?.length ? ` — e.g. ${ex[reason].map((n) => JSON.stringify(n)).join(', ')}` : ''}`);
+  }
+  process.stderr.write(`${lines.join('\n')}\n`);
+}
+
+/** Registers `filmkw dict`. */
 export function registerDict(program: Command): void {
-  void program;
+  const dict = program.command('dict').description('segmenter user dictionary built from the KG');
+  dict
+    .command('export')
+    .description('write the KG user dictionary ("word freq tag" lines) for the segmenters and nodejieba')
+    .requiredOption('--out <path>', 'output file (written atomically)')
+    .option('--kg <file>', 'KG snapshot file or csv directory (default: the bundled demo KG)')
+    .option('--neo4j', 'read the KG from Neo4j (NEO4J_URI, NEO4J_USER, NEO4J_PASSWORD)')
+    .option('--backend <name>', `base dictionary used for frequencies and common words: ${SEGMENTER_BACKENDS.join(' | ')}`, DEFAULT_EXPORT_OPTIONS.backend)
+    .option('--common-word-titles <mode>', 'include | exclude titles and character names that are common words (活着, 英雄)', DEFAULT_EXPORT_OPTIONS.commonWordTitles)
+    .option('--freq-margin <n>', 'multiplier on the suggested frequency', String(DEFAULT_EXPORT_OPTIONS.freqMargin))
+    .option('--no-compound-parts', 'do not add the non-word parts of names with punctuation (迪卡普里奥 of 莱昂纳多·迪卡普里奥)')
+    .option('--examples <n>', 'skipped names shown per reason', '5')
+    .option('--json', 'print the summary as one JSON object on stdout')
+    .action(async (flags: ExportFlags) => {
+      await runDictExport(flags);
+    });
 }
