@@ -42,6 +42,7 @@ import { ENTITY_KINDS } from './model.js';
 import { FilmkwError, usageError } from '../errors.js';
 import { DEFAULT_BACKEND, isHoldableWord, SEGMENTER_BACKENDS, type SegmenterBackend } from '../pipeline/segment.js';
 import { nodejiebaDefaultFiles } from '../pipeline/segmenters/nodejieba.js';
+import { dict as nodeRsDict } from '@node-rs/jieba/dict.js';
 
 export interface ExportUserDictOptions {
   /**
@@ -126,15 +127,14 @@ export interface BaseLexicon {
 const lexicons = new Map<SegmenterBackend, BaseLexicon>();
 
 /** The backend's base dictionary as a frequency table (parsed once per process, ~0.3 s). */
-export async function baseLexicon(backend: SegmenterBackend = DEFAULT_BACKEND): Promise<BaseLexicon> {
+export function baseLexicon(backend: SegmenterBackend = DEFAULT_BACKEND): BaseLexicon {
   let lex = lexicons.get(backend);
   if (lex) return lex;
   let text: string;
   if (backend === 'nodejieba') {
     text = readFileSync(nodejiebaDefaultFiles().dict, 'utf8');
   } else {
-    const { dict } = await import('@node-rs/jieba/dict.js');
-    text = Buffer.from(dict).toString('utf8');
+    text = Buffer.from(nodeRsDict).toString('utf8');
   }
   const freq = new Map<string, number>();
   let total = 0;
@@ -214,9 +214,9 @@ function resolveOptions(opts: Partial<ExportUserDictOptions>): ExportUserDictOpt
 const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 /** Build the user dictionary of a KG (see module header). Deterministic for a given KG and options. */
-export async function exportUserDict(kg: KgView, opts: Partial<ExportUserDictOptions> = {}): Promise<UserDictExport> {
+export function exportUserDict(kg: KgView, opts: Partial<ExportUserDictOptions> = {}): UserDictExport {
   const o = resolveOptions(opts);
-  const lex = await baseLexicon(o.backend);
+  const lex = baseLexicon(o.backend);
   // name → kinds (union; names() may list a name more than once)
   const kindsOf = new Map<string, Set<EntityKind>>();
   for (const { name, kinds } of kg.names()) {
@@ -300,8 +300,8 @@ export async function exportUserDict(kg: KgView, opts: Partial<ExportUserDictOpt
 }
 
 /** Export and write the user dictionary to `path` atomically (temp file + rename). */
-export async function writeUserDict(kg: KgView, path: string, opts: Partial<ExportUserDictOptions> = {}): Promise<UserDictExport & { path: string; bytes: number }> {
-  const result = await exportUserDict(kg, opts);
+export function writeUserDict(kg: KgView, path: string, opts: Partial<ExportUserDictOptions> = {}): UserDictExport & { path: string; bytes: number } {
+  const result = exportUserDict(kg, opts);
   const content = result.lines.map((l) => `${l}\n`).join('');
   const tmp = `${path}.${process.pid}.tmp`;
   try {

@@ -35,7 +35,7 @@ const TINY = namesKg([
 ]);
 
 test('exportUserDict: tags by kind, sorted lines, skipped names with reasons, stats', async () => {
-  const r = await exportUserDict(TINY);
+  const r = exportUserDict(TINY);
   const byWord = new Map(r.lines.map((l) => [l.split(' ')[0], l.split(' ')]));
   assert.deepEqual(
     r.lines.map((l) => l.split(' ')[0]),
@@ -70,11 +70,11 @@ test('exportUserDict: tags by kind, sorted lines, skipped names with reasons, st
   assert.deepEqual(r.stats.skippedByReason, { 'no Han character': 2, whitespace: 1, 'single character': 1 });
   // Deterministic: same KG in another order gives the same lines.
   const shuffled = namesKg([...(TINY.names() as { name: string; kinds: EntityKind[] }[])].reverse().map((x) => [x.name, x.kinds] as [string, EntityKind[]]));
-  assert.deepEqual((await exportUserDict(shuffled)).lines, r.lines);
+  assert.deepEqual((exportUserDict(shuffled)).lines, r.lines);
 });
 
 test('exportUserDict: commonWordTitles=exclude drops common titles (and common character names), keeps other kinds', async () => {
-  const r = await exportUserDict(TINY, { commonWordTitles: 'exclude' });
+  const r = exportUserDict(TINY, { commonWordTitles: 'exclude' });
   const words = new Set(r.lines.map((l) => l.split(' ')[0]));
   assert.ok(!words.has('活着'));
   assert.ok(!words.has('春天'));
@@ -85,7 +85,7 @@ test('exportUserDict: commonWordTitles=exclude drops common titles (and common c
 });
 
 test('frequency policy: suggested frequency beats the name\'s own split, never below the base frequency', async () => {
-  const lex = await baseLexicon('node-rs');
+  const lex = baseLexicon('node-rs');
   assert.ok(lex.total > 5e7 && lex.freq.size > 340000);
   assert.equal(suggestFreq('长津湖', lex), 9, 'already a word: its base frequency');
   const f = suggestFreq('肖申克的救赎', lex);
@@ -97,17 +97,17 @@ test('frequency policy: suggested frequency beats the name\'s own split, never b
   assert.equal(isCommonWord('活着', lex), true);
   assert.equal(isCommonWord('长津湖', lex), false);
   assert.equal(isCommonWord('家', lex), true);
-  const fixed = await exportUserDict(TINY, { fixedFreq: 12345 });
+  const fixed = exportUserDict(TINY, { fixedFreq: 12345 });
   assert.ok(fixed.lines.every((l) => l.split(' ')[1] === '12345'));
-  const margin = await exportUserDict(TINY, { freqMargin: 10 });
-  const base = await exportUserDict(TINY);
+  const margin = exportUserDict(TINY, { freqMargin: 10 });
+  const base = exportUserDict(TINY);
   const fOf = (lines: string[], w: string) => Number(lines.find((l) => l.startsWith(`${w} `))!.split(' ')[1]);
   assert.ok(fOf(margin.lines, '易烊千玺') >= 10 * fOf(base.lines, '易烊千玺') - 1);
 });
 
-test('exportUserDict: bad options are usage errors', async () => {
+test('exportUserDict: bad options are usage errors', () => {
   for (const bad of [{ backend: 'x' }, { freqMargin: 0.5 }, { fixedFreq: -1 }, { commonWordTitles: 'maybe' }, { tags: { Movie: 'n z' } }]) {
-    await assert.rejects(exportUserDict(TINY, bad as never), (e: unknown) => e instanceof FilmkwError && e.code === 'USAGE', JSON.stringify(bad));
+    assert.throws(() => exportUserDict(TINY, bad as never), (e: unknown) => e instanceof FilmkwError && e.code === 'USAGE', JSON.stringify(bad));
   }
 });
 
@@ -115,7 +115,7 @@ test('exportUserDict: bad options are usage errors', async () => {
 async function roundTrip(kg: KgView, mustHave: string[]): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'filmkw-dict-'));
   const path = join(dir, 'user.dict');
-  const r = await writeUserDict(kg, path);
+  const r = writeUserDict(kg, path);
   assert.equal(readFileSync(path, 'utf8'), r.lines.map((l) => `${l}\n`).join(''));
   const names = new Set([...kg.names()].map((n) => n.name));
   for (const m of mustHave) assert.ok(r.lines.some((l) => l.startsWith(`${m} `)), `${m} exported`);
@@ -151,9 +151,9 @@ test(
   },
 );
 
-test('writeUserDict: unwritable path is FilmkwError OUTPUT', async () => {
-  await assert.rejects(
-    writeUserDict(TINY, join(tmpdir(), 'no-such-dir-filmkw', 'x', 'user.dict')),
+test('writeUserDict: unwritable path is FilmkwError OUTPUT', () => {
+  assert.throws(
+    () => writeUserDict(TINY, join(tmpdir(), 'no-such-dir-filmkw', 'x', 'user.dict')),
     (e: unknown) => e instanceof FilmkwError && e.code === 'OUTPUT' && /no-such-dir-filmkw/u.test(e.message),
   );
 });

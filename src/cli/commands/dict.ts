@@ -69,7 +69,7 @@ export async function runDictExport(flags: ExportFlags): Promise<void> {
   const loadKg = await kgLoader();
   const started = Date.now();
   const kg = await loadKg({ kg: flags.kg, neo4j: flags.neo4j === true, onProgress: (m) => process.stderr.write(`${m}\n`) });
-  const r = await writeUserDict(kg, flags.out, opts);
+  const r = writeUserDict(kg, flags.out, opts);
   const summary = {
     out: flags.out,
     kg: flags.kg ?? (flags.neo4j ? 'neo4j' : 'demo (bundled)'),
