@@ -1,0 +1,180 @@
+/**
+ * Candidate selection (pipeline step 2; paper §2.1; spec §1.2 step 2 and §1.4 `posFilter`).
+ *
+ * The paper: "去掉词性标注中不含'n'和'v'的词" (drop words whose POS tag contains neither n nor v), then
+ * stop-word filtering. jieba/cppjieba additionally require ≥ 2 characters (spec §4.1, §4.3); the
+ * paper says nothing, so `minLength` is an option (default 2, as jieba).
+ *
+ * A token is a candidate iff, in this order:
+ * 1. it is not punctuation/whitespace/symbol (no letter and no digit), and not a number (only digits
+ *    and number punctuation: 2021, 3.14, 50%, １,000) — always, whatever the options;
+ * 2. its tag passes `posFilter`: `'containsNV'` (tag contains n or v: n, nr, nz, ns, vn, v, vd, an,
+ *   eng, …; the literal rule), `'startsWithNV'` (excludes an, eng…), `'none'` (any tag, cppjieba's
+ *   TextRank), or an explicit tag list (jieba's allowPOS: exact match);
+ * 3. `english: 'drop'` removes tokens made only of ASCII letters/digits/`+#&._%-` (IMAX, Wanda);
+ * 4. it has at least `minLength` code points;
+ * 5. neither the word nor its lower-case form is in the stop-word list.
+ *
+ * Each candidate keeps its word, tag, offsets and its index in the full token sequence (PositionRank's
+ * position over all tokens and `windowOver: 'allTokens'` need it).
+ */
+import { usageError } from '../errors.js';
+import type { Token } from './segment.js';
+import { loadStopwords } from './stopwords.js';
+
+export interface CandidateToken extends Token {
+  /** Index of the token in the full token sequence given to {@link selectCandidates}. */
+  index: number;
+}
+
+export interface CandidateSelection {
+  /** The candidate tokens in text order. */
+  tokens: CandidateToken[];
+  /** Their indices into the full token sequence, ascending (same order as `tokens`). */
+  indices: Int32Array;
+}
+
+/** Named stop-word sets (see stopwords.ts). */
+export const STOPWORD_SETS = ['filmkw', 'cppjieba', 'jiebaEnglish', 'none'] as const;
+export type StopwordSetName = (typeof STOPWORD_SETS)[number];
+
+export const POS_FILTERS = ['containsNV', 'startsWithNV', 'none'] as const;
+
+export interface CandidateOptions {
+  /**
+   * POS rule (see module header).
+   * @default 'containsNV'
+   */
+  posFilter: (typeof POS_FILTERS)[number] | readonly string[];
+  /**
+   * Stop words: `'filmkw'` = nodejieba's stop_words.utf8 + dictionaries/stopwords-film.txt;
+   * `'cppjieba'` = nodejieba's list only (cppjieba TextRank); `'jiebaEnglish'` = jieba's 32-word English
+   * default (`jieba.analyse` STOP_WORDS); `'none'`.
+   * @default 'filmkw'
+   */
+  stopwords: StopwordSetName;
+  /**
+   * Minimum length in code points (jieba and cppjieba use 2; the paper is silent).
+   * @default 2
+   */
+  minLength: number;
+  /**
+   * Keep or drop pure-Latin tokens (tag `eng` passes `'containsNV'`). Kept by default: the dev set's gold
+   * keywords include Latin names (Wanda, Gilead, Hannibal).
+   * @default 'keep'
+   */
+  english: 'keep' | 'drop';
+}
+
+export const DEFAULT_CANDIDATE_OPTIONS: Readonly<CandidateOptions> = Object.freeze({
+  posFilter: 'containsNV',
+  stopwords: 'filmkw',
+  minLength: 2,
+  english: 'keep',
+});
+
+/** jieba.analyse's default English stop words (`KeywordExtractor.STOP_WORDS`, spec §4.1). */
+export const JIEBA_ENGLISH_STOPWORDS: ReadonlySet<string> = new Set([
+  'the', 'of', 'is', 'and', 'to', 'in', 'that', 'we', 'for', 'an', 'are', 'by', 'be', 'as', 'on', 'with',
+  'can', 'if', 'from', 'which', 'you', 'it', 'this', 'then', 'at', 'have', 'all', 'not', 'one', 'has', 'or',
+]);
+
+const EMPTY: ReadonlySet<string> = new Set();
+
+/** The stop-word set of a name (loaded once). */
+export function stopwordSet(name: StopwordSetName): ReadonlySet<string> {
+  switch (name) {
+    case 'filmkw':
+      return loadStopwords({ lists: ['nodejieba', 'film'] });
+    case 'cppjieba':
+      return loadStopwords({ lists: ['nodejieba'] });
+    case 'jiebaEnglish':
+      return JIEBA_ENGLISH_STOPWORDS;
+    case 'none':
+      return EMPTY;
+    default:
+      throw usageError(`candidates: unknown stopwords ${JSON.stringify(name)} (valid: ${STOPWORD_SETS.join(', ')})`);
+  }
+}
+
+/** Validate and complete options (usage errors name the option and the valid values). */
+export function resolveCandidateOptions(opts: Partial<CandidateOptions> = {}): CandidateOptions {
+  const o: CandidateOptions = { ...DEFAULT_CANDIDATE_OPTIONS, ...opts };
+  if (Array.isArray(o.posFilter)) {
+    for (const t of o.posFilter) {
+      if (typeof t !== 'string' || !/^[A-Za-z]{1,8}$/u.test(t)) throw usageError(`candidates: posFilter tag ${JSON.stringify(t)} is not a POS tag (1-8 letters)`);
+    }
+  } else if (!(POS_FILTERS as readonly unknown[]).includes(o.posFilter)) {
+    throw usageError(`candidates: unknown posFilter ${JSON.stringify(o.posFilter)} (valid: ${POS_FILTERS.join(', ')}, or a list of tags)`);
+  }
+  if (!(STOPWORD_SETS as readonly unknown[]).includes(o.stopwords)) {
+    throw usageError(`candidates: unknown stopwords ${JSON.stringify(o.stopwords)} (valid: ${STOPWORD_SETS.join(', ')})`);
+  }
+  if (!Number.isInteger(o.minLength) || o.minLength < 1) throw usageError(`candidates: minLength must be an integer ≥ 1, got ${JSON.stringify(o.minLength)}`);
+  if (o.english !== 'keep' && o.english !== 'drop') throw usageError(`candidates: english must be keep or drop, got ${JSON.stringify(o.english)}`);
+  return o;
+}
+
+const NO_LETTER_OR_DIGIT = /^[^\p{L}\p{N}]*$/u;
+const NUMBER = /^[\p{N}.,:%+\-/．，：％＋－]+$/u;
+const LATIN = /^[A-Za-z0-9+#&._%-]*[A-Za-z][A-Za-z0-9+#&._%-]*$/u;
+
+/** True for tokens that are never candidates: punctuation, whitespace, symbols, emoji, numbers. */
+export function isPunctuationOrNumber(word: string): boolean {
+  return NO_LETTER_OR_DIGIT.test(word) || NUMBER.test(word);
+}
+
+type Predicate = (word: string, tag: string) => boolean;
+
+function compile(o: CandidateOptions): Predicate {
+  const pos: (tag: string) => boolean = Array.isArray(o.posFilter)
+    ? ((set: ReadonlySet<string>) => (tag: string) => set.has(tag))(new Set(o.posFilter))
+    : o.posFilter === 'containsNV'
+      ? (tag) => tag.includes('n') || tag.includes('v')
+      : o.posFilter === 'startsWithNV'
+        ? (tag) => tag.startsWith('n') || tag.startsWith('v')
+        : () => true;
+  const stop = stopwordSet(o.stopwords);
+  const dropLatin = o.english === 'drop';
+  const min = o.minLength;
+  return (word, tag) => {
+    if (isPunctuationOrNumber(word)) return false;
+    if (!pos(tag)) return false;
+    if (dropLatin && LATIN.test(word)) return false;
+    if (min > 1) {
+      // code points, without allocating for the common short case
+      let n = 0;
+      for (let i = 0; i < word.length && n < min; i++) {
+        const c = word.charCodeAt(i);
+        if (c < 0xdc00 || c > 0xdfff) n++;
+      }
+      if (n < min) return false;
+    }
+    if (stop.size > 0 && (stop.has(word) || stop.has(word.toLowerCase()))) return false;
+    return true;
+  };
+}
+
+const compiled = new WeakMap<object, Predicate>();
+
+/**
+ * Select the candidate tokens of one document (pure). `opts` is validated once per options object
+ * (pass the same frozen object on the hot path).
+ */
+export function selectCandidates(tokens: readonly Token[], opts: Partial<CandidateOptions> = DEFAULT_CANDIDATE_OPTIONS): CandidateSelection {
+  let keep = compiled.get(opts);
+  if (!keep) {
+    keep = compile(resolveCandidateOptions(opts));
+    compiled.set(opts, keep);
+  }
+  const out: CandidateToken[] = [];
+  const idx: number[] = [];
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i];
+    if (keep(t.word, t.tag)) {
+      out.push({ word: t.word, tag: t.tag, start: t.start, end: t.end, index: i });
+      idx.push(i);
+    }
+  }
+  return { tokens: out, indices: Int32Array.from(idx) };
+}
