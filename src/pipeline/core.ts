@@ -88,14 +88,12 @@ export function extractFromTokens(
 
   const topK = call.topK ?? o.output.topK;
   if (!Number.isInteger(topK) || topK < 1) throw usageError(`extract: topK must be an integer ≥ 1, got ${JSON.stringify(call.topK)}`);
-  const order = orderByScore(values, doc.words, o.rank.tieBreak);
   const keep = new Uint8Array(n);
   for (const i of included) keep[i] = 1;
+  const order = orderByScore(values, doc.words, o.rank.tieBreak, topK, keep);
   const out: Keyword[] = [];
   let adjacency: number[][] | null = null;
   for (const i of order) {
-    if (out.length >= topK) break;
-    if (!keep[i]) continue;
     const keyword: Keyword = { word: doc.words[i], score: values[i] };
     if (kg && entities && o.output.annotateEntities) {
       const e = primaryEntity(kg, i, entities);

@@ -27,7 +27,7 @@
  *   `smInDenominator` the out-weight normaliser O_j sums the same weights (a stochastic matrix, the WS
  *   formula); without, it sums the weights of eq. 3.
  *
- * The hot path is typed arrays (edge table indexed by a Map from the node pair); a graphology
+ * The hot path is typed arrays (edge table with an open-addressing hash on the node pair); a graphology
  * `UndirectedGraph` with the same typed edge attributes is built on demand by {@link toGraphology}
  * (explain output, tests, interoperability) — building it per document costs more than the rest of the
  * stage (measured in bench/tag.ts).
@@ -147,7 +147,15 @@ export interface CandidateDoc extends OccurrenceView {
 
 /** Sentence-final punctuation (full- and half-width) or a line break ends a sentence. */
 export function isSentenceEnd(word: string): boolean {
-  return /^[。！？!?；;…]+$|\n/u.test(word);
+  if (word.length === 0) return false;
+  let all = true;
+  for (let i = 0; i < word.length; i++) {
+    const c = word.charCodeAt(i);
+    if (c === 0x0a) return true; // a line break anywhere in the token
+    // 。！？!?；;…
+    if (c !== 0x3002 && c !== 0xff01 && c !== 0xff1f && c !== 0x21 && c !== 0x3f && c !== 0xff1b && c !== 0x3b && c !== 0x2026) all = false;
+  }
+  return all;
 }
 
 /**
@@ -191,6 +199,18 @@ export function buildCandidateDoc(tokens: readonly TokenLike[], candidateTokens:
  * @returns the new document and the entity sets of its nodes
  */
 export function mergeEntityNodes(doc: CandidateDoc, entities: readonly (Int32Array | null)[]): { doc: CandidateDoc; entities: (Int32Array | null)[] } {
+  // fast path: no single entity is denoted by two nodes
+  const seen = new Set<number>();
+  let duplicate = false;
+  for (const e of entities) {
+    if (!e || e.length !== 1) continue;
+    if (seen.has(e[0])) {
+      duplicate = true;
+      break;
+    }
+    seen.add(e[0]);
+  }
+  if (!duplicate) return { doc, entities: entities.slice() };
   const keyOf = (i: number): string => {
     const e = entities[i];
     return e && e.length === 1 ? `\u0000${e[0]}` : doc.words[i];
@@ -248,25 +268,34 @@ export interface WordGraph {
   readonly smInDenominator: boolean;
 }
 
-/** Growable edge table keyed by the node pair. */
+/**
+ * Growable edge table keyed by the node pair: columns in typed arrays and an open-addressing hash
+ * (linear probing on an Int32Array of edge indices) — a JS Map here cost more than the rest of the
+ * graph stage together (profiled on the Douban reviews).
+ */
 class EdgeTable {
-  readonly index = new Map<number, number>();
   size = 0;
   source: Int32Array;
   target: Int32Array;
   cooc: Float64Array;
   kg: Float64Array;
   sem: Float64Array;
-  constructor(
-    readonly nodeCount: number,
-    capacity: number,
-  ) {
-    capacity = Math.max(capacity, 8);
+  private slots: Int32Array;
+  private mask: number;
+  constructor(capacity: number) {
+    capacity = Math.max(capacity, 16);
     this.source = new Int32Array(capacity);
     this.target = new Int32Array(capacity);
     this.cooc = new Float64Array(capacity);
     this.kg = new Float64Array(capacity);
     this.sem = new Float64Array(capacity);
+    let slots = 32;
+    while (slots < capacity * 2) slots <<= 1;
+    this.slots = new Int32Array(slots).fill(-1);
+    this.mask = slots - 1;
+  }
+  private static hash(a: number, b: number): number {
+    return (Math.imul(a, 0x9e3779b1) ^ Math.imul(b + 0x7f4a7c15, 0x85ebca77)) >>> 0;
   }
   /** Index of the edge {a, b}, created when absent. */
   edge(a: number, b: number): number {
@@ -275,23 +304,49 @@ class EdgeTable {
       a = b;
       b = t;
     }
-    const key = a * this.nodeCount + b;
-    const found = this.index.get(key);
-    if (found !== undefined) return found;
+    const slots = this.slots;
+    const mask = this.mask;
+    let h = EdgeTable.hash(a, b) & mask;
+    for (;;) {
+      const e = slots[h];
+      if (e < 0) break;
+      if (this.source[e] === a && this.target[e] === b) return e;
+      h = (h + 1) & mask;
+    }
     if (this.size === this.source.length) this.grow();
     const e = this.size++;
     this.source[e] = a;
     this.target[e] = b;
-    this.index.set(key, e);
+    if (this.size * 2 > this.slots.length) this.rehash();
+    else slots[h] = e;
     return e;
   }
+  /** Index of the edge {a, b}, or -1. */
   find(a: number, b: number): number {
     if (a > b) {
       const t = a;
       a = b;
       b = t;
     }
-    return this.index.get(a * this.nodeCount + b) ?? -1;
+    const slots = this.slots;
+    let h = EdgeTable.hash(a, b) & this.mask;
+    for (;;) {
+      const e = slots[h];
+      if (e < 0) return -1;
+      if (this.source[e] === a && this.target[e] === b) return e;
+      h = (h + 1) & this.mask;
+    }
+  }
+  private rehash(): void {
+    const slots = new Int32Array(this.slots.length * 2).fill(-1);
+    const mask = slots.length - 1;
+    for (let e = 0; e < this.size; e++) {
+      let h = EdgeTable.hash(this.source[e], this.target[e]) & mask;
+      while (slots[h] >= 0) h = (h + 1) & mask;
+      slots[h] = e;
+    }
+    this.slots = slots;
+    this.mask = mask;
   }
   private grow(): void {
     const capacity = this.source.length * 2;
@@ -383,7 +438,8 @@ export function buildWordGraph(doc: CandidateDoc, options: BuildGraphOptions, kg
   const { graph: go, semantic: so } = options;
   const n = doc.words.length;
   const occurrences = doc.node.length;
-  const table = new EdgeTable(n, occurrences * 2);
+  // distinct co-occurrence pairs ≤ occurrences × (W − 1): no growth for eq. 1
+  const table = new EdgeTable(occurrences * Math.max(1, Math.min(go.window - 1, 16)) + 16);
   const overTokens = go.windowOver === 'allTokens';
   const window = go.window;
   const selfIncrement = go.selfLoops === 'keepDouble' ? 2 : go.selfLoops === 'keep' ? 1 : 0;

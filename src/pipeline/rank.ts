@@ -198,14 +198,44 @@ export function codePointOrder(words: readonly string[]): Int32Array {
   return Int32Array.from(idx);
 }
 
+/** Whether node a ranks before node b (descending score, then the tie-break). */
+function before(scores: Float64Array, words: readonly string[], tieBreak: RankOptions['tieBreak'], a: number, b: number): boolean {
+  if (scores[a] !== scores[b]) return scores[a] > scores[b];
+  if (tieBreak === 'lexicographic') {
+    const c = compareCodePoints(words[a], words[b]);
+    if (c !== 0) return c < 0;
+  }
+  return a < b;
+}
+
 /**
  * Node indices ordered by descending score with the deterministic tie-break: `'firstOccurrence'`
  * relies on nodes being numbered in order of first occurrence (the graph stage does this), so ties keep
  * the lower index; `'lexicographic'` orders tied words by code point.
+ * @param limit return only the first `limit` (a partial selection, O(n·limit) for small limits)
+ * @param eligible when given, only nodes with eligible[i] ≠ 0 are ordered
  */
-export function orderByScore(scores: Float64Array, words: readonly string[], tieBreak: RankOptions['tieBreak']): number[] {
-  const idx = Array.from({ length: scores.length }, (_, i) => i);
+export function orderByScore(scores: Float64Array, words: readonly string[], tieBreak: RankOptions['tieBreak'], limit = Infinity, eligible?: Uint8Array): number[] {
+  const n = scores.length;
+  if (limit < 32 && limit < n) {
+    // insertion into a short sorted list
+    const top: number[] = [];
+    for (let i = 0; i < n; i++) {
+      if (eligible && !eligible[i]) continue;
+      if (top.length === limit && !before(scores, words, tieBreak, i, top[top.length - 1])) continue;
+      let k = top.length < limit ? top.length : limit - 1;
+      if (top.length < limit) top.push(i);
+      while (k > 0 && before(scores, words, tieBreak, i, top[k - 1])) {
+        top[k] = top[k - 1];
+        k--;
+      }
+      top[k] = i;
+    }
+    return top;
+  }
+  const idx: number[] = [];
+  for (let i = 0; i < n; i++) if (!eligible || eligible[i]) idx.push(i);
   if (tieBreak === 'lexicographic') idx.sort((a, b) => scores[b] - scores[a] || compareCodePoints(words[a], words[b]) || a - b);
   else idx.sort((a, b) => scores[b] - scores[a] || a - b);
-  return idx;
+  return limit < idx.length ? idx.slice(0, limit) : idx;
 }

@@ -141,3 +141,17 @@ test('position bias (eq. 7): sums inverse 1-based positions, normalised', () => 
   assert.equal(single[0], 1);
   assert.deepEqual(Array.from(positionBias({ node: new Int32Array(0), tokenIndex: new Int32Array(0), charStart: new Int32Array(0) }, 2, 'allTokens')), [0, 0]);
 });
+
+test('partial top-K selection equals the prefix of the full order (ties, eligibility)', () => {
+  const random = rng(7);
+  for (let round = 0; round < 200; round++) {
+    const n = 1 + Math.floor(random() * 40);
+    const scores = Float64Array.from({ length: n }, () => Math.floor(random() * 5));
+    const words = Array.from({ length: n }, () => String.fromCharCode(0x4e00 + Math.floor(random() * 50)));
+    const eligible = Uint8Array.from({ length: n }, () => (random() < 0.8 ? 1 : 0));
+    for (const tie of ['firstOccurrence', 'lexicographic'] as const) {
+      const full = orderByScore(scores, words, tie, Infinity, eligible);
+      for (const k of [1, 3, 5, 10]) assert.deepEqual(orderByScore(scores, words, tie, k, eligible), full.slice(0, k));
+    }
+  }
+});
