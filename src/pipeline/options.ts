@@ -19,38 +19,10 @@ import type { KgMatchOptions } from './kg-match.js';
 import type { RankOptions } from './rank.js';
 import type { TitlePolicyOptions } from './title-policy.js';
 import { findPreset, listPresets } from './presets.js';
+import { DEFAULT_CANDIDATE_OPTIONS, POS_FILTERS, STOPWORD_SETS, type CandidateOptions } from './candidates.js';
 
-/**
- * Candidate selection options (group `candidates`). PROVISIONAL: mirrors the fields of E1's
- * `selectCandidates` options until src/pipeline/candidates.ts lands; then this becomes a re-export.
- */
-export interface CandidateOptions {
-  /**
-   * POS rule: keep a token whose tag contains 'n' or 'v' (the paper's literal rule), starts with n or v,
-   * any tag (`'none'`, cppjieba), or exactly the listed tags (jieba's allowPOS).
-   * @default 'containsNV'
-   */
-  posFilter: 'containsNV' | 'startsWithNV' | 'none' | string[];
-  /**
-   * Stop-word list: the project's film-review list, jieba's 32 English words, cppjieba/nodejieba's
-   * stop_words.utf8, or none.
-   * @default 'filmkw'
-   */
-  stopwords: 'filmkw' | 'jiebaEnglish' | 'cppjieba' | 'none';
-  /**
-   * Minimum length in code points (jieba and cppjieba use 2).
-   * @default 2
-   */
-  minLength: number;
-}
-const CANDIDATE_DEFAULTS: CandidateOptions = { posFilter: 'containsNV', stopwords: 'filmkw', minLength: 2 };
-const CANDIDATE_SCHEMA: Record<keyof CandidateOptions, OptionRule> = {
-  posFilter: { type: 'enumOrStrings', values: ['containsNV', 'startsWithNV', 'none'], pattern: /^[A-Za-z]{1,8}$/u, describe: 'POS tags' },
-  stopwords: { type: 'enum', values: ['filmkw', 'jiebaEnglish', 'cppjieba', 'none'] },
-  minLength: { type: 'number', min: 1, integer: true },
-};
 
-export type { GraphOptions, SemanticOptions, KgMatchOptions, RankOptions, TitlePolicyOptions };
+export type { GraphOptions, SemanticOptions, KgMatchOptions, RankOptions, TitlePolicyOptions, CandidateOptions };
 
 /** Ablation "W" (group `lexicon`). */
 export interface LexiconOptions {
@@ -119,7 +91,7 @@ function deepFreeze<T>(value: T): T {
 /** The defaults (spec §1.4 recommendations), frozen. */
 export const DEFAULT_OPTIONS: Readonly<PipelineOptions> = deepFreeze({
   lexicon: { useDomainLexicon: false },
-  candidates: { ...CANDIDATE_DEFAULTS },
+  candidates: { ...DEFAULT_CANDIDATE_OPTIONS, posFilter: DEFAULT_CANDIDATE_OPTIONS.posFilter as CandidateOptions['posFilter'] },
   kgMatch: { match: 'exactOrAlias', mergeAliases: true, ambiguity: 'union', kinds: [...ENTITY_KINDS] },
   titles: { titlePolicy: 'contextual', titleKinds: ['Movie', 'Character'], commonMinFreq: 100, commonMaxLength: 2 },
   graph: {
@@ -169,7 +141,12 @@ export type OptionRule =
 
 const SCHEMA: { [G in keyof PipelineOptions]: Record<keyof PipelineOptions[G], OptionRule> } = {
   lexicon: { useDomainLexicon: { type: 'boolean' } },
-  candidates: CANDIDATE_SCHEMA,
+  candidates: {
+    posFilter: { type: 'enumOrStrings', values: POS_FILTERS, pattern: /^[A-Za-z]{1,8}$/u, describe: 'POS tags' },
+    stopwords: { type: 'enum', values: STOPWORD_SETS },
+    minLength: { type: 'number', min: 1, integer: true },
+    english: { type: 'enum', values: ['keep', 'drop'] },
+  },
   kgMatch: {
     match: { type: 'enum', values: ['exact', 'exactOrAlias'] },
     mergeAliases: { type: 'boolean' },

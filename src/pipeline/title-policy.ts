@@ -103,16 +103,24 @@ export function isCommonWord(name: string, frequency: number | undefined, option
 const commonCache = new Map<string, ReadonlySet<string>>();
 
 /**
+ * Frequencies of the base dictionary: a jieba-format file (read for the KG's names only), or an
+ * already parsed table (the segmenter backend's base lexicon, src/kg/dict.ts `baseLexicon`) with an id
+ * that names it in the cache key.
+ */
+export type FrequencySource = string | { id: string; freq: ReadonlyMap<string, number> };
+
+/**
  * The names (and aliases) of entities of the policy kinds that are common words. Cached per
  * (dictionary, KG content, options) in the process: it is a pure function of those.
  */
-export function commonEntityNames(kg: KgView, options: TitlePolicyOptions, dictionaryPath = defaultBaseDictionary()): ReadonlySet<string> {
-  const key = [dictionaryPath, kg.contentHash, options.commonMinFreq, options.commonMaxLength, [...options.titleKinds].sort().join(',')].join('\u0000');
+export function commonEntityNames(kg: KgView, options: TitlePolicyOptions, source: FrequencySource = defaultBaseDictionary()): ReadonlySet<string> {
+  const sourceId = typeof source === 'string' ? `file:${source}` : `table:${source.id}`;
+  const key = [sourceId, kg.contentHash, options.commonMinFreq, options.commonMaxLength, [...options.titleKinds].sort().join(',')].join('\u0000');
   const hit = commonCache.get(key);
   if (hit) return hit;
   const wanted = new Set<string>();
   for (const { name, kinds } of kg.names()) if (kinds.some((k) => options.titleKinds.includes(k))) wanted.add(name);
-  const freq = dictionaryFrequencies(dictionaryPath, wanted);
+  const freq = typeof source === 'string' ? dictionaryFrequencies(source, wanted) : source.freq;
   const common = new Set<string>();
   for (const name of wanted) if (isCommonWord(name, freq.get(name), options)) common.add(name);
   commonCache.set(key, common);

@@ -1,0 +1,81 @@
+/**
+ * The extraction pipeline end to end (王芳, 刘嘉恩, 李晶 2022 §2; spec §1.2): segment → candidates →
+ * KG matching and title policy → word graph → rank → top K.
+ *
+ * `createExtractor` resolves the options once, exports the KG lexicon and creates the segmenter once
+ * (explicitly, with the user dictionary only when the lexicon is on), and loads the title policy's
+ * common-word list once. `extract(text)` is then a pure function of the text: no state is carried from
+ * one document to the next (the only caches are memo tables of pure lookups), so a document gives the
+ * same keywords alone or inside a batch.
+ *
+ * The pure core (core.ts `extractFromTokens`) takes already segmented tokens and the candidate token
+ * indices; the parity tests and the spec vectors run it on pre-tagged tokens.
+ */
+import type { KgView } from '../kg/model.js';
+import { usageError } from '../errors.js';
+import type { Extractor, ExtractCallOptions, Keyword } from './api.js';
+import { extractFromTokens, needsKg, type DocumentContext } from './core.js';
+import { MatchCache } from './kg-match.js';
+import { resolveOptions, type OptionOverrides } from './options.js';
+import { commonEntityNames } from './title-policy.js';
+import { createSegmenter, DEFAULT_BACKEND, type SegmenterBackend } from './segment.js';
+import { selectCandidates } from './candidates.js';
+import { baseLexicon, exportUserDict } from '../kg/dict.js';
+
+const NO_COMMON: ReadonlySet<string> = new Set();
+
+/** Options of {@link createExtractor}. */
+export interface CreateExtractorOptions {
+  /** Preset name or alias (presets.ts); default `textrank+w+g+r`. */
+  preset?: string;
+  /** Option overrides (`group.key`, unique bare keys, or `{group: {...}}`), validated. */
+  overrides?: Record<string, unknown> | OptionOverrides;
+  /** The KG (needed by the lexicon, KG-edge and semantic presets); null/absent: none. */
+  kg?: KgView | null;
+  /** Segmentation backend (segment.ts; default the segmenter's default). */
+  backend?: SegmenterBackend;
+}
+
+/**
+ * Create an extractor: options resolved, lexicon exported and segmenter created once (see module
+ * header). Throws FilmkwError('USAGE') for an unknown preset, a bad option, or a KG preset without KG.
+ */
+export function createExtractor(create: CreateExtractorOptions = {}): Extractor {
+  const options = resolveOptions(create.preset, create.overrides);
+  const kg = create.kg ?? null;
+  if (!kg && needsKg(options)) {
+    throw usageError(`extract: preset ${options.preset} needs a KG (lexicon, KG edges or semantic similarity are on); pass kg, or use textrank, positionrank, jieba-textrank or cppjieba-textrank`);
+  }
+  const backend = create.backend ?? DEFAULT_BACKEND;
+  const titles = options.titles;
+  // the lexicon and the title policy agree on what a common word is
+  const userDictLines =
+    options.lexicon.useDomainLexicon && kg
+      ? exportUserDict(kg, { backend, commonMinFreq: titles.commonMinFreq, commonMaxLength: titles.commonMaxLength, commonWordKinds: titles.titleKinds }).lines
+      : undefined;
+  const segmenter = createSegmenter({ backend, userDictLines });
+  let common = NO_COMMON;
+  if (kg && titles.titlePolicy !== 'always') {
+    const lexicon = baseLexicon(backend);
+    common = commonEntityNames(kg, titles, { id: `base:${backend}`, freq: lexicon.freq });
+  }
+  const context: DocumentContext = { options, kg, common, cache: kg ? new MatchCache() : null };
+  const selectOptions = options.candidates;
+  const described = Object.freeze({
+    ...options,
+    segmenter: Object.freeze({ backend: segmenter.backend, dictionaries: { ...segmenter.dictionaries }, userEntries: segmenter.userEntries }),
+    kg: kg ? Object.freeze({ contentHash: kg.contentHash, entities: kg.entityCount }) : null,
+  });
+  return {
+    preset: options.preset,
+    options: described,
+    extract(text: string, call?: ExtractCallOptions): Keyword[] {
+      const tokens = segmenter.tag(text);
+      const candidates = selectCandidates(tokens, selectOptions);
+      return extractFromTokens(text, tokens, candidates.indices, context, call);
+    },
+  };
+}
+
+export { PRESETS, listPresets } from './presets.js';
+export { extractFromTokens, needsKg, usesKgGraph, type DocumentContext } from './core.js';

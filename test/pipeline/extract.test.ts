@@ -1,0 +1,70 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { FilmkwError } from '../../src/errors.js';
+import { createExtractor } from '../../src/pipeline/extract.js';
+import { toyKg } from '../fixtures/pipeline/mini-kg.js';
+
+const ISSUE = '以易烊千玺扮演的伍万里这个孩子的视角，拎起《长津湖》整篇故事的主线。';
+const usage = (re: RegExp) => (e: unknown) => e instanceof FilmkwError && e.code === 'USAGE' && re.test(e.message);
+
+test('the issue example (toy KG): entity names are single tokens, KG edge 易烊千玺–长津湖 under textrank+w+g', () => {
+  const extractor = createExtractor({ preset: 'textrank+w+g', kg: toyKg() });
+  const keywords = extractor.extract(ISSUE, { topK: 20, explain: true });
+  const words = keywords.map((k) => k.word);
+  for (const w of ['易烊千玺', '伍万里', '长津湖']) assert.ok(words.includes(w), `${w} in ${words.join(' ')}`);
+  const yi = keywords.find((k) => k.word === '易烊千玺')!;
+  assert.equal(yi.kind, 'Person');
+  assert.equal(yi.entityId, 'person/name/易烊千玺');
+  const edge = yi.explain!.neighbours.find((n) => n.word === '长津湖');
+  assert.ok(edge && edge.kg === 1, JSON.stringify(yi.explain));
+  assert.equal(keywords.find((k) => k.word === '长津湖')!.kind, 'Movie');
+  // far apart in the text: no co-occurrence within W = 5 candidates, the edge is the KG's
+  assert.equal(edge!.cooc, 0);
+});
+
+test('without the lexicon the names are split and carry no KG edge (textrank)', () => {
+  const plain = createExtractor({ preset: 'textrank', kg: toyKg() }).extract(ISSUE, { topK: 20, explain: true });
+  const yi = plain.find((k) => k.word === '易烊千玺');
+  if (yi) assert.ok(yi.explain!.neighbours.every((n) => n.kg === 0));
+  for (const k of plain) assert.equal(k.explain!.kg, 0);
+});
+
+test('deterministic: a text alone equals the same text after others; two extractors agree', () => {
+  const texts = ['吴京主演的长津湖讲述了战争故事。', ISSUE, '这部电影的配乐和摄影都很出色，演员的表演也很动人。', '伍万里这个角色成长了。'];
+  const a = createExtractor({ preset: 'textrank+w+g+r', kg: toyKg() });
+  const alone = texts.map((t) => createExtractor({ preset: 'textrank+w+g+r', kg: toyKg() }).extract(t, { explain: true }));
+  const batch = texts.map((t) => a.extract(t, { explain: true }));
+  const again = [...texts].reverse().map((t) => a.extract(t, { explain: true })).reverse();
+  assert.deepEqual(batch, alone);
+  assert.deepEqual(again, alone);
+});
+
+test('output shape: {word, score} always, kind/entityId for entities, explain on request, topK', () => {
+  const ex = createExtractor({ preset: 'positionrank+mkg', kg: toyKg() });
+  const ks = ex.extract('吴京主演的长津湖讲述了战争故事，易烊千玺扮演伍万里。', { topK: 3, explain: true });
+  assert.equal(ks.length, 3);
+  for (const k of ks) {
+    assert.equal(typeof k.word, 'string');
+    assert.ok(Number.isFinite(k.score));
+    assert.ok(k.explain && Array.isArray(k.explain.neighbours) && k.explain.neighbours.length <= 5);
+    assert.equal(typeof k.explain.position, 'number');
+    if (k.kind) assert.match(k.entityId!, /\//);
+  }
+  for (let i = 1; i < ks.length; i++) assert.ok(ks[i - 1].score >= ks[i].score);
+  const plain = ex.extract('吴京主演的长津湖讲述了战争故事。');
+  assert.equal(plain.length, 5 > plain.length ? plain.length : 5);
+  assert.ok(plain.every((k) => k.explain === undefined));
+  assert.deepEqual(ex.extract(''), []);
+  assert.deepEqual(ex.extract('，。！'), []);
+  assert.throws(() => ex.extract('电影', { topK: 0 }), usage(/topK must be an integer ≥ 1/));
+});
+
+test('creation errors: unknown preset, bad override, KG preset without a KG', () => {
+  assert.throws(() => createExtractor({ preset: 'nope' }), usage(/unknown preset "nope"; valid presets: /));
+  assert.throws(() => createExtractor({ preset: 'textrank', overrides: { window: 0 } }), usage(/graph\.window/));
+  assert.throws(() => createExtractor({ preset: 'textrank+w' }), usage(/needs a KG/));
+  const ex = createExtractor({ preset: 'textrank' });
+  assert.equal(ex.preset, 'textrank');
+  assert.equal((ex.options as { graph: { window: number } }).graph.window, 5);
+  assert.ok(JSON.parse(JSON.stringify(ex.options)).segmenter.backend);
+});
