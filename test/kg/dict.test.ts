@@ -157,3 +157,14 @@ test('writeUserDict: unwritable path is FilmkwError OUTPUT', () => {
     (e: unknown) => e instanceof FilmkwError && e.code === 'OUTPUT' && /no-such-dir-filmkw/u.test(e.message),
   );
 });
+
+test('frequency policy in context: the suggested frequency leaves ordinary text alone, a fixed huge one does not', () => {
+  const kg = namesKg([['王刚', ['Person']], ['于谦', ['Person']]]);
+  const cut = (opts: object, text: string) => createSegmenter({ userDictLines: exportUserDict(kg, opts).lines }).tag(text).map((t) => t.word).join('/');
+  assert.equal(cut({}, '大王刚才走了'), '大王/刚才/走/了');
+  assert.equal(cut({}, '我看了王刚的戏'), '我/看/了/王刚/的/戏');
+  assert.equal(cut({ fixedFreq: 10000000 }, '大王刚才走了'), '大/王刚/才/走/了');
+  // The price of the minimal frequency: a context word that binds to the name's edge wins.
+  assert.equal(cut({}, '是于谦和他'), '是/于/谦和/他');
+  assert.equal(cut({ fixedFreq: 1000 }, '是于谦和他'), '是/于谦/和/他');
+});
