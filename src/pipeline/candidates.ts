@@ -17,6 +17,10 @@
  *
  * Each candidate keeps its word, tag, offsets and its index in the full token sequence (PositionRank's
  * position over all tokens and `windowOver: 'allTokens'` need it).
+ *
+ * Defaults checked on the dev set (textrank, no KG, one option changed at a time; dictionaries/README.md):
+ * F1@5 0.198 default; stopwords cppjieba/none 0.170; minLength 1 0.181, 3 0.124; startsWithNV 0.188;
+ * english drop 0.187.
  */
 import { usageError } from '../errors.js';
 import type { Token } from './segment.js';
