@@ -4,13 +4,17 @@
  * before anything runs, so a typo in a config fails at once with the list of valid names (exit 2).
  * The KG user dictionary for the `+dict` baselines is written once per builder to a temporary file.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { KgView } from '../kg/model.js';
 import { FilmkwError, usageError } from '../errors.js';
 import { BASELINES, baselineNeedsDict, checkBaseline, createBaselineSystem, type BaselineUserDict } from './baselines.js';
-import { pipelineModule, kgModules, presetNames } from './deps.js';
+import { createExtractor } from '../pipeline/extract.js';
+import { listPresets } from '../pipeline/presets.js';
+import { resolveOptions } from '../pipeline/options.js';
+import type { SegmenterBackend } from '../pipeline/segment.js';
+import { writeUserDict } from '../kg/dict.js';
 import { canonicalJson, type SystemSpec } from './experiments.js';
 import { extractorSystem, type EvalSystem } from './systems.js';
 
@@ -62,21 +66,16 @@ export class SystemBuilder {
     const presets = specs.filter((s) => s.preset !== undefined);
     for (const s of specs) if (s.baseline !== undefined) checkBaseline(s.baseline);
     if (presets.length === 0) return;
-    const pipeline = await pipelineModule();
-    const names = presetNames(pipeline);
+    const names = listPresets();
     for (const s of presets) {
-      if (pipeline.resolveOptions) {
-        // The pipeline's resolver knows preset aliases and checks every override key and value.
-        try {
-          pipeline.resolveOptions(s.preset!, s.overrides ?? {});
-        } catch (err) {
-          if (err instanceof FilmkwError && /preset/i.test(err.message) && !names.includes(s.preset!)) {
-            throw usageError(`eval: unknown preset "${s.preset}" (valid presets: ${names.join(', ')}; baselines: ${BASELINES.join(', ')})`);
-          }
-          throw err;
+      // The pipeline's resolver knows preset aliases and checks every override key and value.
+      try {
+        resolveOptions(s.preset!, s.overrides ?? {});
+      } catch (err) {
+        if (err instanceof FilmkwError && /unknown preset/i.test(err.message)) {
+          throw usageError(`eval: unknown preset "${s.preset}" (valid presets: ${names.join(', ')}; baselines: ${BASELINES.join(', ')})`);
         }
-      } else if (!names.includes(s.preset!)) {
-        throw usageError(`eval: unknown preset "${s.preset}" (valid presets: ${names.join(', ')}; baselines: ${BASELINES.join(', ')})`);
+        throw err;
       }
     }
   }
@@ -88,12 +87,11 @@ export class SystemBuilder {
       const name = checkBaseline(spec.baseline);
       return createBaselineSystem(name, { userDict: baselineNeedsDict(name) ? await this.kgUserDict() : null });
     }
-    const pipeline = await pipelineModule();
-    const extractor = await pipeline.createExtractor({
+    const extractor = createExtractor({
       preset: spec.preset,
       overrides: spec.overrides ?? {},
       kg: this.options.kg,
-      ...(this.options.backend ? { backend: this.options.backend } : {}),
+      ...(this.options.backend ? { backend: this.options.backend as SegmenterBackend } : {}),
     });
     return extractorSystem(systemName(spec), extractor);
   }
@@ -101,12 +99,11 @@ export class SystemBuilder {
   private async kgUserDict(): Promise<BaselineUserDict> {
     if (this.userDict) return this.userDict;
     if (!this.options.kg) throw usageError('eval: the +dict baselines need a KG (drop --no-kg)');
-    const { writeUserDict } = await kgModules();
     this.dictDir = mkdtempSync(join(tmpdir(), 'filmkw-eval-'));
     const path = join(this.dictDir, 'kg-user-dict.txt');
-    await writeUserDict(this.options.kg, path);
-    const entries = readFileSync(path, 'utf8').split('\n').filter((l) => l.trim() !== '').length;
-    this.userDict = { path, entries };
+    // Frequencies are computed against nodejieba's base dictionary (the baselines' segmenter).
+    const written = writeUserDict(this.options.kg, path, { backend: 'nodejieba' });
+    this.userDict = { path, entries: written.stats.entries };
     return this.userDict;
   }
 

@@ -19,6 +19,9 @@ import { SystemBuilder, parseOverrides, systemName } from '../../eval/factory.js
 import { kgModules } from '../../eval/deps.js';
 import { buildResults, planSystems, readExperimentConfig, roundScores, runExperiments, selectParts, type SystemSpec } from '../../eval/experiments.js';
 import { writeExperimentOutputs } from '../../eval/output.js';
+import { resolveOptions } from '../../pipeline/options.js';
+import { needsKg as presetNeedsKg } from '../../pipeline/core.js';
+import { SEGMENTER_BACKENDS } from '../../pipeline/segment.js';
 
 const collect = (value: string, previous: string[]): string[] => [...previous, value];
 
@@ -97,11 +100,13 @@ async function runEval(flags: EvalFlags): Promise<void> {
     throw usageError(`eval: give exactly one of --preset <name> or --baseline <name> (baselines: ${BASELINES.join(', ')})`);
   }
   if (flags.baseline !== undefined && flags.set.length > 0) throw usageError('eval: --set applies to presets, not to baselines');
+  checkBackend(flags.backend);
   const evalOptions = evalOptionsFromFlags(flags);
   const spec: SystemSpec = flags.baseline !== undefined
     ? { label: checkBaseline(flags.baseline), baseline: flags.baseline }
     : { label: flags.preset!, preset: flags.preset, overrides: parseOverrides(flags.set) };
   const docs = readGoldFlags(flags);
+  await new SystemBuilder({ kg: null }).validate([spec]);
   const { kg } = needsKg([spec], evalOptions) ? await loadKgFlag(flags) : { kg: null };
   const builder = new SystemBuilder({ kg, backend: flags.backend });
   try {
@@ -121,9 +126,22 @@ async function runEval(flags: EvalFlags): Promise<void> {
   }
 }
 
-/** A KG is loaded only when something uses it: a preset, a +dict baseline or alias matching. */
+/**
+ * A KG is loaded only when something uses it: a preset with the lexicon, KG edges or semantic
+ * similarity, a +dict baseline, or alias matching. (Plain TextRank/PositionRank rank the same with or
+ * without a KG; it would only annotate entity kinds.)
+ */
 const needsKg = (specs: readonly SystemSpec[], e: EvalOptions): boolean =>
-  e.kgAliases || specs.some((s) => s.preset !== undefined || (s.baseline !== undefined && baselineNeedsDict(checkBaseline(s.baseline))));
+  e.kgAliases ||
+  specs.some((s) =>
+    s.preset !== undefined ? presetNeedsKg(resolveOptions(s.preset, s.overrides ?? {})) : baselineNeedsDict(checkBaseline(s.baseline!)),
+  );
+
+function checkBackend(backend: string | undefined): void {
+  if (backend !== undefined && !(SEGMENTER_BACKENDS as readonly string[]).includes(backend)) {
+    throw usageError(`eval: unknown --backend "${backend}" (valid: ${SEGMENTER_BACKENDS.join(', ')})`);
+  }
+}
 
 interface ExperimentsFlags extends GoldFlags, KgFlags {
   out: string;
@@ -133,6 +151,7 @@ interface ExperimentsFlags extends GoldFlags, KgFlags {
 }
 
 async function runExperimentsCommand(flags: ExperimentsFlags): Promise<void> {
+  checkBackend(flags.backend);
   const config = selectParts(
     readExperimentConfig(flags.config, flags.config),
     flags.only?.split(',').map((s) => s.trim()).filter(Boolean),
@@ -140,6 +159,7 @@ async function runExperimentsCommand(flags: ExperimentsFlags): Promise<void> {
   );
   const docs = readGoldFlags(flags);
   const plan = planSystems(config);
+  await new SystemBuilder({ kg: null }).validate(plan.map((p) => p.spec));
   const { kg, source } = needsKg(plan.map((p) => p.spec), resolveEvalOptions((config.eval ?? {}) as Record<string, unknown>))
     ? await loadKgFlag(flags)
     : { kg: null, source: 'not used' };
