@@ -27,7 +27,9 @@
  *   see `isHoldableWord`) is still written (nodejieba can hold some; `createSegmenter` merges the token
  *   run after tagging, identically in both backends). Its Han parts (between such characters) that are
  *   not base-dictionary words are added as entries of their own with the compound's tag
- *   (莱昂纳多·迪卡普里奥 → 迪卡普里奥 nr) so that the segmenters cut at the compound's ends.
+ *   (莱昂纳多·迪卡普里奥 → 迪卡普里奥 nr) so that the segmenters cut at the compound's ends. A name whose
+ *   ASCII `: ; , ? ! ( )` come from NFKC is also written in the full-width form Chinese text uses
+ *   (星球大战:新希望 → also 星球大战：新希望; the KG lookup normalises it back).
  * - **Common-word titles** (英雄, 活着, 家, 春天): a name is *common* when it is a base-dictionary word of
  *   at most `commonMaxLength` code points or with base frequency ≥ `commonMinFreq` (a single character
  *   always) — the same definition as the pipeline's title policy (src/pipeline/title-policy.ts). With
@@ -73,6 +75,13 @@ export interface ExportUserDictOptions {
   commonMaxLength: number;
   /** Add the non-word Han parts of compounds as entries (see module header). @default true */
   compoundParts: boolean;
+  /**
+   * Also write the full-width form of a name whose ASCII `: ; , ? ! ( )` come from NFKC normalisation
+   * (星球大战:新希望 → 星球大战：新希望): Chinese text uses the full-width forms, and the KG lookup
+   * normalises the token back to the KG name.
+   * @default true
+   */
+  fullWidthVariants: boolean;
   /** Longest name exported, in code points. @default 40 */
   maxLength: number;
 }
@@ -87,6 +96,7 @@ export const DEFAULT_EXPORT_OPTIONS: Readonly<ExportUserDictOptions> = Object.fr
   commonMinFreq: 100,
   commonMaxLength: 2,
   compoundParts: true,
+  fullWidthVariants: true,
   maxLength: 40,
 });
 
@@ -109,6 +119,8 @@ export interface UserDictExport {
     compounds: number;
     /** Extra entries that are parts of compounds. */
     parts: number;
+    /** Extra entries that are full-width variants of names. */
+    variants: number;
     /** Exported names that are common words (see module header). */
     commonWords: number;
     skippedByReason: Record<string, number>;
@@ -194,6 +206,9 @@ export function isCommonWord(name: string, lex: BaseLexicon, opts: Pick<ExportUs
 }
 
 const HAN = /\p{Script=Han}/u;
+/** ASCII punctuation that NFKC folds from the full-width forms Chinese text uses. */
+const FOLDED = /[:;,?!()]/u;
+const FOLDED_ALL = /[:;,?!()]/gu;
 
 function resolveOptions(opts: Partial<ExportUserDictOptions>): ExportUserDictOptions {
   const o: ExportUserDictOptions = { ...DEFAULT_EXPORT_OPTIONS, ...opts, tags: { ...DEFAULT_EXPORT_OPTIONS.tags, ...(opts.tags ?? {}) } };
@@ -227,6 +242,7 @@ export function exportUserDict(kg: KgView, opts: Partial<ExportUserDictOptions> 
   const entries = new Map<string, { freq: number; tag: string }>();
   const skipped: SkippedName[] = [];
   const partsWanted = new Map<string, string>(); // part → tag (first compound in name order)
+  const variantsWanted = new Map<string, string>(); // full-width variant → tag
   let compounds = 0;
   let commonWords = 0;
   const freqOf = (w: string): number => (o.fixedFreq > 0 ? o.fixedFreq : Math.max(Math.ceil(suggestFreq(w, lex) * o.freqMargin), lex.freq.get(w) ?? 1));
@@ -268,6 +284,10 @@ export function exportUserDict(kg: KgView, opts: Partial<ExportUserDictOptions> 
     if (common) commonWords++;
     const tag = o.tags[kinds[0]];
     entries.set(name, { freq: freqOf(name), tag });
+    if (o.fullWidthVariants && FOLDED.test(name)) {
+      const v = name.replace(FOLDED_ALL, (c) => String.fromCharCode(c.charCodeAt(0) + 0xfee0));
+      if (!variantsWanted.has(v)) variantsWanted.set(v, tag);
+    }
     if (!isHoldableWord(name)) {
       compounds++;
       if (o.compoundParts) {
@@ -278,6 +298,12 @@ export function exportUserDict(kg: KgView, opts: Partial<ExportUserDictOptions> 
         }
       }
     }
+  }
+  let variants = 0;
+  for (const [v, tag] of variantsWanted) {
+    if (entries.has(v) || kindsOf.has(v)) continue;
+    entries.set(v, { freq: freqOf(v), tag });
+    variants++;
   }
   let parts = 0;
   for (const [part, tag] of partsWanted) {
@@ -295,7 +321,7 @@ export function exportUserDict(kg: KgView, opts: Partial<ExportUserDictOptions> 
   return {
     lines,
     skipped,
-    stats: { names: kindsOf.size, entries: lines.length, compounds, parts, commonWords, skippedByReason },
+    stats: { names: kindsOf.size, entries: lines.length, compounds, parts, variants, commonWords, skippedByReason },
   };
 }
 

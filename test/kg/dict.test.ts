@@ -27,7 +27,7 @@ const TINY = namesKg([
   ['春天', ['Movie']],
   ['阮玲玉', ['Movie', 'Person']],
   ['莱昂纳多·迪卡普里奥', ['Person']],
-  ['你好，李焕英', ['Movie']],
+  ['你好,李焕英', ['Movie']], // as normalizeName stores it (NFKC folds ，)
   ['The Shawshank Redemption', ['Movie']],
   ['Avatar', ['Movie']],
   ['2046', ['Movie']],
@@ -65,7 +65,10 @@ test('exportUserDict: tags by kind, sorted lines, skipped names with reasons, st
   assert.equal(r.stats.names, 17);
   assert.equal(r.stats.compounds, 2);
   assert.equal(r.stats.parts, 2);
-  assert.equal(tag('李焕英'), 'nz', 'part of 你好，李焕英 (你好 is a base word)');
+  assert.equal(r.stats.variants, 1);
+  assert.equal(tag('你好，李焕英'), 'nz', 'full-width variant of the NFKC name');
+  assert.equal(tag('你好,李焕英'), 'nz');
+  assert.equal(tag('李焕英'), 'nz', 'part of 你好,李焕英 (你好 is a base word)');
   assert.equal(r.stats.entries, r.lines.length);
   assert.deepEqual(r.stats.skippedByReason, { 'no Han character': 2, whitespace: 1, 'single character': 1 });
   // Deterministic: same KG in another order gives the same lines.
@@ -137,6 +140,8 @@ async function roundTrip(kg: KgView, mustHave: string[]): Promise<void> {
 
 test('round trip on the tiny KG: names are one token with their tag in both backends', async () => {
   await roundTrip(TINY, ['肖申克的救赎', '易烊千玺', '长津湖', '我不是药神']);
+  const seg = createSegmenter({ userDictLines: exportUserDict(TINY).lines });
+  assert.ok(seg.tag('我看了你好，李焕英。').some((t) => t.word === '你好，李焕英' && t.tag === 'nz'), 'full-width variant in text');
 });
 
 const DEMO_DIR = new URL('../../kg/demo/', import.meta.url);
