@@ -5,6 +5,10 @@ import { fileURLToPath } from 'node:url';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createExtractor } from '../../src/pipeline/extract.js';
+import { readGold } from '../../src/eval/readers.js';
+import { evaluate } from '../../src/eval/metrics.js';
+import { roundScores } from '../../src/eval/experiments.js';
 
 // Run `npm run build` first: bin/filmkw imports dist/.
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -86,6 +90,49 @@ test('experiments: a baselines-only config writes results.md, results.json and c
     const bad = run('experiments', '--gold', tiny, '--config', 'test/fixtures/eval/experiments-baselines.json', '--out', out, '--only', 'fig9');
     assert.equal(bad.status, 2);
     assert.match(bad.stderr, /unknown part "fig9" .*\(valid: baselines\)/);
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
+});
+
+test('eval --preset --set --json equals the library evaluation of the same extractor', () => {
+  const r = run('eval', '--gold', tiny, '--preset', 'textrank', '--set', 'graph.window=3', '--json');
+  assert.equal(r.status, 0, r.stderr);
+  const docs = readGold(join(root, tiny));
+  const extractor = createExtractor({ preset: 'textrank', overrides: { 'graph.window': 3 } });
+  const result = evaluate(docs.map((d) => ({ id: d.id, gold: d.gold, predicted: extractor.extract(d.text, { topK: 10 }).map((k) => k.word) })));
+  assert.equal(r.stdout, JSON.stringify({ system: 'textrank [graph.window=3]', docs: 2, macro: roundScores(result.macro), micro: roundScores(result.micro) }) + '\n');
+});
+
+test('eval: unknown preset → exit 2 listing presets and baselines; bad --set value or --backend → exit 2', () => {
+  let r = run('eval', '--gold', tiny, '--preset', 'textrank+x');
+  assert.equal(r.status, 2);
+  assert.match(r.stderr, /unknown preset "textrank\+x" \(valid presets: textrank, .*positionrank.*; baselines: nodejieba-tfidf/);
+  r = run('eval', '--gold', tiny, '--preset', 'textrank', '--set', 'graph.window=x');
+  assert.equal(r.status, 2);
+  assert.match(r.stderr, /graph\.window/);
+  r = run('eval', '--gold', tiny, '--preset', 'textrank', '--backend', 'hanlp');
+  assert.equal(r.status, 2);
+  assert.match(r.stderr, /unknown --backend "hanlp" \(valid: /);
+});
+
+test('experiments: presets, a baseline and a sweep on the tiny fixture write all outputs', () => {
+  const out = mkdtempSync(join(tmpdir(), 'filmkw-cli-exp-'));
+  try {
+    const r = run('experiments', '--gold', tiny, '--config', 'test/fixtures/eval/experiments-tiny.json', '--out', out);
+    assert.equal(r.status, 0, r.stderr);
+    // textrank, positionrank, nodejieba-tfidf, cppjieba-textrank, window=2, window=5 (= base, reused)
+    assert.match(r.stderr, /6 systems × 2 documents/);
+    assert.deepEqual(readdirSync(join(out, 'charts')).sort(), ['baselines.svg', 'fig5.svg', 'sweep.svg']);
+    const json = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8'));
+    const tr = json.groups[0].systems[0];
+    assert.equal(tr.preset, 'textrank');
+    assert.equal(tr.options.graph.window, 5, 'full resolved options are recorded');
+    assert.equal(json.groups[0].steps[0].from, 'TextRank');
+    assert.deepEqual(json.sweeps[0].points.map((p: { value: string; isBase: boolean }) => [p.value, p.isBase]), [['2', false], ['5', true]]);
+    assert.deepEqual(json.sweeps[0].points[1].system.macro, tr.macro);
+    const md = readFileSync(join(out, 'results.md'), 'utf8');
+    for (const heading of ['## Summary', '## TextRank and PositionRank', '## Baselines', '## Window', 'Step by step']) assert.ok(md.includes(heading), heading);
   } finally {
     rmSync(out, { recursive: true, force: true });
   }
