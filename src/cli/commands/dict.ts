@@ -85,7 +85,7 @@ export async function runDictExport(flags: ExportFlags): Promise<void> {
   }
   const lines = [
     `dict export: wrote ${r.stats.entries} entries (${r.bytes} bytes) to ${flags.out} from ${summary.kg} in ${summary.seconds} s`,
-    `  names and aliases in the KG: ${r.stats.names}; compounds (merged after tagging): ${r.stats.compounds}; compound parts added: ${r.stats.parts}; common words: ${r.stats.commonWords}`,
+    `  names and aliases in the KG: ${r.stats.names}; compounds (merged after tagging): ${r.stats.compounds}; compound parts added: ${r.stats.parts}; full-width variants: ${r.stats.variants}; common words: ${r.stats.commonWords}`,
     `  skipped: ${r.skipped.length}${r.skipped.length ? '' : ' (none)'}`,
   ];
   const ex = summary.skippedExamples;
