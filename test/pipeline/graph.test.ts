@@ -149,3 +149,13 @@ test('graphology view carries the typed edge attributes', () => {
   assert.deepEqual(g.getEdgeAttributes(g.edge('长津湖', '易烊千玺')!), { cooc: 0, kg: 1, sem: 0.2, weight: 1.2 });
   assert.deepEqual(g.getNodeAttributes('长津湖'), { word: '长津湖', entities: [0] });
 });
+
+test('ranking the word graph agrees with graphology-metrics pagerank on its graphology view (unbiased, no self-loops)', async () => {
+  const { centrality } = await import('graphology-metrics');
+  const { rankGraph } = await import('../../src/pipeline/rank.js');
+  const wg = buildWordGraph(doc, opts({ kgEdges: true }, { enabled: true }), { kg, entities });
+  const ours = rankGraph(toRankInput(wg, null), { damping: 0.85, tol: 1e-12, maxIter: 1000, iterationMode: 'converge' });
+  const theirs = centrality.pagerank(toGraphology(wg), { getEdgeWeight: 'weight', tolerance: 1e-12, maxIterations: 1000 });
+  const total = ours.scores.reduce((s, x) => s + x, 0);
+  wg.words.forEach((w, i) => assert.ok(Math.abs(ours.scores[i] / total - theirs[w]) < 1e-9, `${w}: ${ours.scores[i] / total} vs ${theirs[w]}`));
+});
