@@ -13,7 +13,7 @@
 import type { KgView } from '../kg/model.js';
 import { usageError } from '../errors.js';
 import type { ExtractCallOptions, Keyword, KeywordExplain } from './api.js';
-import { buildCandidateDoc, buildWordGraph, mergeEntityNodes, toRankInput, type TokenLike, type WordGraph } from './graph.js';
+import { buildCandidateDoc, buildWordGraph, mergeEntityNodes, toRankInput, type JaccardMemo, type TokenLike, type WordGraph } from './graph.js';
 import { matchEntities, primaryEntity, resolveAmbiguity, type MatchCache } from './kg-match.js';
 import type { ResolvedOptions } from './options.js';
 import { positionBias } from './positions.js';
@@ -29,6 +29,8 @@ export interface DocumentContext {
   common: ReadonlySet<string>;
   /** Memo of word → entities (pure lookups); optional. */
   cache?: MatchCache | null;
+  /** Memo of hub-pair Jaccard values (pure); optional. */
+  jaccardMemo?: JaccardMemo | null;
 }
 
 
@@ -68,7 +70,7 @@ export function extractFromTokens(
       if (kgGraph && o.kgMatch.mergeAliases) ({ doc, entities } = mergeEntityNodes(doc, entities));
     } else entities = null;
   }
-  const graph = buildWordGraph(doc, o, kgGraph && entities ? { kg: kg!, entities } : null);
+  const graph = buildWordGraph(doc, o, kgGraph && entities ? { kg: kg!, entities, jaccardMemo: context.jaccardMemo } : null);
   const n = doc.words.length;
   const bias = o.rank.algorithm === 'positionrank' ? positionBias(doc, n, o.rank.positionBase) : null;
   const sweepOrder = o.rank.iterationMode === 'fixed10GaussSeidel' ? codePointOrder(doc.words) : null;

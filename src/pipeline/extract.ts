@@ -16,6 +16,7 @@ import { usageError } from '../errors.js';
 import type { Extractor, ExtractCallOptions, Keyword } from './api.js';
 import { extractFromTokens, needsKg, type DocumentContext } from './core.js';
 import { MatchCache } from './kg-match.js';
+import { JaccardMemo } from './graph.js';
 import { resolveOptions, type OptionOverrides } from './options.js';
 import { commonEntityNames } from './title-policy.js';
 import { createSegmenter, DEFAULT_BACKEND, type SegmenterBackend } from './segment.js';
@@ -59,7 +60,7 @@ export function createExtractor(create: CreateExtractorOptions = {}): Extractor 
     const lexicon = baseLexicon(backend);
     common = commonEntityNames(kg, titles, { id: `base:${backend}`, freq: lexicon.freq });
   }
-  const context: DocumentContext = { options, kg, common, cache: kg ? new MatchCache() : null };
+  const context: DocumentContext = { options, kg, common, cache: kg ? new MatchCache() : null, jaccardMemo: kg ? new JaccardMemo() : null };
   const selectOptions = options.candidates;
   const described = Object.freeze({
     ...options,

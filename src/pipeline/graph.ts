@@ -244,6 +244,30 @@ export interface GraphKgInput {
   kg: KgView;
   /** Per node: sorted entity indices after matching and the title policy, or null. */
   entities: readonly (Int32Array | null)[];
+  /**
+   * Memo of sm for pairs of single-entity nodes with large KG neighbour sets (`'kg'` sets only), shared
+   * across the documents of one extractor: Jaccard of two hubs (a genre, a prolific actor) is a merge of
+   * their whole neighbour lists. Pure, so sharing it cannot change results; one memo serves one option
+   * set (the extractor owns it).
+   */
+  jaccardMemo?: JaccardMemo | null;
+}
+
+/** Memo of Jaccard values keyed by entity pair (see {@link GraphKgInput.jaccardMemo}). */
+export class JaccardMemo {
+  private readonly map = new Map<number, number>();
+  /** Pairs whose two neighbour lists together are at least this long are memoised. */
+  constructor(
+    readonly minSize = 512,
+    private readonly limit = 100_000,
+  ) {}
+  get(a: number, b: number): number | undefined {
+    return this.map.get(a < b ? a * 0x4000000 + b : b * 0x4000000 + a);
+  }
+  set(a: number, b: number, value: number): void {
+    if (this.map.size >= this.limit) this.map.clear();
+    this.map.set(a < b ? a * 0x4000000 + b : b * 0x4000000 + a, value);
+  }
 }
 
 /** The word graph: nodes plus an edge table whose columns keep the contributions apart. */
@@ -506,10 +530,22 @@ export function buildWordGraph(doc: CandidateDoc, options: BuildGraphOptions, kg
     const sets = neighbourSets(doc, entities, entityNodes, kgInput, so, table, kgPairs);
     const endpointsOf = (i: number, j: number): number[] =>
       so.jaccardNeighbours === 'kg' ? [...(entities[i] ?? EMPTY), ...(entities[j] ?? EMPTY)] : [i, j];
+    const memo = so.jaccardNeighbours === 'kg' ? (kgInput?.jaccardMemo ?? null) : null;
     const sm = (i: number, j: number): number => {
       let a = sets[i];
       let b = sets[j];
       if (a.length === 0 && b.length === 0) return so.jaccardEmpty;
+      if (a.length === 0 || b.length === 0) return 0;
+      if (memo && a.length + b.length >= memo.minSize && entities[i]!.length === 1 && entities[j]!.length === 1) {
+        const ea = entities[i]![0];
+        const eb = entities[j]![0];
+        let value = memo.get(ea, eb);
+        if (value === undefined) {
+          value = so.jaccardExcludeEndpoints ? jaccard(a, b, [ea, eb], so.jaccardEmpty) : jaccard(a, b, null, so.jaccardEmpty);
+          memo.set(ea, eb, value);
+        }
+        return value;
+      }
       if (!so.jaccardExcludeEndpoints) return jaccard(a, b, null, so.jaccardEmpty);
       const ends = endpointsOf(i, j);
       if (ends.length === 2) return jaccard(a, b, [ends[0], ends[1]], so.jaccardEmpty);

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildCandidateDoc, buildWordGraph, mergeEntityNodes, toGraphology, toRankInput, type BuildGraphOptions, type CandidateDoc, type WordGraph } from '../../src/pipeline/graph.js';
+import { JaccardMemo, buildCandidateDoc, buildWordGraph, mergeEntityNodes, toGraphology, toRankInput, type BuildGraphOptions, type CandidateDoc, type WordGraph } from '../../src/pipeline/graph.js';
 import { matchEntities } from '../../src/pipeline/kg-match.js';
 import { TOY_TAGGED, toTokens, toyKg } from '../fixtures/pipeline/mini-kg.js';
 
@@ -158,4 +158,17 @@ test('ranking the word graph agrees with graphology-metrics pagerank on its grap
   const theirs = centrality.pagerank(toGraphology(wg), { getEdgeWeight: 'weight', tolerance: 1e-12, maxIterations: 1000 });
   const total = ours.scores.reduce((s, x) => s + x, 0);
   wg.words.forEach((w, i) => assert.ok(Math.abs(ours.scores[i] / total - theirs[w]) < 1e-9, `${w}: ${ours.scores[i] / total} vs ${theirs[w]}`));
+});
+
+test('the hub-pair Jaccard memo changes nothing (shared across documents)', () => {
+  const memo = new JaccardMemo(0);
+  for (const semantic of [{ enabled: true }, { enabled: true, jaccardExcludeEndpoints: true }, { enabled: true, smScope: 'allPairs' as const }]) {
+    const plain = edges(buildWordGraph(doc, opts({ kgEdges: true }, semantic), { kg, entities }));
+    const memoA = edges(buildWordGraph(doc, opts({ kgEdges: true }, semantic), { kg, entities, jaccardMemo: new JaccardMemo(0) }));
+    assert.deepEqual(memoA, plain);
+  }
+  const first = edges(buildWordGraph(doc, opts({ kgEdges: true }, { enabled: true }), { kg, entities, jaccardMemo: memo }));
+  const second = edges(buildWordGraph(doc, opts({ kgEdges: true }, { enabled: true }), { kg, entities, jaccardMemo: memo }));
+  assert.deepEqual(second, first);
+  assert.ok(Math.abs(memo.get(4, 0)! - 0.2) < 1e-12, 'sm(伍万里, 长津湖) memoised under either order');
 });
