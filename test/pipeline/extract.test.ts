@@ -1,4 +1,5 @@
 import { test } from 'node:test';
+import { existsSync } from 'node:fs';
 import assert from 'node:assert/strict';
 import { FilmkwError } from '../../src/errors.js';
 import { createExtractor } from '../../src/pipeline/extract.js';
@@ -68,3 +69,63 @@ test('creation errors: unknown preset, bad override, KG preset without a KG', ()
   assert.equal((ex.options as { graph: { window: number } }).graph.window, 5);
   assert.ok(JSON.parse(JSON.stringify(ex.options)).segmenter.backend);
 });
+
+/**
+ * Golden top-5 of every preset on small fixture texts with the toy KG (test/fixtures/pipeline/golden).
+ * Regenerate after an intended change with UPDATE_GOLDEN=1 and review the diff.
+ */
+test('golden outputs of every preset (toy KG)', async () => {
+  const { readFileSync, writeFileSync } = await import('node:fs');
+  const { listPresets } = await import('../../src/pipeline/presets.js');
+  const dir = new URL('../fixtures/pipeline/golden/', import.meta.url);
+  const texts = JSON.parse(readFileSync(new URL('texts.json', dir), 'utf8')) as { id: string; text: string }[];
+  const kg = toyKg();
+  const actual: Record<string, Record<string, [string, number, string?][]>> = {};
+  for (const preset of listPresets()) {
+    const extractor = createExtractor({ preset, kg });
+    actual[preset] = Object.fromEntries(
+      texts.map(({ id, text }) => [id, extractor.extract(text, { topK: 5 }).map((k) => (k.kind ? [k.word, Number(k.score.toFixed(6)), k.kind] : [k.word, Number(k.score.toFixed(6))]) as [string, number, string?])]),
+    );
+  }
+  const file = new URL('expected.json', dir);
+  if (process.env.UPDATE_GOLDEN) {
+    const lines = Object.entries(actual).map(
+      ([preset, byText]) => `  ${JSON.stringify(preset)}: {\n${Object.entries(byText).map(([id, ks]) => `    ${JSON.stringify(id)}: ${JSON.stringify(ks)}`).join(',\n')}\n  }`,
+    );
+    writeFileSync(file, `{\n${lines.join(',\n')}\n}\n`);
+  }
+  const expected = JSON.parse(readFileSync(file, 'utf8')) as typeof actual;
+  assert.deepEqual(Object.keys(actual), Object.keys(expected));
+  for (const preset of Object.keys(expected)) {
+    for (const id of Object.keys(expected[preset])) {
+      const got = actual[preset][id];
+      const want = expected[preset][id];
+      const label = `${preset} / ${id}: ${JSON.stringify(got)}`;
+      assert.deepEqual(got.map(([w, , kind]) => [w, kind]), want.map(([w, , kind]) => [w, kind]), label);
+      got.forEach(([, score], k) => assert.ok(Math.abs(score - want[k][1]) <= 2e-6, label));
+    }
+  }
+});
+
+const DEMO_LOADER = new URL('../../src/kg/load.ts', import.meta.url);
+const DEMO_KG = new URL('../../kg/demo', import.meta.url);
+
+test(
+  'golden: the issue example with the demo KG under textrank+w+g — 易烊千玺, 伍万里, 长津湖 single tokens, KG edge 易烊千玺–长津湖',
+  { skip: !(existsSync(DEMO_LOADER) && existsSync(DEMO_KG)) && 'needs the demo KG (kg/demo) and src/kg/load.ts' },
+  async () => {
+    const loader = '../../src/kg/load.js';
+    const { loadKg } = (await import(loader)) as { loadKg: (o: object) => Promise<import('../../src/kg/model.js').KgView> };
+    const kg = await loadKg({});
+    const extractor = createExtractor({ preset: 'textrank+w+g', kg });
+    const keywords = extractor.extract(ISSUE, { topK: 50, explain: true });
+    const words = keywords.map((k) => k.word);
+    for (const w of ['易烊千玺', '伍万里', '长津湖']) assert.ok(words.includes(w), `${w} in ${words.join(' ')}`);
+    for (const w of ['易烊', '千玺', '万里']) assert.ok(!words.includes(w), `${w} must not be a token`);
+    const yi = keywords.find((k) => k.word === '易烊千玺')!;
+    assert.equal(yi.kind, 'Person');
+    const edge = yi.explain!.neighbours.find((n) => n.word === '长津湖');
+    assert.ok(edge && edge.kg > 0, `KG edge 易烊千玺–长津湖: ${JSON.stringify(yi.explain)}`);
+    assert.equal(keywords.find((k) => k.word === '长津湖')!.kind, 'Movie');
+  },
+);
