@@ -165,9 +165,9 @@ async function workerMain(): Promise<void> {
 /** Wall-clock docs/s of `workers` threads each tagging 1/workers of the texts (started together). */
 async function measureWorkers(preset: string, texts: string[], rounds: number, workers: number): Promise<number> {
   const shares = Array.from({ length: workers }, (_, w) => texts.filter((_, i) => i % workers === w));
-  const threads = shares.map(
-    (share) => new Worker(fileURLToPath(import.meta.url), { workerData: { preset, texts: share, rounds }, execArgv: ['--import', 'tsx'] }),
-  );
+  // a .ts entry needs tsx registered inside the worker (execArgv --import does not reach workers)
+  const bootstrap = `import('tsx/esm/api').then((m) => { m.register(); return import(${JSON.stringify(import.meta.url)}); });`;
+  const threads = shares.map((share) => new Worker(bootstrap, { eval: true, workerData: { preset, texts: share, rounds } }));
   await Promise.all(threads.map((w) => new Promise((resolve, reject) => (w.once('message', resolve), w.once('error', reject)))));
   const t0 = performance.now();
   const done = threads.map((w) => new Promise<number>((resolve, reject) => (w.once('message', (m: { ms: number }) => resolve(m.ms)), w.once('error', reject))));
