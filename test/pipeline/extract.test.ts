@@ -129,3 +129,22 @@ test(
     assert.equal(keywords.find((k) => k.word === '长津湖')!.kind, 'Movie');
   },
 );
+
+test('robust on arbitrary text: no throw, finite sorted scores, deterministic (property)', async () => {
+  const fc = (await import('fast-check')).default;
+  const ex = createExtractor({ preset: 'textrank+w+g+r', kg: toyKg() });
+  const pieces = fc.constantFrom('长津湖', '易烊千玺', '《', '》', '，', '。', '\n', ' ', '电影', '战争', '😀', 'IMAX', '2021', '\uD800', '冰雪长津湖', '的', '吴京', 'a');
+  fc.assert(
+    fc.property(fc.array(fc.oneof(pieces, fc.string({ maxLength: 6 })), { maxLength: 60 }), fc.integer({ min: 1, max: 8 }), (parts, topK) => {
+      const text = parts.join('');
+      const a = ex.extract(text, { topK, explain: true });
+      assert.ok(a.length <= topK);
+      for (let i = 0; i < a.length; i++) {
+        assert.ok(Number.isFinite(a[i].score));
+        if (i > 0) assert.ok(a[i - 1].score >= a[i].score);
+      }
+      assert.deepEqual(ex.extract(text, { topK, explain: true }), a);
+    }),
+    { numRuns: 150 },
+  );
+});
