@@ -3,8 +3,8 @@
  * the tokens of one document and its candidate occurrences, KG matching and the title policy → word
  * graph (eqs. 1–3, 8–10) → ranking (eqs. 5, 6/7, 9, 10) → top K with optional explanation.
  *
- * No state survives a call (the optional match cache memoises pure KG lookups), so a document gives the
- * same keywords alone or inside a batch. extract.ts wraps it with segmentation and candidate selection.
+ * No state survives a call (the optional memos only remember pure KG lookups and Jaccard values), so a
+ * document gives the same keywords alone or inside a batch. extract.ts wraps it with segmentation and candidate selection.
  *
  * Output rules ([RECON], options of group `output`): candidates without edges are kept with their
  * restart score, dropped (jieba) or scored 0 (cppjieba); scores are raw, jieba's min-max/10 or
@@ -32,7 +32,6 @@ export interface DocumentContext {
   /** Memo of hub-pair Jaccard values (pure); optional. */
   jaccardMemo?: JaccardMemo | null;
 }
-
 
 /** Whether the options use the KG to build or weight the graph. */
 export function usesKgGraph(options: ResolvedOptions): boolean {
