@@ -118,13 +118,13 @@ interface System {
 }
 
 /**
- * Time every system over the texts: one warm-up pass each, then `rounds` rounds in which the systems
+ * Time every system over the texts: one full warm-up pass each (JIT, memo tables), then `rounds` rounds in which the systems
  * take turns (so that drift in machine load spreads over all of them instead of favouring one).
  */
 function measureAll(systems: System[], texts: string[], chars: number, rounds: number): Row[] {
   const latencies = systems.map(() => [] as number[]);
   const seconds = systems.map(() => 0);
-  for (const s of systems) for (const t of texts.slice(0, Math.min(texts.length, 50))) s.fn(t);
+  for (const s of systems) for (const t of texts) s.fn(t);
   for (let r = 0; r < rounds; r++) {
     systems.forEach((s, k) => {
       const start = performance.now();
@@ -154,7 +154,7 @@ async function workerMain(): Promise<void> {
   const { preset, texts, rounds } = workerData as { preset: string; texts: string[]; rounds: number };
   const { kg } = await benchKg();
   const extractor = createExtractor({ preset, kg });
-  for (const t of texts.slice(0, 20)) extractor.extract(t);
+  for (const t of texts) extractor.extract(t); // the same full warm-up pass as the single-thread run
   parentPort!.postMessage({ ready: true });
   await new Promise<void>((resolve) => parentPort!.once('message', () => resolve()));
   const t0 = performance.now();
@@ -164,7 +164,14 @@ async function workerMain(): Promise<void> {
 
 /** Wall-clock docs/s of `workers` threads each tagging 1/workers of the texts (started together). */
 async function measureWorkers(preset: string, texts: string[], rounds: number, workers: number): Promise<number> {
-  const shares = Array.from({ length: workers }, (_, w) => texts.filter((_, i) => i % workers === w));
+  // balance the shares by characters (greedy, longest first): review lengths are skewed (137 to 23,906)
+  const shares: string[][] = Array.from({ length: workers }, () => []);
+  const load = new Array<number>(workers).fill(0);
+  for (const t of [...texts].sort((a, b) => b.length - a.length)) {
+    const w = load.indexOf(Math.min(...load));
+    shares[w].push(t);
+    load[w] += t.length;
+  }
   // a .ts entry needs tsx registered inside the worker (execArgv --import does not reach workers)
   const bootstrap = `import('tsx/esm/api').then((m) => { m.register(); return import(${JSON.stringify(import.meta.url)}); });`;
   const threads = shares.map((share) => new Worker(bootstrap, { eval: true, workerData: { preset, texts: share, rounds } }));
@@ -224,7 +231,7 @@ async function main(): Promise<void> {
   out.push('## Tagging throughput (bench/tag.ts)');
   out.push('');
   out.push(
-    `${texts.length} texts (${invalid} invalid lines skipped), ${chars.toLocaleString('en')} chars; ${args.rounds} rounds after a warm-up; KG: ${source} (${kg.entityCount.toLocaleString('en')} entities, loaded in ${f(kgMs)} ms); ${cpus().length} CPUs (${cpus()[0]?.model ?? '?'}), Node ${process.version}.`,
+    `${texts.length} texts (${invalid} invalid lines skipped), ${chars.toLocaleString('en')} chars; ${args.rounds} rounds after a full warm-up pass; KG: ${source} (${kg.entityCount.toLocaleString('en')} entities, loaded in ${f(kgMs)} ms); ${cpus().length} CPUs (${cpus()[0]?.model ?? '?'}), Node ${process.version}.`,
   );
   out.push('');
   out.push('| system | docs/s | chars/s | p50 ms | p99 ms | × textRankExtract | × bare tag (KG dict) | create ms |');
