@@ -150,6 +150,8 @@ function sortedIncludes(a: Int32Array, value: number): boolean {
   return false;
 }
 
+const NONE = new Int32Array(0);
+
 /** Words with at least one occurrence bracketed exactly by 《》. */
 function bracketedNodes(context: PolicyContext): Uint8Array {
   const out = new Uint8Array(context.words.length);
@@ -193,7 +195,7 @@ export function applyTitlePolicy(
   const bracketed = options.titlePolicy === 'contextual' ? bracketedNodes(context) : new Uint8Array(entities.length);
   // firm entities: not subject to the policy, or accepted by brackets
   const firmByWord: Int32Array[] = entities.map((set, i) => {
-    if (!set) return new Int32Array(0);
+    if (!set) return NONE;
     const flags = subject[i];
     return set.filter((e, k) => (!flags || bracketed[i] || !flags[k]) && kg.kindOf(e) !== 'Genre');
   });
