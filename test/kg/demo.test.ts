@@ -21,7 +21,8 @@ const DIR = new URL('../../kg/demo/', import.meta.url);
 const ENTITIES = new URL('entities.csv', DIR);
 const RELATIONS = new URL('relations.csv', DIR);
 
-type Row = Record<string, string> & { line: number };
+/** A csv record plus `line`: the source line number (as a string, like every field). */
+type Row = Record<string, string>;
 
 async function readCsv(file: URL, header: string[]): Promise<Row[]> {
   const rows: Row[] = [];
@@ -32,7 +33,7 @@ async function readCsv(file: URL, header: string[]): Promise<Row[]> {
       assert.deepEqual(Object.keys(record), header, `${file.pathname}: header`);
       first = false;
     }
-    rows.push({ ...record, line: info.lines });
+    rows.push({ ...record, line: String(info.lines) });
   }
   return rows;
 }
