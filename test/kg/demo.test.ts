@@ -141,3 +141,24 @@ test('demo KG content: 30–60 movies, all six relation kinds, the issue example
   for (const t of ['英雄', '活着', '家', '无双']) assert.ok(byId.has(movieId(t)), `movie ${t}`);
   assert.ok(byId.get(movieId('肖申克的救赎'))!.aliases.split('|').includes('The Shawshank Redemption'));
 });
+
+test('bundled samples (datasets/samples): same 12 texts in jsonl, csv and txt; gold tags in the text; demo KG names', async () => {
+  const dir = new URL('../../datasets/samples/', import.meta.url);
+  const jsonl = readFileSync(new URL('reviews.jsonl', dir), 'utf8').split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as { id: string; title: string; text: string; tag: string[] });
+  const txt = readFileSync(new URL('reviews.txt', dir), 'utf8').split('\n').filter((l) => l !== '');
+  const csv = await readCsv(new URL('reviews.csv', dir), ['id', 'text']);
+  assert.ok(jsonl.length >= 8 && jsonl.length <= 12, `${jsonl.length} samples`);
+  assert.deepEqual(txt, jsonl.map((o) => o.text));
+  assert.deepEqual(csv.map((r) => [r.id, r.text]), jsonl.map((o) => [o.id, o.text]));
+  const names = new Set(entities.map((e) => normalizeName(e.name)));
+  for (const [i, o] of jsonl.entries()) {
+    assert.equal(o.id, `sample-${String(i + 1).padStart(2, '0')}`);
+    const len = [...o.text].length;
+    assert.ok(len >= 60 && len <= 400, `${o.id}: ${len} characters`);
+    assert.equal(o.tag.length, 5, `${o.id}: 5 gold keywords`);
+    assert.equal(new Set(o.tag).size, 5, `${o.id}: duplicate gold keyword`);
+    for (const t of o.tag) assert.ok(o.text.includes(t), `${o.id}: gold keyword ${t} not in the text`);
+    assert.ok(o.tag.some((t) => names.has(t)), `${o.id}: no gold keyword is a demo KG name`);
+  }
+  assert.ok(jsonl[0].text.includes('以易烊千玺扮演的伍万里这个孩子的视角，拎起《长津湖》整篇故事的主线。'));
+});
