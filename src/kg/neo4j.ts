@@ -1,0 +1,611 @@
+/**
+ * Neo4j 5 storage of the film KG (issues 2, 5, 6) with the official neo4j-driver.
+ *
+ * Graph model (documented in kg/NEO4J.md):
+ *   - every entity is a node `(:Entity:<Kind> {id, name, aliases, surfaces, movieId?})`, Kind one of
+ *     ENTITY_KINDS; `id` is unique (constraint `filmkw_entity_id` on :Entity(id)).
+ *   - DIRECTED / WROTE / ACTED_IN / HAS_GENRE / PLAYED are relationships between :Entity nodes in the
+ *     direction of RELATION_ENDS; PLAYED carries `movieId` and is MERGEd on it (one PLAYED per movie;
+ *     a PLAYED relation without a movie is stored with movieId "" and read back without one).
+ *   - ALIAS relations point to `(:Alias {name})` nodes (unique name, constraint `filmkw_alias_name`);
+ *     the movie's `aliases` list property holds Entity.aliases. Both are kept so that reading the
+ *     graph back gives the same KgData (and content hash) as was written, and so that the ALIAS count
+ *     of {@link neo4jStats} equals the number of ALIAS relations, as in the embedded store.
+ *   - Alias nodes are not entities: they are not counted in the entity totals.
+ *
+ * Writes: uniqueness constraints first (CREATE CONSTRAINT ... IF NOT EXISTS), then batched
+ * `UNWIND $rows AS row MERGE ...` statements in managed write transactions (session.executeWrite,
+ * which the driver retries with exponential backoff on transient errors, ServiceUnavailable and
+ * SessionExpired until `maxTransactionRetryTime`). Data travels only in parameters; the only text
+ * interpolated into a statement is a label or relationship type from the fixed ENTITY_KINDS /
+ * RELATION_KINDS enums, checked before use. MERGE makes the import idempotent: running it again, or
+ * re-running it after a failure half-way, converges to the same graph.
+ *
+ * Reads: keyset paging over :Entity ordered by id, each page with its outgoing relationships, in
+ * managed read transactions. Integers come back as JS numbers (`disableLosslessIntegers`); counts are
+ * converted defensively anyway.
+ */
+import neo4j, { type Driver, type ManagedTransaction } from 'neo4j-driver';
+import { FilmkwError } from '../errors.js';
+import {
+  ENTITY_KINDS,
+  RELATION_KINDS,
+  emptyStats,
+  type Entity,
+  type EntityKind,
+  type KgData,
+  type KgStats,
+  type Relation,
+  type RelationKind,
+} from './model.js';
+
+export interface Neo4jConfig {
+  /** bolt://, bolt+s://, bolt+ssc://, neo4j://, neo4j+s:// or neo4j+ssc:// */
+  uri: string;
+  user: string;
+  password: string;
+  /** Database name; the server's default database when absent. */
+  database?: string;
+}
+
+/** Driver timeouts; tests make them small. */
+export interface Neo4jTuning {
+  /** TCP connect timeout (driver `connectionTimeout`). @default 15000 */
+  connectionTimeoutMs: number;
+  /** Time to wait for a pooled connection, incl. the Bolt handshake (driver `connectionAcquisitionTimeout`). @default 30000 */
+  connectionAcquisitionTimeoutMs: number;
+  /** How long a managed transaction is retried on transient errors (driver `maxTransactionRetryTime`). @default 30000 */
+  maxTransactionRetryTimeMs: number;
+}
+
+export interface Neo4jWriteOptions {
+  /** Rows per UNWIND statement (one managed transaction each). @default 5000 */
+  batchSize?: number;
+  onProgress?: (done: number, total: number, phase: string) => void;
+  tuning?: Partial<Neo4jTuning>;
+}
+
+export interface Neo4jReadOptions {
+  /** Entities per page (with their outgoing relationships). @default 1000 */
+  pageSize?: number;
+  onProgress?: (done: number, total: number, phase: string) => void;
+  /** Called for each node that cannot be read back as an entity (no or several kind labels), which is skipped. */
+  onWarning?: (message: string) => void;
+  tuning?: Partial<Neo4jTuning>;
+}
+
+/** One reason why rows were not written, with the first few examples. */
+export interface Neo4jSkip {
+  reason: string;
+  count: number;
+  examples: string[];
+}
+
+export interface Neo4jWriteResult {
+  /** Entity nodes written (MERGEd). */
+  nodes: number;
+  /** Relationships written (MERGEd), ALIAS included. */
+  relationships: number;
+  ms: number;
+  /** What the server reported as newly created (0 on a re-run of the same import). */
+  created: { nodes: number; relationships: number };
+  skipped: Neo4jSkip[];
+}
+
+export const NEO4J_DEFAULTS = Object.freeze({
+  batchSize: 5000,
+  pageSize: 1000,
+  tuning: Object.freeze({
+    connectionTimeoutMs: 15_000,
+    connectionAcquisitionTimeoutMs: 30_000,
+    maxTransactionRetryTimeMs: 30_000,
+  } satisfies Neo4jTuning),
+  /** At most this many examples per skip reason. */
+  skipExamples: 5,
+});
+
+const URI_SCHEMES = ['bolt', 'bolt+s', 'bolt+ssc', 'neo4j', 'neo4j+s', 'neo4j+ssc'];
+
+/**
+ * Connection settings from NEO4J_URI, NEO4J_USER (@default "neo4j"), NEO4J_PASSWORD and the optional
+ * NEO4J_DATABASE. Throws FilmkwError('USAGE') when the URI or password is missing or the URI scheme is
+ * not a Bolt/Neo4j scheme.
+ */
+export function neo4jConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Neo4jConfig {
+  const uri = env.NEO4J_URI?.trim();
+  if (!uri) throw new FilmkwError('USAGE', 'neo4j: NEO4J_URI is not set (also NEO4J_USER, NEO4J_PASSWORD)');
+  const scheme = /^([a-z0-9+]+):\/\//i.exec(uri)?.[1]?.toLowerCase();
+  if (!scheme || !URI_SCHEMES.includes(scheme)) {
+    throw new FilmkwError(
+      'USAGE',
+      `neo4j: NEO4J_URI "${redactUri(uri)}" must start with one of ${URI_SCHEMES.map((s) => s + '://').join(', ')}`,
+    );
+  }
+  const password = env.NEO4J_PASSWORD;
+  if (password === undefined) throw new FilmkwError('USAGE', 'neo4j: NEO4J_PASSWORD is not set (NEO4J_URI and NEO4J_USER are read too)');
+  const user = env.NEO4J_USER?.trim() || 'neo4j';
+  const database = env.NEO4J_DATABASE?.trim() || undefined;
+  return database ? { uri, user, password, database } : { uri, user, password };
+}
+
+/** The URI without user info (never print a password that was put into the URI). */
+export function redactUri(uri: string): string {
+  return uri.replace(/^([a-z0-9+]+:\/\/)[^@/]*@/i, '$1');
+}
+
+// ---------------------------------------------------------------------------------------------
+// Cypher builders (pure; exported for tests). Labels and types are checked against the enums.
+
+function checkEntityKind(kind: string): EntityKind {
+  if (!(ENTITY_KINDS as readonly string[]).includes(kind)) throw new Error(`neo4j: not an entity kind: ${JSON.stringify(kind)}`);
+  return kind as EntityKind;
+}
+
+function checkRelationKind(kind: string): RelationKind {
+  if (!(RELATION_KINDS as readonly string[]).includes(kind)) throw new Error(`neo4j: not a relation kind: ${JSON.stringify(kind)}`);
+  return kind as RelationKind;
+}
+
+/** Schema statements, run first, each in its own transaction. */
+export function schemaStatements(): string[] {
+  return [
+    'CREATE CONSTRAINT filmkw_entity_id IF NOT EXISTS FOR (n:Entity) REQUIRE n.id IS UNIQUE',
+    'CREATE CONSTRAINT filmkw_alias_name IF NOT EXISTS FOR (n:Alias) REQUIRE n.name IS UNIQUE',
+    'CREATE INDEX filmkw_entity_name IF NOT EXISTS FOR (n:Entity) ON (n.name)',
+  ];
+}
+
+/** MERGE statement for entities of one kind; `$rows`: {@link EntityRow}[]. Returns the number of rows written as `n`. */
+export function entityMergeQuery(kind: EntityKind): string {
+  const k = checkEntityKind(kind);
+  const others = ENTITY_KINDS.filter((x) => x !== k);
+  return [
+    'UNWIND $rows AS row',
+    'MERGE (n:Entity {id: row.id})',
+    `SET n:${k}, n.name = row.name, n.aliases = row.aliases, n.surfaces = row.surfaces, n.movieId = row.movieId`,
+    `REMOVE n:${others.join(':')}`,
+    'RETURN count(n) AS n',
+  ].join('\n');
+}
+
+/** MERGE statement for relations of one kind; `$rows`: {@link RelationRow}[]. Returns the number of rows written as `n`. */
+export function relationMergeQuery(kind: RelationKind): string {
+  const k = checkRelationKind(kind);
+  if (k === 'ALIAS') {
+    return [
+      'UNWIND $rows AS row',
+      'MATCH (a:Entity {id: row.from})',
+      'MERGE (x:Alias {name: row.to})',
+      'MERGE (a)-[r:ALIAS]->(x)',
+      'RETURN count(r) AS n',
+    ].join('\n');
+  }
+  return [
+    'UNWIND $rows AS row',
+    'MATCH (a:Entity {id: row.from})',
+    'MATCH (b:Entity {id: row.to})',
+    k === 'PLAYED' ? 'MERGE (a)-[r:PLAYED {movieId: row.movieId}]->(b)' : `MERGE (a)-[r:${k}]->(b)`,
+    'RETURN count(r) AS n',
+  ].join('\n');
+}
+
+/** One page of entities (keyset on id) with their outgoing relationships. Params: $after, $limit, $kinds. */
+export function readPageQuery(): string {
+  const types = RELATION_KINDS.filter((k) => k !== 'ALIAS').map(checkRelationKind).join('|');
+  return [
+    'MATCH (n:Entity)',
+    'WHERE n.id > $after',
+    'WITH n ORDER BY n.id ASC LIMIT $limit',
+    'RETURN n.id AS id, [l IN labels(n) WHERE l IN $kinds] AS kinds, n.name AS name,',
+    '  n.aliases AS aliases, n.surfaces AS surfaces, n.movieId AS movieId,',
+    `  [(n)-[r:${types}]->(b:Entity) | [type(r), b.id, r.movieId]] AS rels,`,
+    '  [(n)-[:ALIAS]->(x:Alias) | x.name] AS aliasNames',
+  ].join('\n');
+}
+
+/** Count statements of {@link neo4jStats}: same patterns as the read, so stats(read) = neo4jStats. */
+export function statsQueries(): { entities: Record<EntityKind, string>; relations: Record<RelationKind, string> } {
+  const entities = {} as Record<EntityKind, string>;
+  for (const k of ENTITY_KINDS) entities[k] = `MATCH (n:Entity:${checkEntityKind(k)}) RETURN count(n) AS n`;
+  const relations = {} as Record<RelationKind, string>;
+  for (const k of RELATION_KINDS) {
+    relations[k] =
+      k === 'ALIAS'
+        ? 'MATCH (:Entity)-[r:ALIAS]->(:Alias) RETURN count(r) AS n'
+        : `MATCH (:Entity)-[r:${checkRelationKind(k)}]->(:Entity) RETURN count(r) AS n`;
+  }
+  return { entities, relations };
+}
+
+export interface EntityRow {
+  id: string;
+  name: string;
+  aliases: string[];
+  surfaces: string[];
+  movieId: string | null;
+}
+
+export interface RelationRow {
+  from: string;
+  to: string;
+  /** PLAYED only ("" when the relation has no movie). */
+  movieId?: string;
+}
+
+export function entityRow(e: Entity): EntityRow {
+  return { id: e.id, name: e.name, aliases: [...(e.aliases ?? [])], surfaces: [...(e.surfaces ?? [])], movieId: e.movieId ?? null };
+}
+
+export function relationRow(r: Relation): RelationRow {
+  return r.kind === 'PLAYED' ? { from: r.from, to: r.to, movieId: r.movieId ?? '' } : { from: r.from, to: r.to };
+}
+
+/** A statement with the rows of one batch. */
+export interface ImportBatch {
+  phase: 'entities' | 'relations';
+  kind: EntityKind | RelationKind;
+  query: string;
+  rows: EntityRow[] | RelationRow[];
+}
+
+export interface ImportPlan {
+  entities: number;
+  relations: number;
+  skipped: Neo4jSkip[];
+  /** Batches in write order: all entities (by kind), then relations (by kind). Lazy: rows are built per batch. */
+  batches(): Generator<ImportBatch>;
+}
+
+/**
+ * Checks the data and plans the batches. Skipped (each reported with a reason): entities of an unknown
+ * kind or without id, later duplicates of an entity id, relations of an unknown kind, relations whose
+ * endpoint entity is not in the data, ALIAS relations with an empty name.
+ */
+export function planImport(data: KgData, batchSize: number = NEO4J_DEFAULTS.batchSize): ImportPlan {
+  if (!Number.isInteger(batchSize) || batchSize < 1) throw new FilmkwError('USAGE', `neo4j: batch size must be a positive integer, got ${batchSize}`);
+  const skips = new Map<string, Neo4jSkip>();
+  const skip = (reason: string, example: string) => {
+    let s = skips.get(reason);
+    if (!s) skips.set(reason, (s = { reason, count: 0, examples: [] }));
+    s.count++;
+    if (s.examples.length < NEO4J_DEFAULTS.skipExamples) s.examples.push(example);
+  };
+  const kindOf = new Map<string, EntityKind>();
+  const entityOk = new Uint8Array(data.entities.length);
+  data.entities.forEach((e, i) => {
+    if (!(ENTITY_KINDS as readonly string[]).includes(e.kind)) return skip('entity kind is not one of ' + ENTITY_KINDS.join('/'), `${e.id} (${String(e.kind)})`);
+    if (typeof e.id !== 'string' || e.id === '') return skip('entity without id', `${e.kind} ${e.name}`);
+    if (kindOf.has(e.id)) return skip('duplicate entity id (first kept)', e.id);
+    kindOf.set(e.id, e.kind);
+    entityOk[i] = 1;
+  });
+  const relOk = new Uint8Array(data.relations.length);
+  const relCount = new Map<RelationKind, number>();
+  data.relations.forEach((r, i) => {
+    if (!(RELATION_KINDS as readonly string[]).includes(r.kind)) return skip('relation kind is not one of ' + RELATION_KINDS.join('/'), `${r.from} ${String(r.kind)} ${r.to}`);
+    if (!kindOf.has(r.from)) return skip(`relation source is not an entity of the data`, `${r.from} ${r.kind} ${r.to}`);
+    if (r.kind === 'ALIAS') {
+      if (typeof r.to !== 'string' || r.to === '') return skip('ALIAS with an empty name', `${r.from} ALIAS ""`);
+    } else if (!kindOf.has(r.to)) return skip(`relation target is not an entity of the data`, `${r.from} ${r.kind} ${r.to}`);
+    relOk[i] = 1;
+    relCount.set(r.kind, (relCount.get(r.kind) ?? 0) + 1);
+  });
+  const entities = entityOk.reduce((a, b) => a + b, 0);
+  const relations = relOk.reduce((a, b) => a + b, 0);
+  return {
+    entities,
+    relations,
+    skipped: [...skips.values()],
+    *batches() {
+      for (const kind of ENTITY_KINDS) {
+        const query = entityMergeQuery(kind);
+        let rows: EntityRow[] = [];
+        for (let i = 0; i < data.entities.length; i++) {
+          const e = data.entities[i];
+          if (!entityOk[i] || e.kind !== kind) continue;
+          rows.push(entityRow(e));
+          if (rows.length === batchSize) {
+            yield { phase: 'entities', kind, query, rows };
+            rows = [];
+          }
+        }
+        if (rows.length) yield { phase: 'entities', kind, query, rows };
+      }
+      for (const kind of RELATION_KINDS) {
+        if (!relCount.get(kind)) continue;
+        const query = relationMergeQuery(kind);
+        let rows: RelationRow[] = [];
+        for (let i = 0; i < data.relations.length; i++) {
+          const r = data.relations[i];
+          if (!relOk[i] || r.kind !== kind) continue;
+          rows.push(relationRow(r));
+          if (rows.length === batchSize) {
+            yield { phase: 'relations', kind, query, rows };
+            rows = [];
+          }
+        }
+        if (rows.length) yield { phase: 'relations', kind, query, rows };
+      }
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Errors
+
+type Phase = 'connect' | 'schema' | 'write' | 'read';
+
+const AUTH_CODES = new Set([
+  'Neo.ClientError.Security.Unauthorized',
+  'Neo.ClientError.Security.AuthenticationRateLimit',
+  'Neo.ClientError.Security.CredentialsExpired',
+  'Neo.ClientError.Security.TokenExpired',
+]);
+
+const CONNECT_CAUSE = /ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|ETIMEDOUT|ECONNRESET|EPIPE|closed by server|Connection acquisition timed out|Failed to connect|Could not perform discovery|No routing servers|connection timeout/i;
+
+/** One line: the "Caused by" part of the driver's message if any, else its first sentence; no newlines. */
+function shortCause(err: unknown): string {
+  const e = err as { message?: unknown; code?: unknown; cause?: unknown };
+  let msg = typeof e?.message === 'string' ? e.message : String(err);
+  const caused = /Caused by:\s*(.+)$/s.exec(msg);
+  if (caused) msg = caused[1];
+  else if (/^Failed to connect to server/.test(msg) && e.cause) msg = shortCause(e.cause);
+  else if (/^Could not perform discovery/.test(msg) && e.cause) msg = `${shortCause(e.cause)} (routing discovery)`;
+  msg = msg.replace(/\s+/g, ' ').trim();
+  if (msg.length > 240) msg = msg.slice(0, 237) + '...';
+  return msg;
+}
+
+function codeOf(err: unknown): string {
+  const c = (err as { code?: unknown })?.code;
+  return typeof c === 'string' ? c : '';
+}
+
+/**
+ * Maps any error from the driver to a FilmkwError with one clear line:
+ *   - NEO4J_AUTH: the server rejected the credentials (Unauthorized, rate limit, expired credentials);
+ *   - NEO4J_UNAVAILABLE: the server cannot be reached while connecting (refused, unknown host, closed
+ *     during the handshake, acquisition timeout, ServiceUnavailable/SessionExpired at connect);
+ *   - NEO4J_FAILED: everything else, in particular losing the server during a job after the driver's
+ *     retries; the message says that the import can be re-run and converges.
+ * `ctx.phase` @default 'connect'. A FilmkwError is returned unchanged.
+ */
+export function classifyNeo4jError(err: unknown, ctx: { uri?: string; user?: string; phase?: Phase; database?: string } = {}): FilmkwError {
+  if (err instanceof FilmkwError) return err;
+  const phase = ctx.phase ?? 'connect';
+  const where = ctx.uri ? ` at ${redactUri(ctx.uri)}` : '';
+  const code = codeOf(err);
+  const cause = shortCause(err);
+  if (AUTH_CODES.has(code)) {
+    const who = ctx.user ? ` for user "${ctx.user}"` : '';
+    return new FilmkwError('NEO4J_AUTH', `neo4j: authentication failed${who}${where}: ${cause} [${code}]; check NEO4J_USER and NEO4J_PASSWORD`, { cause: err });
+  }
+  if (code === 'Neo.ClientError.Database.DatabaseNotFound') {
+    const db = ctx.database ? ` "${ctx.database}"` : '';
+    return new FilmkwError('NEO4J_FAILED', `neo4j: database${db} does not exist${where} (check NEO4J_DATABASE): ${cause}`, { cause: err });
+  }
+  const connectish =
+    code === neo4j.error.SERVICE_UNAVAILABLE || code === neo4j.error.SESSION_EXPIRED || CONNECT_CAUSE.test(String((err as Error)?.message ?? ''));
+  if (phase === 'connect' && connectish) {
+    return new FilmkwError('NEO4J_UNAVAILABLE', `neo4j: cannot connect to ${ctx.uri ? redactUri(ctx.uri) : 'the server'}: is the server running? (${cause})`, { cause: err });
+  }
+  const job = phase === 'read' ? 'reading the KG' : phase === 'schema' ? 'creating the constraints' : phase === 'write' ? 'the import' : 'connecting';
+  const rerun = phase === 'read' ? 'the read can be retried' : 'the import can be re-run and converges to the same graph (MERGE)';
+  const codeText = code && code !== 'N/A' ? ` [${code}]` : '';
+  const lost = connectish ? 'lost the server' : 'failed';
+  return new FilmkwError('NEO4J_FAILED', `neo4j: ${job}${where} ${lost} after retries: ${cause}${codeText}; ${rerun}`, { cause: err });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Driver plumbing
+
+function openDriver(cfg: Neo4jConfig, tuning: Partial<Neo4jTuning> = {}): Driver {
+  const t = { ...NEO4J_DEFAULTS.tuning, ...tuning };
+  try {
+    return neo4j.driver(cfg.uri, neo4j.auth.basic(cfg.user, cfg.password), {
+      disableLosslessIntegers: true,
+      connectionTimeout: t.connectionTimeoutMs,
+      connectionAcquisitionTimeout: t.connectionAcquisitionTimeoutMs,
+      maxTransactionRetryTime: t.maxTransactionRetryTimeMs,
+      userAgent: 'filmkw',
+    });
+  } catch (err) {
+    throw new FilmkwError('USAGE', `neo4j: bad NEO4J_URI "${redactUri(cfg.uri)}": ${shortCause(err)}`, { cause: err });
+  }
+}
+
+/** Opens a driver, checks connectivity and credentials, runs `job`, always closes the driver. */
+async function withDriver<T>(
+  cfg: Neo4jConfig,
+  tuning: Partial<Neo4jTuning> | undefined,
+  job: (driver: Driver, setPhase: (p: Phase) => void) => Promise<T>,
+): Promise<T> {
+  const driver = openDriver(cfg, tuning);
+  let phase: Phase = 'connect';
+  try {
+    await driver.verifyConnectivity(cfg.database ? { database: cfg.database } : {});
+    return await job(driver, (p) => (phase = p));
+  } catch (err) {
+    throw classifyNeo4jError(err, { uri: cfg.uri, user: cfg.user, phase, database: cfg.database });
+  } finally {
+    await driver.close().catch(() => undefined);
+  }
+}
+
+function num(v: unknown): number {
+  if (typeof v === 'number') return v;
+  if (neo4j.isInt(v)) return (v as { toNumber(): number }).toNumber();
+  if (typeof v === 'bigint') return Number(v);
+  return v == null ? 0 : Number(v);
+}
+
+function sessionFor(driver: Driver, cfg: Neo4jConfig) {
+  return driver.session(cfg.database ? { database: cfg.database } : {});
+}
+
+// ---------------------------------------------------------------------------------------------
+// Public jobs
+
+/**
+ * Writes `data` into Neo4j (idempotent MERGE import, see module header). Throws FilmkwError with code
+ * NEO4J_UNAVAILABLE / NEO4J_AUTH / NEO4J_FAILED (see {@link classifyNeo4jError}).
+ */
+export async function writeKgToNeo4j(data: KgData, cfg: Neo4jConfig, opts: Neo4jWriteOptions = {}): Promise<Neo4jWriteResult> {
+  const t0 = performance.now();
+  const plan = planImport(data, opts.batchSize ?? NEO4J_DEFAULTS.batchSize);
+  return withDriver(cfg, opts.tuning, async (driver, setPhase) => {
+    const session = sessionFor(driver, cfg);
+    const created = { nodes: 0, relationships: 0 };
+    const lost = new Map<string, number>();
+    let nodes = 0;
+    let relationships = 0;
+    try {
+      setPhase('schema');
+      const schema = schemaStatements();
+      for (let i = 0; i < schema.length; i++) {
+        await session.executeWrite((tx: ManagedTransaction) => tx.run(schema[i]));
+        opts.onProgress?.(i + 1, schema.length, 'schema');
+      }
+      setPhase('write');
+      for (const b of plan.batches()) {
+        const res = await session.executeWrite(async (tx: ManagedTransaction) => {
+          const r = await tx.run(b.query, { rows: b.rows });
+          const u = r.summary.counters.updates();
+          return { n: num(r.records[0]?.get('n')), nodesCreated: u.nodesCreated, relsCreated: u.relationshipsCreated };
+        });
+        created.nodes += b.phase === 'entities' ? res.nodesCreated : 0;
+        created.relationships += res.relsCreated;
+        if (res.n < b.rows.length) lost.set(String(b.kind), (lost.get(String(b.kind)) ?? 0) + b.rows.length - res.n);
+        if (b.phase === 'entities') {
+          nodes += res.n;
+          opts.onProgress?.(nodes, plan.entities, 'entities');
+        } else {
+          relationships += res.n;
+          opts.onProgress?.(relationships, plan.relations, 'relations');
+        }
+      }
+    } finally {
+      await session.close().catch(() => undefined);
+    }
+    const skipped = [...plan.skipped];
+    for (const [kind, count] of lost) {
+      skipped.push({ reason: `${kind}: endpoint node not found in the database while writing (deleted concurrently?)`, count, examples: [] });
+    }
+    return { nodes, relationships, ms: Math.round(performance.now() - t0), created, skipped };
+  });
+}
+
+/** Reads the whole filmkw KG back from Neo4j with keyset-paged read transactions. */
+export async function readKgFromNeo4j(cfg: Neo4jConfig, opts: Neo4jReadOptions = {}): Promise<KgData> {
+  const pageSize = opts.pageSize ?? NEO4J_DEFAULTS.pageSize;
+  if (!Number.isInteger(pageSize) || pageSize < 1) throw new FilmkwError('USAGE', `neo4j: page size must be a positive integer, got ${pageSize}`);
+  return withDriver(cfg, opts.tuning, async (driver, setPhase) => {
+    setPhase('read');
+    const session = sessionFor(driver, cfg);
+    const entities: Entity[] = [];
+    const relations: Relation[] = [];
+    const query = readPageQuery();
+    try {
+      const total = num(
+        await session.executeRead(async (tx: ManagedTransaction) => (await tx.run('MATCH (n:Entity) RETURN count(n) AS n')).records[0]?.get('n')),
+      );
+      let after = '';
+      for (;;) {
+        const records = await session.executeRead(
+          async (tx: ManagedTransaction) => (await tx.run(query, { after, limit: neo4j.int(pageSize), kinds: [...ENTITY_KINDS] })).records,
+        );
+        if (records.length === 0) break;
+        for (const rec of records) {
+          const id = rec.get('id') as string;
+          after = id;
+          const kinds = rec.get('kinds') as string[];
+          if (kinds.length !== 1) {
+            opts.onWarning?.(`neo4j: node ${JSON.stringify(id)} has ${kinds.length ? 'several kind labels (' + kinds.join(', ') + ')' : 'no kind label'}; skipped with its relations`);
+            continue;
+          }
+          const e: Entity = {
+            id,
+            kind: kinds[0] as EntityKind,
+            name: (rec.get('name') as string | null) ?? '',
+            surfaces: (rec.get('surfaces') as string[] | null) ?? [],
+            aliases: (rec.get('aliases') as string[] | null) ?? [],
+          };
+          const movieId = rec.get('movieId') as string | null;
+          if (movieId != null) e.movieId = movieId;
+          entities.push(e);
+          for (const [kind, to, mid] of rec.get('rels') as [RelationKind, string, string | null][]) {
+            const r: Relation = { kind, from: id, to };
+            if (kind === 'PLAYED' && mid) r.movieId = mid;
+            relations.push(r);
+          }
+          for (const name of rec.get('aliasNames') as string[]) relations.push({ kind: 'ALIAS', from: id, to: name });
+        }
+        opts.onProgress?.(entities.length, total, 'entities');
+        if (records.length < pageSize) break;
+      }
+    } finally {
+      await session.close().catch(() => undefined);
+    }
+    return { entities, relations };
+  });
+}
+
+/** Counts by kind, with the same patterns as {@link readKgFromNeo4j}, in one read transaction. */
+export async function neo4jStats(cfg: Neo4jConfig, opts: { tuning?: Partial<Neo4jTuning> } = {}): Promise<KgStats> {
+  return withDriver(cfg, opts.tuning, async (driver, setPhase) => {
+    setPhase('read');
+    const q = statsQueries();
+    const session = sessionFor(driver, cfg);
+    try {
+      return await session.executeRead(async (tx: ManagedTransaction) => {
+        const stats = emptyStats();
+        for (const k of ENTITY_KINDS) {
+          const n = num((await tx.run(q.entities[k])).records[0]?.get('n'));
+          stats.entities.byKind[k] = n;
+          stats.entities.total += n;
+        }
+        for (const k of RELATION_KINDS) {
+          const n = num((await tx.run(q.relations[k])).records[0]?.get('n'));
+          stats.relations.byKind[k] = n;
+          stats.relations.total += n;
+        }
+        return stats;
+      });
+    } finally {
+      await session.close().catch(() => undefined);
+    }
+  });
+}
+
+/**
+ * Deletes every filmkw node (:Entity, :Alias) and its relationships, in batches of `batchSize`
+ * relationships / nodes per transaction (used by tests and benchmarks on a scratch database).
+ * Returns the numbers deleted.
+ */
+export async function clearKgInNeo4j(
+  cfg: Neo4jConfig,
+  opts: { batchSize?: number; tuning?: Partial<Neo4jTuning> } = {},
+): Promise<{ nodes: number; relationships: number }> {
+  const limit = neo4j.int(opts.batchSize ?? 10_000);
+  return withDriver(cfg, opts.tuning, async (driver, setPhase) => {
+    setPhase('write');
+    const session = sessionFor(driver, cfg);
+    const out = { nodes: 0, relationships: 0 };
+    try {
+      const loop = async (query: string): Promise<number> => {
+        let total = 0;
+        for (;;) {
+          const n = num(await session.executeWrite(async (tx: ManagedTransaction) => (await tx.run(query, { limit })).records[0]?.get('n')));
+          total += n;
+          if (n === 0) return total;
+        }
+      };
+      out.relationships = await loop('MATCH (:Entity)-[r]->() WITH r LIMIT $limit DELETE r RETURN count(*) AS n');
+      out.nodes = await loop('MATCH (n) WHERE n:Entity OR n:Alias WITH n LIMIT $limit DETACH DELETE n RETURN count(*) AS n');
+    } finally {
+      await session.close().catch(() => undefined);
+    }
+    return out;
+  });
+}
