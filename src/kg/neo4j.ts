@@ -385,14 +385,19 @@ export function classifyNeo4jError(err: unknown, ctx: { uri?: string; user?: str
     const db = ctx.database ? ` "${ctx.database}"` : '';
     return new FilmkwError('NEO4J_FAILED', `neo4j: database${db} does not exist${where} (check NEO4J_DATABASE): ${cause}`, { cause: err });
   }
-  const connectish =
-    code === neo4j.error.SERVICE_UNAVAILABLE || code === neo4j.error.SESSION_EXPIRED || CONNECT_CAUSE.test(String((err as Error)?.message ?? ''));
-  if (phase === 'connect' && connectish) {
-    return new FilmkwError('NEO4J_UNAVAILABLE', `neo4j: cannot connect to ${ctx.uri ? redactUri(ctx.uri) : 'the server'}: is the server running? (${cause})`, { cause: err });
-  }
-  const job = phase === 'read' ? 'reading the KG' : phase === 'schema' ? 'creating the constraints' : phase === 'write' ? 'the import' : 'connecting';
-  const rerun = phase === 'read' ? 'the read can be retried' : 'the import can be re-run and converges to the same graph (MERGE)';
+  const message = String((err as Error)?.message ?? '');
+  const connectish = code === neo4j.error.SERVICE_UNAVAILABLE || code === neo4j.error.SESSION_EXPIRED || CONNECT_CAUSE.test(message);
   const codeText = code && code !== 'N/A' ? ` [${code}]` : '';
+  if (phase === 'connect') {
+    const protocol = code === neo4j.error.PROTOCOL_ERROR || /Bolt protocol|handshake|protocol version/i.test(message);
+    if (connectish || protocol) {
+      const hint = protocol && !connectish ? '; is it a Neo4j 5 server speaking Bolt?' : '';
+      return new FilmkwError('NEO4J_UNAVAILABLE', `neo4j: cannot connect to ${ctx.uri ? redactUri(ctx.uri) : 'the server'}: is the server running? (${cause}${hint})`, { cause: err });
+    }
+    return new FilmkwError('NEO4J_FAILED', `neo4j: connecting${where} failed: ${cause}${codeText}`, { cause: err });
+  }
+  const job = phase === 'read' ? 'reading the KG' : phase === 'schema' ? 'creating the constraints' : 'the import';
+  const rerun = phase === 'read' ? 'the read can be retried' : 'the import can be re-run and converges to the same graph (MERGE)';
   const lost = connectish ? 'lost the server' : 'failed';
   return new FilmkwError('NEO4J_FAILED', `neo4j: ${job}${where} ${lost} after retries: ${cause}${codeText}; ${rerun}`, { cause: err });
 }

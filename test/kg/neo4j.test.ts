@@ -1,0 +1,284 @@
+/**
+ * Unit tests of src/kg/neo4j.ts that need no Neo4j server: configuration, the exact Cypher and row
+ * shapes, error classification, and connection failures against closed ports and fake TCP servers.
+ * test/kg/neo4j-fake-bolt.test.ts drives the full write/read/stats jobs against a scripted Bolt server.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import net from 'node:net';
+import { Neo4jError } from 'neo4j-driver';
+import { FilmkwError } from '../../src/errors.js';
+import {
+  NEO4J_DEFAULTS,
+  classifyNeo4jError,
+  entityMergeQuery,
+  neo4jConfigFromEnv,
+  neo4jStats,
+  planImport,
+  readKgFromNeo4j,
+  readPageQuery,
+  redactUri,
+  relationMergeQuery,
+  schemaStatements,
+  statsQueries,
+  writeKgToNeo4j,
+} from '../../src/kg/neo4j.js';
+import type { EntityKind, KgData, RelationKind } from '../../src/kg/model.js';
+
+const FAST = { connectionTimeoutMs: 1000, connectionAcquisitionTimeoutMs: 1500, maxTransactionRetryTimeMs: 300 };
+
+/** Toy KG with one of everything, plus bad rows that must be skipped and reported. */
+export const TOY: KgData = {
+  entities: [
+    { id: 'movie/douban/1', kind: 'Movie', name: '我不是药神', surfaces: ['我不是药神'], aliases: ['Dying to Survive', '药神'] },
+    { id: 'person/douban/11', kind: 'Person', name: '徐峥', surfaces: ['徐峥'], aliases: [] },
+    { id: 'person/name/文牧野', kind: 'Person', name: '文牧野', surfaces: ['文牧野'], aliases: [] },
+    { id: 'character/movie/douban/1/程勇', kind: 'Character', name: '程勇', surfaces: ['程勇'], aliases: [], movieId: 'movie/douban/1' },
+    { id: 'genre/剧情', kind: 'Genre', name: '剧情', surfaces: ['剧情'], aliases: [] },
+    { id: 'person/douban/11', kind: 'Person', name: '徐峥 (dup)', surfaces: [], aliases: [] },
+  ],
+  relations: [
+    { kind: 'DIRECTED', from: 'person/name/文牧野', to: 'movie/douban/1' },
+    { kind: 'WROTE', from: 'person/name/文牧野', to: 'movie/douban/1' },
+    { kind: 'ACTED_IN', from: 'person/douban/11', to: 'movie/douban/1' },
+    { kind: 'HAS_GENRE', from: 'movie/douban/1', to: 'genre/剧情' },
+    { kind: 'ALIAS', from: 'movie/douban/1', to: 'Dying to Survive' },
+    { kind: 'ALIAS', from: 'movie/douban/1', to: '药神' },
+    { kind: 'PLAYED', from: 'person/douban/11', to: 'character/movie/douban/1/程勇', movieId: 'movie/douban/1' },
+    { kind: 'ACTED_IN', from: 'person/douban/404', to: 'movie/douban/1' },
+    { kind: 'DIRECTED', from: 'person/name/文牧野', to: 'movie/douban/999' },
+  ],
+};
+
+test('neo4jConfigFromEnv: reads the variables, defaults the user, errors clearly', () => {
+  assert.deepEqual(neo4jConfigFromEnv({ NEO4J_URI: 'bolt://h:7687', NEO4J_USER: 'u', NEO4J_PASSWORD: 'p' }), {
+    uri: 'bolt://h:7687',
+    user: 'u',
+    password: 'p',
+  });
+  assert.deepEqual(neo4jConfigFromEnv({ NEO4J_URI: 'neo4j+s://h', NEO4J_PASSWORD: 'p', NEO4J_DATABASE: 'films' }), {
+    uri: 'neo4j+s://h',
+    user: 'neo4j',
+    password: 'p',
+    database: 'films',
+  });
+  const usage = (env: NodeJS.ProcessEnv, re: RegExp) =>
+    assert.throws(() => neo4jConfigFromEnv(env), (e: unknown) => e instanceof FilmkwError && e.code === 'USAGE' && re.test(e.message));
+  usage({}, /^neo4j: NEO4J_URI is not set \(also NEO4J_USER, NEO4J_PASSWORD\)$/);
+  usage({ NEO4J_URI: '  ' }, /NEO4J_URI is not set/);
+  usage({ NEO4J_URI: 'http://h:7474', NEO4J_PASSWORD: 'p' }, /must start with one of bolt:\/\//);
+  usage({ NEO4J_URI: 'bolt://h' }, /NEO4J_PASSWORD is not set/);
+  // a password in the URI is never echoed
+  assert.throws(() => neo4jConfigFromEnv({ NEO4J_URI: 'http://u:secret@h' }), (e: Error) => !e.message.includes('secret'));
+  assert.equal(redactUri('bolt://neo4j:secret@host:7687'), 'bolt://host:7687');
+});
+
+test('schema statements: named uniqueness constraints and index, idempotent', () => {
+  assert.deepEqual(schemaStatements(), [
+    'CREATE CONSTRAINT filmkw_entity_id IF NOT EXISTS FOR (n:Entity) REQUIRE n.id IS UNIQUE',
+    'CREATE CONSTRAINT filmkw_alias_name IF NOT EXISTS FOR (n:Alias) REQUIRE n.name IS UNIQUE',
+    'CREATE INDEX filmkw_entity_name IF NOT EXISTS FOR (n:Entity) ON (n.name)',
+  ]);
+});
+
+test('MERGE statements: exact text, parameters only, labels from the enums', () => {
+  assert.equal(
+    entityMergeQuery('Movie'),
+    [
+      'UNWIND $rows AS row',
+      'MERGE (n:Entity {id: row.id})',
+      'SET n:Movie, n.name = row.name, n.aliases = row.aliases, n.surfaces = row.surfaces, n.movieId = row.movieId',
+      'REMOVE n:Person:Character:Genre',
+      'RETURN count(n) AS n',
+    ].join('\n'),
+  );
+  assert.equal(
+    relationMergeQuery('DIRECTED'),
+    'UNWIND $rows AS row\nMATCH (a:Entity {id: row.from})\nMATCH (b:Entity {id: row.to})\nMERGE (a)-[r:DIRECTED]->(b)\nRETURN count(r) AS n',
+  );
+  assert.equal(
+    relationMergeQuery('PLAYED'),
+    'UNWIND $rows AS row\nMATCH (a:Entity {id: row.from})\nMATCH (b:Entity {id: row.to})\nMERGE (a)-[r:PLAYED {movieId: row.movieId}]->(b)\nRETURN count(r) AS n',
+  );
+  assert.equal(
+    relationMergeQuery('ALIAS'),
+    'UNWIND $rows AS row\nMATCH (a:Entity {id: row.from})\nMERGE (x:Alias {name: row.to})\nMERGE (a)-[r:ALIAS]->(x)\nRETURN count(r) AS n',
+  );
+  // anything outside the enums is refused before it can reach a statement
+  assert.throws(() => entityMergeQuery('Movie) DETACH DELETE n //' as EntityKind), /not an entity kind/);
+  assert.throws(() => relationMergeQuery('KNOWS]->() //' as RelationKind), /not a relation kind/);
+  assert.match(readPageQuery(), /\[\(n\)-\[r:DIRECTED\|WROTE\|ACTED_IN\|HAS_GENRE\|PLAYED\]->\(b:Entity\) \| \[type\(r\), b\.id, r\.movieId\]\] AS rels/);
+  assert.match(readPageQuery(), /WHERE n\.id > \$after\nWITH n ORDER BY n\.id ASC LIMIT \$limit/);
+  const s = statsQueries();
+  assert.equal(s.entities.Character, 'MATCH (n:Entity:Character) RETURN count(n) AS n');
+  assert.equal(s.relations.ALIAS, 'MATCH (:Entity)-[r:ALIAS]->(:Alias) RETURN count(r) AS n');
+  assert.equal(s.relations.PLAYED, 'MATCH (:Entity)-[r:PLAYED]->(:Entity) RETURN count(r) AS n');
+});
+
+test('planImport: batches, exact row shapes, skips reported with reasons', () => {
+  const plan = planImport(TOY, 2);
+  assert.equal(plan.entities, 5);
+  assert.equal(plan.relations, 7);
+  assert.deepEqual(plan.skipped, [
+    { reason: 'duplicate entity id (first kept)', count: 1, examples: ['person/douban/11'] },
+    { reason: 'relation source is not an entity of the data', count: 1, examples: ['person/douban/404 ACTED_IN movie/douban/1'] },
+    { reason: 'relation target is not an entity of the data', count: 1, examples: ['person/name/文牧野 DIRECTED movie/douban/999'] },
+  ]);
+  const batches = [...plan.batches()];
+  assert.deepEqual(
+    batches.map((b) => [b.phase, b.kind, b.rows.length]),
+    [
+      ['entities', 'Movie', 1],
+      ['entities', 'Person', 2],
+      ['entities', 'Character', 1],
+      ['entities', 'Genre', 1],
+      ['relations', 'DIRECTED', 1],
+      ['relations', 'WROTE', 1],
+      ['relations', 'ACTED_IN', 1],
+      ['relations', 'HAS_GENRE', 1],
+      ['relations', 'ALIAS', 2],
+      ['relations', 'PLAYED', 1],
+    ],
+  );
+  assert.deepEqual(batches[0].rows, [
+    { id: 'movie/douban/1', name: '我不是药神', aliases: ['Dying to Survive', '药神'], surfaces: ['我不是药神'], movieId: null },
+  ]);
+  assert.deepEqual(batches[2].rows, [
+    { id: 'character/movie/douban/1/程勇', name: '程勇', aliases: [], surfaces: ['程勇'], movieId: 'movie/douban/1' },
+  ]);
+  assert.deepEqual(batches[4].rows, [{ from: 'person/name/文牧野', to: 'movie/douban/1' }]);
+  assert.deepEqual(batches[8].rows, [
+    { from: 'movie/douban/1', to: 'Dying to Survive' },
+    { from: 'movie/douban/1', to: '药神' },
+  ]);
+  assert.deepEqual(batches[9].rows, [{ from: 'person/douban/11', to: 'character/movie/douban/1/程勇', movieId: 'movie/douban/1' }]);
+  // PLAYED without a movie is keyed on "" (MERGE cannot key on null)
+  const noMovie = planImport({ entities: TOY.entities.slice(0, 4), relations: [{ kind: 'PLAYED', from: 'person/douban/11', to: 'character/movie/douban/1/程勇' }] });
+  assert.deepEqual([...noMovie.batches()].at(-1)!.rows, [{ from: 'person/douban/11', to: 'character/movie/douban/1/程勇', movieId: '' }]);
+  // statements carry no data: every value travels in $rows
+  for (const b of batches) {
+    assert.deepEqual([...b.query.matchAll(/\$(\w+)/g)].map((m) => m[1]), ['rows']);
+    for (const row of b.rows) for (const v of Object.values(row).flat()) if (typeof v === 'string' && v.length > 1) assert.ok(!b.query.includes(v), v);
+  }
+  assert.throws(() => planImport(TOY, 0), (e: unknown) => e instanceof FilmkwError && e.code === 'USAGE');
+  assert.equal(NEO4J_DEFAULTS.batchSize, 5000);
+});
+
+test('planImport: a large input is cut into batches of batchSize', () => {
+  const entities = Array.from({ length: 12_001 }, (_, i) => ({ id: `genre/g${i}`, kind: 'Genre' as const, name: `g${i}`, surfaces: [], aliases: [] }));
+  const sizes = [...planImport({ entities, relations: [] }).batches()].map((b) => b.rows.length);
+  assert.deepEqual(sizes, [5000, 5000, 2001]);
+});
+
+function neo(message: string, code: string): Neo4jError {
+  return new Neo4jError(message, code, '50N42', 'error: general processing exception');
+}
+
+test('classifyNeo4jError: table', () => {
+  const uri = 'bolt://neo4j:pw@db.example:7687';
+  const rows: [unknown, { phase?: 'connect' | 'schema' | 'write' | 'read' }, string, RegExp][] = [
+    [neo('The client is unauthorized due to authentication failure.', 'Neo.ClientError.Security.Unauthorized'), {}, 'NEO4J_AUTH', /^neo4j: authentication failed for user "neo4j" at bolt:\/\/db\.example:7687: .*check NEO4J_USER and NEO4J_PASSWORD$/],
+    [neo('too many failed attempts', 'Neo.ClientError.Security.AuthenticationRateLimit'), { phase: 'write' }, 'NEO4J_AUTH', /authentication failed/],
+    [neo('Failed to connect to server. Please ensure ... Caused by: connect ECONNREFUSED 127.0.0.1:7687', 'ServiceUnavailable'), {}, 'NEO4J_UNAVAILABLE', /^neo4j: cannot connect to bolt:\/\/db\.example:7687: is the server running\? \(connect ECONNREFUSED 127\.0\.0\.1:7687\)$/],
+    [neo('Connection was closed by server', 'ServiceUnavailable'), {}, 'NEO4J_UNAVAILABLE', /is the server running\?/],
+    [neo('Connection acquisition timed out in 1500 ms.', 'N/A'), {}, 'NEO4J_UNAVAILABLE', /is the server running\?/],
+    [neo('session expired', 'SessionExpired'), {}, 'NEO4J_UNAVAILABLE', /is the server running\?/],
+    [Object.assign(new Error('getaddrinfo ENOTFOUND nohost'), { code: 'ENOTFOUND' }), {}, 'NEO4J_UNAVAILABLE', /ENOTFOUND/],
+    [neo('Connection was closed by server', 'ServiceUnavailable'), { phase: 'write' }, 'NEO4J_FAILED', /^neo4j: the import at bolt:\/\/db\.example:7687 lost the server after retries: Connection was closed by server \[ServiceUnavailable\]; the import can be re-run and converges to the same graph \(MERGE\)$/],
+    [neo('LockClient[1] can\'t wait on resource', 'Neo.TransientError.Transaction.DeadlockDetected'), { phase: 'write' }, 'NEO4J_FAILED', /failed after retries: .*DeadlockDetected\]; the import can be re-run/],
+    [neo('Invalid input', 'Neo.ClientError.Statement.SyntaxError'), { phase: 'write' }, 'NEO4J_FAILED', /SyntaxError/],
+    [neo('Invalid input', 'Neo.ClientError.Statement.SyntaxError'), {}, 'NEO4J_FAILED', /^neo4j: connecting at bolt:\/\/db\.example:7687 failed: Invalid input \[Neo\.ClientError\.Statement\.SyntaxError\]$/],
+    [neo('Database does not exist. Database name: \'films\'.', 'Neo.ClientError.Database.DatabaseNotFound'), {}, 'NEO4J_FAILED', /database "films" does not exist .*NEO4J_DATABASE/],
+    [neo('Connection was closed by server', 'ServiceUnavailable'), { phase: 'read' }, 'NEO4J_FAILED', /reading the KG .*the read can be retried$/],
+    [new TypeError('boom'), { phase: 'write' }, 'NEO4J_FAILED', /boom/],
+  ];
+  for (const [err, ctx, code, re] of rows) {
+    const f = classifyNeo4jError(err, { uri, user: 'neo4j', database: 'films', ...ctx });
+    assert.ok(f instanceof FilmkwError);
+    assert.equal(f.code, code, `${(err as Error).message} → ${f.message}`);
+    assert.match(f.message, re);
+    assert.ok(!f.message.includes('\n') && !f.message.includes('pw@'), f.message);
+    assert.equal(f.cause, err);
+  }
+  const own = new FilmkwError('USAGE', 'x');
+  assert.equal(classifyNeo4jError(own), own);
+  assert.equal(classifyNeo4jError(neo('x', 'ServiceUnavailable')).exitCode, 4);
+  assert.equal(classifyNeo4jError(neo('x', 'Neo.ClientError.Security.Unauthorized')).exitCode, 5);
+  assert.equal(classifyNeo4jError(neo('x', 'ServiceUnavailable'), { phase: 'write' }).exitCode, 6);
+});
+
+async function rejectsWith(p: Promise<unknown>, code: string, re: RegExp, maxMs: number): Promise<void> {
+  const t0 = Date.now();
+  await assert.rejects(p, (e: unknown) => {
+    assert.ok(e instanceof FilmkwError, String(e));
+    assert.equal(e.code, code, e.message);
+    assert.match(e.message, re);
+    assert.ok(!e.message.includes('\n'));
+    return true;
+  });
+  assert.ok(Date.now() - t0 < maxMs, `took ${Date.now() - t0} ms`);
+}
+
+test('connection refused: every job fails fast with NEO4J_UNAVAILABLE naming the URI', async () => {
+  const cfg = { uri: 'bolt://127.0.0.1:1', user: 'neo4j', password: 'x' };
+  const re = /^neo4j: cannot connect to bolt:\/\/127\.0\.0\.1:1: is the server running\? \(connect ECONNREFUSED 127\.0\.0\.1:1\)$/;
+  await rejectsWith(writeKgToNeo4j(TOY, cfg, { tuning: FAST }), 'NEO4J_UNAVAILABLE', re, 3000);
+  await rejectsWith(readKgFromNeo4j(cfg, { tuning: FAST }), 'NEO4J_UNAVAILABLE', re, 3000);
+  await rejectsWith(neo4jStats(cfg, { tuning: FAST }), 'NEO4J_UNAVAILABLE', re, 3000);
+  await rejectsWith(writeKgToNeo4j(TOY, { ...cfg, uri: 'neo4j://127.0.0.1:1' }, { tuning: FAST }), 'NEO4J_UNAVAILABLE', /ECONNREFUSED/, 3000);
+});
+
+test('a bad URI is a usage error', async () => {
+  await rejectsWith(neo4jStats({ uri: 'http://127.0.0.1:1', user: 'u', password: 'p' }), 'USAGE', /bad NEO4J_URI/, 1000);
+});
+
+async function fakeServer(onConnection: (s: net.Socket) => void): Promise<{ uri: string; close: () => Promise<void> }> {
+  const sockets = new Set<net.Socket>();
+  const srv = net.createServer((s) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+    s.on('error', () => undefined);
+    onConnection(s);
+  });
+  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
+  const { port } = srv.address() as net.AddressInfo;
+  return {
+    uri: `bolt://127.0.0.1:${port}`,
+    close: () => {
+      for (const s of sockets) s.destroy();
+      return new Promise((r) => srv.close(() => r()));
+    },
+  };
+}
+
+test('a server that closes the socket mid-handshake: NEO4J_UNAVAILABLE', async () => {
+  const srv = await fakeServer((s) => s.once('data', () => s.destroy()));
+  try {
+    await rejectsWith(
+      writeKgToNeo4j(TOY, { uri: srv.uri, user: 'neo4j', password: 'x' }, { tuning: FAST }),
+      'NEO4J_UNAVAILABLE',
+      /^neo4j: cannot connect to bolt:\/\/127\.0\.0\.1:\d+: is the server running\? \(Connection was closed by server\)$/,
+      3000,
+    );
+  } finally {
+    await srv.close();
+  }
+});
+
+test('a server that accepts and never answers: NEO4J_UNAVAILABLE after the acquisition timeout', async () => {
+  const srv = await fakeServer(() => undefined);
+  try {
+    await rejectsWith(neo4jStats({ uri: srv.uri, user: 'neo4j', password: 'x' }, { tuning: FAST }), 'NEO4J_UNAVAILABLE', /is the server running\? \(Connection acquisition timed out/, 4000);
+  } finally {
+    await srv.close();
+  }
+});
+
+test('a server that answers the handshake with garbage: NEO4J_UNAVAILABLE', async () => {
+  const srv = await fakeServer((s) => s.once('data', () => s.write(Buffer.from([0, 0, 9, 9]))));
+  try {
+    await rejectsWith(neo4jStats({ uri: srv.uri, user: 'neo4j', password: 'x' }, { tuning: FAST }), 'NEO4J_UNAVAILABLE', /is the server running\? \(Unknown Bolt protocol version: 9\.9; is it a Neo4j 5 server speaking Bolt\?\)$/, 4000);
+  } finally {
+    await srv.close();
+  }
+});
