@@ -256,10 +256,20 @@ export interface ImportPlan {
   batches(): Generator<ImportBatch>;
 }
 
+const cmpStr = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+const sortedUnique = (xs: readonly string[] | undefined): string[] => [...new Set(xs ?? [])].sort(cmpStr);
+
 /**
- * Checks the data and plans the batches. Skipped (each reported with a reason): entities of an unknown
- * kind or without id, later duplicates of an entity id, relations of an unknown kind, relations whose
- * endpoint entity is not in the data, ALIAS relations with an empty name.
+ * Checks the data and plans the batches, with the embedded store's rules (KgStore.fromData with
+ * `dangling: 'drop'`), so that the graph holds the same content as a store built from the same data:
+ *   - entity rows with the same id are merged (surfaces and aliases united) when kind, name and movieId
+ *     agree; a later row that disagrees is skipped (the store refuses such data);
+ *   - entities of an unknown kind, without id or without name are skipped;
+ *   - relations of an unknown kind, whose source/target (or PLAYED movie) is not an entity, and ALIAS
+ *     relations with an empty name are skipped; a character whose movie is not an entity loses its movieId;
+ *   - surfaces and aliases are written sorted and unique; duplicate relation rows collapse in MERGE.
+ * A movieId on a relation other than PLAYED is not stored (only PLAYED carries a movie in the graph
+ * model) and is reported. Every skip is reported with a reason, a count and the first examples.
  */
 export function planImport(data: KgData, batchSize: number = NEO4J_DEFAULTS.batchSize): ImportPlan {
   if (!Number.isInteger(batchSize) || batchSize < 1) throw new FilmkwError('USAGE', `neo4j: batch size must be a positive integer, got ${batchSize}`);
@@ -270,39 +280,73 @@ export function planImport(data: KgData, batchSize: number = NEO4J_DEFAULTS.batc
     s.count++;
     if (s.examples.length < NEO4J_DEFAULTS.skipExamples) s.examples.push(example);
   };
-  const kindOf = new Map<string, EntityKind>();
-  const entityOk = new Uint8Array(data.entities.length);
-  data.entities.forEach((e, i) => {
-    if (!(ENTITY_KINDS as readonly string[]).includes(e.kind)) return skip('entity kind is not one of ' + ENTITY_KINDS.join('/'), `${e.id} (${String(e.kind)})`);
-    if (typeof e.id !== 'string' || e.id === '') return skip('entity without id', `${e.kind} ${e.name}`);
-    if (kindOf.has(e.id)) return skip('duplicate entity id (first kept)', e.id);
-    kindOf.set(e.id, e.kind);
-    entityOk[i] = 1;
-  });
+  // entities: validate and merge duplicates (first row's position kept)
+  const byId = new Map<string, Entity>();
+  const order: Entity[] = [];
+  for (const e of data.entities) {
+    if (!(ENTITY_KINDS as readonly string[]).includes(e?.kind)) {
+      skip('entity kind is not one of ' + ENTITY_KINDS.join('/'), `${e?.id} (${String(e?.kind)})`);
+      continue;
+    }
+    if (typeof e.id !== 'string' || e.id === '') {
+      skip('entity without id', `${e.kind} ${e.name}`);
+      continue;
+    }
+    if (typeof e.name !== 'string') {
+      skip('entity without name', e.id);
+      continue;
+    }
+    const prev = byId.get(e.id);
+    if (prev) {
+      if (prev.kind !== e.kind || prev.name !== e.name || (prev.movieId ?? '') !== (e.movieId ?? '')) {
+        skip('entity id repeated with a different kind, name or movieId (first kept)', e.id);
+      } else {
+        prev.surfaces.push(...(e.surfaces ?? []));
+        prev.aliases.push(...(e.aliases ?? []));
+      }
+      continue;
+    }
+    const copy: Entity = { id: e.id, kind: e.kind, name: e.name, surfaces: [...(e.surfaces ?? [])], aliases: [...(e.aliases ?? [])] };
+    if (e.movieId !== undefined) copy.movieId = e.movieId;
+    byId.set(e.id, copy);
+    order.push(copy);
+  }
+  for (const e of order) {
+    e.surfaces = sortedUnique(e.surfaces);
+    e.aliases = sortedUnique(e.aliases);
+    if (e.movieId !== undefined && !byId.has(e.movieId)) {
+      skip("character's movie is not an entity of the data (movieId not written)", `${e.id} → ${e.movieId}`);
+      delete e.movieId;
+    }
+  }
+  // relations: validate
   const relOk = new Uint8Array(data.relations.length);
   const relCount = new Map<RelationKind, number>();
   data.relations.forEach((r, i) => {
-    if (!(RELATION_KINDS as readonly string[]).includes(r.kind)) return skip('relation kind is not one of ' + RELATION_KINDS.join('/'), `${r.from} ${String(r.kind)} ${r.to}`);
-    if (!kindOf.has(r.from)) return skip(`relation source is not an entity of the data`, `${r.from} ${r.kind} ${r.to}`);
+    const desc = () => `${r.from} ${String(r.kind)} ${r.to}${r.movieId !== undefined ? ` (movie ${r.movieId})` : ''}`;
+    if (!(RELATION_KINDS as readonly string[]).includes(r?.kind)) return skip('relation kind is not one of ' + RELATION_KINDS.join('/'), desc());
+    if (!byId.has(r.from)) return skip('relation source is not an entity of the data', desc());
     if (r.kind === 'ALIAS') {
-      if (typeof r.to !== 'string' || r.to === '') return skip('ALIAS with an empty name', `${r.from} ALIAS ""`);
-    } else if (!kindOf.has(r.to)) return skip(`relation target is not an entity of the data`, `${r.from} ${r.kind} ${r.to}`);
+      if (typeof r.to !== 'string' || r.to === '') return skip('ALIAS with an empty name', desc());
+    } else if (!byId.has(r.to)) return skip('relation target is not an entity of the data', desc());
+    if (r.movieId !== undefined) {
+      if (!byId.has(r.movieId)) return skip('relation movie is not an entity of the data', desc());
+      if (r.kind !== 'PLAYED') skip('movieId on a relation other than PLAYED is not stored (relation written without it)', desc());
+    }
     relOk[i] = 1;
     relCount.set(r.kind, (relCount.get(r.kind) ?? 0) + 1);
   });
-  const entities = entityOk.reduce((a, b) => a + b, 0);
   const relations = relOk.reduce((a, b) => a + b, 0);
   return {
-    entities,
+    entities: order.length,
     relations,
     skipped: [...skips.values()],
     *batches() {
       for (const kind of ENTITY_KINDS) {
         const query = entityMergeQuery(kind);
         let rows: EntityRow[] = [];
-        for (let i = 0; i < data.entities.length; i++) {
-          const e = data.entities[i];
-          if (!entityOk[i] || e.kind !== kind) continue;
+        for (const e of order) {
+          if (e.kind !== kind) continue;
           rows.push(entityRow(e));
           if (rows.length === batchSize) {
             yield { phase: 'entities', kind, query, rows };

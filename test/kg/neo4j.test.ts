@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import net from 'node:net';
 import { Neo4jError } from 'neo4j-driver';
 import { FilmkwError } from '../../src/errors.js';
+import { KgStore } from '../../src/kg/store.js';
 import {
   NEO4J_DEFAULTS,
   classifyNeo4jError,
@@ -120,7 +121,7 @@ test('planImport: batches, exact row shapes, skips reported with reasons', () =>
   assert.equal(plan.entities, 5);
   assert.equal(plan.relations, 7);
   assert.deepEqual(plan.skipped, [
-    { reason: 'duplicate entity id (first kept)', count: 1, examples: ['person/douban/11'] },
+    { reason: 'entity id repeated with a different kind, name or movieId (first kept)', count: 1, examples: ['person/douban/11'] },
     { reason: 'relation source is not an entity of the data', count: 1, examples: ['person/douban/404 ACTED_IN movie/douban/1'] },
     { reason: 'relation target is not an entity of the data', count: 1, examples: ['person/name/文牧野 DIRECTED movie/douban/999'] },
   ]);
@@ -162,6 +163,54 @@ test('planImport: batches, exact row shapes, skips reported with reasons', () =>
   }
   assert.throws(() => planImport(TOY, 0), (e: unknown) => e instanceof FilmkwError && e.code === 'USAGE');
   assert.equal(NEO4J_DEFAULTS.batchSize, 5000);
+});
+
+/** The KgData the graph holds after writing a plan (what readKgFromNeo4j returns, in any order). */
+function planContent(data: KgData): KgData {
+  const out: KgData = { entities: [], relations: [] };
+  for (const b of planImport(data, 3).batches()) {
+    for (const row of b.rows) {
+      if (b.phase === 'entities') {
+        const r = row as { id: string; name: string; aliases: string[]; surfaces: string[]; movieId: string | null };
+        out.entities.push({ id: r.id, kind: b.kind as EntityKind, name: r.name, aliases: r.aliases, surfaces: r.surfaces, ...(r.movieId !== null ? { movieId: r.movieId } : {}) });
+      } else {
+        const r = row as { from: string; to: string; movieId?: string };
+        out.relations.push({ kind: b.kind as RelationKind, from: r.from, to: r.to, ...(r.movieId ? { movieId: r.movieId } : {}) });
+      }
+    }
+  }
+  return out;
+}
+
+test('planImport follows the embedded store: same stats and content hash as KgStore.fromData', () => {
+  const data: KgData = {
+    entities: [
+      ...TOY.entities.slice(0, 5),
+      // a compatible duplicate is merged (surfaces united), as in the store
+      { id: 'person/douban/11', kind: 'Person', name: '徐峥', surfaces: ['徐 峥', '徐峥'], aliases: [] },
+      { id: 'character/movie/douban/404/x', kind: 'Character', name: 'x', surfaces: [], aliases: [], movieId: 'movie/douban/404' },
+    ],
+    relations: [
+      ...TOY.relations,
+      { kind: 'ACTED_IN', from: 'person/douban/11', to: 'movie/douban/1' },
+      { kind: 'PLAYED', from: 'person/douban/11', to: 'character/movie/douban/1/程勇' },
+      { kind: 'PLAYED', from: 'person/douban/11', to: 'character/movie/douban/1/程勇', movieId: 'movie/douban/404' },
+      { kind: 'DIRECTED', from: 'person/douban/11', to: 'person/douban/11' },
+    ],
+  };
+  const store = KgStore.fromData(data, { dangling: 'drop' });
+  const graph = KgStore.fromData(planContent(data));
+  assert.deepEqual(graph.stats(), store.stats());
+  assert.equal(graph.contentHash, store.contentHash);
+  assert.deepEqual(
+    planImport(data).skipped.map((s) => [s.reason, s.count]),
+    [
+      ["character's movie is not an entity of the data (movieId not written)", 1],
+      ['relation source is not an entity of the data', 1],
+      ['relation target is not an entity of the data', 1],
+      ['relation movie is not an entity of the data', 1],
+    ],
+  );
 });
 
 test('planImport: a large input is cut into batches of batchSize', () => {
