@@ -1,0 +1,297 @@
+/**
+ * KG snapshot file: one binary file holding a {@link KgStore} so that loading does not rebuild anything
+ * (the neighbour CSR is stored as is; only the name index is rebuilt, which is cheap).
+ *
+ * Layout (all integers little-endian; every section starts at a multiple of 8 bytes):
+ *   0   5 bytes  magic "FKWKG"
+ *   5   1 byte   0x00
+ *   6   2 bytes  format version (uint16), currently {@link SNAPSHOT_FORMAT}
+ *   8   4 bytes  header length H (uint32)
+ *   12  H bytes  header JSON (utf-8): counts, contentHash, stats, createdBy, fileBytes, and the section
+ *                table [{name, type, offset, count}] (offsets from the start of the file)
+ *   …   sections: "strings" (utf-8 JSON {ids, names, surfaces, aliases, aliasNames}), then typed arrays
+ *                kinds u8, movieOf i32, relKind u8, relFrom i32, relTo i32, relMovie i32,
+ *                nbOffsets i32, nbTargets i32, nbCounts i32 (zero padding between sections)
+ *   end 32 bytes sha256 of every byte before it
+ *
+ * Writes are atomic: a temp file in the target directory, fsync, rename over the target, fsync of the
+ * directory. A kill at any point leaves the old file (or none) and at most a stray `.<name>.tmp-*` file.
+ * Every way a file can be unreadable (missing, empty, truncated, foreign, newer format, corrupt) is a
+ * FilmkwError('INPUT', 'kg snapshot <path>: <reason>').
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { open, readFile, rename, unlink } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { FilmkwError, inputError } from '../errors.js';
+import { KgStore, LITTLE_ENDIAN, leBytes, type KgColumns } from './store.js';
+import type { KgStats } from './model.js';
+
+export const SNAPSHOT_MAGIC = 'FKWKG';
+export const SNAPSHOT_FORMAT = 1;
+const PREAMBLE = 12;
+const CHECKSUM = 32;
+const CREATED_BY = 'filmkw 0.1.0';
+
+type SectionType = 'json' | 'u8' | 'i32';
+interface Section {
+  name: string;
+  type: SectionType;
+  offset: number;
+  /** elements (bytes for json/u8, int32 values for i32). */
+  count: number;
+}
+
+/** The header of a snapshot file. */
+export interface SnapshotHeader {
+  format: number;
+  createdBy: string;
+  fileBytes: number;
+  entityCount: number;
+  relationCount: number;
+  aliasNameCount: number;
+  neighbourSlots: number;
+  contentHash: string;
+  stats: KgStats;
+  sections: Section[];
+}
+
+const TYPED: [keyof KgColumns, SectionType][] = [
+  ['kinds', 'u8'],
+  ['movieOf', 'i32'],
+  ['relKind', 'u8'],
+  ['relFrom', 'i32'],
+  ['relTo', 'i32'],
+  ['relMovie', 'i32'],
+  ['nbOffsets', 'i32'],
+  ['nbTargets', 'i32'],
+  ['nbCounts', 'i32'],
+];
+
+const pad8 = (n: number) => (n + 7) & ~7;
+const bytesOf = (type: SectionType, count: number) => (type === 'i32' ? count * 4 : count);
+
+/** Writes the store to `path` atomically; returns the file size. */
+export async function saveSnapshot(store: KgStore, path: string): Promise<{ bytes: number }> {
+  const c = store.cols;
+  const strings = Buffer.from(
+    JSON.stringify({ ids: c.ids, names: c.names, surfaces: c.surfaces, aliases: c.aliases, aliasNames: c.aliasNames }),
+    'utf8',
+  );
+  const payload: { name: string; type: SectionType; data: Uint8Array; count: number }[] = [
+    { name: 'strings', type: 'json', data: strings, count: strings.length },
+    ...TYPED.map(([name, type]) => {
+      const a = c[name] as Uint8Array | Int32Array;
+      return { name, type, data: leBytes(a), count: a.length };
+    }),
+  ];
+  // the header's size depends on the offsets it lists: iterate until stable (offsets only grow)
+  let headerBuf = Buffer.alloc(0);
+  let header!: SnapshotHeader;
+  for (let guess = 512; ; ) {
+    let off = pad8(PREAMBLE + guess);
+    const sections: Section[] = payload.map((p) => {
+      const s = { name: p.name, type: p.type, offset: off, count: p.count };
+      off = pad8(off + bytesOf(p.type, p.count));
+      return s;
+    });
+    header = {
+      format: SNAPSHOT_FORMAT,
+      createdBy: CREATED_BY,
+      fileBytes: off + CHECKSUM,
+      entityCount: store.entityCount,
+      relationCount: c.relKind.length,
+      aliasNameCount: c.aliasNames.length,
+      neighbourSlots: c.nbTargets.length,
+      contentHash: store.contentHash,
+      stats: store.stats(),
+      sections,
+    };
+    headerBuf = Buffer.from(JSON.stringify(header), 'utf8');
+    if (headerBuf.length <= guess) {
+      headerBuf = Buffer.concat([headerBuf, Buffer.alloc(guess - headerBuf.length, 0x20)]);
+      break;
+    }
+    guess = pad8(headerBuf.length + 64);
+  }
+  const pre = Buffer.alloc(PREAMBLE);
+  pre.write(SNAPSHOT_MAGIC, 0, 'latin1');
+  pre.writeUInt16LE(SNAPSHOT_FORMAT, 6);
+  pre.writeUInt32LE(headerBuf.length, 8);
+
+  const dir = dirname(path);
+  const tmp = join(dir, `.${basename(path)}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`);
+  const hash = createHash('sha256');
+  let fh;
+  try {
+    fh = await open(tmp, 'wx', 0o644);
+  } catch (err) {
+    throw new FilmkwError('OUTPUT', `kg snapshot ${path}: cannot write (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`, { cause: err });
+  }
+  let pos = 0;
+  const write = async (b: Uint8Array) => {
+    hash.update(b);
+    // large arrays in 16 MB slices (fs write limits, steady memory)
+    for (let o = 0; o < b.length; o += 1 << 24) {
+      const part = b.subarray(o, Math.min(b.length, o + (1 << 24)));
+      let done = 0;
+      while (done < part.length) done += (await fh!.write(part, done, part.length - done)).bytesWritten;
+    }
+    pos += b.length;
+  };
+  try {
+    await write(pre);
+    await write(headerBuf);
+    for (let i = 0; i < payload.length; i++) {
+      const target = header.sections[i].offset;
+      if (target > pos) await write(Buffer.alloc(target - pos));
+      await write(payload[i].data);
+    }
+    const end = header.fileBytes - CHECKSUM;
+    if (end > pos) await write(Buffer.alloc(end - pos));
+    const sum = hash.digest();
+    let done = 0;
+    while (done < sum.length) done += (await fh.write(sum, done, sum.length - done)).bytesWritten;
+    await fh.sync();
+    await fh.close();
+    fh = undefined;
+    await rename(tmp, path);
+  } catch (err) {
+    if (fh) await fh.close().catch(() => {});
+    await unlink(tmp).catch(() => {});
+    throw new FilmkwError('OUTPUT', `kg snapshot ${path}: cannot write (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`, { cause: err });
+  }
+  try {
+    const d = await open(dir, 'r');
+    await d.sync().catch(() => {});
+    await d.close();
+  } catch {
+    /* directory fsync is best effort (not supported everywhere) */
+  }
+  return { bytes: header.fileBytes };
+}
+
+function parseHeader(buf: Buffer, path: string): SnapshotHeader {
+  const fail = (why: string) => inputError(`kg snapshot ${path}: ${why}`);
+  if (buf.length === 0) throw fail('empty file (0 bytes), not a filmkw KG snapshot');
+  if (buf.length < SNAPSHOT_MAGIC.length || buf.toString('latin1', 0, 5) !== SNAPSHOT_MAGIC || (buf.length >= 6 && buf[5] !== 0))
+    throw fail(`not a filmkw KG snapshot (bad magic: expected "${SNAPSHOT_MAGIC}" at the start of the file)`);
+  if (buf.length < PREAMBLE) throw fail(`truncated file (${buf.length} bytes; the header is incomplete)`);
+  const version = buf.readUInt16LE(6);
+  if (version > SNAPSHOT_FORMAT) throw fail(`written by a newer filmkw (snapshot format ${version}; this version reads format ${SNAPSHOT_FORMAT} and older) — re-run kg import with this version or upgrade`);
+  if (version < 1) throw fail(`unknown snapshot format ${version}`);
+  const hlen = buf.readUInt32LE(8);
+  if (PREAMBLE + hlen > buf.length) throw fail(`truncated file (${buf.length} bytes; the header alone needs ${PREAMBLE + hlen})`);
+  let h: SnapshotHeader;
+  try {
+    h = JSON.parse(buf.toString('utf8', PREAMBLE, PREAMBLE + hlen)) as SnapshotHeader;
+  } catch {
+    throw fail('corrupt header (not JSON)');
+  }
+  if (!h || typeof h.fileBytes !== 'number' || !Array.isArray(h.sections)) throw fail('corrupt header (missing fields)');
+  return h;
+}
+
+/** Reads only the header (counts, stats, content hash) of a snapshot. */
+export async function readSnapshotHeader(path: string): Promise<SnapshotHeader> {
+  let fh;
+  try {
+    fh = await open(path, 'r');
+  } catch (err) {
+    throw openError(err, path);
+  }
+  try {
+    const st = await fh.stat();
+    const first = Buffer.alloc(Math.min(st.size, PREAMBLE));
+    await fh.read(first, 0, first.length, 0);
+    let buf = first;
+    if (first.length === PREAMBLE && first.toString('latin1', 0, 5) === SNAPSHOT_MAGIC) {
+      const need = Math.min(st.size, PREAMBLE + first.readUInt32LE(8));
+      buf = Buffer.alloc(need);
+      await fh.read(buf, 0, need, 0);
+    }
+    const h = parseHeader(buf, path);
+    if (st.size !== h.fileBytes) throw inputError(`kg snapshot ${path}: truncated or extended file (${st.size} bytes, the header says ${h.fileBytes})`);
+    return h;
+  } finally {
+    await fh.close();
+  }
+}
+
+function openError(err: unknown, path: string): FilmkwError {
+  const code = (err as NodeJS.ErrnoException).code;
+  const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory, not a snapshot file' : code === 'EACCES' ? 'permission denied' : `cannot read (${code ?? (err as Error).message})`;
+  return inputError(`kg snapshot ${path}: ${why}`, err);
+}
+
+/** Loads a snapshot written by {@link saveSnapshot}; verifies magic, version, size and checksum. */
+export async function loadSnapshot(path: string): Promise<KgStore> {
+  let buf: Buffer;
+  try {
+    buf = await readFile(path);
+  } catch (err) {
+    throw openError(err, path);
+  }
+  const fail = (why: string) => inputError(`kg snapshot ${path}: ${why}`);
+  const h = parseHeader(buf, path);
+  if (buf.length < h.fileBytes) throw fail(`truncated file (${buf.length} bytes, the header says ${h.fileBytes}) — the write was interrupted or the copy is incomplete`);
+  if (buf.length > h.fileBytes) throw fail(`unexpected trailing data (${buf.length} bytes, the header says ${h.fileBytes})`);
+  const body = buf.subarray(0, buf.length - CHECKSUM);
+  const sum = createHash('sha256').update(body).digest();
+  if (!sum.equals(buf.subarray(buf.length - CHECKSUM))) throw fail('checksum mismatch (the file is corrupt)');
+
+  const sec = new Map(h.sections.map((s) => [s.name, s]));
+  const get = (name: string, type: SectionType): Section => {
+    const s = sec.get(name);
+    if (!s || s.type !== type || s.offset % 8 !== 0 || s.offset + bytesOf(type, s.count) > body.length) throw fail(`corrupt section table (${name})`);
+    return s;
+  };
+  const s = get('strings', 'json');
+  let str: { ids: string[]; names: string[]; surfaces: string[][]; aliases: string[][]; aliasNames: string[] };
+  try {
+    str = JSON.parse(buf.toString('utf8', s.offset, s.offset + s.count));
+  } catch {
+    throw fail('corrupt string table');
+  }
+  const typed = (name: keyof KgColumns, type: SectionType): Uint8Array | Int32Array => {
+    const t = get(name, type);
+    if (type === 'u8') return new Uint8Array(buf.buffer, buf.byteOffset + t.offset, t.count);
+    if (LITTLE_ENDIAN && (buf.byteOffset + t.offset) % 4 === 0) return new Int32Array(buf.buffer, buf.byteOffset + t.offset, t.count);
+    const out = new Int32Array(t.count);
+    for (let i = 0; i < t.count; i++) out[i] = buf.readInt32LE(t.offset + i * 4);
+    return out;
+  };
+  const frozen = (xs: string[][]) => xs.map((x) => Object.freeze(x));
+  const E = h.entityCount;
+  const cols: KgColumns = {
+    ids: str.ids,
+    names: str.names,
+    surfaces: frozen(str.surfaces),
+    aliases: frozen(str.aliases),
+    aliasNames: str.aliasNames,
+    kinds: typed('kinds', 'u8') as Uint8Array,
+    movieOf: typed('movieOf', 'i32') as Int32Array,
+    relKind: typed('relKind', 'u8') as Uint8Array,
+    relFrom: typed('relFrom', 'i32') as Int32Array,
+    relTo: typed('relTo', 'i32') as Int32Array,
+    relMovie: typed('relMovie', 'i32') as Int32Array,
+    nbOffsets: typed('nbOffsets', 'i32') as Int32Array,
+    nbTargets: typed('nbTargets', 'i32') as Int32Array,
+    nbCounts: typed('nbCounts', 'i32') as Int32Array,
+    contentHash: h.contentHash,
+  };
+  // structural checks (cheap next to the checksum): lengths, offsets monotonic, indices in range
+  const R = h.relationCount;
+  const okLen =
+    [cols.ids, cols.names, cols.surfaces, cols.aliases, cols.kinds, cols.movieOf].every((a) => a.length === E) &&
+    [cols.relKind, cols.relFrom, cols.relTo, cols.relMovie].every((a) => a.length === R) &&
+    cols.nbOffsets.length === E + 1 &&
+    cols.nbTargets.length === cols.nbCounts.length &&
+    cols.aliasNames.length === h.aliasNameCount;
+  if (!okLen) throw fail('inconsistent section lengths');
+  const o = cols.nbOffsets;
+  if (o[0] !== 0 || o[E] !== cols.nbTargets.length) throw fail('inconsistent neighbour offsets');
+  for (let i = 0; i < E; i++) if (o[i + 1] < o[i]) throw fail('inconsistent neighbour offsets');
+  const nt = cols.nbTargets;
+  for (let i = 0; i < nt.length; i++) if (nt[i] < 0 || nt[i] >= E) throw fail('neighbour index out of range');
+  return new KgStore(cols);
+}
