@@ -1,0 +1,213 @@
+/**
+ * src/kg/neo4j.ts end to end through the official driver against a scripted Bolt server
+ * (test/fixtures/neo4j/fake-bolt.ts): round trip of the demo KG, idempotence, retries of transient
+ * errors, a server dying mid-import and the re-run converging, bad credentials, and proof that only the
+ * module's fixed statements are sent (all data in parameters).
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { FilmkwError } from '../../src/errors.js';
+import { KgStore } from '../../src/kg/store.js';
+import type { KgData } from '../../src/kg/model.js';
+import { ENTITY_KINDS, RELATION_KINDS } from '../../src/kg/model.js';
+import {
+  entityMergeQuery,
+  neo4jStats,
+  readKgFromNeo4j,
+  readPageQuery,
+  relationMergeQuery,
+  schemaStatements,
+  statsQueries,
+  writeKgToNeo4j,
+  type Neo4jTuning,
+} from '../../src/kg/neo4j.js';
+import { FakeBolt, type FakeBoltOptions } from '../fixtures/neo4j/fake-bolt.js';
+import { demoKg } from '../fixtures/neo4j/demo-kg.js';
+
+const TUNING: Partial<Neo4jTuning> = { connectionTimeoutMs: 1000, connectionAcquisitionTimeoutMs: 2000, maxTransactionRetryTimeMs: 1500 };
+const DEMO = demoKg();
+const DEMO_STORE = KgStore.fromData(DEMO);
+
+const ALLOWED = new Set<string>([
+  ...schemaStatements(),
+  ...ENTITY_KINDS.map(entityMergeQuery),
+  ...RELATION_KINDS.map(relationMergeQuery),
+  readPageQuery(),
+  'MATCH (n:Entity) RETURN count(n) AS n',
+  ...Object.values(statsQueries().entities),
+  ...Object.values(statsQueries().relations),
+]);
+
+async function withFake<T>(opts: FakeBoltOptions, f: (fb: FakeBolt, cfg: { uri: string; user: string; password: string }) => Promise<T>): Promise<T> {
+  const fb = await new FakeBolt({ user: 'neo4j', password: 'pw', ...opts }).start();
+  try {
+    return await f(fb, { uri: fb.uri, user: 'neo4j', password: 'pw' });
+  } finally {
+    await fb.stop();
+  }
+}
+
+test('demo KG: write twice, stats equal the embedded store, read back gives the same content hash', async () => {
+  await withFake({}, async (fb, cfg) => {
+    const progress: [number, number, string][] = [];
+    const first = await writeKgToNeo4j(DEMO, cfg, { batchSize: 97, tuning: TUNING, onProgress: (d, t, p) => progress.push([d, t, p]) });
+    const s = DEMO_STORE.stats();
+    assert.equal(first.nodes, s.entities.total);
+    assert.equal(first.relationships, DEMO.relations.length);
+    assert.deepEqual(first.created, { nodes: s.entities.total, relationships: s.relations.total });
+    assert.deepEqual(first.skipped, []);
+    assert.deepEqual(progress.slice(0, 3), [[1, 3, 'schema'], [2, 3, 'schema'], [3, 3, 'schema']]);
+    assert.deepEqual(progress.filter((p) => p[2] === 'entities').at(-1), [s.entities.total, s.entities.total, 'entities']);
+    assert.deepEqual(progress.at(-1), [DEMO.relations.length, DEMO.relations.length, 'relations']);
+    assert.deepEqual(await neo4jStats(cfg, { tuning: TUNING }), s);
+
+    const second = await writeKgToNeo4j(DEMO, cfg, { batchSize: 1000, tuning: TUNING });
+    assert.deepEqual(second.created, { nodes: 0, relationships: 0 });
+    assert.deepEqual(await neo4jStats(cfg, { tuning: TUNING }), s);
+
+    const pages: number[] = [];
+    const back = await readKgFromNeo4j(cfg, { pageSize: 50, tuning: TUNING, onProgress: (d) => pages.push(d) });
+    assert.equal(pages.length, Math.ceil(s.entities.total / 50));
+    assert.equal(KgStore.fromData(back).contentHash, DEMO_STORE.contentHash);
+    assert.deepEqual(KgStore.fromData(back).toData(), DEMO_STORE.toData());
+
+    // the schema is created before any data; only the module's fixed statements were sent
+    assert.deepEqual(fb.queries.slice(0, 3), schemaStatements());
+    for (const q of fb.queries) assert.ok(ALLOWED.has(q), q);
+  });
+});
+
+test('hostile names and ids travel as parameters and come back unchanged', async () => {
+  const weird = ["x'}) DETACH DELETE n //", 'a`b`:Movie', 'line\nbreak "quoted" \\ back', '😀 emoji 名字', '$rows', ''];
+  const data: KgData = {
+    entities: weird.map((w, i) => ({ id: `movie/name/${w}${i}`, kind: 'Movie' as const, name: w || 'empty', surfaces: [w], aliases: [w + '!'] })),
+    relations: weird.map((w, i) => ({ kind: 'ALIAS' as const, from: `movie/name/${w}${i}`, to: w + '?' })),
+  };
+  await withFake({}, async (fb, cfg) => {
+    await writeKgToNeo4j(data, cfg, { tuning: TUNING });
+    const back = await readKgFromNeo4j(cfg, { tuning: TUNING });
+    assert.equal(KgStore.fromData(back).contentHash, KgStore.fromData(data).contentHash);
+    for (const q of fb.queries) assert.ok(ALLOWED.has(q), q);
+  });
+});
+
+test('wrong password: NEO4J_AUTH from every job, nothing written', async () => {
+  await withFake({}, async (fb, cfg) => {
+    const bad = { ...cfg, password: 'wrong' };
+    for (const job of [() => writeKgToNeo4j(DEMO, bad, { tuning: TUNING }), () => readKgFromNeo4j(bad, { tuning: TUNING }), () => neo4jStats(bad, { tuning: TUNING })]) {
+      await assert.rejects(job(), (e: unknown) => {
+        assert.ok(e instanceof FilmkwError);
+        assert.equal(e.code, 'NEO4J_AUTH');
+        assert.equal(e.exitCode, 5);
+        assert.match(e.message, /^neo4j: authentication failed for user "neo4j" at bolt:\/\/127\.0\.0\.1:\d+: .*\[Neo\.ClientError\.Security\.Unauthorized\]; check NEO4J_USER and NEO4J_PASSWORD$/);
+        return true;
+      });
+    }
+    assert.equal(fb.queries.length, 0);
+  });
+});
+
+test('a transient error is retried by the managed transaction and the import completes', async () => {
+  let failed = 0;
+  await withFake(
+    {
+      beforeRun: (r) => {
+        if (r.query === relationMergeQuery('ACTED_IN') && failed === 0) {
+          failed++;
+          return { code: 'Neo.TransientError.Transaction.DeadlockDetected', message: 'ForsetiClient can not acquire lock' };
+        }
+        return undefined;
+      },
+    },
+    async (fb, cfg) => {
+      const r = await writeKgToNeo4j(DEMO, cfg, { batchSize: 200, tuning: TUNING });
+      assert.equal(failed, 1);
+      assert.deepEqual(r.created, { nodes: DEMO_STORE.stats().entities.total, relationships: DEMO_STORE.stats().relations.total });
+      assert.deepEqual(await neo4jStats(cfg, { tuning: TUNING }), DEMO_STORE.stats());
+      const batches = Math.ceil(DEMO.relations.filter((x) => x.kind === 'ACTED_IN').length / 200);
+      assert.equal(fb.queries.filter((q) => q === relationMergeQuery('ACTED_IN')).length, batches + 1); // the failed batch ran twice
+    },
+  );
+});
+
+test('a dropped connection mid-transaction is retried on a new connection', async () => {
+  let dropped = false;
+  await withFake(
+    {
+      beforeRun: (r) => {
+        if (!dropped && r.query === entityMergeQuery('Character')) {
+          dropped = true;
+          return 'disconnect';
+        }
+        return undefined;
+      },
+    },
+    async (_fb, cfg) => {
+      await writeKgToNeo4j(DEMO, cfg, { tuning: TUNING });
+      assert.ok(dropped);
+      assert.deepEqual(await neo4jStats(cfg, { tuning: TUNING }), DEMO_STORE.stats());
+    },
+  );
+});
+
+test('server gone mid-import: NEO4J_FAILED after the retry time, and the re-run converges to the same graph', async () => {
+  let die = true;
+  const fb = await new FakeBolt({ user: 'neo4j', password: 'pw', beforeRun: (r) => (die && r.index === 8 ? 'die' : undefined) }).start();
+  const cfg = { uri: fb.uri, user: 'neo4j', password: 'pw' };
+  try {
+    const t0 = Date.now();
+    await assert.rejects(writeKgToNeo4j(DEMO, cfg, { batchSize: 60, tuning: TUNING }), (e: unknown) => {
+      assert.ok(e instanceof FilmkwError);
+      assert.equal(e.code, 'NEO4J_FAILED', e.message);
+      assert.equal(e.exitCode, 6);
+      assert.match(e.message, /^neo4j: the import at bolt:\/\/127\.0\.0\.1:\d+ lost the server after retries: .*; the import can be re-run and converges to the same graph \(MERGE\)$/);
+      assert.ok(!e.message.includes('\n'));
+      return true;
+    });
+    const ms = Date.now() - t0;
+    assert.ok(ms >= 1000 && ms < 8000, `failed after ${ms} ms`);
+    const partial = fb.graph.entityIds().length;
+    assert.ok(partial > 0 && partial < DEMO_STORE.entityCount, `partial graph: ${partial}`);
+
+    die = false;
+    await fb.start(); // same port, committed graph kept
+    const again = await writeKgToNeo4j(DEMO, cfg, { batchSize: 60, tuning: TUNING });
+    assert.equal(again.created.nodes, DEMO_STORE.entityCount - partial);
+    assert.deepEqual(await neo4jStats(cfg, { tuning: TUNING }), DEMO_STORE.stats());
+    const back = await readKgFromNeo4j(cfg, { tuning: TUNING });
+    assert.equal(KgStore.fromData(back).contentHash, DEMO_STORE.contentHash);
+  } finally {
+    await fb.stop();
+  }
+});
+
+test('a non-retryable server error fails at once with NEO4J_FAILED naming the code', async () => {
+  await withFake(
+    { beforeRun: (r) => (r.query === relationMergeQuery('WROTE') ? { code: 'Neo.ClientError.Schema.ConstraintValidationFailed', message: 'Node(1) already exists with label `Entity`' } : undefined) },
+    async (_fb, cfg) => {
+      const t0 = Date.now();
+      await assert.rejects(writeKgToNeo4j(DEMO, cfg, { tuning: TUNING }), (e: unknown) => {
+        assert.ok(e instanceof FilmkwError);
+        assert.equal(e.code, 'NEO4J_FAILED');
+        assert.match(e.message, /^neo4j: the import at bolt:\/\/127\.0\.0\.1:\d+ failed after retries: Node\(1\) already exists with label `Entity` \[Neo\.ClientError\.Schema\.ConstraintValidationFailed\]; the import can be re-run/);
+        return true;
+      });
+      assert.ok(Date.now() - t0 < 1000);
+    },
+  );
+});
+
+test('read: a node without exactly one kind label is skipped with a warning', async () => {
+  await withFake({}, async (fb, cfg) => {
+    await writeKgToNeo4j({ entities: DEMO.entities.slice(0, 3), relations: [] }, cfg, { tuning: TUNING });
+    fb.graph.nodes.set('zzz/odd', { labels: new Set(['Entity']), props: { id: 'zzz/odd', name: 'odd' } });
+    fb.graph.nodes.set('zzz/two', { labels: new Set(['Entity', 'Movie', 'Person']), props: { id: 'zzz/two', name: 'two' } });
+    const warnings: string[] = [];
+    const back = await readKgFromNeo4j(cfg, { tuning: TUNING, onWarning: (w) => warnings.push(w) });
+    assert.equal(back.entities.length, 3);
+    assert.deepEqual(warnings, [
+      'neo4j: node "zzz/odd" has no kind label; skipped with its relations',
+      'neo4j: node "zzz/two" has several kind labels (Movie, Person); skipped with its relations',
+    ]);
+  });
+});
