@@ -524,6 +524,7 @@ export class KgStore implements KgView {
   lookup(name: string): readonly number[] {
     const hit = this.anyIdx.get(name);
     if (hit) return hit;
+    if (alreadyNormal(name)) return EMPTY;
     const n = normalizeName(name);
     return n === name ? EMPTY : this.anyIdx.get(n) ?? EMPTY;
   }
@@ -531,6 +532,7 @@ export class KgStore implements KgView {
   lookupName(name: string): readonly number[] {
     const hit = this.nameIdx.get(name);
     if (hit) return hit;
+    if (alreadyNormal(name)) return EMPTY;
     const n = normalizeName(name);
     return n === name ? EMPTY : this.nameIdx.get(n) ?? EMPTY;
   }
@@ -610,6 +612,18 @@ export class KgStore implements KgView {
       yield { name, kinds: ENTITY_KINDS.filter((_, k) => mask & (1 << k)) };
     }
   }
+}
+
+/**
+ * Cheap test that normalizeName(s) === s, true only for strings made of printable ASCII without spaces
+ * and CJK Unified Ideographs (U+4E00–U+9FFF), which NFKC leaves alone (the usual case for a missed token).
+ */
+function alreadyNormal(s: string): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (!((c >= 0x4e00 && c <= 0x9fff) || (c > 0x20 && c < 0x7f))) return false;
+  }
+  return s.length > 0;
 }
 
 function lowerBoundU8(a: Uint8Array, v: number): number {

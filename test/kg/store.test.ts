@@ -68,3 +68,12 @@ test('KgStore: empty KG', () => {
   assert.equal(s.relationCount(0, 1), 0);
   assert.deepEqual([...s.names()], []);
 });
+
+test('KgStore: lookup misses and non-normalised queries (fast path agrees with normalizeName)', () => {
+  const s = KgStore.fromData(smallKg());
+  const m2 = s.entityIndex('movie/douban/2');
+  for (const q of ['战狼2', ' 战狼2', '战狼2 ', '战狼２', '\u3000战狼2']) assert.deepEqual(s.lookup(q), [m2], JSON.stringify(q));
+  for (const q of ['战狼3', '', ' ', 'abc', '電影', '战狼2x']) assert.deepEqual(s.lookup(q), [], JSON.stringify(q));
+  assert.deepEqual(s.lookupName('Wolf Warrior 2'), []);
+  assert.deepEqual(s.lookup('Wolf Warrior 2'), [m2]);
+});
