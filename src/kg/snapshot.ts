@@ -15,12 +15,13 @@
  *   end 32 bytes sha256 of every byte before it
  *
  * Writes are atomic: a temp file in the target directory, fsync, rename over the target, fsync of the
- * directory. A kill at any point leaves the old file (or none) and at most a stray `.<name>.tmp-*` file.
+ * directory. A kill at any point leaves the old file (or none) and at most a stray `.<name>.tmp-<pid>-*`
+ * file, which the next save to the same path removes once process <pid> is gone.
  * Every way a file can be unreadable (missing, empty, truncated, foreign, newer format, corrupt) is a
  * FilmkwError('INPUT', 'kg snapshot <path>: <reason>').
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { open, readFile, rename, unlink } from 'node:fs/promises';
+import { open, readFile, readdir, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { FilmkwError, inputError } from '../errors.js';
 import { KgStore, LITTLE_ENDIAN, leBytes, type KgColumns } from './store.js';
@@ -119,6 +120,7 @@ export async function saveSnapshot(store: KgStore, path: string): Promise<{ byte
   pre.writeUInt32LE(headerBuf.length, 8);
 
   const dir = dirname(path);
+  await sweepStaleTemps(dir, basename(path));
   const tmp = join(dir, `.${basename(path)}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`);
   const hash = createHash('sha256');
   let fh;
@@ -168,6 +170,29 @@ export async function saveSnapshot(store: KgStore, path: string): Promise<{ byte
     /* directory fsync is best effort (not supported everywhere) */
   }
   return { bytes: header.fileBytes };
+}
+
+/** Removes temp files of earlier saves to the same target whose writer process no longer exists. */
+async function sweepStaleTemps(dir: string, base: string): Promise<void> {
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch {
+    return; // the open below reports the real problem
+  }
+  const prefix = `.${base}.tmp-`;
+  for (const n of names) {
+    if (!n.startsWith(prefix)) continue;
+    const pid = Number(n.slice(prefix.length).split('-')[0]);
+    if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid) continue;
+    let alive = true;
+    try {
+      process.kill(pid, 0);
+    } catch (err) {
+      alive = (err as NodeJS.ErrnoException).code === 'EPERM';
+    }
+    if (!alive) await unlink(join(dir, n)).catch(() => {});
+  }
 }
 
 function parseHeader(buf: Buffer, path: string): SnapshotHeader {
