@@ -21,6 +21,7 @@
  * FilmkwError('INPUT', 'kg snapshot <path>: <reason>').
  */
 import { createHash, randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { open, readFile, readdir, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { FilmkwError, inputError } from '../errors.js';
@@ -31,7 +32,18 @@ export const SNAPSHOT_MAGIC = 'FKWKG';
 export const SNAPSHOT_FORMAT = 1;
 const PREAMBLE = 12;
 const CHECKSUM = 32;
-const CREATED_BY = 'filmkw 0.1.0';
+let createdByCache: string | undefined;
+/** "filmkw <version>" from the package.json two levels up (the same from src/kg and dist/kg). */
+function createdBy(): string {
+  if (createdByCache === undefined) {
+    try {
+      createdByCache = `filmkw ${(JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version}`;
+    } catch {
+      createdByCache = 'filmkw';
+    }
+  }
+  return createdByCache;
+}
 
 type SectionType = 'json' | 'u8' | 'i32';
 interface Section {
@@ -97,7 +109,7 @@ export async function saveSnapshot(store: KgStore, path: string): Promise<{ byte
     });
     header = {
       format: SNAPSHOT_FORMAT,
-      createdBy: CREATED_BY,
+      createdBy: createdBy(),
       fileBytes: off + CHECKSUM,
       entityCount: store.entityCount,
       relationCount: c.relKind.length,

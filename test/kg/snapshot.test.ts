@@ -38,6 +38,7 @@ test('snapshot round trip: small KG keeps content hash, neighbours, lookups, toD
   assert.equal(h.contentHash, a.contentHash);
   assert.deepEqual(h.stats, a.stats());
   assert.equal(h.format, SNAPSHOT_FORMAT);
+  assert.match(h.createdBy, /^filmkw \d+\.\d+\.\d+/);
   // the same content writes the same bytes (no timestamps)
   await saveSnapshot(KgStore.fromData({ entities: [...smallKg().entities].reverse(), relations: smallKg().relations }), join(dir, 'small2.fkg'));
   assert.deepEqual(readFileSync(join(dir, 'small2.fkg')), readFileSync(p));
