@@ -564,6 +564,14 @@ export class KgStore implements KgView {
     return this.cols.nbTargets.subarray(o[index], o[index + 1]);
   }
 
+  /**
+   * The neighbour CSR itself, for allocation-free hot loops: the neighbours of i are
+   * `targets[offsets[i] .. offsets[i+1]-1]` (sorted), with `counts[k]` relations for `targets[k]`. Read only.
+   */
+  csr(): { readonly offsets: Int32Array; readonly targets: Int32Array; readonly counts: Int32Array } {
+    return { offsets: this.cols.nbOffsets, targets: this.cols.nbTargets, counts: this.cols.nbCounts };
+  }
+
   degree(index: number): number {
     return this.cols.nbOffsets[index + 1] - this.cols.nbOffsets[index];
   }

@@ -77,3 +77,13 @@ test('KgStore: lookup misses and non-normalised queries (fast path agrees with n
   assert.deepEqual(s.lookupName('Wolf Warrior 2'), []);
   assert.deepEqual(s.lookup('Wolf Warrior 2'), [m2]);
 });
+
+test('KgStore: csr() agrees with neighbours() and relationCount()', () => {
+  const s = KgStore.fromData(smallKg());
+  const { offsets, targets, counts } = s.csr();
+  for (let i = 0; i < s.entityCount; i++) {
+    assert.deepEqual(targets.subarray(offsets[i], offsets[i + 1]), s.neighbours(i));
+    for (let k = offsets[i]; k < offsets[i + 1]; k++) assert.equal(counts[k], s.relationCount(i, targets[k]));
+    assert.equal(s.degree(i), offsets[i + 1] - offsets[i]);
+  }
+});
