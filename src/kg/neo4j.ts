@@ -25,7 +25,7 @@
  * managed read transactions. Integers come back as JS numbers (`disableLosslessIntegers`); counts are
  * converted defensively anyway.
  */
-import neo4j, { type Driver, type ManagedTransaction } from 'neo4j-driver';
+import neo4j, { Neo4jError, type Driver, type ManagedTransaction } from 'neo4j-driver';
 import { FilmkwError } from '../errors.js';
 import {
   ENTITY_KINDS,
@@ -476,6 +476,8 @@ async function withDriver<T>(
     await driver.verifyConnectivity(cfg.database ? { database: cfg.database } : {});
     return await job(driver, (p) => (phase = p));
   } catch (err) {
+    // a plain exception without a driver/system error code is a bug of ours: keep it (internal error)
+    if (!(err instanceof Neo4jError) && !(err instanceof FilmkwError) && !codeOf(err)) throw err;
     throw classifyNeo4jError(err, { uri: cfg.uri, user: cfg.user, phase, database: cfg.database });
   } finally {
     await driver.close().catch(() => undefined);

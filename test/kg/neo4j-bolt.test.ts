@@ -211,3 +211,18 @@ test('read: a node without exactly one kind label is skipped with a warning', as
     ]);
   });
 });
+
+test('an exception that is not from the driver (e.g. from a progress callback) is not disguised as a Neo4j failure', async () => {
+  await withFake({}, async (_fb, cfg) => {
+    const boom = new TypeError('progress boom');
+    await assert.rejects(
+      writeKgToNeo4j(DEMO, cfg, {
+        tuning: TUNING,
+        onProgress: () => {
+          throw boom;
+        },
+      }),
+      (e: unknown) => e === boom,
+    );
+  });
+});
