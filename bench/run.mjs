@@ -10,6 +10,7 @@
 //   npm run bench -- --list       list the benches
 //   npm run bench -- --out FILE   write FILE instead of bench/results.md
 //   npm run bench -- --dry-run    print the sections, do not write
+//   (--dir DIR runs the benches of another folder; used by the runner's own test)
 //
 // Exit code: 0 if every selected bench exited 0, else 1 (failed benches get a section saying so).
 import { readdirSync, readFileSync, writeFileSync, renameSync, existsSync } from 'node:fs';
@@ -18,16 +19,19 @@ import { cpus, totalmem, platform, arch } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const benchDir = dirname(fileURLToPath(import.meta.url));
-const root = join(benchDir, '..');
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+let benchDir = join(root, 'bench');
 
 function parseArgs(argv) {
-  const a = { names: [], out: join(benchDir, 'results.md'), list: false, dryRun: false };
+  const a = { names: [], out: undefined, list: false, dryRun: false };
   for (let i = 0; i < argv.length; i++) {
     const k = argv[i];
     if (k === '--out') {
       a.out = argv[++i];
       if (!a.out) fail('--out needs a file');
+    } else if (k === '--dir') {
+      benchDir = argv[++i];
+      if (!benchDir) fail('--dir needs a folder');
     } else if (k === '--list') a.list = true;
     else if (k === '--dry-run') a.dryRun = true;
     else if (k === '-h' || k === '--help') {
@@ -36,6 +40,7 @@ function parseArgs(argv) {
     } else if (k.startsWith('-')) fail(`unknown option ${k}`);
     else a.names.push(k.replace(/\.ts$/u, '').replace(/^bench\//u, ''));
   }
+  a.out ??= join(benchDir, 'results.md');
   return a;
 }
 
@@ -82,8 +87,8 @@ const where = `${stamp} · node ${m.node} · ${m.cpu} × ${m.cores} · ${m.memGi
 const sections = readSections(args.out);
 let failed = 0;
 for (const name of selected) {
-  const file = join('bench', `${name}.ts`);
-  process.stderr.write(`bench: running ${file} …\n`);
+  const file = join(benchDir, `${name}.ts`);
+  process.stderr.write(`bench: running ${name} …\n`);
   const t0 = Date.now();
   const r = spawnSync(process.execPath, ['--import', 'tsx', file], {
     cwd: root,
@@ -97,8 +102,8 @@ for (const name of selected) {
     failed++;
     const why = r.error ? r.error.message : r.signal ? `killed by ${r.signal}` : `exit code ${r.status}`;
     body = `## ${name}\n\n**failed** (${why}); partial output:\n\n${body || '(none)'}`;
-    process.stderr.write(`bench: ${file} failed (${why})\n`);
-  } else process.stderr.write(`bench: ${file} done in ${secs} s\n`);
+    process.stderr.write(`bench: ${name} failed (${why})\n`);
+  } else process.stderr.write(`bench: ${name} done in ${secs} s\n`);
   sections.set(name, `${body}\n\n<sub>bench/${name}.ts · ${where} · ${secs} s</sub>\n`);
   if (args.dryRun) process.stdout.write(`${body}\n\n`);
 }
