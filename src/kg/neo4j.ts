@@ -412,7 +412,8 @@ function codeOf(err: unknown): string {
  *   - NEO4J_UNAVAILABLE: the server cannot be reached while connecting (refused, unknown host, closed
  *     during the handshake, acquisition timeout, ServiceUnavailable/SessionExpired at connect);
  *   - NEO4J_FAILED: everything else, in particular losing the server during a job after the driver's
- *     retries; the message says that the import can be re-run and converges.
+ *     retries (the message then says "after retries"), a query error, an unknown database; the
+ *     message says that the import can be re-run and converges.
  * `ctx.phase` @default 'connect'. A FilmkwError is returned unchanged.
  */
 export function classifyNeo4jError(err: unknown, ctx: { uri?: string; user?: string; phase?: Phase; database?: string } = {}): FilmkwError {
@@ -443,7 +444,8 @@ export function classifyNeo4jError(err: unknown, ctx: { uri?: string; user?: str
   const job = phase === 'read' ? 'reading the KG' : phase === 'schema' ? 'creating the constraints' : 'the import';
   const rerun = phase === 'read' ? 'the read can be retried' : 'the import can be re-run and converges to the same graph (MERGE)';
   const lost = connectish ? 'lost the server' : 'failed';
-  return new FilmkwError('NEO4J_FAILED', `neo4j: ${job}${where} ${lost} after retries: ${cause}${codeText}; ${rerun}`, { cause: err });
+  const retried = neo4j.isRetryableError(err) ? ' after retries' : '';
+  return new FilmkwError('NEO4J_FAILED', `neo4j: ${job}${where} ${lost}${retried}: ${cause}${codeText}; ${rerun}`, { cause: err });
 }
 
 // ---------------------------------------------------------------------------------------------
