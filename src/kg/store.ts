@@ -235,7 +235,12 @@ export class KgBuilder {
     return t;
   }
 
+  private built = false;
+
+  /** Builds the store (once per builder). */
   build(): KgStore {
+    if (this.built) throw new Error('kg store: KgBuilder.build() called twice');
+    this.built = true;
     const nE = this.ents.length;
     // 1. canonical entity order
     const order = Array.from({ length: nE }, (_, i) => i).sort((a, b) => cmpStr(this.ents[a].id, this.ents[b].id));
@@ -277,7 +282,9 @@ export class KgBuilder {
     const rk = new Uint8Array(n), rf = new Int32Array(n), rt = new Int32Array(n), rm = new Int32Array(n);
     for (let i = 0; i < n; i++) {
       const k = K[i];
-      if (k < 0 || k >= RELATION_KINDS.length) throw inputError(`kg store: relation #${i}: bad kind code ${k}`);
+      if (k < 0 || k >= RELATION_KINDS.length) throw new RangeError(`kg store: relation #${i}: bad kind code ${k}`);
+      const toMax = k === ALIAS_CODE ? this.aliasList.length : nE;
+      if (!(F[i] >= 0 && F[i] < nE && T[i] >= 0 && T[i] < toMax && M[i] >= -1 && M[i] < nE)) throw new RangeError(`kg store: relation #${i}: index out of range`);
       rk[i] = k;
       rf[i] = remap[F[i]];
       rt[i] = k === ALIAS_CODE ? aRemap[T[i]] : remap[T[i]];
