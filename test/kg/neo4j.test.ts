@@ -9,6 +9,8 @@ import net from 'node:net';
 import { Neo4jError } from 'neo4j-driver';
 import { FilmkwError } from '../../src/errors.js';
 import { KgStore } from '../../src/kg/store.js';
+import { syntheticKg } from '../../src/kg/synthetic.js';
+import fc from 'fast-check';
 import {
   NEO4J_DEFAULTS,
   classifyNeo4jError,
@@ -211,6 +213,46 @@ test('planImport follows the embedded store: same stats and content hash as KgSt
       ['relation movie is not an entity of the data', 1],
     ],
   );
+});
+
+test('planImport follows the embedded store on the synthetic KG and on random messy data (property)', () => {
+  const synth = syntheticKg({ entities: 3000, relations: 30_000, seed: 7 });
+  assert.equal(KgStore.fromData(planContent(synth)).contentHash, KgStore.fromData(synth).contentHash);
+
+  const ids = ['movie/1', 'movie/2', 'person/1', 'person/2', 'character/movie/1/c', 'genre/g', 'person/404'];
+  const kindOfId = (id: string): EntityKind =>
+    id.startsWith('movie') ? 'Movie' : id.startsWith('person') ? 'Person' : id.startsWith('character') ? 'Character' : 'Genre';
+  const name = fc.constantFrom('甲', '乙', 'a b', "o'q", '');
+  const entity = fc.record({ id: fc.constantFrom(...ids.slice(0, 6)), surfaces: fc.array(name, { maxLength: 3 }), aliases: fc.array(name, { maxLength: 2 }) });
+  const relation = fc.record({
+    kind: fc.constantFrom(...(['DIRECTED', 'WROTE', 'ACTED_IN', 'HAS_GENRE', 'ALIAS', 'PLAYED'] as const)),
+    from: fc.constantFrom(...ids),
+    to: fc.constantFrom(...ids, 'alias x'),
+    movie: fc.constantFrom(undefined, 'movie/1', 'movie/404'),
+  });
+  fc.assert(
+    fc.property(fc.array(entity, { maxLength: 12 }), fc.array(relation, { maxLength: 25 }), (es, rs) => {
+      const data: KgData = {
+        // same id ⇒ same kind, name and movieId here (the store refuses conflicting rows)
+        entities: es.map((e) => ({ id: e.id, kind: kindOfId(e.id), name: e.id, surfaces: e.surfaces, aliases: e.aliases, ...(e.id.startsWith('character') ? { movieId: 'movie/1' } : {}) })),
+        relations: rs.map((r) => ({ kind: r.kind, from: r.from, to: r.to, ...(r.kind === 'PLAYED' && r.movie ? { movieId: r.movie } : {}) })),
+      };
+      const store = KgStore.fromData(data, { dangling: 'drop' });
+      const graph = KgStore.fromData(planContent(data));
+      assert.deepEqual(graph.stats(), store.stats());
+      assert.equal(graph.contentHash, store.contentHash);
+    }),
+    { numRuns: 300, seed: 42 },
+  );
+});
+
+test('planImport: movieId on a relation other than PLAYED is reported and not written', () => {
+  const data: KgData = { entities: TOY.entities.slice(0, 3), relations: [{ kind: 'DIRECTED', from: 'person/name/文牧野', to: 'movie/douban/1', movieId: 'movie/douban/1' }] };
+  const plan = planImport(data);
+  assert.deepEqual(plan.skipped, [
+    { reason: 'movieId on a relation other than PLAYED is not stored (relation written without it)', count: 1, examples: ['person/name/文牧野 DIRECTED movie/douban/1 (movie movie/douban/1)'] },
+  ]);
+  assert.deepEqual([...plan.batches()].at(-1)!.rows, [{ from: 'person/name/文牧野', to: 'movie/douban/1' }]);
 });
 
 test('planImport: a large input is cut into batches of batchSize', () => {
