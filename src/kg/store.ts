@@ -455,7 +455,7 @@ export class KgStore implements KgView {
   /** @internal raw columns (read by the snapshot writer; do not mutate). */
   readonly cols: KgColumns;
   private readonly nameIdx = new Map<string, readonly number[]>();
-  private readonly anyIdx = new Map<string, readonly number[]>();
+  private readonly anyIdx: Map<string, readonly number[]>;
   private readonly allAliases: (readonly string[])[];
   private idIdx?: Map<string, number>;
 
@@ -472,25 +472,29 @@ export class KgStore implements KgView {
     const lo = lowerBoundU8(relKind, ALIAS), hi = lowerBoundU8(relKind, ALIAS + 1);
     for (let i = lo; i < hi; i++) (extra[relFrom[i]] ??= []).push(aliasNames[relTo[i]]);
     this.allAliases = cols.aliases.map((a, i) => (extra[i] ? Object.freeze(sortedUnique([...a, ...extra[i]])) : a));
-    const add = (m: Map<string, readonly number[]>, key: string, i: number) => {
-      const l = m.get(key) as number[] | undefined;
-      if (!l) m.set(key, [i]);
-      else if (l[l.length - 1] !== i) l.push(i);
-    };
+    // names first (ascending indices); `lookup` shares those lists until an alias adds to one (copy on write)
+    const norm = (x: string) => (alreadyNormal(x) ? x : normalizeName(x));
+    const names = this.nameIdx as Map<string, number[]>;
     for (let i = 0; i < this.entityCount; i++) {
-      const n = normalizeName(cols.names[i]);
-      add(this.nameIdx, n, i);
-      add(this.anyIdx, n, i);
+      const n = norm(cols.names[i]);
+      const l = names.get(n);
+      if (!l) names.set(n, [i]);
+      else if (l[l.length - 1] !== i) l.push(i);
     }
-    for (let i = 0; i < this.entityCount; i++) for (const a of this.allAliases[i]) add(this.anyIdx, normalizeName(a), i);
-    // lists are built in ascending index order per pass; the alias pass may append smaller indices
-    for (const [k, l] of this.anyIdx) {
-      const arr = l as number[];
-      let ok = true;
-      for (let j = 1; j < arr.length; j++) if (arr[j] <= arr[j - 1]) ok = false;
-      this.anyIdx.set(k, Object.freeze(ok ? arr : [...new Set(arr)].sort((a, b) => a - b)));
+    const any = (this.anyIdx = new Map(names)) as Map<string, number[]>;
+    const touched = new Set<string>();
+    for (let i = 0; i < this.entityCount; i++) {
+      for (const a of this.allAliases[i]) {
+        const n = norm(a);
+        const l = any.get(n);
+        if (!l) any.set(n, [i]);
+        else if (!l.includes(i)) {
+          any.set(n, l === names.get(n) ? [...l, i] : (l.push(i), l));
+          touched.add(n);
+        }
+      }
     }
-    for (const [k, l] of this.nameIdx) this.nameIdx.set(k, Object.freeze(l as number[]));
+    for (const n of touched) any.get(n)!.sort((a, b) => a - b);
   }
 
   static fromData(data: KgData, opts: KgBuildOptions = {}): KgStore {
