@@ -1,0 +1,277 @@
+/**
+ * Streaming input readers for `filmkw tag`: JSON lines, CSV, TSV and plain text, from a file or stdin.
+ *
+ * Every reader yields, in input order, one {@link InputRecord} per record: a document
+ * `{line, id, text}` or an error record `{line, id?, error}` for a record it cannot read. Nothing is
+ * dropped and nothing is loaded whole: the input is read in chunks (lines.ts), so memory is bounded by
+ * the longest record (capped by `maxRecordBytes`).
+ *
+ * Shared rules (lines.ts): a UTF-8 BOM at the start is removed; CRLF reads like LF; blank lines (only
+ * white space) are not records; line numbers are physical 1-based lines (`sed -n Np` shows the record;
+ * for a multi-line CSV row, the line it starts on). Invalid UTF-8 is replaced by U+FFFD and the record
+ * is still a document (decision: a few bad bytes in a long review should not cost the whole review; the
+ * number of such records is reported in {@link ReadStats.invalidUtf8}). A line longer than
+ * `maxRecordBytes` becomes an error record without being buffered.
+ *
+ * Formats:
+ * - `jsonl`: one JSON object per non-blank line. The text is the value at `textField` (a dotted path,
+ *   default `text`; a key that itself contains dots is tried first); it may be a string or an array of
+ *   strings, joined with "\n". The id is the value at `idField` (string or number, or a one-element array
+ *   of one, as scraped data often has); without `idField` the id is the line number. Invalid JSON, a line
+ *   that is not an object, a missing field or a field of the wrong type is an error record naming the
+ *   field.
+ * - `csv`: RFC 4180 with a header row (csv.ts); `textField`/`idField` are column names (default text
+ *   column `text`). A column that is not in the header is an input error for the whole file (thrown, not
+ *   a record per row).
+ * - `tsv`: header row, TAB-separated, no quoting (csv.ts).
+ * - `txt`: every non-blank line is a document; id = line number; no fields.
+ */
+import { createReadStream } from 'node:fs';
+import { extname } from 'node:path';
+import { inputError, usageError } from '../errors.js';
+import { DEFAULT_MAX_RECORD_BYTES, splitLines, type RawLine } from './lines.js';
+import { parseCsvRows, parseTsvRows, type CsvRow } from './csv.js';
+
+export const INPUT_FORMATS = ['jsonl', 'csv', 'tsv', 'txt'] as const;
+export type InputFormat = (typeof INPUT_FORMATS)[number];
+
+/** A document or an error record, with its 1-based physical line. */
+export type InputRecord = { line: number; id: string; text: string } | { line: number; id?: string; error: string };
+
+/** Options of {@link readRecords}. */
+export interface ReaderOptions {
+  format: InputFormat;
+  /** Field path (jsonl) or column name (csv/tsv) of the text. @default 'text' */
+  textField?: string;
+  /** Field path / column name of the id; absent: the line number is the id. */
+  idField?: string;
+  /** Largest line (and CSV record) in bytes; longer ones become error records. @default 16 MiB */
+  maxRecordBytes?: number;
+  /** Progress: bytes read so far. */
+  onBytes?: (bytes: number) => void;
+  /** Statistics filled while reading. */
+  stats?: ReadStats;
+}
+
+/** Counters filled by a reader as it goes. */
+export interface ReadStats {
+  /** Records whose text had invalid UTF-8 (replaced by U+FFFD). */
+  invalidUtf8: number;
+}
+
+/** Default text field / column. */
+export const DEFAULT_TEXT_FIELD = 'text';
+
+/** Format implied by a file extension, or undefined (e.g. `.json`, which could be a JSON array). */
+export function inferFormat(path: string): InputFormat | undefined {
+  const ext = extname(path).toLowerCase();
+  switch (ext) {
+    case '.jsonl':
+    case '.ndjson':
+      return 'jsonl';
+    case '.csv':
+      return 'csv';
+    case '.tsv':
+    case '.tab':
+      return 'tsv';
+    case '.txt':
+    case '.text':
+      return 'txt';
+    default:
+      return undefined;
+  }
+}
+
+/** Check a format name; usage error listing the valid ones. */
+export function checkFormat(name: string): InputFormat {
+  const f = name.trim().toLowerCase();
+  if ((INPUT_FORMATS as readonly string[]).includes(f)) return f as InputFormat;
+  throw usageError(`tag: unknown --format ${JSON.stringify(name)} (valid: ${INPUT_FORMATS.join(', ')})`);
+}
+
+/** A byte source: a file path, '-' for stdin, or any byte stream. */
+export type ByteSource = string | AsyncIterable<Uint8Array | string>;
+
+function openSource(source: ByteSource): AsyncIterable<Uint8Array | string> {
+  if (typeof source !== 'string') return source;
+  if (source === '-') return process.stdin;
+  return createReadStream(source, { highWaterMark: 256 * 1024 });
+}
+
+/** Stream the records of an input (see module header). Throws FilmkwError('INPUT') for file-level problems. */
+export async function* readRecords(source: ByteSource, opts: ReaderOptions): AsyncGenerator<InputRecord> {
+  const max = opts.maxRecordBytes ?? DEFAULT_MAX_RECORD_BYTES;
+  const name = typeof source === 'string' ? (source === '-' ? 'stdin' : source) : 'input';
+  let lines: AsyncIterable<RawLine>;
+  try {
+    lines = splitLines(openSource(source), { maxLineBytes: max, onBytes: opts.onBytes });
+  } catch (err) {
+    throw inputError(`tag: cannot read ${name}: ${(err as Error).message}`, err);
+  }
+  const stats = opts.stats;
+  const invalidLines: number[] = []; // csv/tsv: lines with invalid UTF-8, increasing (rows may span lines)
+  async function* trackInvalid(src: AsyncIterable<RawLine>): AsyncGenerator<RawLine> {
+    for await (const raw of src) {
+      if (raw.invalidUtf8) invalidLines.push(raw.line);
+      yield raw;
+    }
+  }
+  const countInvalid = (raw: RawLine) => {
+    if (raw.invalidUtf8 && stats) stats.invalidUtf8++;
+  };
+  try {
+    switch (opts.format) {
+      case 'txt':
+        if (opts.textField !== undefined || opts.idField !== undefined) throw usageError('tag: --text-field and --id-field do not apply to --format txt (a record is a line; its id is the line number)');
+        for await (const raw of lines) {
+          if (raw.tooLong) yield { line: raw.line, id: String(raw.line), error: tooLongMessage(raw, max) };
+          else if (raw.text.trim() !== '') {
+            countInvalid(raw);
+            yield { line: raw.line, id: String(raw.line), text: raw.text };
+          }
+        }
+        return;
+      case 'jsonl':
+        for await (const raw of lines) {
+          if (raw.tooLong) {
+            yield errorRecord(raw.line, opts.idField, tooLongMessage(raw, max));
+            continue;
+          }
+          if (raw.text.trim() === '') continue;
+          const rec = jsonlRecord(raw, opts.textField ?? DEFAULT_TEXT_FIELD, opts.idField);
+          if ('text' in rec) countInvalid(raw);
+          yield rec;
+        }
+        return;
+      case 'csv':
+      case 'tsv': {
+        const rows = opts.format === 'csv' ? parseCsvRows(trackInvalid(lines), { maxRecordBytes: max }) : parseTsvRows(trackInvalid(lines), { maxRecordBytes: max });
+        yield* tableRecords(rows, opts, name, invalidLines, stats);
+        return;
+      }
+      default:
+        throw usageError(`tag: unknown format ${JSON.stringify(opts.format)} (valid: ${INPUT_FORMATS.join(', ')})`);
+    }
+  } catch (err) {
+    if (isNodeFsError(err)) throw inputError(`tag: cannot read ${name}: ${(err as Error).message}`, err);
+    throw err;
+  }
+
+}
+
+function isNodeFsError(err: unknown): boolean {
+  const code = (err as NodeJS.ErrnoException | null)?.code;
+  return typeof code === 'string' && /^E[A-Z]+$/u.test(code) && typeof (err as NodeJS.ErrnoException).syscall === 'string';
+}
+
+function tooLongMessage(raw: RawLine, max: number): string {
+  return `line is longer than ${max} bytes (${raw.bytes} bytes); record skipped`;
+}
+
+function errorRecord(line: number, idField: string | undefined, error: string, id?: string): InputRecord {
+  if (id !== undefined) return { line, id, error };
+  return idField === undefined ? { line, id: String(line), error } : { line, error };
+}
+
+/** Value at a dotted path; a key that contains the dots literally wins. */
+export function getPath(obj: unknown, path: string): unknown {
+  if (obj === null || typeof obj !== 'object') return undefined;
+  const o = obj as Record<string, unknown>;
+  if (Object.prototype.hasOwnProperty.call(o, path)) return o[path];
+  if (!path.includes('.')) return undefined;
+  let cur: unknown = obj;
+  for (const key of path.split('.')) {
+    if (cur === null || typeof cur !== 'object' || !Object.prototype.hasOwnProperty.call(cur, key)) return undefined;
+    cur = (cur as Record<string, unknown>)[key];
+  }
+  return cur;
+}
+
+const typeName = (v: unknown): string => (v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v === 'object' ? 'an object' : `a ${typeof v}`);
+
+/** Text of a field value: string, or array of strings joined with "\n"; else an error message. */
+export function textValue(v: unknown, field: string): { text: string } | { error: string } {
+  if (typeof v === 'string') return { text: v };
+  if (v === undefined) return { error: `field "${field}" is missing` };
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) {
+      if (typeof v[i] !== 'string') return { error: `field "${field}" is an array with ${typeName(v[i])} at index ${i}; expected a string or an array of strings` };
+    }
+    return { text: v.join('\n') };
+  }
+  return { error: `field "${field}" is ${typeName(v)}; expected a string or an array of strings` };
+}
+
+/** Id of a field value: string or finite number, or a one-element array of one; else an error message. */
+export function idValue(v: unknown, field: string): { id: string } | { error: string } {
+  if (typeof v === 'string') return { id: v };
+  if (typeof v === 'number' && Number.isFinite(v)) return { id: String(v) };
+  if (v === undefined) return { error: `id field "${field}" is missing` };
+  if (Array.isArray(v) && v.length === 1 && (typeof v[0] === 'string' || (typeof v[0] === 'number' && Number.isFinite(v[0])))) return { id: String(v[0]) };
+  return { error: `id field "${field}" is ${typeName(v)}; expected a string or a number` };
+}
+
+function jsonlRecord(raw: RawLine, textField: string, idField: string | undefined): InputRecord {
+  let obj: unknown;
+  try {
+    obj = JSON.parse(raw.text);
+  } catch (err) {
+    return errorRecord(raw.line, idField, `invalid JSON: ${(err as Error).message}`);
+  }
+  if (obj === null || typeof obj !== 'object' || Array.isArray(obj)) return errorRecord(raw.line, idField, `line is ${typeName(obj)}, not a JSON object`);
+  let id: string | undefined;
+  if (idField !== undefined) {
+    const r = idValue(getPath(obj, idField), idField);
+    if ('error' in r) return { line: raw.line, error: r.error };
+    id = r.id;
+  } else id = String(raw.line);
+  const t = textValue(getPath(obj, textField), textField);
+  if ('error' in t) return { line: raw.line, id, error: t.error };
+  return { line: raw.line, id, text: t.text };
+}
+
+function columnIndex(header: string[], name: string, what: string, source: string, headerLine: number): number {
+  let i = header.indexOf(name);
+  if (i === -1) i = header.findIndex((h) => h.trim() === name.trim());
+  if (i === -1) {
+    const shown = header.map((h) => JSON.stringify(h)).join(', ');
+    throw inputError(`tag: ${source}:${headerLine}: no ${what} column "${name}" in the header (columns: ${shown}); pass --${what === 'text' ? 'text' : 'id'}-field`);
+  }
+  return i;
+}
+
+async function* tableRecords(
+  rows: AsyncIterable<CsvRow>,
+  opts: ReaderOptions,
+  source: string,
+  invalidLines: number[],
+  stats: ReadStats | undefined,
+): AsyncGenerator<InputRecord> {
+  let header: string[] | null = null;
+  let headerLine = 0;
+  let textIdx = -1;
+  let idIdx = -1;
+  for await (const row of rows) {
+    if (header === null) {
+      if ('error' in row) throw inputError(`tag: ${source}:${row.line}: cannot read the header row: ${row.error}`);
+      header = row.fields;
+      headerLine = row.line;
+      textIdx = columnIndex(header, opts.textField ?? DEFAULT_TEXT_FIELD, 'text', source, headerLine);
+      if (opts.idField !== undefined) idIdx = columnIndex(header, opts.idField, 'id', source, headerLine);
+      continue;
+    }
+    while (invalidLines.length > 0 && invalidLines[0] < row.line) invalidLines.shift();
+    if ('error' in row) {
+      yield errorRecord(row.line, opts.idField, row.error);
+      continue;
+    }
+    const f = row.fields;
+    const id = idIdx === -1 ? String(row.line) : f.length > idIdx ? f[idIdx] : undefined;
+    if (f.length !== header.length) {
+      yield id === undefined ? { line: row.line, error: `${f.length} fields, header has ${header.length}` } : { line: row.line, id, error: `${f.length} fields, header has ${header.length}` };
+      continue;
+    }
+    if (stats && invalidLines.length > 0 && invalidLines[0] <= row.endLine) stats.invalidUtf8++;
+    yield { line: row.line, id: id!, text: f[textIdx] };
+  }
+}
