@@ -1,6 +1,117 @@
-import type { Command } from 'commander';
+/**
+ * `filmkw tag`: batch keyword tagging (src/batch/tag-run.ts does the work). Thin: parses flags, runs,
+ * prints the summary on stderr.
+ *
+ *   filmkw tag [INPUT|-] [--format jsonl|csv|tsv|txt] [--text-field F] [--id-field F]
+ *              [--kg FILE|DIR | --neo4j] [--preset P] [--set key=value]... [--backend B] [--top K]
+ *              [--explain] [--out FILE] [--workers N] [--resume] [--max-record-bytes N] [--fail-on-error]
+ *
+ * Output: JSON lines, one per input record, in input order (src/batch/format.ts).
+ * Exit codes: 0 done (error records included), 1 error records and --fail-on-error, 2 usage (unknown
+ * option, preset, format, bad value, --resume refused), 3 input (missing file, bad header, KG), 4–6 Neo4j,
+ * 7 output not writable.
+ */
+import { Command, Option } from 'commander';
+import { usageError, EXIT } from '../../errors.js';
+import { checkFormat, DEFAULT_TEXT_FIELD, inferFormat, INPUT_FORMATS, type InputFormat } from '../../io/readers.js';
+import { DEFAULT_MAX_RECORD_BYTES } from '../../io/lines.js';
+import { DEFAULT_OPTIONS, DEFAULT_PRESET, parseOverride } from '../../pipeline/options.js';
+import { listPresets } from '../../pipeline/presets.js';
+import { DEFAULT_BACKEND, SEGMENTER_BACKENDS, type SegmenterBackend } from '../../pipeline/segment.js';
+import { runTag, summaryLine } from '../../batch/tag-run.js';
 
-/** Registers `filmkw tag` (placeholder until implemented). */
+interface TagFlags {
+  format?: string;
+  textField?: string;
+  idField?: string;
+  kg?: string;
+  neo4j?: boolean;
+  preset: string;
+  set: string[];
+  backend: string;
+  top?: string;
+  explain?: boolean;
+  out?: string;
+  workers: string;
+  resume?: boolean;
+  maxRecordBytes: string;
+  failOnError?: boolean;
+}
+
+const collect = (v: string, prev: string[]) => [...prev, v];
+
+function integer(name: string, raw: string, min: number): number {
+  const n = Number(raw);
+  if (!/^\s*\d+\s*$/u.test(raw) || !Number.isInteger(n) || n < min) throw usageError(`tag: ${name} must be an integer ≥ ${min}, got ${JSON.stringify(raw)}`);
+  return n;
+}
+
+export async function runTagCommand(inputArg: string | undefined, flags: TagFlags): Promise<void> {
+  let input = inputArg;
+  if (input === undefined) {
+    if (process.stdin.isTTY) throw usageError('tag: give an INPUT file, or - to read stdin');
+    input = '-';
+  }
+  let format: InputFormat;
+  if (flags.format !== undefined) format = checkFormat(flags.format);
+  else if (input === '-') throw usageError(`tag: --format is required when reading stdin (${INPUT_FORMATS.join(', ')})`);
+  else {
+    const f = inferFormat(input);
+    if (!f) throw usageError(`tag: cannot tell the format of ${input} from its extension; pass --format ${INPUT_FORMATS.join('|')}`);
+    format = f;
+  }
+  if (!(SEGMENTER_BACKENDS as readonly string[]).includes(flags.backend)) {
+    throw usageError(`tag: unknown --backend ${JSON.stringify(flags.backend)} (valid: ${SEGMENTER_BACKENDS.join(', ')})`);
+  }
+  if (flags.kg !== undefined && flags.neo4j) throw usageError('tag: give --kg or --neo4j, not both');
+  const overrides: Record<string, unknown> = {};
+  for (const a of flags.set) {
+    const [k, v] = parseOverride(a);
+    overrides[k] = v;
+  }
+  const summary = await runTag({
+    input,
+    format,
+    textField: flags.textField,
+    idField: flags.idField,
+    maxRecordBytes: integer('--max-record-bytes', flags.maxRecordBytes, 1),
+    out: flags.out,
+    resume: flags.resume === true,
+    workers: integer('--workers', flags.workers, 1),
+    topK: flags.top === undefined ? undefined : integer('--top', flags.top, 1),
+    explain: flags.explain === true,
+    preset: flags.preset,
+    overrides: Object.keys(overrides).length > 0 ? overrides : undefined,
+    backend: flags.backend as SegmenterBackend,
+    kg: flags.kg,
+    neo4j: flags.neo4j === true,
+    progress: process.stderr.isTTY === true,
+  });
+  process.stderr.write(summaryLine(summary, flags.out));
+  if (flags.failOnError && summary.errors > 0) process.exitCode = EXIT.PARTIAL;
+}
+
+/** Registers `filmkw tag`. */
 export function registerTag(program: Command): void {
-  void program;
+  program
+    .command('tag')
+    .description('Tag documents with keywords: JSON lines out, one per input record, in input order')
+    .argument('[input]', 'input file, or - for stdin (default: stdin when it is not a terminal)')
+    .addOption(new Option('--format <format>', `input format: ${INPUT_FORMATS.join(', ')} (default: from the file extension; required for stdin)`))
+    .option('--text-field <field>', 'jsonl: field path of the text (string or array of strings); csv/tsv: column name', DEFAULT_TEXT_FIELD)
+    .addOption(new Option('--id-field <field>', 'field path / column of the record id (default: the line number)'))
+    .addOption(new Option('--kg <path>', 'KG snapshot file or csv directory (default: the bundled demo KG)'))
+    .option('--neo4j', 'read the KG from Neo4j (NEO4J_URI, NEO4J_USER, NEO4J_PASSWORD)', false)
+    .option('--preset <name>', `pipeline preset: ${listPresets().join(', ')}`, DEFAULT_PRESET)
+    .option('--set <key=value>', 'pipeline option override group.key=value, repeatable (e.g. graph.window=3; value read as JSON when it parses)', collect, [] as string[])
+    .option('--backend <name>', `segmenter backend: ${SEGMENTER_BACKENDS.join(', ')}`, DEFAULT_BACKEND)
+    .addOption(new Option('--top <k>', `keywords per document (default: the preset's output.topK, ${DEFAULT_OPTIONS.output.topK})`))
+    .option('--explain', 'add per keyword the co-occurrence, KG and semantic contributions', false)
+    .addOption(new Option('--out <file>', 'output file (default: stdout)'))
+    .option('--workers <n>', 'worker threads (1 = tag in the main thread)', '1')
+    .option('--resume', 'continue an interrupted run of the same --out file (same input and options)', false)
+    .option('--max-record-bytes <n>', 'longest line / csv record; longer ones become error records', String(DEFAULT_MAX_RECORD_BYTES))
+    .option('--fail-on-error', 'exit with code 1 when any record is an error record', false)
+    .showHelpAfterError(true)
+    .action((input: string | undefined, flags: TagFlags) => runTagCommand(input, flags));
 }

@@ -1,0 +1,186 @@
+/**
+ * Tagging engines: where the keyword extraction of a batch of texts runs.
+ *
+ * - {@link InlineEngine}: in this thread (`--workers 1`), no thread overhead, fastest cold start.
+ * - {@link WorkerPool}: a fixed pool of worker threads (`--workers N`), created once and kept for the
+ *   whole run (never re-created per batch: the segmenters' native dictionaries are not returned to the
+ *   OS when a worker exits). Each worker builds its own Extractor once, from the same
+ *   {@link ExtractorFactorySpec}, and answers batches in order.
+ *
+ * Both return, per text, the keywords as a JSON array string (format.ts, formatted where the work is
+ * done) or an error message (a document whose extraction throws becomes an error record, the run goes
+ * on). A worker that dies is fatal for the run (FilmkwError OUTPUT would be wrong; it is an internal
+ * failure and is reported as such); `--resume` continues from the last checkpoint.
+ */
+import { Worker } from 'node:worker_threads';
+import { fileURLToPath } from 'node:url';
+import { extname } from 'node:path';
+import { FilmkwError, type ErrorCode } from '../errors.js';
+import type { Extractor } from '../pipeline/api.js';
+import { keywordsJson } from './format.js';
+import { loadFactory, type ExtractorFactorySpec } from './factory.js';
+import type { WorkerData, WorkerReply, WorkerRequest } from './worker.js';
+
+/** Result for one text: keywords as JSON, or why extraction failed. */
+export type TagResult = { json: string } | { error: string };
+
+/** Per-call extraction options. */
+export interface TagCallOptions {
+  topK?: number;
+  explain: boolean;
+}
+
+export interface TagEngine {
+  /** Number of texts processed in parallel. */
+  readonly parallelism: number;
+  /** Extract from each text; same order as `texts`. */
+  run(texts: string[]): Promise<TagResult[]>;
+  close(): Promise<void>;
+}
+
+/** Run an extractor over texts, catching per-text failures. */
+export function tagTexts(extractor: Extractor, texts: readonly string[], call: TagCallOptions): TagResult[] {
+  const out: TagResult[] = new Array(texts.length);
+  for (let i = 0; i < texts.length; i++) {
+    try {
+      out[i] = { json: keywordsJson(extractor.extract(texts[i], { topK: call.topK, explain: call.explain }), call.explain) };
+    } catch (err) {
+      out[i] = { error: `extract: ${(err as Error)?.message ?? String(err)}` };
+    }
+  }
+  return out;
+}
+
+/** Extraction in the calling thread. */
+export class InlineEngine implements TagEngine {
+  readonly parallelism = 1;
+  constructor(
+    readonly extractor: Extractor,
+    private readonly call: TagCallOptions,
+  ) {}
+  static async create(factory: ExtractorFactorySpec, call: TagCallOptions): Promise<InlineEngine> {
+    return new InlineEngine(await loadFactory(factory), call);
+  }
+  async run(texts: string[]): Promise<TagResult[]> {
+    return tagTexts(this.extractor, texts, this.call);
+  }
+  async close(): Promise<void> {}
+}
+
+/** What a worker reports once its extractor is built. */
+export interface WorkerInfo {
+  preset: string;
+  /** Content hash of the worker's KG (null without a KG), to check every worker has the same KG. */
+  kgHash: string | null;
+}
+
+interface Pending {
+  resolve: (r: TagResult[]) => void;
+  reject: (e: Error) => void;
+  chars: number;
+}
+
+interface Slot {
+  worker: Worker;
+  index: number;
+  pending: Map<number, Pending>;
+  chars: number;
+  dead: Error | null;
+}
+
+/** Start the worker script: compiled JS as is; under tsx (a .ts module) register tsx in the worker first. */
+export function startWorker(data: WorkerData, moduleUrl: string = import.meta.url): Worker {
+  const ts = extname(fileURLToPath(moduleUrl)) === '.ts';
+  const entry = new URL(ts ? './worker.ts' : './worker.js', moduleUrl);
+  if (!ts) return new Worker(entry, { workerData: data });
+  // A worker does not inherit the parent's loader hooks: register tsx, then import the .ts entry.
+  const bootstrap = `import('tsx/esm/api').then((m) => { m.register(); return import(${JSON.stringify(entry.href)}); });`;
+  return new Worker(bootstrap, { eval: true, workerData: data });
+}
+
+/** A fixed pool of extraction workers (see module header). */
+export class WorkerPool implements TagEngine {
+  private nextId = 1;
+  private closed = false;
+  private constructor(
+    private readonly slots: Slot[],
+    readonly info: WorkerInfo[],
+  ) {}
+
+  get parallelism(): number {
+    return this.slots.length;
+  }
+
+  /** Start `size` workers and wait until every one has built its extractor. */
+  static async create(size: number, factory: ExtractorFactorySpec, call: TagCallOptions): Promise<WorkerPool> {
+    const slots: Slot[] = [];
+    const ready: Promise<WorkerInfo>[] = [];
+    for (let index = 0; index < size; index++) {
+      const worker = startWorker({ factory, call, index });
+      const slot: Slot = { worker, index, pending: new Map(), chars: 0, dead: null };
+      slots.push(slot);
+      ready.push(
+        new Promise<WorkerInfo>((resolve, reject) => {
+          let started = false;
+          worker.on('message', (m: WorkerReply) => {
+            if (m.type === 'ready') {
+              started = true;
+              resolve({ preset: m.preset, kgHash: m.kgHash });
+            } else if (m.type === 'fatal') {
+              const err = m.code ? new FilmkwError(m.code as ErrorCode, m.message) : new Error(`tag: worker ${index}: ${m.message}`);
+              slot.dead = err;
+              reject(err);
+            } else if (m.type === 'done') {
+              const p = slot.pending.get(m.id);
+              if (!p) return;
+              slot.pending.delete(m.id);
+              slot.chars -= p.chars;
+              p.resolve(m.results);
+            }
+          });
+          const die = (err: Error) => {
+            if (slot.dead) return;
+            slot.dead = err;
+            if (!started) reject(err);
+            for (const p of slot.pending.values()) p.reject(err);
+            slot.pending.clear();
+          };
+          worker.on('error', (err) => die(new Error(`tag: worker ${index} failed: ${err.message}`, { cause: err })));
+          worker.on('exit', (code) => die(new Error(`tag: worker ${index} exited unexpectedly (code ${code})`)));
+        }),
+      );
+    }
+    try {
+      const info = await Promise.all(ready);
+      return new WorkerPool(slots, info);
+    } catch (err) {
+      await Promise.allSettled(slots.map((s) => s.worker.terminate()));
+      throw err;
+    }
+  }
+
+  /** Send a batch to the least-loaded live worker (by characters in flight). */
+  run(texts: string[]): Promise<TagResult[]> {
+    if (this.closed) return Promise.reject(new Error('tag: worker pool is closed'));
+    let best: Slot | null = null;
+    for (const s of this.slots) if (!s.dead && (best === null || s.chars < best.chars)) best = s;
+    if (best === null) return Promise.reject(this.slots[0].dead ?? new Error('tag: no live worker'));
+    const slot = best;
+    const id = this.nextId++;
+    let chars = 0;
+    for (const t of texts) chars += t.length;
+    return new Promise<TagResult[]>((resolve, reject) => {
+      slot.pending.set(id, { resolve, reject, chars });
+      slot.chars += chars;
+      const req: WorkerRequest = { type: 'batch', id, texts };
+      slot.worker.postMessage(req);
+    });
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    for (const s of this.slots) s.dead ??= new Error('tag: worker pool is closed');
+    await Promise.allSettled(this.slots.map((s) => s.worker.terminate()));
+  }
+}

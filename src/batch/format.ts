@@ -1,0 +1,49 @@
+/**
+ * Output lines of `filmkw tag` (JSON lines, one per input record, in input order):
+ *
+ *   {"id":"…","keywords":[{"word":"…","score":0.123457,"kind":"Person","entityId":"…"},…]}
+ *   {"id":"…","line":12,"error":"…"}
+ *
+ * Scores (and the explain parts) are rounded to 6 decimals so output is stable across platforms and
+ * runs; key order is fixed. `id` is null on an error record whose id could not be read.
+ */
+import type { Keyword } from '../pipeline/api.js';
+
+/** Decimals kept in scores. */
+export const SCORE_DECIMALS = 6;
+const SCALE = 10 ** SCORE_DECIMALS;
+
+/** Round to {@link SCORE_DECIMALS} decimals (−0 becomes 0; non-finite values stay as they are). */
+export function roundScore(x: number): number {
+  if (!Number.isFinite(x)) return x;
+  const r = Math.round(x * SCALE) / SCALE;
+  return r === 0 ? 0 : r;
+}
+
+/** The keywords array of one document as JSON (fixed key order, rounded numbers). */
+export function keywordsJson(keywords: readonly Keyword[], explain: boolean): string {
+  const out = keywords.map((k) => {
+    const o: Record<string, unknown> = { word: k.word, score: roundScore(k.score) };
+    if (k.kind !== undefined) o.kind = k.kind;
+    if (k.entityId !== undefined) o.entityId = k.entityId;
+    if (explain && k.explain) {
+      const e = k.explain;
+      const x: Record<string, unknown> = { cooc: roundScore(e.cooc), kg: roundScore(e.kg), sem: roundScore(e.sem) };
+      if (e.position !== undefined) x.position = roundScore(e.position);
+      x.neighbours = e.neighbours.map((n) => ({ word: n.word, cooc: roundScore(n.cooc), kg: roundScore(n.kg), sem: roundScore(n.sem) }));
+      o.explain = x;
+    }
+    return o;
+  });
+  return JSON.stringify(out);
+}
+
+/** One document line (with the trailing newline). */
+export function documentLine(id: string, keywordsJsonText: string): string {
+  return `{"id":${JSON.stringify(id)},"keywords":${keywordsJsonText}}\n`;
+}
+
+/** One error-record line (with the trailing newline). */
+export function errorLine(id: string | undefined, line: number, error: string): string {
+  return `{"id":${id === undefined ? 'null' : JSON.stringify(id)},"line":${line},"error":${JSON.stringify(error)}}\n`;
+}

@@ -1,0 +1,30 @@
+/**
+ * The production extractor factory of `filmkw tag` (used by the main thread with --workers 1 and by every
+ * pool worker): loads the KG as told by {@link TagKgSource} and calls createExtractor once.
+ */
+import type { Extractor } from '../pipeline/api.js';
+import type { KgView } from '../kg/model.js';
+import { createExtractor } from '../pipeline/extract.js';
+import { loadSnapshot } from '../kg/snapshot.js';
+import type { SegmenterBackend } from '../pipeline/segment.js';
+
+/** Where a worker gets its KG: a snapshot file (written by the main thread if needed), or none. */
+export type TagKgSource = { snapshot: string } | null;
+
+export interface TagExtractorArgs {
+  preset?: string;
+  overrides?: Record<string, unknown>;
+  backend?: SegmenterBackend;
+  kg: TagKgSource;
+}
+
+/** Build the extractor of a tag run from a KG already in memory (main thread). */
+export function tagExtractorWithKg(args: Omit<TagExtractorArgs, 'kg'>, kg: KgView | null): Extractor {
+  return createExtractor({ preset: args.preset, overrides: args.overrides, backend: args.backend, kg });
+}
+
+/** Factory used by the workers (factory.ts spec `{export: 'createTagExtractor'}`). */
+export async function createTagExtractor(args: TagExtractorArgs): Promise<Extractor> {
+  const kg = args.kg ? await loadSnapshot(args.kg.snapshot) : null;
+  return tagExtractorWithKg(args, kg);
+}
