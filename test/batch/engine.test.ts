@@ -38,7 +38,9 @@ test('WorkerPool: a factory failure rejects create with the same FilmkwError cod
 });
 
 test('WorkerPool: a worker that dies rejects its batches with a clear error; the pool does not hang', async () => {
+  process.env.FAKE_EXIT = '1';
   const pool = await WorkerPool.create(1, fake(), { explain: false });
+  delete process.env.FAKE_EXIT;
   try {
     await assert.rejects(pool.run(['EXIT now']), /worker 0 exited unexpectedly \(code 3\)/u);
     await assert.rejects(pool.run(['after']), /worker 0 exited unexpectedly/u);

@@ -4,7 +4,8 @@
  * occurrence, scored 1/(rank+1) + count/1000 — enough to tell documents apart and to check ordering.
  *
  * Special texts: "THROW…" makes extract() throw; "EXIT…" ends the worker thread (process.exit in a
- * worker) to simulate a crash; "SLEEP n …" busy-waits n ms (to shuffle completion order across workers).
+ * worker) to simulate a crash — only when the environment has FAKE_EXIT=1 (so a resumed run with the same
+ * arguments gets past it); "SLEEP n …" busy-waits n ms (to shuffle completion order across workers).
  */
 import type { Extractor, Keyword } from '../../src/pipeline/api.js';
 import { usageError } from '../../src/errors.js';
@@ -30,7 +31,7 @@ export function createFakeExtractor(args: FakeArgs = {}): Extractor {
     options: { kg: null },
     extract(text, call) {
       if (text.startsWith('THROW')) throw new Error('fake failure on purpose');
-      if (text.startsWith('EXIT')) process.exit(3);
+      if (text.startsWith('EXIT') && process.env.FAKE_EXIT === '1') process.exit(3);
       const m = /^SLEEP (\d+)/u.exec(text);
       if (m) {
         const until = Date.now() + Number(m[1]);

@@ -1,0 +1,133 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { appendFileSync, existsSync, mkdtempSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { runTag, summaryLine, type TagRunOptions } from '../../src/batch/tag-run.js';
+import { progressPath, readProgress } from '../../src/batch/resume.js';
+import { FilmkwError } from '../../src/errors.js';
+import type { ExtractorFactorySpec } from '../../src/batch/factory.js';
+
+const fake: ExtractorFactorySpec = { module: new URL('./fake-extractor.ts', import.meta.url).href, export: 'createFakeExtractor', args: {} };
+const dir = () => mkdtempSync(join(tmpdir(), 'filmkw-tagrun-'));
+const quiet = () => new PassThrough();
+
+function corpus(path: string, n: number, exitAt = -1): void {
+  const lines: string[] = [];
+  for (let i = 0; i < n; i++) {
+    if (i % 17 === 5) lines.push('{"id":"broken", "text": ');
+    else if (i % 23 === 7) lines.push('');
+    else lines.push(JSON.stringify({ id: `doc-${i}`, text: i === exitAt ? 'EXIT here' : `第${i}篇：${'长津湖易烊千玺'.slice(0, (i % 7) + 1)}${i % 3 === 0 ? '，还有程蝶衣' : ''}` }));
+  }
+  writeFileSync(path, `${lines.join('\n')}\n`);
+}
+
+const base = (input: string, extra: Partial<TagRunOptions> = {}): TagRunOptions => ({ input, format: 'jsonl', idField: 'id', factory: fake, stderr: quiet(), checkpointMs: 0, ...extra });
+
+test('runTag: one line per record, the sidecar is removed at the end, --workers 2 gives the same bytes', async () => {
+  const d = dir();
+  corpus(join(d, 'in.jsonl'), 300);
+  const s1 = await runTag(base(join(d, 'in.jsonl'), { out: join(d, 'w1.jsonl') }));
+  const s2 = await runTag(base(join(d, 'in.jsonl'), { out: join(d, 'w2.jsonl'), workers: 2, ordered: { batchDocs: 3 } }));
+  const out = readFileSync(join(d, 'w1.jsonl'), 'utf8');
+  assert.equal(readFileSync(join(d, 'w2.jsonl'), 'utf8'), out);
+  const lines = out.trimEnd().split('\n');
+  const nonBlank = readFileSync(join(d, 'in.jsonl'), 'utf8').split('\n').filter((l) => l.trim() !== '').length;
+  assert.equal(lines.length, nonBlank);
+  assert.equal(s1.records, nonBlank);
+  assert.equal(s1.errors, lines.filter((l) => l.includes('"error"')).length);
+  assert.equal(s1.errors, 18);
+  assert.deepEqual({ ...s2, seconds: 0, setupSeconds: 0, docsPerSecond: 0, workers: 1 }, { ...s1, seconds: 0, setupSeconds: 0, docsPerSecond: 0 });
+  assert.ok(!existsSync(progressPath(join(d, 'w1.jsonl'))));
+  assert.match(summaryLine(s1, 'w1.jsonl'), /^tag: 288 records \(270 tagged, 18 error records\), .* docs\/s, 1 worker, preset fake, .* → w1\.jsonl\n$/u);
+});
+
+test('runTag without --out writes to the given stdout stream', async () => {
+  const d = dir();
+  corpus(join(d, 'in.jsonl'), 20);
+  const stdout = new PassThrough();
+  const chunks: Buffer[] = [];
+  stdout.on('data', (c: Buffer) => chunks.push(c));
+  await runTag(base(join(d, 'in.jsonl'), { stdout }));
+  await runTag(base(join(d, 'in.jsonl'), { out: join(d, 'o.jsonl') }));
+  assert.equal(Buffer.concat(chunks).toString('utf8'), readFileSync(join(d, 'o.jsonl'), 'utf8'));
+});
+
+test('an interrupted run (worker crash) leaves a checkpoint; --resume completes it byte-identical to an uninterrupted run', async () => {
+  const d = dir();
+  const input = join(d, 'in.jsonl');
+  corpus(input, 400, 250);
+  const out = join(d, 'out.jsonl');
+  process.env.FAKE_EXIT = '1';
+  try {
+    await assert.rejects(runTag(base(input, { out, workers: 2, ordered: { batchDocs: 2 } })), /worker \d exited unexpectedly/u);
+  } finally {
+    delete process.env.FAKE_EXIT;
+  }
+  const cp = readProgress(out)!;
+  assert.ok(cp.records > 0 && cp.records < 400, `checkpoint at ${cp.records}`);
+  assert.equal(statSync(out).size, cp.outBytes);
+  // A torn last line after the checkpoint (as a kill during a write leaves) is dropped on resume.
+  appendFileSync(out, '{"id":"doc-9999","keyw');
+  const s = await runTag(base(input, { out, resume: true }));
+  assert.equal(s.resumed, cp.records);
+  const full = join(d, 'full.jsonl');
+  await runTag(base(input, { out: full }));
+  assert.equal(readFileSync(out, 'utf8'), readFileSync(full, 'utf8'));
+  assert.ok(!existsSync(progressPath(out)));
+});
+
+test('--resume refuses a changed input, changed options, a shortened output, or an output without checkpoint', async () => {
+  const d = dir();
+  const input = join(d, 'in.jsonl');
+  corpus(input, 50, 31);
+  const out = join(d, 'out.jsonl');
+  const interrupted = async () => {
+    process.env.FAKE_EXIT = '1';
+    try {
+      await assert.rejects(runTag(base(input, { out, workers: 1 + 1 })));
+    } finally {
+      delete process.env.FAKE_EXIT;
+    }
+  };
+  const refused = async (o: Partial<TagRunOptions>, re: RegExp) =>
+    assert.rejects(runTag(base(input, { out, resume: true, ...o })), (e: unknown) => e instanceof FilmkwError && e.code === 'USAGE' && re.test(e.message));
+
+  await interrupted();
+  await refused({ topK: 3 }, /options differ from the interrupted run \(topK: null → 3\)/u);
+  await refused({ idField: undefined }, /idField: "id" → null/u);
+  const st = statSync(input);
+  utimesSync(input, st.atime, new Date(st.mtimeMs + 5000));
+  await refused({}, /the input changed since the interrupted run \(input modified /u);
+  utimesSync(input, st.atime, st.mtime);
+  appendFileSync(input, '{"id":"more","text":"x"}\n');
+  await refused({}, /input size \d+ → \d+ bytes/u);
+
+  corpus(input, 50, 31);
+  await interrupted();
+  writeFileSync(out, '');
+  await refused({}, /has 0 bytes, fewer than the \d+ of the last checkpoint/u);
+
+  corpus(input, 50);
+  await runTag(base(input, { out }));
+  await refused({}, /exists but there is no .*progress\.json \(the run finished/u);
+  await assert.rejects(runTag(base(input, { resume: true })), /--resume needs --out/u);
+  await assert.rejects(runTag(base('-', { out, resume: true })), /stdin cannot be re-read/u);
+  // --resume with no output yet simply starts.
+  const fresh = join(d, 'fresh.jsonl');
+  const s = await runTag(base(input, { out: fresh, resume: true }));
+  assert.equal(s.resumed, 0);
+  assert.equal(readFileSync(fresh, 'utf8'), readFileSync(out, 'utf8'));
+});
+
+test('runTag: usage and input errors', async () => {
+  const d = dir();
+  await assert.rejects(runTag(base(join(d, 'missing.jsonl'))), (e: unknown) => e instanceof FilmkwError && e.code === 'INPUT' && /input file not found: .*missing\.jsonl/u.test(e.message));
+  await assert.rejects(runTag(base(d)), (e: unknown) => e instanceof FilmkwError && e.code === 'INPUT' && /is a directory/u.test(e.message));
+  writeFileSync(join(d, 'a.jsonl'), '{"text":"x"}\n');
+  await assert.rejects(runTag(base(join(d, 'a.jsonl'), { workers: 0 })), /--workers must be an integer ≥ 1/u);
+  await assert.rejects(runTag(base(join(d, 'a.jsonl'), { out: join(d, 'a.jsonl') })), /is the input file/u);
+  await assert.rejects(runTag({ ...base(join(d, 'a.jsonl')), factory: undefined, preset: 'nope' }), (e: unknown) => e instanceof FilmkwError && e.code === 'USAGE' && /tag: unknown preset "nope"; valid presets: textrank, /u.test(e.message));
+  await assert.rejects(runTag(base(join(d, 'a.jsonl'), { out: join(d, 'no-such-dir', 'o.jsonl') })), (e: unknown) => e instanceof FilmkwError && e.code === 'OUTPUT' && /cannot write/u.test(e.message));
+});
