@@ -1,6 +1,141 @@
+/**
+ * `filmkw kg`: build and inspect the film KG. Thin: the work is in src/kg/{import,load,snapshot,neo4j}.ts.
+ *
+ *   filmkw kg import (--out FILE | --neo4j) [--strict] [--json] [--openkg-composer wrote|skip] [--no-played] SOURCE...
+ *       SOURCE = openkg:<dir> | kgqa:<file|dir> | douban-csv:<file|dir> | csv:<dir>
+ *       Summary on stderr (or one JSON object on stdout with --json), progress on stderr.
+ *       Exit 0; 2 usage (unknown source prefix, bad option); 3 input (missing file, wrong header,
+ *       any skipped row under --strict — nothing is written then); 4/5/6 Neo4j; 7 output not writable.
+ *   filmkw kg stats [--kg FILE|DIR | --neo4j] [--json]
+ *       Counts by kind; --json prints exactly {"entities":{"total":N,"byKind":{…}},"relations":{…}}.
+ */
 import type { Command } from 'commander';
+import { FilmkwError, inputError, usageError } from '../../errors.js';
+import { importSources, importSummary, formatSummary, parseSource } from '../../kg/import.js';
+import { loadKg } from '../../kg/load.js';
+import { saveSnapshot } from '../../kg/snapshot.js';
+import type { KgStats } from '../../kg/model.js';
 
-/** Registers `filmkw kg` (placeholder until implemented). */
+interface ImportFlags {
+  out?: string;
+  neo4j?: boolean;
+  strict?: boolean;
+  json?: boolean;
+  openkgComposer: string;
+  played: boolean;
+}
+
+interface StatsFlags {
+  kg?: string;
+  neo4j?: boolean;
+  json?: boolean;
+}
+
+const err = (s: string) => process.stderr.write(s.endsWith('\n') ? s : `${s}\n`);
+
+export async function runKgImport(sources: string[], flags: ImportFlags): Promise<void> {
+  if (!!flags.out === !!flags.neo4j) throw usageError('kg import: give exactly one of --out FILE or --neo4j');
+  if (flags.openkgComposer !== 'wrote' && flags.openkgComposer !== 'skip') {
+    throw usageError(`kg import: --openkg-composer must be wrote or skip, got ${JSON.stringify(flags.openkgComposer)}`);
+  }
+  if (sources.length === 0) throw usageError('kg import: no SOURCE given (valid sources: openkg:<dir>, kgqa:<file|dir>, douban-csv:<file|dir>, csv:<dir>)');
+  const specs = sources.map(parseSource); // usage errors before any work
+  const progress = (m: string) => err(m);
+  const result = await importSources(specs, {
+    onProgress: progress,
+    openkg: { composer: flags.openkgComposer === 'wrote' ? 'WROTE' : 'skip' },
+    builder: { minePlayed: flags.played },
+  });
+  const skipped = result.report.skipped.reduce((n, g) => n + g.count, 0);
+  if (flags.strict && skipped > 0) {
+    const s = importSummary(result);
+    if (flags.json) process.stdout.write(`${JSON.stringify(s)}\n`);
+    else err(formatSummary(s));
+    const first = result.report.skipped[0];
+    throw inputError(`kg import: --strict: ${skipped} bad row(s) skipped, nothing written (first: ${first.examples[0] ?? ''} ${first.reason})`);
+  }
+  let output: Record<string, unknown>;
+  if (flags.out) {
+    progress(`kg import: writing the snapshot ${flags.out}`);
+    const t = performance.now();
+    let bytes: number;
+    try {
+      ({ bytes } = await saveSnapshot(result.store, flags.out));
+    } catch (e) {
+      if (e instanceof FilmkwError) throw e;
+      throw new FilmkwError('OUTPUT', `kg import: cannot write ${flags.out}: ${(e as Error).message}`, { cause: e });
+    }
+    output = { snapshot: flags.out, bytes, writeMs: Math.round(performance.now() - t) };
+  } else {
+    const neo = await import('../../kg/neo4j.js');
+    const cfg = neo.neo4jConfigFromEnv();
+    progress(`kg import: writing to Neo4j at ${neo.redactUri(cfg.uri)}`);
+    let last = 0;
+    const w = await neo.writeKgToNeo4j(result.store.toData(), cfg, {
+      onProgress: (done, total, phase) => {
+        const now = Date.now();
+        if (now - last > 1000 || done === total) {
+          last = now;
+          progress(`kg import: neo4j ${phase} ${done}/${total}`);
+        }
+      },
+    });
+    output = { neo4j: neo.redactUri(cfg.uri), nodes: w.nodes, relationships: w.relationships, created: w.created, skipped: w.skipped, writeMs: w.ms };
+  }
+  const s = importSummary(result, output);
+  if (flags.json) process.stdout.write(`${JSON.stringify(s)}\n`);
+  else err(formatSummary(s));
+}
+
+function formatStats(st: KgStats, source: string): string {
+  const lines = [`kg stats: ${source}`, `  entities  ${st.entities.total}`];
+  for (const [k, v] of Object.entries(st.entities.byKind)) lines.push(`    ${k.padEnd(10)} ${v}`);
+  lines.push(`  relations ${st.relations.total}`);
+  for (const [k, v] of Object.entries(st.relations.byKind)) lines.push(`    ${k.padEnd(10)} ${v}`);
+  return lines.join('\n') + '\n';
+}
+
+export async function runKgStats(flags: StatsFlags): Promise<void> {
+  if (flags.kg !== undefined && flags.neo4j) throw usageError('kg stats: give --kg or --neo4j, not both');
+  let stats: KgStats;
+  let source: string;
+  if (flags.neo4j) {
+    const neo = await import('../../kg/neo4j.js');
+    const cfg = neo.neo4jConfigFromEnv();
+    stats = await neo.neo4jStats(cfg);
+    source = `neo4j ${neo.redactUri(cfg.uri)}`;
+  } else {
+    const kg = await loadKg({ kg: flags.kg, onProgress: flags.json ? undefined : (m) => err(m) });
+    stats = kg.stats();
+    source = flags.kg ?? 'demo KG (bundled)';
+    if (!flags.json) source += ` (content hash ${kg.contentHash})`;
+  }
+  if (flags.json) {
+    process.stdout.write(`${JSON.stringify({ entities: stats.entities, relations: stats.relations })}\n`);
+  } else process.stdout.write(formatStats(stats, source));
+}
+
+/** Registers `filmkw kg`. */
 export function registerKg(program: Command): void {
-  void program;
+  const kg = program.command('kg').description('build and inspect the film knowledge graph');
+  kg.command('import')
+    .description('import KG sources into a snapshot file or Neo4j (SOURCE: openkg:<dir>, kgqa:<file|dir>, douban-csv:<file|dir>, csv:<dir>)')
+    .argument('<source...>', 'sources to merge')
+    .option('--out <file>', 'write the merged KG as a snapshot file (atomically)')
+    .option('--neo4j', 'write into Neo4j (NEO4J_URI, NEO4J_USER, NEO4J_PASSWORD)')
+    .option('--strict', 'fail (exit 3, nothing written) if any input row is skipped')
+    .option('--json', 'print the summary as one JSON object on stdout')
+    .option('--openkg-composer <mode>', 'OpenKG composer.csv rows are screenwriter credits: wrote | skip', 'wrote')
+    .option('--no-played', 'do not mine PLAYED (饰演) from synopses')
+    .action(async (sources: string[], flags: ImportFlags) => {
+      await runKgImport(sources, flags);
+    });
+  kg.command('stats')
+    .description('count entities and relations by kind (default: the bundled demo KG)')
+    .option('--kg <file>', 'KG snapshot file or csv directory')
+    .option('--neo4j', 'count the KG in Neo4j (NEO4J_URI, NEO4J_USER, NEO4J_PASSWORD)')
+    .option('--json', 'print {"entities":{"total","byKind"},"relations":{"total","byKind"}}')
+    .action(async (flags: StatsFlags) => {
+      await runKgStats(flags);
+    });
 }

@@ -1,0 +1,581 @@
+/**
+ * The merging KG builder: every source reader (src/kg/sources/*.ts) feeds records into one builder,
+ * which joins them into canonical KgData and counts what it merged, dropped and skipped.
+ *
+ * Rules (documented for users in kg/schema.md):
+ *   - Films are joined on their Douban subject id (`movie/douban/<id>`); the project csv format gives
+ *     ids explicitly. The name of an entity seen in several records is chosen by source priority
+ *     (csv, douban-csv, openkg, kgqa), then by how often it was seen, then by code-unit order; the
+ *     other names of a Movie or Person become its aliases; all surface forms are kept.
+ *   - People with a Douban celebrity id are `person/douban/<id>`. A credit without an id (OpenKG,
+ *     douban-movies-2065) is attached to the id-person of the same name (loosely compared: NFKC,
+ *     middle dots unified, spaces ignored, Latin case ignored) credited on the SAME film, when there
+ *     is exactly one such person. A source-local person (an OpenKG Person row) that is so attached on
+ *     at least one film and never attached to a different id follows that id on all its films.
+ *     Everything else becomes the name-based `person/name/<name>`, so two different people who share
+ *     a name are never merged when their ids differ (name-only credits of one name are one person, as
+ *     in OpenKG itself).
+ *   - PLAYED is mined from synopses (src/kg/played.ts) once all credits are known; the actor must be
+ *     a person credited on that film.
+ *   - Skipped input rows (missing field, unreadable record, conflicting duplicate id, dangling or
+ *     ill-typed relation) go to `skipped` (fatal under --strict); things left out by design (OpenKG
+ *     countries, PLAYED mentions that could not be resolved) go to `dropped`. Nothing is silent.
+ */
+import { fmtLoc, type Loc } from './sources/common.js';
+import {
+  RELATION_ENDS,
+  entityId,
+  normalizeName,
+  type Entity,
+  type EntityKind,
+  type KgData,
+  type Relation,
+  type RelationKind,
+} from './model.js';
+import { minePlayed, unifyDots, actorVariants, type PlayedOptions } from './played.js';
+
+export type SourceKind = 'csv' | 'douban-csv' | 'openkg' | 'kgqa';
+
+/** Lower wins when several sources name the same entity differently. */
+export const SOURCE_PRIORITY: Readonly<Record<SourceKind, number>> = Object.freeze({ csv: 0, 'douban-csv': 1, openkg: 2, kgqa: 3 });
+
+/** The source a record comes from: its kind and the SOURCE argument as given. */
+export interface SourceCtx {
+  kind: SourceKind;
+  spec: string;
+}
+
+export interface ReportGroup {
+  reason: string;
+  count: number;
+  /** First few `file:line` (with a short excerpt where useful). */
+  examples: string[];
+}
+
+export interface MergeReport {
+  sources: { source: string; records: number }[];
+  /** Records that joined an entity / relation already given by another source. */
+  merged: { entities: number; relations: number };
+  /** Records repeating an entity / relation of the same source. */
+  duplicates: { entities: number; relations: number };
+  people: { withId: number; nameOnly: number; linkedSameFilm: number; linkedViaSourcePerson: number; ambiguousName: number };
+  played: { synopses: number; mentions: number; relations: number };
+  selfRelations: number;
+  /** Bad input rows, skipped (fatal under --strict). */
+  skipped: ReportGroup[];
+  /** Left out by design or not resolvable (never fatal). */
+  dropped: ReportGroup[];
+}
+
+export interface BuilderOptions {
+  /** Mine PLAYED from synopses. @default true */
+  minePlayed: boolean;
+  /** Options of the PLAYED miner (src/kg/played.ts). @default {} */
+  played: Partial<PlayedOptions>;
+  /** Examples kept per skip / drop reason. @default 5 */
+  examples: number;
+}
+
+export const BUILDER_DEFAULTS: Readonly<BuilderOptions> = Object.freeze({ minePlayed: true, played: Object.freeze({}), examples: 5 });
+
+export interface PersonRef {
+  /** Douban celebrity id, when the source has one. */
+  celebrityId?: string;
+  /** The name as written. */
+  name: string;
+  /** A source-local identity (e.g. `openkg:<hash>`), used to carry a same-film link to other films. */
+  localKey?: string;
+}
+
+export type CreditRole = 'DIRECTED' | 'WROTE' | 'ACTED_IN';
+
+interface Acc {
+  id: string;
+  kind: EntityKind;
+  movieId?: string;
+  names: Map<string, { prio: number; count: number }>;
+  surfaces: Set<string>;
+  aliases: Set<string>;
+  sources: Set<string>;
+}
+
+interface RelRec {
+  kind: RelationKind;
+  from: string;
+  to: string;
+  movieId?: string;
+  loc: Loc;
+  spec: string;
+}
+
+interface Credit {
+  movieId: string;
+  role: CreditRole;
+  cid?: string;
+  norm: string;
+  raw: string;
+  localKey?: string;
+  prio: number;
+  src: SourceCtx;
+  loc: Loc;
+}
+
+/** Loose key to compare person names across sources: NFKC, dots unified, no spaces, Latin lower-cased. */
+export function personKey(name: string): string {
+  return unifyDots(name).replace(/[\s·\-]/gu, '').toLowerCase();
+}
+
+class Groups {
+  private readonly map = new Map<string, ReportGroup>();
+  constructor(private readonly max: number) {}
+  add(reason: string, example?: string): void {
+    let g = this.map.get(reason);
+    if (!g) this.map.set(reason, (g = { reason, count: 0, examples: [] }));
+    g.count++;
+    if (example !== undefined && g.examples.length < this.max) g.examples.push(example);
+  }
+  list(): ReportGroup[] {
+    return [...this.map.values()].sort((a, b) => b.count - a.count || (a.reason < b.reason ? -1 : 1));
+  }
+  get total(): number {
+    let n = 0;
+    for (const g of this.map.values()) n += g.count;
+    return n;
+  }
+}
+
+const RELATION_LABELS: Record<string, RelationKind> = {
+  DIRECTED: 'DIRECTED',
+  WROTE: 'WROTE',
+  ACTED_IN: 'ACTED_IN',
+  HAS_GENRE: 'HAS_GENRE',
+  ALIAS: 'ALIAS',
+  PLAYED: 'PLAYED',
+  导演: 'DIRECTED',
+  编剧: 'WROTE',
+  主演: 'ACTED_IN',
+  类型: 'HAS_GENRE',
+  别名: 'ALIAS',
+  饰演: 'PLAYED',
+};
+
+/** Relation kind from its English or Chinese label, or undefined. */
+export function relationKindOf(label: string): RelationKind | undefined {
+  return RELATION_LABELS[label.trim()];
+}
+
+export class KgMergeBuilder {
+  readonly opts: BuilderOptions;
+  private readonly ents = new Map<string, Acc>();
+  private readonly rels = new Map<string, RelRec>();
+  private readonly credits: Credit[] = [];
+  private readonly synopses: { movieId: string; text: string; loc: Loc }[] = [];
+  private readonly personInfo = new Map<string, { name: string; surfaces: string[]; prio: number; spec: string }>();
+  private readonly records = new Map<string, number>();
+  private readonly skippedG: Groups;
+  private readonly droppedG: Groups;
+  private readonly report = {
+    merged: { entities: 0, relations: 0 },
+    duplicates: { entities: 0, relations: 0 },
+    people: { withId: 0, nameOnly: 0, linkedSameFilm: 0, linkedViaSourcePerson: 0, ambiguousName: 0 },
+    played: { synopses: 0, mentions: 0, relations: 0 },
+    selfRelations: 0,
+  };
+  private built = false;
+  /** Optional part-of-speech tagger for the PLAYED cleanup (set by the import before `build`). */
+  tagger: PlayedOptions['tagger'] = null;
+
+  constructor(opts: Partial<BuilderOptions> = {}) {
+    this.opts = { ...BUILDER_DEFAULTS, ...opts };
+    this.skippedG = new Groups(this.opts.examples);
+    this.droppedG = new Groups(this.opts.examples);
+  }
+
+  /** Counts one input record of a source (for the summary). */
+  count(src: SourceCtx, n = 1): void {
+    this.records.set(src.spec, (this.records.get(src.spec) ?? 0) + n);
+  }
+
+  /** A bad input row: skipped and reported (fatal under --strict). */
+  skip(reason: string, loc: Loc, excerpt?: string): void {
+    this.skippedG.add(reason, excerpt ? `${fmtLoc(loc)}: ${excerpt}` : fmtLoc(loc));
+  }
+
+  /** Something left out by design or not resolvable: reported, never fatal. */
+  drop(reason: string, loc?: Loc, excerpt?: string): void {
+    this.droppedG.add(reason, loc ? (excerpt ? `${fmtLoc(loc)}: ${excerpt}` : fmtLoc(loc)) : excerpt);
+  }
+
+  /** True when some synopsis waits for PLAYED mining. */
+  get hasSynopses(): boolean {
+    return this.synopses.length > 0;
+  }
+
+  get skippedCount(): number {
+    return this.skippedG.total;
+  }
+
+  /**
+   * Adds (or merges) an entity record. `name` is the surface form; `aliases` are raw alternative names.
+   * Returns the entity id, or undefined when the record was skipped.
+   */
+  entity(
+    rec: { id?: string; kind: EntityKind; name: string; aliases?: readonly string[]; surfaces?: readonly string[]; movieId?: string },
+    src: SourceCtx,
+    loc: Loc,
+    counted = true,
+  ): string | undefined {
+    const surface = rec.name.trim();
+    const norm = normalizeName(rec.name);
+    if (norm === '') {
+      this.skip(`${rec.kind}: missing name`, loc);
+      return undefined;
+    }
+    if (rec.kind === 'Character' && !rec.movieId) {
+      this.skip('Character: missing movie', loc, norm);
+      return undefined;
+    }
+    const id = rec.id && rec.id.trim() !== '' ? rec.id.trim() : entityId(rec.kind, norm, rec.movieId);
+    const prio = SOURCE_PRIORITY[src.kind];
+    let acc = this.ents.get(id);
+    if (acc) {
+      if (acc.kind !== rec.kind) {
+        this.skip(`conflicting duplicate id (kind ${acc.kind} vs ${rec.kind})`, loc, id);
+        return undefined;
+      }
+      if ((acc.movieId ?? '') !== (rec.movieId ?? '')) {
+        this.skip('conflicting duplicate id (different movie)', loc, id);
+        return undefined;
+      }
+      if (acc.sources.has(src.spec)) {
+        if (src.kind === 'csv' && !acc.names.has(norm)) {
+          this.skip('conflicting duplicate id (different name in the same source)', loc, `${id}: ${norm}`);
+          return undefined;
+        }
+        if (counted) this.report.duplicates.entities++;
+      } else if (counted && acc.sources.size > 0) this.report.merged.entities++;
+    } else {
+      acc = { id, kind: rec.kind, names: new Map(), surfaces: new Set(), aliases: new Set(), sources: new Set() };
+      if (rec.movieId) acc.movieId = rec.movieId;
+      this.ents.set(id, acc);
+    }
+    acc.sources.add(src.spec);
+    const n = acc.names.get(norm);
+    if (n) {
+      n.count++;
+      n.prio = Math.min(n.prio, prio);
+    } else acc.names.set(norm, { prio, count: 1 });
+    if (surface !== '') acc.surfaces.add(surface);
+    for (const s of rec.surfaces ?? []) if (s.trim() !== '') acc.surfaces.add(s.trim());
+    for (const a of rec.aliases ?? []) {
+      const an = normalizeName(a);
+      if (an !== '') acc.aliases.add(an);
+    }
+    return id;
+  }
+
+  /** Adds a relation record by ids (checked in `build`: ends must be entities of the right kinds). */
+  relation(r: { kind: RelationKind; from: string; to: string; movieId?: string }, src: SourceCtx, loc: Loc): void {
+    const to = r.kind === 'ALIAS' ? normalizeName(r.to) : r.to;
+    const movieId = r.kind === 'PLAYED' ? r.movieId : undefined;
+    const key = `${r.kind}\u0000${r.from}\u0000${to}\u0000${movieId ?? ''}`;
+    const prev = this.rels.get(key);
+    if (prev) {
+      if (prev.spec === src.spec) this.report.duplicates.relations++;
+      else this.report.merged.relations++;
+      return;
+    }
+    const rec: RelRec = { kind: r.kind, from: r.from, to, loc, spec: src.spec };
+    if (movieId) rec.movieId = movieId;
+    this.rels.set(key, rec);
+  }
+
+  /** A Douban film: the Movie entity, its genres (HAS_GENRE) and aliases. Returns the movie id. */
+  movie(
+    rec: { subjectId: string; title: string; aliases?: readonly string[]; surfaces?: readonly string[]; genres?: readonly string[] },
+    src: SourceCtx,
+    loc: Loc,
+  ): string | undefined {
+    const id = this.entity({ id: `movie/douban/${rec.subjectId}`, kind: 'Movie', name: rec.title, aliases: rec.aliases, surfaces: rec.surfaces }, src, loc);
+    if (id === undefined) return undefined;
+    for (const g of rec.genres ?? []) {
+      const gid = this.entity({ kind: 'Genre', name: g }, src, loc, false);
+      if (gid) this.relation({ kind: 'HAS_GENRE', from: id, to: gid }, src, loc);
+    }
+    return id;
+  }
+
+  /** A credit (director, writer, actor) of a person on a film; people are resolved in `build`. */
+  credit(movieId: string, role: CreditRole, person: PersonRef, src: SourceCtx, loc: Loc): void {
+    const norm = normalizeName(person.name);
+    if (norm === '') {
+      this.skip(`${role}: missing person name`, loc);
+      return;
+    }
+    const c: Credit = { movieId, role, norm, raw: person.name.trim(), prio: SOURCE_PRIORITY[src.kind], src, loc };
+    if (person.celebrityId) c.cid = person.celebrityId;
+    if (person.localKey) c.localKey = person.localKey;
+    this.credits.push(c);
+  }
+
+  /** Extra facts about a Douban celebrity (the KGQA person file): a name and surface forms. */
+  celebrity(cid: string, name: string, surfaces: readonly string[], src: SourceCtx): void {
+    const prev = this.personInfo.get(cid);
+    const prio = SOURCE_PRIORITY[src.kind];
+    if (!prev || prio < prev.prio) this.personInfo.set(cid, { name, surfaces: [...surfaces, ...(prev?.surfaces ?? [])], prio, spec: src.spec });
+    else prev.surfaces.push(...surfaces);
+  }
+
+  /** A synopsis to mine PLAYED from (after all credits are in). */
+  synopsis(movieId: string, text: string, loc: Loc): void {
+    if (text.trim() !== '') this.synopses.push({ movieId, text, loc });
+  }
+
+  private resolvePeople(): Map<Credit, string> {
+    const out = new Map<Credit, string>();
+    // id-persons credited per film, by loose name
+    const idNames = new Map<string, Map<string, Set<string>>>();
+    for (const c of this.credits) {
+      if (!c.cid) continue;
+      let m = idNames.get(c.movieId);
+      if (!m) idNames.set(c.movieId, (m = new Map()));
+      const k = personKey(c.norm);
+      let s = m.get(k);
+      if (!s) m.set(k, (s = new Set()));
+      s.add(c.cid);
+    }
+    const localLinks = new Map<string, { ids: Set<string>; ambiguous: boolean }>();
+    const pending: Credit[] = [];
+    for (const c of this.credits) {
+      if (c.cid) {
+        out.set(c, `person/douban/${c.cid}`);
+        continue;
+      }
+      const cands = idNames.get(c.movieId)?.get(personKey(c.norm));
+      let ll: { ids: Set<string>; ambiguous: boolean } | undefined;
+      if (c.localKey) {
+        ll = localLinks.get(c.localKey);
+        if (!ll) localLinks.set(c.localKey, (ll = { ids: new Set(), ambiguous: false }));
+      }
+      if (cands && cands.size === 1) {
+        const cid = [...cands][0];
+        out.set(c, `person/douban/${cid}`);
+        this.report.people.linkedSameFilm++;
+        ll?.ids.add(cid);
+      } else {
+        if (cands && cands.size > 1) {
+          this.report.people.ambiguousName++;
+          if (ll) ll.ambiguous = true;
+          this.drop('person: several Douban people of this name on the film, kept name-only', c.loc, c.norm);
+        }
+        pending.push(c);
+      }
+    }
+    for (const c of pending) {
+      const ll = c.localKey ? localLinks.get(c.localKey) : undefined;
+      if (ll && !ll.ambiguous && ll.ids.size === 1) {
+        out.set(c, `person/douban/${[...ll.ids][0]}`);
+        this.report.people.linkedViaSourcePerson++;
+      } else out.set(c, entityId('Person', c.norm));
+    }
+    return out;
+  }
+
+  /** Joins everything into canonical KgData (call once). */
+  build(): { data: KgData; report: MergeReport } {
+    if (this.built) throw new Error('kg builder: build() called twice');
+    this.built = true;
+    // 1. people and credits
+    const resolved = this.resolvePeople();
+    const onFilm = new Map<string, { actors: Map<string, Set<string>>; all: Map<string, Set<string>> }>();
+    for (const c of this.credits) {
+      const pid = resolved.get(c)!;
+      this.entity({ id: pid, kind: 'Person', name: c.raw }, c.src, c.loc, false);
+      this.relation({ kind: c.role, from: pid, to: c.movieId }, c.src, c.loc);
+      let f = onFilm.get(c.movieId);
+      if (!f) onFilm.set(c.movieId, (f = { actors: new Map(), all: new Map() }));
+      const k = personKey(c.norm);
+      for (const m of c.role === 'ACTED_IN' ? [f.actors, f.all] : [f.all]) {
+        let s = m.get(k);
+        if (!s) m.set(k, (s = new Set()));
+        s.add(pid);
+      }
+    }
+    for (const [cid, info] of this.personInfo) {
+      const pid = `person/douban/${cid}`;
+      const acc = this.ents.get(pid);
+      if (acc) {
+        const n = normalizeName(info.name);
+        if (n !== '' && !acc.names.has(n)) acc.names.set(n, { prio: info.prio, count: 0 });
+        for (const s of info.surfaces) acc.surfaces.add(s);
+      } else {
+        this.entity({ id: pid, kind: 'Person', name: info.name, surfaces: info.surfaces }, { kind: 'kgqa', spec: info.spec }, { file: info.spec, line: 0 }, false);
+      }
+    }
+    // surface forms of credited people as extra keys (蒂姆·罗宾斯 Tim Robbins → its Latin part)
+    for (const f of onFilm.values()) {
+      for (const m of [f.actors, f.all]) {
+        const extra: [string, string][] = [];
+        for (const ids of m.values()) {
+          for (const pid of ids) {
+            for (const s of this.ents.get(pid)?.surfaces ?? []) for (const v of actorVariants(s)) extra.push([personKey(v), pid]);
+          }
+        }
+        for (const [k, pid] of extra) {
+          let s = m.get(k);
+          if (!s) m.set(k, (s = new Set()));
+          s.add(pid);
+        }
+      }
+    }
+    // 2. PLAYED
+    if (this.opts.minePlayed) {
+      const popts: Partial<PlayedOptions> = { ...this.opts.played };
+      if (this.tagger && popts.tagger === undefined) popts.tagger = this.tagger;
+      const seen = new Set<string>();
+      for (const syn of this.synopses) {
+        const dedupe = `${syn.movieId}\u0000${syn.text}`;
+        if (seen.has(dedupe)) continue;
+        seen.add(dedupe);
+        this.report.played.synopses++;
+        const film = onFilm.get(syn.movieId);
+        const resolve = (variants: string[]): string | undefined => {
+          if (!film) return undefined;
+          for (const v of variants) {
+            const k = personKey(v);
+            const ids = film.actors.get(k) ?? film.all.get(k);
+            if (!ids) continue;
+            if (ids.size === 1) return [...ids][0];
+            const withId = [...ids].filter((x) => x.startsWith('person/douban/'));
+            if (withId.length === 1) return withId[0];
+            return undefined;
+          }
+          return undefined;
+        };
+        const { mentions, rejected } = minePlayed(syn.text, resolve, popts);
+        for (const r of rejected) this.drop(`played: ${r.reason}`, syn.loc, r.text);
+        const src: SourceCtx = { kind: 'kgqa', spec: `${syn.loc.file}#played` };
+        for (const m of mentions) {
+          this.report.played.mentions++;
+          const cid = this.entity({ kind: 'Character', name: m.character, movieId: syn.movieId }, src, syn.loc, false);
+          if (cid) this.relation({ kind: 'PLAYED', from: m.person, to: cid, movieId: syn.movieId }, src, syn.loc);
+        }
+      }
+    }
+    // 3. entities: names by priority, other names as aliases
+    const entities: Entity[] = [];
+    for (const acc of this.ents.values()) {
+      let best = '';
+      let bp = Infinity;
+      let bc = -1;
+      for (const [n, v] of acc.names) {
+        if (v.prio < bp || (v.prio === bp && (v.count > bc || (v.count === bc && n < best)))) {
+          best = n;
+          bp = v.prio;
+          bc = v.count;
+        }
+      }
+      const aliases = new Set(acc.aliases);
+      if (acc.kind === 'Movie' || acc.kind === 'Person') for (const n of acc.names.keys()) aliases.add(n);
+      aliases.delete(best);
+      aliases.delete('');
+      const e: Entity = { id: acc.id, kind: acc.kind, name: best, surfaces: [...acc.surfaces].sort(), aliases: [...aliases].sort() };
+      if (acc.movieId) e.movieId = acc.movieId;
+      entities.push(e);
+      if (acc.kind === 'Person') {
+        if (acc.id.startsWith('person/douban/')) this.report.people.withId++;
+        else this.report.people.nameOnly++;
+      }
+    }
+    const byId = new Map(entities.map((e) => [e.id, e]));
+    // ALIAS relations given explicitly join the movie's aliases
+    for (const r of this.rels.values()) {
+      if (r.kind !== 'ALIAS') continue;
+      const m = byId.get(r.from);
+      if (m && m.kind === 'Movie' && r.to !== '' && r.to !== m.name && !m.aliases.includes(r.to)) {
+        m.aliases.push(r.to);
+        m.aliases.sort();
+      }
+    }
+    // 4. relations: checked against the entities
+    const relations: Relation[] = [];
+    const seenAlias = new Set<string>();
+    for (const r of this.rels.values()) {
+      const ends = RELATION_ENDS[r.kind];
+      const from = byId.get(r.from);
+      const where = `${r.kind} ${r.from} → ${r.to}`;
+      if (!from) {
+        this.skip(`${r.kind}: unknown 'from' entity (dangling)`, r.loc, where);
+        continue;
+      }
+      if (from.kind !== ends.from) {
+        this.skip(`${r.kind}: 'from' is a ${from.kind}, expected ${ends.from}`, r.loc, where);
+        continue;
+      }
+      if (r.kind === 'ALIAS') {
+        if (r.to === '' || r.to === from.name) {
+          this.skip('ALIAS: empty or equal to the movie name', r.loc, where);
+          continue;
+        }
+        seenAlias.add(`${r.from}\u0000${r.to}`);
+        relations.push({ kind: 'ALIAS', from: r.from, to: r.to });
+        continue;
+      }
+      const to = byId.get(r.to);
+      if (!to) {
+        this.skip(`${r.kind}: unknown 'to' entity (dangling)`, r.loc, where);
+        continue;
+      }
+      if (to.kind !== ends.to) {
+        this.skip(`${r.kind}: 'to' is a ${to.kind}, expected ${ends.to}`, r.loc, where);
+        continue;
+      }
+      const rel: Relation = { kind: r.kind, from: r.from, to: r.to };
+      if (r.kind === 'PLAYED') {
+        const mv = r.movieId ? byId.get(r.movieId) : undefined;
+        if (!r.movieId) {
+          this.skip('PLAYED: missing movie', r.loc, where);
+          continue;
+        }
+        if (!mv || mv.kind !== 'Movie') {
+          this.skip('PLAYED: movie is not a Movie entity (dangling)', r.loc, `${where} in ${r.movieId}`);
+          continue;
+        }
+        if (to.movieId !== r.movieId) {
+          this.skip("PLAYED: movie differs from the character's movie", r.loc, `${where} in ${r.movieId}`);
+          continue;
+        }
+        rel.movieId = r.movieId;
+      }
+      if (r.from === r.to) this.report.selfRelations++;
+      relations.push(rel);
+    }
+    // characters must belong to a movie entity
+    const keep: Entity[] = [];
+    for (const e of entities) {
+      if (e.kind === 'Character' && (!e.movieId || byId.get(e.movieId)?.kind !== 'Movie')) {
+        this.skip('Character: its movie is not a Movie entity (dangling)', { file: '(build)', line: 0 }, e.id);
+        continue;
+      }
+      keep.push(e);
+    }
+    const keptIds = new Set(keep.map((e) => e.id));
+    const droppedChars = keep.length !== entities.length ? new Set(entities.filter((e) => !keptIds.has(e.id)).map((e) => e.id)) : null;
+    const finalRels = droppedChars ? relations.filter((r) => !droppedChars.has(r.from) && !droppedChars.has(r.to)) : relations;
+    // ALIAS relations mirror every movie's aliases
+    for (const e of keep) {
+      if (e.kind !== 'Movie') continue;
+      for (const a of e.aliases) {
+        if (!seenAlias.has(`${e.id}\u0000${a}`)) finalRels.push({ kind: 'ALIAS', from: e.id, to: a });
+      }
+    }
+    this.report.played.relations = finalRels.filter((r) => r.kind === 'PLAYED').length;
+    const report: MergeReport = {
+      sources: [...this.records].map(([source, records]) => ({ source, records })),
+      ...this.report,
+      skipped: this.skippedG.list(),
+      dropped: this.droppedG.list(),
+    };
+    return { data: { entities: keep, relations: finalRels }, report };
+  }
+}

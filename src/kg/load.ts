@@ -1,0 +1,64 @@
+/**
+ * Where commands get their KG from: `loadKg({})` → the bundled demo KG (kg/demo, project csv format);
+ * `loadKg({ kg })` → a snapshot file (src/kg/snapshot.ts) or a csv directory (kg/FORMAT.md);
+ * `loadKg({ neo4j: true })` → read from Neo4j (NEO4J_URI, NEO4J_USER, NEO4J_PASSWORD).
+ */
+import { stat } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { inputError, usageError } from '../errors.js';
+import { KgMergeBuilder } from './builder.js';
+import { readProjectCsv } from './sources/csv.js';
+import { loadSnapshot } from './snapshot.js';
+import { KgStore } from './store.js';
+
+/** The bundled demo KG directory (kg/demo of the package), the same from src/kg and dist/kg. */
+export function defaultKgDir(): string {
+  return fileURLToPath(new URL('../../kg/demo/', import.meta.url));
+}
+
+export interface LoadKgOptions {
+  /** A snapshot file or a csv directory; absent = the demo KG (unless `neo4j`). */
+  kg?: string;
+  /** Read the KG from Neo4j instead. */
+  neo4j?: boolean;
+  /** Progress and warnings (skipped csv rows), one line each. */
+  onProgress?: (msg: string) => void;
+}
+
+/** Reads a csv KG directory into a store; skipped rows are reported through `onProgress`. */
+export async function loadCsvKg(dir: string, onProgress?: (msg: string) => void): Promise<KgStore> {
+  const b = new KgMergeBuilder({ minePlayed: false });
+  await readProjectCsv(dir, b, { kind: 'csv', spec: `csv:${dir}` });
+  const { data, report } = b.build();
+  for (const g of report.skipped) onProgress?.(`kg: ${g.count} row(s) skipped: ${g.reason}${g.examples.length ? ` (e.g. ${g.examples.join('; ')})` : ''}`);
+  return KgStore.fromData(data);
+}
+
+export async function loadKg(opts: LoadKgOptions = {}): Promise<KgStore> {
+  const say = opts.onProgress;
+  if (opts.neo4j && opts.kg !== undefined) throw usageError('kg: give either --kg or --neo4j, not both');
+  if (opts.neo4j) {
+    const neo = await import('./neo4j.js');
+    const cfg = neo.neo4jConfigFromEnv();
+    say?.(`kg: reading the KG from Neo4j at ${neo.redactUri(cfg.uri)}`);
+    const data = await neo.readKgFromNeo4j(cfg, {
+      onProgress: (done, total, phase) => say?.(`kg: neo4j ${phase} ${done}/${total}`),
+      onWarning: (m) => say?.(`kg: ${m}`),
+    });
+    return KgStore.fromData(data, { dangling: 'drop' });
+  }
+  if (opts.kg === undefined || opts.kg === '') return loadCsvKg(defaultKgDir(), say);
+  let st;
+  try {
+    st = await stat(opts.kg);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw inputError(`kg: ${opts.kg}: ${code === 'ENOENT' ? 'no such file or directory' : (err as Error).message}`, err);
+  }
+  if (st.isDirectory()) {
+    say?.(`kg: reading the csv KG in ${opts.kg}`);
+    return loadCsvKg(opts.kg, say);
+  }
+  say?.(`kg: loading the snapshot ${opts.kg}`);
+  return loadSnapshot(opts.kg);
+}
