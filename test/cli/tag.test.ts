@@ -1,0 +1,165 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { demoSnapshot } from '../batch/demo-kg.js';
+
+// Run `npm run build` first: bin/filmkw imports dist/.
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const run = (args: string[], input?: string) => spawnSync(process.execPath, ['bin/filmkw', ...args], { cwd: root, encoding: 'utf8', input, maxBuffer: 1 << 26 });
+const tmp = () => mkdtempSync(join(tmpdir(), 'filmkw-tagcli-'));
+const samples = join(root, 'datasets', 'samples', 'reviews.jsonl');
+const golden = (name: string) => join(root, 'test', 'fixtures', 'io', name);
+const noStack = (s: string) => assert.doesNotMatch(s, /\n\s+at /u, 'no stack trace');
+
+test('tag --help lists every option with its default', () => {
+  const r = run(['tag', '--help']);
+  assert.equal(r.status, 0, r.stderr);
+  for (const o of ['--format', '--text-field', '--id-field', '--kg', '--neo4j', '--preset', '--set', '--backend', '--top', '--explain', '--out', '--workers', '--resume', '--max-record-bytes', '--fail-on-error']) {
+    assert.match(r.stdout, new RegExp(`\\n\\s+${o}[ <]`, 'u'), o);
+  }
+  for (const d of ['default: from the file extension', 'default: "text"', 'default: the line number', 'default: the bundled demo KG', 'default: "textrank+w+g+r"', 'default: "node-rs"', "default: the preset's output.topK, 5", 'default: stdout', 'default: "1"', 'default: false', 'default: "16777216"']) {
+    assert.ok(r.stdout.replace(/\s+/gu, ' ').includes(d), d);
+  }
+  assert.match(r.stdout.replace(/\s+/gu, ' '), /textrank, textrank\+w, textrank\+w\+g, textrank\+w\+g\+r, positionrank, positionrank\+mkg, jieba-textrank, cppjieba-textrank/u);
+});
+
+test('tag: user mistakes give a clear message and a documented exit code, never a stack trace', async () => {
+  const d = tmp();
+  const kg = await demoSnapshot();
+  writeFileSync(join(d, 'x.json'), '{"text":"a"}\n');
+  writeFileSync(join(d, 'nohdr.csv'), 'id,body\n1,x\n');
+  const cases: [string[], number, RegExp][] = [
+    [['tag', samples, '--preset', 'textrank+foo', '--kg', kg], 2, /unknown preset "textrank\+foo"; valid presets: textrank, textrank\+w, .*cppjieba-textrank/u],
+    [['tag', join(d, 'missing.jsonl')], 3, /input file not found: .*missing\.jsonl/u],
+    [['tag', samples, '--bogus'], 2, /unknown option '--bogus'[\s\S]*--workers <n>/u],
+    [['tag', samples, '--format', 'xml'], 2, /unknown --format "xml" \(valid: jsonl, csv, tsv, txt\)/u],
+    [['tag', join(d, 'x.json')], 2, /cannot tell the format of .*x\.json from its extension; pass --format jsonl\|csv\|tsv\|txt/u],
+    [['tag', '-'], 2, /--format is required when reading stdin/u],
+    [['tag', samples, '--top', '0'], 2, /--top must be an integer ≥ 1, got "0"/u],
+    [['tag', samples, '--workers', 'two'], 2, /--workers must be an integer ≥ 1, got "two"/u],
+    [['tag', samples, '--backend', 'hanlp'], 2, /unknown --backend "hanlp" \(valid: node-rs, nodejieba\)/u],
+    [['tag', samples, '--kg', join(d, 'nokg.fkg')], 3, /KG not found: .*nokg\.fkg/u],
+    [['tag', samples, '--kg', kg, '--neo4j'], 2, /--kg or --neo4j, not both/u],
+    [['tag', join(d, 'nohdr.csv'), '--kg', kg], 3, /nohdr\.csv:1: no text column "text" in the header \(columns: "id", "body"\)/u],
+    [['tag', samples, '--kg', kg, '--set', 'graph.nope=1'], 2, /nope/u],
+    [['tag', samples, '--kg', kg, '--resume'], 2, /--resume needs --out/u],
+    [['tag', samples, '--kg', kg, '--out', join(d, 'no', 'such', 'dir.jsonl')], 7, /cannot write .*dir\.jsonl/u],
+  ];
+  for (const [args, code, re] of cases) {
+    const r = run(args, '');
+    assert.equal(r.status, code, `${args.join(' ')}: ${r.stderr}`);
+    assert.match(r.stderr, re, args.join(' '));
+    noStack(r.stderr);
+    assert.equal(r.stdout, '', `${args.join(' ')}: nothing on stdout`);
+  }
+});
+
+test('tag golden output: error records, array texts, empty and odd texts (parity preset, demo KG)', async () => {
+  const kg = await demoSnapshot();
+  const r = run(['tag', golden('tag-golden.jsonl'), '--id-field', 'id', '--kg', kg, '--preset', 'cppjieba-textrank', '--top', '4']);
+  assert.equal(r.status, 0, r.stderr);
+  if (process.env.UPDATE_GOLDEN === '1') writeFileSync(golden('tag-golden.out.jsonl'), r.stdout);
+  assert.equal(r.stdout, readFileSync(golden('tag-golden.out.jsonl'), 'utf8'));
+  const lines = r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l) as { id: string | null; line?: number; error?: string });
+  assert.equal(lines.length, 10, 'one line per non-blank input line');
+  assert.deepEqual(
+    lines.filter((l) => l.error).map((l) => [l.id, l.line, l.error!.replace(/:.*/u, '')]),
+    [
+      ['g7', 8, 'field "text" is missing'],
+      [null, 9, 'invalid JSON'],
+      [null, 11, 'line is a string, not a JSON object'],
+    ],
+  );
+  assert.match(r.stderr, /^tag: 10 records \(7 tagged, 3 error records\), /mu);
+  // Exit code 1 only with --fail-on-error.
+  const f = run(['tag', golden('tag-golden.jsonl'), '--id-field', 'id', '--kg', kg, '--fail-on-error']);
+  assert.equal(f.status, 1, f.stderr);
+});
+
+test('tag: --workers 2 gives the same bytes as --workers 1; a document alone equals the document in the batch', async () => {
+  const kg = await demoSnapshot();
+  const d = tmp();
+  const args = ['tag', samples, '--id-field', 'id', '--kg', kg, '--explain'];
+  const one = run([...args, '--out', join(d, 'w1.jsonl')]);
+  const two = run([...args, '--out', join(d, 'w2.jsonl'), '--workers', '2']);
+  assert.equal(one.status, 0, one.stderr);
+  assert.equal(two.status, 0, two.stderr);
+  assert.match(two.stderr, /2 workers/u);
+  const batch = readFileSync(join(d, 'w1.jsonl'), 'utf8');
+  assert.equal(readFileSync(join(d, 'w2.jsonl'), 'utf8'), batch);
+  const lines = batch.trimEnd().split('\n');
+  assert.equal(lines.length, 12);
+  const first = JSON.parse(lines[0]) as { id: string; keywords: { word: string; kind?: string; entityId?: string; explain?: unknown }[] };
+  assert.equal(first.id, 'sample-01');
+  for (const w of ['易烊千玺', '伍万里', '长津湖']) assert.ok(first.keywords.some((k) => k.word === w), `${w} in ${lines[0]}`);
+  assert.ok(first.keywords.every((k) => k.explain !== undefined));
+  assert.ok(first.keywords.some((k) => k.kind === 'Movie' && k.entityId !== undefined));
+  // Each sample alone, through stdin.
+  const input = readFileSync(samples, 'utf8').trimEnd().split('\n');
+  for (const i of [0, 5, 11]) {
+    const alone = run(['tag', '-', '--format', 'jsonl', '--id-field', 'id', '--kg', kg, '--explain'], `${input[i]}\n`);
+    assert.equal(alone.status, 0, alone.stderr);
+    assert.equal(alone.stdout, `${lines[i]}\n`, `sample ${i + 1} alone`);
+  }
+});
+
+test('tag: the same texts as jsonl, csv and txt give the same keywords', async () => {
+  const kg = await demoSnapshot();
+  const kw = (args: string[]) => {
+    const r = run(['tag', ...args, '--kg', kg, '--preset', 'textrank']);
+    assert.equal(r.status, 0, r.stderr);
+    return r.stdout.trimEnd().split('\n').map((l) => JSON.stringify((JSON.parse(l) as { keywords: unknown }).keywords));
+  };
+  const jsonl = kw([samples]);
+  assert.equal(jsonl.length, 12);
+  assert.deepEqual(kw([join(root, 'datasets', 'samples', 'reviews.csv'), '--id-field', 'id']), jsonl);
+  assert.deepEqual(kw([join(root, 'datasets', 'samples', 'reviews.txt')]), jsonl);
+});
+
+test('tag --out writes no progress file once finished; --resume then refuses to overwrite', async () => {
+  const kg = await demoSnapshot();
+  const d = tmp();
+  const out = join(d, 'o.jsonl');
+  const r = run(['tag', samples, '--kg', kg, '--out', out]);
+  assert.equal(r.status, 0, r.stderr);
+  assert.ok(!existsSync(`${out}.progress.json`));
+  assert.equal(r.stdout, '');
+  const again = run(['tag', samples, '--kg', kg, '--out', out, '--resume']);
+  assert.equal(again.status, 2);
+  assert.match(again.stderr, /no .*o\.jsonl\.progress\.json \(the run finished/u);
+});
+
+const haveLoader = existsSync(join(root, 'dist', 'kg', 'load.js')) && existsSync(join(root, 'kg', 'demo'));
+test('tag without --kg uses the bundled demo KG', { skip: !haveLoader && 'needs the KG loader (src/kg/load.ts, built)' }, async () => {
+  const kg = await demoSnapshot();
+  const a = run(['tag', samples, '--id-field', 'id']);
+  const b = run(['tag', samples, '--id-field', 'id', '--kg', kg]);
+  assert.equal(a.status, 0, a.stderr);
+  assert.match(a.stderr, /KG demo \(bundled\)/u);
+  assert.equal(a.stdout, b.stdout);
+});
+
+// Issue 3 "done when" on the real reviews (with the demo KG here, so it runs wherever the data is).
+const douban = join(root, '..', 'shared', 'data', 'texts', 'douban-reviews-bainiaochaofeng', 'douban_reviews.json');
+test('real data: douban_reviews.json gives 302 records, 5 error records, identical on two runs and with 2 workers', { skip: !existsSync(douban) && 'needs ../shared/data/texts/douban-reviews-bainiaochaofeng' }, async () => {
+  const kg = await demoSnapshot();
+  const d = tmp();
+  const args = ['tag', douban, '--format', 'jsonl', '--text-field', 'review_full', '--id-field', 'review_link', '--kg', kg];
+  const r1 = run([...args, '--out', join(d, 'a.jsonl')]);
+  const r2 = run([...args, '--out', join(d, 'b.jsonl'), '--workers', '2']);
+  assert.equal(r1.status, 0, r1.stderr);
+  assert.equal(r2.status, 0, r2.stderr);
+  const a = readFileSync(join(d, 'a.jsonl'), 'utf8');
+  assert.equal(readFileSync(join(d, 'b.jsonl'), 'utf8'), a);
+  const lines = a.trimEnd().split('\n').map((l) => JSON.parse(l) as { id: string | null; line?: number; error?: string; keywords?: unknown[] });
+  assert.equal(lines.length, 302);
+  const errors = lines.filter((l) => l.error !== undefined);
+  assert.deepEqual(errors.map((e) => e.line), [21, 107, 303, 447, 513]);
+  for (const e of errors) assert.match(e.error!, /^invalid JSON: /u);
+  assert.ok(lines.every((l) => l.error !== undefined || (typeof l.id === 'string' && l.id.startsWith('https://movie.douban.com/review/') && l.keywords!.length > 0)));
+  assert.match(r1.stderr, /302 records \(297 tagged, 5 error records\)/u);
+});
