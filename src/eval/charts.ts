@@ -150,7 +150,7 @@ export function sweepChartSpec(points: readonly SweepPoint[], title: string, sub
       width: 200,
       height: 140,
       encoding: {
-        x: { field: 'value', type: 'ordinal', sort: { field: 'order' }, title: 'value', axis: { labelAngle: -30, labelLimit: 90 } },
+        x: { field: 'value', type: 'ordinal', sort: { field: 'order' }, title: 'value', axis: { labelAngle: -30, labelLimit: 130 } },
         y: { field: 'f1', type: 'quantitative', title: 'F1 (macro)', scale: { zero: false }, axis: { format: '.2f' } },
         color: { field: 'kLabel', type: 'nominal', title: 'metric', sort: ks.map((k) => `F1@${k}`), scale: { scheme: 'viridis' } },
       },

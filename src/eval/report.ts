@@ -138,8 +138,16 @@ export function resultsMarkdown(results: ResultsJson, charts: { groups: Record<s
   );
 
   // Summary: every distinct system of the groups, best F1@lastK first.
+  // One row per distinct system (same preset and overrides, or same baseline); labels joined with " = ".
   const seen = new Map<string, ResultSystem>();
-  for (const g of results.groups) for (const s of g.systems) if (!seen.has(s.label)) seen.set(s.label, s);
+  for (const g of results.groups) {
+    for (const s of g.systems) {
+      const key = s.baseline !== undefined ? `b:${s.baseline}` : `p:${s.preset}:${JSON.stringify(s.overrides ?? {})}`;
+      const prev = seen.get(key);
+      if (!prev) seen.set(key, s);
+      else if (!prev.label.split(' = ').includes(s.label)) seen.set(key, { ...prev, label: `${prev.label} = ${s.label}` });
+    }
+  }
   if (seen.size > 0) {
     const rows = [...seen.values()].sort((a, b) => b.macro[lastK].f1 - a.macro[lastK].f1 || a.label.localeCompare(b.label));
     out.push(`## Summary (macro, K = ${lastK})\n`);

@@ -118,7 +118,8 @@ test('run + write: results.json, results.md, charts and predictions', async () =
     assert.equal(json.kg.contentHash, 'cd'.repeat(32));
     const md = readFileSync(join(dir, 'results.md'), 'utf8');
     assert.match(md, /^# Experiments: tiny/);
-    assert.match(md, /\| backward \| preset fake \+ overrides \| 0\.5000 \| 0\.5833 \| 0\.5333 \| 0\.6500 \(K=2\) \|/);
+    assert.match(md, /\| forward = forward again \| preset fake \|/);
+    assert.match(md, /\| backward = reversed \| preset fake \+ overrides \| 0\.5000 \| 0\.5833 \| 0\.5333 \| 0\.6500 \(K=2\) \|/);
     assert.match(md, /!\[Fig\. 5: P, R and F1 against K\]\(charts\/fig5\.svg\)/);
     assert.match(md, /\| direction \| back \| 0\.5833 \| 0\.6500 \| 0\.5333 \| \+0\.0000 \|/);
     assert.match(md, /Best value per parameter/);
