@@ -60,6 +60,7 @@ export interface MergeReport {
   duplicates: { entities: number; relations: number };
   people: { withId: number; nameOnly: number; linkedSameFilm: number; linkedViaSourcePerson: number; ambiguousName: number };
   played: { synopses: number; mentions: number; relations: number };
+  /** Relations from an entity to itself (skipped: no relation kind joins a kind to itself). */
   selfRelations: number;
   /** Bad input rows, skipped (fatal under --strict). */
   skipped: ReportGroup[];
@@ -504,6 +505,12 @@ export class KgMergeBuilder {
       const ends = RELATION_ENDS[r.kind];
       const from = byId.get(r.from);
       const where = `${r.kind} ${r.from} → ${r.to}`;
+      if (r.kind !== 'ALIAS' && r.from === r.to) {
+        // no relation kind joins an entity kind to itself (RELATION_ENDS), so this is always bad input
+        this.report.selfRelations++;
+        this.skip(`${r.kind}: self-relation (an entity related to itself)`, r.loc, where);
+        continue;
+      }
       if (!from) {
         this.skip(`${r.kind}: unknown 'from' entity (dangling)`, r.loc, where);
         continue;
@@ -547,7 +554,6 @@ export class KgMergeBuilder {
         }
         rel.movieId = r.movieId;
       }
-      if (r.from === r.to) this.report.selfRelations++;
       relations.push(rel);
     }
     // characters must belong to a movie entity

@@ -83,7 +83,7 @@ const ROLE_NOUNS = [
   '艺人', '模特', '舞女', '妓女', '更夫', '渔夫', '农民', '村民', '少爷', '小姐', '千金', '大小姐', '公子', '掌门', '掌柜',
   '不速之客', '新人', '主播', '帅哥', '美女', '辣妈', '白领', '丽人', '侍应生', '高中生', '初中生', '中学生', '小学生', '研究生',
   '孤女', '义子', '义女', '情妇', '卧底', '副总', '枭雄', '宗师', '军阀', '绅士', '门房', '患者', '病人', '铁匠', '大臣', '社长',
-  '兽医', '合伙人', '警花', '社员', '职员', '员工', '总监', '主管', '大师', '制作人', '理发师', '安检员', '警卫员', '运动员', '少校', '上校', '中尉', '上尉', '中士', '下士', '探员', '检察官', '议员', '总统', '首相', '市民',
+  '兽医', '合伙人', '警花', '社员', '职员', '员工', '队员', '成员', '组员', '会员', '总监', '主管', '大师', '制作人', '理发师', '安检员', '警卫员', '运动员', '少校', '上校', '中尉', '上尉', '中士', '下士', '探员', '检察官', '议员', '总统', '首相', '市民',
 ];
 
 /** Function words that end a descriptive prefix (…让|至尊宝, …遭|师兄朱潜龙); never the first character kept. */
@@ -444,12 +444,18 @@ export function minePlayed(
       rejected.push({ text: short, reason: 'character: no end of the name after 饰演', index });
       continue;
     }
-    const c = cleanCharacterName(raw, o);
-    if ('reject' in c) {
-      rejected.push({ text: short, reason: `character: ${c.reject}`, index });
+    // after 饰演 the name comes first and must end right there: only a role noun may precede it
+    const name = stripRole(unifyDots(raw.replace(/^[“"‘'「『]+|[”"’'」』]+$/gu, '')), o);
+    const bad = lengthCheck(name, o) ?? ([...name].length > 4 && !name.includes('·') && HAN.test(name) ? 'too long after 饰演 (a clause, not a name?)' : null);
+    if (bad) {
+      rejected.push({ text: short, reason: `character: ${bad}`, index });
       continue;
     }
-    mentions.push({ character: c.name, actor, index, person });
+    if (o.roleNouns.includes(name) || roleInside(name, o)) {
+      rejected.push({ text: short, reason: 'character: a role noun, not a name', index });
+      continue;
+    }
+    mentions.push({ character: name, actor, index, person });
   }
   return { mentions, rejected };
 }
