@@ -133,6 +133,12 @@ async function fileSink(path: string, startAt: number | null): Promise<Sink> {
   };
 }
 
+function outputFailed(err: Error): FilmkwError {
+  const code = (err as NodeJS.ErrnoException).code;
+  if (code === 'EPIPE') return new FilmkwError('OUTPUT', 'tag: the output was closed early (EPIPE, e.g. `| head`); stopped');
+  return new FilmkwError('OUTPUT', `tag: writing the output failed: ${err.message}`, { cause: err });
+}
+
 function streamSink(stream: NodeJS.WritableStream): Sink {
   let bytes = 0;
   let failed: Error | null = null;
@@ -144,9 +150,23 @@ function streamSink(stream: NodeJS.WritableStream): Sink {
       return bytes;
     },
     async write(text) {
-      if (failed) throw new FilmkwError('OUTPUT', `tag: writing the output failed: ${failed.message}`);
+      if (failed) throw outputFailed(failed);
       bytes += Buffer.byteLength(text);
-      if (!stream.write(text)) await new Promise<void>((resolve) => stream.once('drain', resolve));
+      if (!stream.write(text)) {
+        // Wait for drain, but also wake on error/close (a closed pipe never drains).
+        await new Promise<void>((resolve) => {
+          const done = () => {
+            stream.off('drain', done);
+            stream.off('error', done);
+            stream.off('close', done);
+            resolve();
+          };
+          stream.on('drain', done);
+          stream.on('error', done);
+          stream.on('close', done);
+        });
+        if (failed) throw outputFailed(failed);
+      }
     },
     async sync() {},
     async close() {},
