@@ -1,0 +1,110 @@
+/**
+ * Issue 5: `filmkw tag --out X` killed with SIGKILL at random points and resumed with `--resume` gives an
+ * output with no gap and no duplicate, byte-identical to an uninterrupted run — with 1 and 2 workers,
+ * including kills before the first output line (during start-up). Run by `npm run test:reliability`
+ * (after `npm run build`: the children run bin/filmkw). FILMKW_SEED=<n> replays a failing run.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { demoSnapshot } from '../../batch/demo-kg.js';
+
+const root = fileURLToPath(new URL('../../../', import.meta.url));
+const dir = mkdtempSync(join(tmpdir(), 'filmkw-resume-kill-'));
+const DOCS = 3000;
+const seed = Number(process.env.FILMKW_SEED ?? Date.now() % 1_000_000);
+let state = seed;
+const random = () => {
+  // mulberry32
+  state = (state + 0x6d2b79f5) | 0;
+  let t = Math.imul(state ^ (state >>> 15), 1 | state);
+  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+};
+
+/** A few thousand documents: the sample reviews cycled with a varying prefix, plus bad and blank lines. */
+function makeInput(path: string): void {
+  const texts = readFileSync(join(root, 'datasets', 'samples', 'reviews.jsonl'), 'utf8')
+    .trimEnd()
+    .split('\n')
+    .map((l) => (JSON.parse(l) as { text: string }).text);
+  const lines: string[] = [];
+  for (let i = 0; i < DOCS; i++) {
+    if (i % 97 === 13) lines.push(`{"id":"bad-${i}","text":`);
+    else lines.push(JSON.stringify({ id: `doc-${i}`, text: `第${i}条。${texts[i % texts.length].slice(i % 40)}` }));
+    if (i % 50 === 0) lines.push('');
+  }
+  writeFileSync(path, `${lines.join('\n')}\n`);
+}
+
+const args = (input: string, kg: string, out: string, workers: number) => ['bin/filmkw', 'tag', input, '--id-field', 'id', '--kg', kg, '--out', out, '--workers', String(workers)];
+
+/** Start a run; kill it with SIGKILL once the output reaches `killAtBytes` (or after `killAfterMs`). */
+function killedRun(argv: string[], out: string, kill: { atBytes?: number; afterMs?: number }): Promise<{ killed: boolean; code: number | null; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, argv, { cwd: root, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    let killed = false;
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const doKill = () => {
+      if (!killed && child.exitCode === null) {
+        killed = true;
+        child.kill('SIGKILL');
+      }
+    };
+    const timer = kill.afterMs !== undefined ? setTimeout(doKill, kill.afterMs) : undefined;
+    const poll =
+      kill.atBytes !== undefined
+        ? setInterval(() => {
+            if (existsSync(out) && statSync(out).size >= kill.atBytes!) doKill();
+          }, 5)
+        : undefined;
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      clearInterval(poll);
+      resolve({ killed, code, stderr });
+    });
+  });
+}
+
+for (const workers of [1, 2]) {
+  test(`tag --resume after SIGKILL at random points (${workers} worker${workers > 1 ? 's' : ''}, seed ${seed}) = uninterrupted run`, { timeout: 600_000 }, async () => {
+    const kg = await demoSnapshot();
+    const input = join(dir, 'in.jsonl');
+    if (!existsSync(input)) makeInput(input);
+    const reference = join(dir, `reference-${workers}.jsonl`);
+    const ref = spawnSync(process.execPath, args(input, kg, reference, workers), { cwd: root, encoding: 'utf8' });
+    assert.equal(ref.status, 0, ref.stderr);
+    const want = readFileSync(reference);
+    const nonBlank = readFileSync(input, 'utf8').split('\n').filter((l) => l.trim() !== '').length;
+    assert.equal(want.toString('utf8').trimEnd().split('\n').length, nonBlank);
+
+    const out = join(dir, `killed-${workers}.jsonl`);
+    const log: string[] = [];
+    // Round 0 starts fresh and is killed during start-up; later rounds resume and are killed mid-output.
+    const plan: { atBytes?: number; afterMs?: number }[] = [{ afterMs: 150 + Math.floor(random() * 300) }];
+    const fractions = [0.15, 0.35, 0.55, 0.75, 0.9].map((f) => f + (random() - 0.5) * 0.1);
+    for (const f of fractions) plan.push({ atBytes: Math.floor(want.length * f) });
+    let resumed = false;
+    for (const k of plan) {
+      const r = await killedRun(resumed ? [...args(input, kg, out, workers), '--resume'] : args(input, kg, out, workers), out, k);
+      const from = /resuming .* after (\d+) records/u.exec(r.stderr)?.[1] ?? '0';
+      log.push(`${JSON.stringify(k)} → resumed after ${from} records, killed=${r.killed} code=${r.code} size=${existsSync(out) ? statSync(out).size : 'none'}`);
+      if (!r.killed) assert.equal(r.code, 0, `${log.join('\n')}\n${r.stderr}`);
+      resumed = true;
+    }
+    const last = spawnSync(process.execPath, [...args(input, kg, out, workers), '--resume'], { cwd: root, encoding: 'utf8' });
+    assert.equal(last.status, 0, `${log.join('\n')}\n${last.stderr}`);
+    const got = readFileSync(out);
+    assert.ok(got.equals(want), `output differs from the uninterrupted run (seed ${seed})\n${log.join('\n')}`);
+    assert.ok(!existsSync(`${out}.progress.json`));
+    assert.ok(log.filter((l) => l.includes('killed=true')).length >= 3, `at least 3 kills happened:\n${log.join('\n')}`);
+    assert.ok(log.filter((l) => !l.includes('after 0 records')).length >= 2, `at least 2 runs continued from a checkpoint:\n${log.join('\n')}`);
+    process.stderr.write(`resume-kill (${workers} workers, seed ${seed}):\n  ${log.join('\n  ')}\n`);
+  });
+}
