@@ -1,0 +1,92 @@
+/**
+ * `filmkw kg import` / `filmkw kg stats` through bin/filmkw (run `npm run build` first): outputs,
+ * idempotence, --strict, and one clear line with a distinct exit code for each user mistake.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const FIX = 'test/fixtures/kg-sources/';
+const run = (args: string[]) => {
+  const r = spawnSync(process.execPath, ['bin/filmkw', ...args], { cwd: root, encoding: 'utf8' });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+};
+const noStack = (s: string) => assert.doesNotMatch(s, /\n\s+at /);
+
+test('kg stats --json prints exactly the stats object of the demo KG', () => {
+  const r = run(['kg', 'stats', '--json']);
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(
+    r.stdout,
+    '{"entities":{"total":544,"byKind":{"Movie":56,"Person":287,"Character":180,"Genre":21}},' +
+      '"relations":{"total":823,"byKind":{"DIRECTED":63,"WROTE":96,"ACTED_IN":242,"HAS_GENRE":160,"ALIAS":79,"PLAYED":183}}}\n',
+  );
+  const human = run(['kg', 'stats']);
+  assert.equal(human.status, 0);
+  assert.match(human.stdout, /entities  544\n\s+Movie\s+56/);
+});
+
+test('kg import --out twice: same content hash, stats of the snapshot equal the source', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'filmkw-cli-kg-'));
+  const out = join(dir, 'demo.fkg');
+  const a = run(['kg', 'import', '--out', out, '--json', 'csv:kg/demo']);
+  assert.equal(a.status, 0, a.stderr);
+  const sa = JSON.parse(a.stdout);
+  assert.match(sa.contentHash, /^[0-9a-f]{64}$/);
+  assert.equal(sa.output.snapshot, out);
+  assert.ok(sa.output.bytes > 0);
+  assert.match(a.stderr, /kg import: reading csv:kg\/demo/); // progress on stderr
+  const b = run(['kg', 'import', '--out', out, 'csv:kg/demo']);
+  assert.equal(b.status, 0, b.stderr);
+  assert.match(b.stderr, new RegExp(`content hash ${sa.contentHash}`));
+  const st = run(['kg', 'stats', '--kg', out, '--json']);
+  assert.deepEqual(JSON.parse(st.stdout), { entities: sa.entities, relations: sa.relations });
+});
+
+test('kg import of messy sources: bad rows reported with file:line and skipped; --strict exits 3 and writes nothing', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'filmkw-cli-kg-'));
+  const out = join(dir, 'm.fkg');
+  const srcs = [`csv:${FIX}csv-messy`, `openkg:${FIX}openkg`, `kgqa:${FIX}kgqa`, `douban-csv:${FIX}douban/movies.csv`];
+  const ok = run(['kg', 'import', '--out', out, ...srcs]);
+  assert.equal(ok.status, 0, ok.stderr);
+  assert.match(ok.stderr, /skipped rows \(bad input\): 20\n/);
+  assert.match(ok.stderr, /csv-messy\/entities\.csv:8: Planet/);
+  assert.match(ok.stderr, /kgqa\/movies\.txt:3/);
+  assert.match(ok.stderr, /1× douban-csv: missing field movie_id {2}e\.g\. movies\.csv:4/);
+  assert.match(ok.stderr, /countries are not part of the film KG \(by design\)/);
+  assert.ok(existsSync(out));
+  const strictOut = join(dir, 's.fkg');
+  const strict = run(['kg', 'import', '--out', strictOut, '--strict', ...srcs]);
+  assert.equal(strict.status, 3, strict.stderr);
+  assert.match(strict.stderr, /filmkw: kg import: --strict: 20 bad row\(s\) skipped, nothing written/);
+  assert.ok(!existsSync(strictOut));
+  noStack(strict.stderr);
+  const clean = run(['kg', 'import', '--out', strictOut, '--strict', `csv:${FIX}csv-good`]);
+  assert.equal(clean.status, 0, clean.stderr);
+});
+
+test('kg import user mistakes: unknown prefix (2), no output choice (2), missing file (3), no source (2)', () => {
+  const unknown = run(['kg', 'import', '--out', join(tmpdir(), 'x.fkg'), 'imdb:foo']);
+  assert.equal(unknown.status, 2);
+  assert.equal(
+    unknown.stderr,
+    'filmkw: kg import: unknown source prefix "imdb:" (valid sources: openkg:<dir>, kgqa:<file|dir>, douban-csv:<file|dir>, csv:<dir>)\n',
+  );
+  const neither = run(['kg', 'import', 'csv:kg/demo']);
+  assert.equal(neither.status, 2);
+  assert.match(neither.stderr, /give exactly one of --out FILE or --neo4j/);
+  const missing = run(['kg', 'import', '--out', join(tmpdir(), 'x.fkg'), 'douban-csv:no/such.csv']);
+  assert.equal(missing.status, 3);
+  assert.match(missing.stderr, /filmkw: kg import: douban-csv source: no\/such\.csv: no such file or directory\n$/);
+  noStack(missing.stderr);
+  const none = run(['kg', 'import', '--out', join(tmpdir(), 'x.fkg')]);
+  assert.equal(none.status, 2);
+  const badStats = run(['kg', 'stats', '--kg', 'no/such.fkg']);
+  assert.equal(badStats.status, 3);
+  assert.match(badStats.stderr, /^filmkw: kg: no\/such\.fkg: no such file or directory\n$/);
+});

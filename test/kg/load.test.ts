@@ -1,0 +1,45 @@
+/**
+ * loadKg (src/kg/load.ts): the demo KG by default, csv directories, snapshot files, clear errors.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadKg, defaultKgDir } from '../../src/kg/load.js';
+import { saveSnapshot } from '../../src/kg/snapshot.js';
+import { FilmkwError } from '../../src/errors.js';
+
+const FIX = fileURLToPath(new URL('../fixtures/kg-sources/', import.meta.url));
+
+test('no options: the bundled demo KG (kg/demo), counts as in kg/demo/README.md', async () => {
+  assert.match(defaultKgDir().replace(/\\/g, '/'), /\/kg\/demo\/$/);
+  const kg = await loadKg();
+  const st = kg.stats();
+  assert.deepEqual(st.entities.byKind, { Movie: 56, Person: 287, Character: 180, Genre: 21 });
+  assert.deepEqual(st.relations.byKind, { DIRECTED: 63, WROTE: 96, ACTED_IN: 242, HAS_GENRE: 160, ALIAS: 79, PLAYED: 183 });
+  // names normalised once (full-width comma folded), surface kept
+  const i = kg.lookupName('你好,李焕英');
+  assert.equal(i.length, 1);
+  assert.deepEqual(kg.surfacesOf(i[0]), ['你好，李焕英']);
+  assert.ok(kg.lookup('The Battle at Lake Changjin').length === 1);
+});
+
+test('a csv directory and a snapshot of it load to the same content', async () => {
+  const warnings: string[] = [];
+  const fromCsv = await loadKg({ kg: `${FIX}csv-messy`, onProgress: (m) => warnings.push(m) });
+  assert.ok(warnings.some((w) => /row\(s\) skipped: entities\.csv: unknown kind \(e\.g\. csv-messy\/entities\.csv:8: Planet\)/.test(w)), warnings.join('\n'));
+  const dir = mkdtempSync(join(tmpdir(), 'filmkw-load-'));
+  await saveSnapshot(fromCsv, join(dir, 'k.fkg'));
+  const fromSnap = await loadKg({ kg: join(dir, 'k.fkg') });
+  assert.equal(fromSnap.contentHash, fromCsv.contentHash);
+});
+
+test('errors: missing path, foreign file, --kg with --neo4j', async () => {
+  await assert.rejects(loadKg({ kg: '/nonexistent/k.fkg' }), (e: unknown) => e instanceof FilmkwError && e.code === 'INPUT' && /k\.fkg: no such file or directory/.test(e.message));
+  const dir = mkdtempSync(join(tmpdir(), 'filmkw-load-'));
+  writeFileSync(join(dir, 'x.fkg'), 'id,kind,name\n');
+  await assert.rejects(loadKg({ kg: join(dir, 'x.fkg') }), (e: unknown) => e instanceof FilmkwError && e.code === 'INPUT');
+  await assert.rejects(loadKg({ kg: 'a', neo4j: true }), (e: unknown) => e instanceof FilmkwError && e.code === 'USAGE');
+});
