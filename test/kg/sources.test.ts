@@ -175,3 +175,112 @@ test('title and name splitting, region notes, entities', () => {
   assert.equal(stripRegionSuffix('赛德克·巴莱(上下)合集'), '赛德克·巴莱(上下)合集');
   assert.equal(decodeEntities('Hana&amp;Alice &#39;x&#x27;'), "Hana&Alice 'x'");
 });
+
+// ---------------------------------------------------------------------------------------------
+// Reliability (issue 5): random and hostile input never crashes a reader; every unreadable record is
+// reported once with its line; the rest is read; whatever the builder emits is a valid store.
+
+import fc from 'fast-check';
+import { KgStore } from '../../src/kg/store.js';
+import { minePlayed } from '../../src/kg/played.js';
+
+const tmp = () => mkdtempSync(join(tmpdir(), 'filmkw-fuzz-'));
+
+test('fuzz: readCsv on random bytes never throws; lines are increasing', async () => {
+  await fc.assert(
+    fc.asyncProperty(fc.uint8Array({ maxLength: 600 }), async (bytes) => {
+      const f = join(tmp(), 'r.csv');
+      writeFileSync(f, bytes);
+      let last = 0;
+      for await (const r of readCsv(f, 'r.csv', () => undefined)) {
+        assert.ok(r.line >= 1 && r.line >= last);
+        last = r.line;
+      }
+    }),
+    { numRuns: 150 },
+  );
+});
+
+test('fuzz: readJsonLines reads every object line and reports every other non-blank line once', async () => {
+  const lineArb = fc.oneof(
+    fc.dictionary(fc.string({ maxLength: 5 }), fc.oneof(fc.string(), fc.integer())).map((o) => ({ text: JSON.stringify(o), ok: true })),
+    fc.string({ maxLength: 30 }).filter((s) => !/[\r\n\u2028\u2029]/.test(s)).map((s) => {
+      let ok = false;
+      try {
+        const v = JSON.parse(s);
+        ok = v !== null && typeof v === 'object' && !Array.isArray(v);
+      } catch {
+        ok = false;
+      }
+      return { text: s, ok };
+    }),
+  );
+  await fc.assert(
+    fc.asyncProperty(fc.array(lineArb, { maxLength: 30 }), fc.boolean(), fc.boolean(), async (lines, bom, crlf) => {
+      const f = join(tmp(), 'r.jsonl');
+      writeFileSync(f, (bom ? '\uFEFF' : '') + lines.map((l) => l.text).join(crlf ? '\r\n' : '\n'));
+      const good: number[] = [];
+      const bad: number[] = [];
+      for await (const r of readJsonLines(f, 'r.jsonl', (line) => bad.push(line))) good.push(r.line);
+      const wantGood = lines.flatMap((l, i) => (l.ok ? [i + 1] : []));
+      const wantBad = lines.flatMap((l, i) => (!l.ok && l.text.replace(/^\uFEFF/, '').trim() !== '' ? [i + 1] : []));
+      assert.deepEqual(good, wantGood);
+      assert.deepEqual(bad, wantBad);
+    }),
+    { numRuns: 150 },
+  );
+});
+
+test('fuzz: random project-csv rows (quotes, commas, CR/LF, emoji, traditional, punctuation) always build a valid store', async () => {
+  const field = fc.oneof(
+    fc.constantFrom('', 'Movie', 'Person', 'Character', 'Genre', 'movie/douban/1', 'person/name/张三', 'ACTED_IN', '饰演', 'ALIAS', 'PLAYED'),
+    fc.string({ maxLength: 12 }),
+    fc.constantFrom('"', '""', 'a,b', 'x\r\ny', '😀🎬', '臥虎藏龍', '！？。', '   ', '|', 'a|a|'),
+  );
+  const row = (n: number) => fc.array(field, { minLength: n - 1, maxLength: n + 1 });
+  const csvLine = (fields: string[]) => fields.map((f) => (/[",\r\n]/.test(f) ? `"${f.replace(/"/g, '""')}"` : f)).join(',');
+  await fc.assert(
+    fc.asyncProperty(fc.array(row(5), { maxLength: 15 }), fc.array(row(4), { maxLength: 15 }), fc.boolean(), async (ents, rels, crlf) => {
+      const dir = tmp();
+      const nl = crlf ? '\r\n' : '\n';
+      writeFileSync(join(dir, 'entities.csv'), ['id,kind,name,aliases,movie', ...ents.map(csvLine)].join(nl));
+      writeFileSync(join(dir, 'relations.csv'), ['from,relation,to,movie', ...rels.map(csvLine)].join(nl));
+      const b = new KgMergeBuilder();
+      await readProjectCsv(dir, b, { kind: 'csv', spec: 'csv:f' });
+      const { data, report } = b.build();
+      const store = KgStore.fromData(data); // dangling: 'error' — the builder never emits a bad relation
+      assert.equal(store.entityCount, data.entities.length);
+      // one record per row, none lost to the parser
+      assert.equal(report.sources[0]?.records ?? 0, ents.length + rels.length);
+      assert.ok(!report.skipped.some((g) => g.reason.includes('unreadable csv record')));
+    }),
+    { numRuns: 120 },
+  );
+});
+
+test('edge files: empty csv is an input error; empty JSON lines file reads nothing; a 1 MB field is read', async () => {
+  const dir = tmp();
+  writeFileSync(join(dir, 'entities.csv'), '');
+  writeFileSync(join(dir, 'relations.csv'), 'from,relation,to,movie\n');
+  await assert.rejects(readProjectCsv(dir, new KgMergeBuilder(), { kind: 'csv', spec: 'x' }), /entities\.csv: empty file \(no header\)/);
+  const j = join(dir, 'e.jsonl');
+  writeFileSync(j, '');
+  const got: unknown[] = [];
+  for await (const r of readJsonLines(j, 'e.jsonl', () => assert.fail('no bad lines'))) got.push(r);
+  assert.deepEqual(got, []);
+  const big = 'é'.repeat(500_000);
+  writeFileSync(join(dir, 'entities.csv'), `id,kind,name,aliases,movie\n,Movie,${big},,\n`);
+  const b = new KgMergeBuilder();
+  await readProjectCsv(dir, b, { kind: 'csv', spec: 'x' });
+  assert.equal(b.build().data.entities[0].name.length, 500_000);
+});
+
+test('fuzz: the PLAYED miner never throws on arbitrary text', () => {
+  fc.assert(
+    fc.property(fc.string({ maxLength: 200 }), fc.array(fc.constantFrom('（', '）', '(', ')', '饰', '饰演', '的', '“', '”', '·', '、', '&', '等'), { maxLength: 30 }), (s, bits) => {
+      const text = bits.reduce((acc, b, i) => acc.slice(0, (i * 7) % (acc.length + 1)) + b + acc.slice((i * 7) % (acc.length + 1)), s);
+      minePlayed(text, (v) => v[0]);
+    }),
+    { numRuns: 300 },
+  );
+});
