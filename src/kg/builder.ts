@@ -197,6 +197,11 @@ export class KgMergeBuilder {
     this.records.set(src.spec, (this.records.get(src.spec) ?? 0) + n);
   }
 
+  /** Records counted for a source so far. */
+  recordsOf(spec: string): number {
+    return this.records.get(spec) ?? 0;
+  }
+
   /** A bad input row: skipped and reported (fatal under --strict). */
   skip(reason: string, loc: Loc, excerpt?: string): void {
     this.skippedG.add(reason, excerpt ? `${fmtLoc(loc)}: ${excerpt}` : fmtLoc(loc));

@@ -6,7 +6,7 @@
  * Deterministic: the same sources give the same content hash, whatever their order on the command line
  * (names are chosen by source priority, not by arrival).
  */
-import { usageError } from '../errors.js';
+import { inputError, usageError } from '../errors.js';
 import { KgMergeBuilder, type BuilderOptions, type MergeReport, type SourceKind, type ReportGroup } from './builder.js';
 import { KgStore } from './store.js';
 import type { KgData, KgStats } from './model.js';
@@ -24,6 +24,13 @@ export interface SourceSpec {
   /** The argument as given. */
   spec: string;
 }
+
+const FORMAT_NAMES: Record<SourceKind, string> = {
+  openkg: 'OpenKG douban-movie-kg csv',
+  kgqa: 'DouBan-KGQA JSON lines',
+  'douban-csv': 'douban-movies-2065 csv',
+  csv: 'project csv (kg/FORMAT.md)',
+};
 
 const USAGE_SOURCES = 'valid sources: openkg:<dir>, kgqa:<file|dir>, douban-csv:<file|dir>, csv:<dir>';
 
@@ -76,6 +83,7 @@ export async function importSources(sources: readonly (string | SourceSpec)[], o
     const t = performance.now();
     say(`kg import: reading ${s.spec}`);
     const src = { kind: s.kind, spec: s.spec };
+    const skippedBefore = b.skippedCount;
     switch (s.kind) {
       case 'csv':
         await readProjectCsv(s.path, b, src);
@@ -89,6 +97,11 @@ export async function importSources(sources: readonly (string | SourceSpec)[], o
       case 'douban-csv':
         await readDoubanCsv(s.path, b, src);
         break;
+    }
+    const bad = b.skippedCount - skippedBefore;
+    if (b.recordsOf(s.spec) === 0 && bad > 0) {
+      // nothing readable at all: most likely the wrong format for this prefix
+      throw inputError(`kg import: ${s.spec}: no readable record (${bad} bad); is it in the ${FORMAT_NAMES[s.kind]} format?`);
     }
     say(`kg import: read ${s.spec} in ${Math.round(performance.now() - t)} ms`);
   }

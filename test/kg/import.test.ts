@@ -74,3 +74,10 @@ test(
     // CLI test re-runs an import; the real-data re-run is measured in the KG notes)
   },
 );
+
+test('a source in the wrong format (nothing readable) is an input error naming the expected format', async () => {
+  await assert.rejects(
+    importSources([`kgqa:${FIX}douban/movies.csv`]),
+    (e: unknown) => e instanceof FilmkwError && e.code === 'INPUT' && /no readable record \(\d+ bad\); is it in the DouBan-KGQA JSON lines format\?/.test(e.message),
+  );
+});
