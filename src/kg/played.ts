@@ -83,14 +83,14 @@ const ROLE_NOUNS = [
   '艺人', '模特', '舞女', '妓女', '更夫', '渔夫', '农民', '村民', '少爷', '小姐', '千金', '大小姐', '公子', '掌门', '掌柜',
   '不速之客', '新人', '主播', '帅哥', '美女', '辣妈', '白领', '丽人', '侍应生', '高中生', '初中生', '中学生', '小学生', '研究生',
   '孤女', '义子', '义女', '情妇', '卧底', '副总', '枭雄', '宗师', '军阀', '绅士', '门房', '患者', '病人', '铁匠', '大臣', '社长',
-  '教练', '前台', '少帅', '长子', '长女', '次子', '次女', '幼子', '故交', '拿督', '高手', '部长', '课长', '处长', '科长', '所长',
+  '老伴', '同性恋', '暴徒', '妖妃', '同伴', '同乡', '同行', '教练', '前台', '少帅', '长子', '长女', '次子', '次女', '幼子', '故交', '拿督', '高手', '部长', '课长', '处长', '科长', '所长',
   '院长', '会长', '组长', '店长', '酋长', '学长', '学姐', '学弟', '学妹', '前辈', '后辈', '冷血', '大哥', '大姐',
   '太太', '夫人', '先生', '大兵', '老千', '保长', '乡长', '镇长', '戏子', '故事', 
   '兽医', '合伙人', '警花', '社员', '职员', '员工', '队员', '成员', '组员', '会员', '总监', '主管', '大师', '制作人', '理发师', '安检员', '警卫员', '运动员', '少校', '上校', '中尉', '上尉', '中士', '下士', '探员', '检察官', '议员', '总统', '首相', '市民',
 ];
 
 /** Function words that end a descriptive prefix (…让|至尊宝, …遭|师兄朱潜龙); never the first character kept. */
-const CUT_AFTER = ['的', '让', '被', '把', '与', '和', '跟', '同', '及', '遭', '对', '向', '给', '叫', '是', '为', '由', '使', '请', '得', '在', '到', '了', '着', '过', '从', '将', '找', '见', '遇', '当', '替', '帮', '救', '杀', '爱', '嫁', '娶', '识', '逢', '随'];
+const CUT_AFTER = ['的', '让', '被', '把', '与', '和', '跟', '及', '遭', '对', '向', '给', '叫', '是', '为', '由', '使', '请', '得', '在', '到', '了', '着', '过', '从', '将', '找', '见', '遇', '当', '替', '帮', '救', '杀', '爱', '嫁', '娶', '识', '逢', '随'];
 
 const TITLES = [
   '太太', '夫人', '先生', '大哥', '大姐', '警官', '牧师', '博士', '老师', '师傅', '师父', '医生', '律师', '教授', '老板', '老板娘', '队长', '探长', '督察', '局长', '市长',
@@ -227,7 +227,11 @@ export function cleanCharacterName(before: string, opts: Partial<PlayedOptions> 
   // a Latin name after a Han description: 卧底联络人QSir, 木匠Bass先生, 冷血杀手Chigurh
   const latinTail = /^[\p{Script=Han}]{2,}?([A-Za-z][A-Za-z.'\-]*(?:先生|小姐|太太|夫人)?)$/u.exec(s);
   if (latinTail && latinTail[1].replace(/[^A-Za-z]/g, '').length >= o.minLength) return { name: latinTail[1] };
-  // 1. up to the last 的 / function word (keeping at least two characters)
+  // 1. up to the last 的, a role noun, then a function word (keeping at least two characters): role
+  //    nouns first so that 同事玛茜 / 同学晴依 lose 同事 / 同学, not only 同
+  const de = s.lastIndexOf('的');
+  if (de >= 0) s = s.slice(de + 1);
+  s = stripRole(s, o);
   s = cutAfterLast(s, o);
   // 2. up to the last role noun, when a name of ≥ 2 characters follows it; nationality (美国人约翰·米勒)
   s = stripRole(s, o);
