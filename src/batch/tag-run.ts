@@ -3,20 +3,18 @@
  * worker pool) → write JSON lines to a file or stdout, with checkpoints for `--resume` (resume.ts),
  * a progress bar on a TTY, and a summary.
  */
-import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { FilmkwError, inputError, usageError } from '../errors.js';
 import { readRecords, type InputFormat, type InputRecord, type ReadStats } from '../io/readers.js';
 import { DEFAULT_MAX_RECORD_BYTES } from '../io/lines.js';
 import { resolveOptions } from '../pipeline/options.js';
 import type { SegmenterBackend } from '../pipeline/segment.js';
-import { saveSnapshot } from '../kg/snapshot.js';
 import { InlineEngine, WorkerPool, type TagCallOptions, type TagEngine } from './engine.js';
 import { loadFactory, siblingModule, type ExtractorFactorySpec } from './factory.js';
 import { tagOrdered, type OrderedOptions } from './ordered.js';
-import { loadTagKg } from './kg-source.js';
+import { loadTagKg, prepareWorkerKg } from './kg-source.js';
 import { tagExtractorWithKg, type TagExtractorArgs } from './tag-extractor.js';
 import {
   checkResume,
@@ -232,7 +230,6 @@ export async function runTag(o: TagRunOptions): Promise<TagRunSummary> {
   let preset: string;
   let kgSource = 'none (test factory)';
   let identity: Record<string, unknown>;
-  let tempDir: string | null = null;
   const common = { format: o.format, textField: o.textField ?? null, idField: o.idField ?? null, maxRecordBytes, topK: o.topK ?? null, explain: call.explain };
   if (o.factory) {
     const ex = workers === 1 ? await loadFactory(o.factory) : null;
@@ -248,32 +245,31 @@ export async function runTag(o: TagRunOptions): Promise<TagRunSummary> {
       throw err;
     }
     preset = resolved.preset;
-    const kg = await loadTagKg({ kg: o.kg, neo4j: o.neo4j, onProgress: (m) => stderr.write(`${m}\n`) });
-    kgSource = kg.source;
-    identity = { ...common, backend: o.backend ?? null, kgContentHash: kg.store.contentHash, pipeline: resolved as unknown as Record<string, unknown> };
     const args: Omit<TagExtractorArgs, 'kg'> = { preset: o.preset, overrides: o.overrides, backend: o.backend };
+    const onProgress = (m: string) => stderr.write(`${m}\n`);
+    let contentHash: string;
     if (workers === 1) {
+      const kg = await loadTagKg({ kg: o.kg, neo4j: o.neo4j, onProgress });
+      kgSource = kg.source;
+      contentHash = kg.store.contentHash;
       engine = new InlineEngine(tagExtractorWithKg(args, kg.store), call);
     } else {
-      let snapshot = kg.snapshotPath;
-      if (snapshot === null) {
-        tempDir = mkdtempSync(join(tmpdir(), 'filmkw-tag-'));
-        snapshot = join(tempDir, 'kg.fkg');
-        await saveSnapshot(kg.store, snapshot);
-      }
+      const kg = await prepareWorkerKg({ kg: o.kg, neo4j: o.neo4j, onProgress });
+      kgSource = kg.source;
+      contentHash = kg.contentHash;
       try {
-        const pool = await WorkerPool.create(workers, { module: siblingModule('tag-extractor', import.meta.url), export: 'createTagExtractor', args: { ...args, kg: { snapshot } } }, call);
-        const bad = pool.info.find((w) => w.kgHash !== kg.store.contentHash);
+        const pool = await WorkerPool.create(workers, { module: siblingModule('tag-extractor', import.meta.url), export: 'createTagExtractor', args: { ...args, kg: { snapshot: kg.snapshot } } }, call);
+        const bad = pool.info.find((w) => w.kgHash !== contentHash);
         if (bad) {
           await pool.close();
-          throw new Error(`tag: a worker loaded a different KG (content ${bad.kgHash} instead of ${kg.store.contentHash})`);
+          throw new Error(`tag: a worker loaded a different KG (content ${bad.kgHash} instead of ${contentHash})`);
         }
         engine = pool;
       } finally {
-        if (tempDir) rmSync(tempDir, { recursive: true, force: true });
-        tempDir = null;
+        kg.cleanup();
       }
     }
+    identity = { ...common, backend: o.backend ?? null, kgContentHash: contentHash, pipeline: resolved as unknown as Record<string, unknown> };
   }
   const flat = flattenIdentity(identity);
 

@@ -1,0 +1,207 @@
+/**
+ * Streaming benchmark (issue 6 item 4): a 100,000-document stream through `filmkw tag` (spawned, reading
+ * stdin, writing stdout), made by cycling the real texts; the child's RSS is sampled while it runs. The
+ * run is "flat" when RSS after warm-up does not grow with the number of documents.
+ *
+ *   node --import tsx bench/stream.ts [--docs N] [--workers N] [--preset P] [--interval MS] [--json]
+ *
+ * Texts (FILMKW_DATA overrides ../shared/data): the Douban reviews of 百鸟朝凤 (review_full), the long
+ * reviews of 19 films (text) and the short comments of 197 films (Review), read with the tag readers and
+ * cycled in file order; each document gets a fresh id. Without the data, the 12 bundled samples are
+ * cycled (and the section says so). KG: FILMKW_BENCH_KG, else $TMPDIR/filmkw-merged.fkg if present, else
+ * the bundled demo KG. Needs the built CLI (`npm run build`).
+ *
+ * Flat means: (RSS over the last 15% of the stream − RSS after the first 20% of documents) < max(32 MiB, 10% of the latter), and
+ * the least-squares slope of RSS over the documents after 20% is below 2 MiB per 10,000 documents.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { readRecords, type InputFormat } from '../src/io/readers.js';
+
+const root = fileURLToPath(new URL('../', import.meta.url));
+const dataDir = process.env.FILMKW_DATA ?? join(root, '..', 'shared', 'data');
+const SOURCES: { path: string; format: InputFormat; textField: string }[] = [
+  { path: join(dataDir, 'texts', 'douban-reviews-bainiaochaofeng', 'douban_reviews.json'), format: 'jsonl', textField: 'review_full' },
+  { path: join(dataDir, 'texts', 'douban-long-reviews-19films', 'reviews.jsonl'), format: 'jsonl', textField: 'text' },
+  { path: join(dataDir, 'texts', 'douban-short-comments-197films', 'douban_movie_reviews.csv'), format: 'csv', textField: 'Review' },
+];
+const SAMPLES = join(root, 'datasets', 'samples', 'reviews.jsonl');
+
+interface Args {
+  docs: number;
+  workers: number;
+  preset: string | undefined;
+  intervalMs: number;
+  json: boolean;
+}
+
+function parseArgs(argv: string[]): Args {
+  const a: Args = { docs: 100_000, workers: 2, preset: undefined, intervalMs: 500, json: false };
+  for (let i = 0; i < argv.length; i++) {
+    const k = argv[i];
+    const v = () => {
+      const x = argv[++i];
+      if (x === undefined) throw new Error(`bench/stream: ${k} needs a value`);
+      return x;
+    };
+    if (k === '--docs') a.docs = Number(v());
+    else if (k === '--workers') a.workers = Number(v());
+    else if (k === '--preset') a.preset = v();
+    else if (k === '--interval') a.intervalMs = Number(v());
+    else if (k === '--json') a.json = true;
+    else throw new Error(`bench/stream: unknown argument ${k} (valid: --docs N, --workers N, --preset P, --interval MS, --json)`);
+  }
+  return a;
+}
+
+async function loadTexts(): Promise<{ texts: string[]; source: string }> {
+  const present = SOURCES.filter((s) => existsSync(s.path));
+  const texts: string[] = [];
+  if (present.length === 0) {
+    for await (const r of readRecords(SAMPLES, { format: 'jsonl' })) if ('text' in r) texts.push(r.text);
+    return { texts, source: `the 12 bundled samples (no ${dataDir})` };
+  }
+  for (const s of present) for await (const r of readRecords(s.path, { format: s.format, textField: s.textField })) if ('text' in r && r.text.trim() !== '') texts.push(r.text);
+  return { texts, source: present.map((s) => s.path.slice(dataDir.length + 1)).join(', ') };
+}
+
+function kgArgs(): { args: string[]; name: string } {
+  const kg = process.env.FILMKW_BENCH_KG ?? join(tmpdir(), 'filmkw-merged.fkg');
+  return existsSync(kg) ? { args: ['--kg', kg], name: `merged snapshot (${kg.endsWith('filmkw-merged.fkg') ? '$TMPDIR/filmkw-merged.fkg' : 'FILMKW_BENCH_KG'})` } : { args: [], name: 'demo (bundled)' };
+}
+
+/** RSS of a process in bytes (Linux /proc; else ps). */
+function rssOf(pid: number): number | null {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const m = /VmRSS:\s+(\d+) kB/u.exec(status);
+    return m ? Number(m[1]) * 1024 : null;
+  } catch {
+    return null;
+  }
+}
+
+interface Sample {
+  t: number;
+  docs: number;
+  rss: number;
+}
+
+const MiB = 1024 * 1024;
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length ? s[Math.floor(s.length / 2)] : NaN;
+}
+
+async function main(): Promise<void> {
+  const args = parseArgs(process.argv.slice(2));
+  if (!existsSync(join(root, 'dist', 'batch', 'tag-run.js'))) throw new Error('bench/stream: run `npm run build` first (needs dist/)');
+  const { texts, source } = await loadTexts();
+  const kg = kgArgs();
+  const cli = ['bin/filmkw', 'tag', '-', '--format', 'jsonl', '--id-field', 'id', '--workers', String(args.workers), ...kg.args, ...(args.preset ? ['--preset', args.preset] : [])];
+  const child = spawn(process.execPath, cli, { cwd: root, stdio: ['pipe', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  let linesOut = 0;
+  let errorsOut = 0;
+  let tail = '';
+  child.stdout.setEncoding('utf8');
+  child.stdout.on('data', (d: string) => {
+    const parts = (tail + d).split('\n');
+    tail = parts.pop()!;
+    linesOut += parts.length;
+    for (const p of parts) if (p.includes('"error":')) errorsOut++;
+  });
+  const samples: Sample[] = [];
+  const t0 = Date.now();
+  const timer = setInterval(() => {
+    const rss = rssOf(child.pid!);
+    if (rss !== null) samples.push({ t: (Date.now() - t0) / 1000, docs: linesOut, rss });
+  }, args.intervalMs);
+  const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+  let chars = 0;
+  for (let i = 0; i < args.docs; i++) {
+    const text = texts[i % texts.length];
+    chars += text.length;
+    if (!child.stdin.write(`${JSON.stringify({ id: `s${i}`, text })}\n`)) await new Promise((r) => child.stdin.once('drain', r));
+  }
+  child.stdin.end();
+  const code = await exited;
+  clearInterval(timer);
+  const seconds = (Date.now() - t0) / 1000;
+  if (code !== 0) throw new Error(`bench/stream: filmkw tag exited with ${code}: ${stderr.slice(-2000)}`);
+  if (linesOut !== args.docs) throw new Error(`bench/stream: ${linesOut} output lines for ${args.docs} documents`);
+
+  // Flatness after warm-up (the first 20% of the documents).
+  // Samples while documents flow (after the last line the workers are gone and RSS drops).
+  const warm = samples.filter((s) => s.docs >= args.docs * 0.2 && s.docs < args.docs);
+  const base = median(warm.filter((s) => s.docs <= args.docs * 0.3).map((s) => s.rss));
+  const end = median(warm.filter((s) => s.docs >= args.docs * 0.85).map((s) => s.rss));
+  const max = Math.max(...samples.map((s) => s.rss));
+  let slope = NaN; // bytes per document
+  if (warm.length >= 3) {
+    const mx = warm.reduce((a, s) => a + s.docs, 0) / warm.length;
+    const my = warm.reduce((a, s) => a + s.rss, 0) / warm.length;
+    const sxy = warm.reduce((a, s) => a + (s.docs - mx) * (s.rss - my), 0);
+    const sxx = warm.reduce((a, s) => a + (s.docs - mx) ** 2, 0);
+    slope = sxx > 0 ? sxy / sxx : 0;
+  }
+  const growth = end - base;
+  const slopePer10k = (slope * 10_000) / MiB;
+  const flat = Number.isFinite(growth) && growth < Math.max(32 * MiB, 0.1 * base) && slopePer10k < 2;
+  const deciles = Array.from({ length: 10 }, (_, k) => {
+    const lo = (args.docs * k) / 10;
+    const hi = (args.docs * (k + 1)) / 10;
+    const xs = samples.filter((s) => s.docs >= lo && s.docs < hi).map((s) => s.rss);
+    return { from: lo, to: hi, maxMiB: xs.length ? Math.max(...xs) / MiB : NaN, medianMiB: xs.length ? median(xs) / MiB : NaN };
+  });
+  const result = {
+    docs: args.docs,
+    workers: args.workers,
+    preset: args.preset ?? 'default (textrank+w+g+r)',
+    kg: kg.name,
+    texts: texts.length,
+    source,
+    seconds,
+    docsPerSecond: args.docs / seconds,
+    charsPerSecond: chars / seconds,
+    errorRecords: errorsOut,
+    rssBaseMiB: base / MiB,
+    rssEndMiB: end / MiB,
+    rssMaxMiB: max / MiB,
+    growthMiB: growth / MiB,
+    slopeMiBPer10kDocs: slopePer10k,
+    flat,
+    samples: samples.length,
+    deciles,
+    summary: stderr.trim().split('\n').pop(),
+  };
+  if (args.json) {
+    process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+    return;
+  }
+  const f1 = (x: number) => (Number.isFinite(x) ? x.toFixed(1) : 'n/a');
+  const out: string[] = [];
+  out.push('## Stream: 100,000 documents through `filmkw tag` (issue 6 item 4)', '');
+  out.push(
+    `\`${['filmkw', ...cli.slice(1)].join(' ')}\` fed ${args.docs.toLocaleString('en')} JSON lines on stdin (${texts.length.toLocaleString('en')} real texts cycled: ${source}); KG: ${kg.name}. RSS of the child sampled every ${args.intervalMs} ms (${samples.length} samples).`,
+    '',
+  );
+  out.push('| docs | workers | seconds | docs/s | chars/s | RSS after 20–30% | RSS at 85–100% | max RSS | growth | slope | flat |');
+  out.push('|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|');
+  out.push(
+    `| ${args.docs} | ${args.workers} | ${f1(seconds)} | ${f1(result.docsPerSecond)} | ${Math.round(result.charsPerSecond)} | ${f1(result.rssBaseMiB)} MiB | ${f1(result.rssEndMiB)} MiB | ${f1(result.rssMaxMiB)} MiB | ${f1(result.growthMiB)} MiB | ${slopePer10k.toFixed(2)} MiB/10k docs | ${flat ? 'yes' : '**no**'} |`,
+  );
+  out.push('', 'Median RSS per tenth of the stream (MiB): ' + deciles.map((d) => f1(d.medianMiB)).join(' · '), '');
+  out.push(`Flat = growth after warm-up < max(32 MiB, 10%) and slope < 2 MiB per 10,000 docs. ${errorsOut} error records. CLI summary: \`${result.summary}\``, '');
+  process.stdout.write(`${out.join('\n')}\n`);
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`${(err as Error).stack ?? String(err)}\n`);
+  process.exitCode = 1;
+});
