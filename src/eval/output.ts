@@ -42,6 +42,7 @@ export async function writeExperimentOutputs(
   config: ExperimentConfig,
   runs: Map<string, SystemRun>,
   docs: readonly GoldDocument[],
+  options: { predictions?: boolean } = {},
 ): Promise<WrittenFiles> {
   mkdir(dir);
   const files: string[] = [];
@@ -78,7 +79,7 @@ export async function writeExperimentOutputs(
     put(charts.sweeps[sw.id], svg);
   }
 
-  const predictionGroups = config.groups.filter((g) => g.predictions !== false);
+  const predictionGroups = options.predictions === false ? [] : config.groups.filter((g) => g.predictions !== false);
   if (predictionGroups.length > 0) mkdir(join(dir, 'predictions'));
   for (const g of predictionGroups) {
     const lines = docs.map((d, i) => {

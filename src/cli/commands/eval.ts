@@ -148,6 +148,7 @@ interface ExperimentsFlags extends GoldFlags, KgFlags {
   config: string;
   only?: string;
   backend?: string;
+  predictions?: boolean;
 }
 
 async function runExperimentsCommand(flags: ExperimentsFlags): Promise<void> {
@@ -186,7 +187,7 @@ async function runExperimentsCommand(flags: ExperimentsFlags): Promise<void> {
       dataset: { name: basename(flags.gold), format: flags.format, docs: docs.length, sha256: createHash('sha256').update(readFileSync(flags.gold)).digest('hex') },
       kg: kg ? { source, contentHash: kg.contentHash, entities: kg.entityCount } : null,
     }, docs);
-    const { files } = await writeExperimentOutputs(flags.out, results, config, runs, docs);
+    const { files } = await writeExperimentOutputs(flags.out, results, config, runs, docs, { predictions: flags.predictions !== false });
     stderr(`experiments: wrote ${files.length} files to ${flags.out}\n`);
   } finally {
     builder.dispose();
@@ -218,5 +219,6 @@ export function registerEval(program: Command): void {
     .requiredOption('--out <dir>', 'output directory')
     .option('--config <file>', 'experiment config (JSON)', `${packageRoot()}eval/configs/experiments.json`)
     .option('--only <parts>', 'comma-separated group/sweep ids to run, e.g. fig5,fig6,baselines,sweep')
+    .option('--no-predictions', 'do not write predictions/<group>.jsonl')
     .action(async (flags: ExperimentsFlags) => runExperimentsCommand(flags));
 }
