@@ -68,9 +68,10 @@ async function loadTexts(): Promise<{ texts: string[]; source: string }> {
   return { texts, source: present.map((s) => s.path.slice(dataDir.length + 1)).join(', ') };
 }
 
-function kgArgs(): { args: string[]; name: string } {
+function kgArgs(): { args: string[]; name: string; path: string | null; shown: string } {
   const kg = process.env.FILMKW_BENCH_KG ?? join(tmpdir(), 'filmkw-merged.fkg');
-  return existsSync(kg) ? { args: ['--kg', kg], name: `merged snapshot (${kg.endsWith('filmkw-merged.fkg') ? '$TMPDIR/filmkw-merged.fkg' : 'FILMKW_BENCH_KG'})` } : { args: [], name: 'demo (bundled)' };
+  const shown = process.env.FILMKW_BENCH_KG ? '$FILMKW_BENCH_KG' : '$TMPDIR/filmkw-merged.fkg';
+  return existsSync(kg) ? { args: ['--kg', kg], name: `merged snapshot (${shown})`, path: kg, shown } : { args: [], name: 'demo (bundled)', path: null, shown: '' };
 }
 
 /** RSS of a process in bytes (Linux /proc; else ps). */
@@ -178,7 +179,8 @@ async function main(): Promise<void> {
     flat,
     samples: samples.length,
     deciles,
-    summary: stderr.trim().split('\n').pop(),
+    // No machine paths in results.md.
+    summary: stderr.trim().split('\n').pop()?.split(kg.path ?? '\u0000').join(kg.shown),
   };
   if (args.json) {
     process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
@@ -188,7 +190,7 @@ async function main(): Promise<void> {
   const out: string[] = [];
   out.push('## Stream: 100,000 documents through `filmkw tag` (issue 6 item 4)', '');
   out.push(
-    `\`${['filmkw', ...cli.slice(1)].join(' ')}\` fed ${args.docs.toLocaleString('en')} JSON lines on stdin (${texts.length.toLocaleString('en')} real texts cycled: ${source}); KG: ${kg.name}. RSS of the child sampled every ${args.intervalMs} ms (${samples.length} samples).`,
+    `\`${['filmkw', ...cli.slice(1)].map((a) => (a === kg.path ? kg.shown : a)).join(' ')}\` fed ${args.docs.toLocaleString('en')} JSON lines on stdin (${texts.length.toLocaleString('en')} real texts cycled: ${source}); KG: ${kg.name}. RSS of the child sampled every ${args.intervalMs} ms (${samples.length} samples).`,
     '',
   );
   out.push('| docs | workers | seconds | docs/s | chars/s | RSS after 20–30% | RSS at 85–100% | max RSS | growth | slope | flat |');
