@@ -45,7 +45,8 @@ for (const run of runs) {
     continue;
   }
   const out = join(root, 'eval', 'results', run.name);
-  rmSync(out, { recursive: true, force: true }); // generated: no stale files from earlier configs
+  // Generated files only (no stale charts from earlier configs); hand-written notes such as ANALYSIS.md stay.
+  for (const generated of ['results.json', 'results.md', 'charts', 'predictions']) rmSync(join(out, generated), { recursive: true, force: true });
   const args = ['bin/filmkw', 'experiments', '--gold', run.gold, '--format', run.format, '--out', out];
   if (!run.kg) args.push('--no-kg');
   else if (kg) args.push('--kg', kg);
