@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createExtractor } from '../../src/pipeline/extract.js';
@@ -136,4 +136,14 @@ test('experiments: presets, a baseline and a sweep on the tiny fixture write all
   } finally {
     rmSync(out, { recursive: true, force: true });
   }
+});
+
+const filmDev = join(root, '..', 'shared', 'data', 'annotated', 'film-dev.jsonl');
+test('real data: nodejieba TF-IDF on film-dev (harness regression)', { skip: !existsSync(filmDev) && 'needs ../shared/data/annotated/film-dev.jsonl' }, () => {
+  const r = run('eval', '--gold', filmDev, '--baseline', 'nodejieba-tfidf', '--json', '--k', '1,5');
+  assert.equal(r.status, 0, r.stderr);
+  const j = JSON.parse(r.stdout);
+  assert.equal(j.docs, 180);
+  assert.deepEqual(j.macro['5'], { p: 0.323333, r: 0.323333, f1: 0.323333 });
+  assert.deepEqual(j.macro['1'], { p: 0.544444, r: 0.108889, f1: 0.181481 });
 });
