@@ -16,7 +16,8 @@
  * The user dictionary acts identically in both backends: one parser (`word freq tag`, validated, see
  * segmenters/common.ts), user tag and user frequency override the base entry in both, and words a
  * backend cannot hold as one token (any character outside CJK ideographs and `[A-Za-z0-9+#&._%-]`,
- * e.g. 莱昂纳多·迪卡普里奥, 你好，李焕英) are merged after tagging, the same way in both.
+ * e.g. 莱昂纳多·迪卡普里奥, 你好，李焕英) are found in the text first and kept whole as hard token
+ * boundaries, the text between them tagged piece by piece, the same way in both.
  *
  * Tokens carry UTF-16 offsets into the input: `text.slice(t.start, t.end) === t.word` always, tokens
  * are in order, do not overlap, and (for both backends, as measured) cover the whole input, whitespace
@@ -37,7 +38,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { inputError, usageError } from '../errors.js';
 import type { Compound, UserDictEntry } from './segmenters/common.js';
-import { alignTokens, buildCompoundIndex, isHoldableWord, mergeCompounds, parseUserDict } from './segmenters/common.js';
+import { alignTokens, buildCompoundIndex, findCompounds, isHoldableWord, parseUserDict } from './segmenters/common.js';
 import { createNodejiebaTagger } from './segmenters/nodejieba.js';
 import { createNodeRsTagger } from './segmenters/node-rs.js';
 
@@ -137,8 +138,25 @@ export function createSegmenter(opts: CreateSegmenterOptions = {}): Segmenter {
       if (typeof text !== 'string') throw usageError(`segment: tag() needs a string, got ${typeof text}`);
       if (text === '') return [];
       const safe = wellFormed(text);
-      const tokens = alignTokens(text, safe, tagger.tag(safe), backend);
-      return mergeCompounds(text, tokens, index);
+      const matches = findCompounds(text, index);
+      if (matches.length === 0) return alignTokens(text, safe, tagger.tag(safe), backend);
+      // Compounds are hard boundaries: tag the text between them piece by piece (see findCompounds).
+      const out: Token[] = [];
+      const piece = (a: number, b: number): void => {
+        if (a >= b) return;
+        const sub = safe.slice(a, b);
+        for (const t of alignTokens(text.slice(a, b), sub, tagger.tag(sub), backend)) {
+          out.push({ word: t.word, tag: t.tag, start: t.start + a, end: t.end + a });
+        }
+      };
+      let from = 0;
+      for (const m of matches) {
+        piece(from, m.start);
+        out.push({ word: text.slice(m.start, m.end), tag: m.tag, start: m.start, end: m.end });
+        from = m.end;
+      }
+      piece(from, text.length);
+      return out;
     },
   });
 }

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { createSegmenter, DEFAULT_BACKEND, SEGMENTER_BACKENDS, type Segmenter, type Token } from '../../src/pipeline/segment.js';
-import { buildCompoundIndex, isHoldableWord, mergeCompounds, parseUserDict } from '../../src/pipeline/segmenters/common.js';
+import { buildCompoundIndex, findCompounds, isHoldableWord, parseUserDict } from '../../src/pipeline/segmenters/common.js';
 import { nodejiebaLoadCount } from '../../src/pipeline/segmenters/nodejieba.js';
 import { FilmkwError } from '../../src/errors.js';
 
@@ -225,35 +225,29 @@ test('isHoldableWord: the character class jieba-rs keeps in one block', () => {
   for (const w of ['莱昂纳多·迪卡普里奥', '星球大战：新希望', '你好，李焕英', 'The Matrix', '谁是凶手?', 'カタカナ']) assert.ok(!isHoldableWord(w), w);
 });
 
-test('mergeCompounds: merges exact token runs only, longest first, retags a single token', () => {
-  const text = '看莱昂纳多·迪卡普里奥和莱昂纳多';
-  const toks = [
-    ['看', 'v'],
-    ['莱昂纳多', 'nrt'],
-    ['·', 'x'],
-    ['迪卡', 'x'],
-    ['普里', 'nrt'],
-    ['奥', 'nr'],
-    ['和', 'c'],
-    ['莱昂纳多', 'nrt'],
-  ];
-  let pos = 0;
-  const tokens = toks.map(([word, tag]) => {
-    const t = { word, tag, start: pos, end: pos + word.length };
-    pos += word.length;
-    return t;
-  });
+test('findCompounds: left to right, longest first at a position, never overlapping', () => {
   const idx = buildCompoundIndex([
     { word: '莱昂纳多·迪卡普里奥', tag: 'nr' },
     { word: '莱昂纳多·迪卡', tag: 'nz' },
-    { word: '和莱', tag: 'nz' },
+    { word: '奥·和', tag: 'nz' },
+    { word: '·和', tag: 'x1' },
   ]);
-  assert.equal(
-    show(mergeCompounds(text, tokens, idx)),
-    '看/v 莱昂纳多·迪卡普里奥/nr 和/c 莱昂纳多/nrt',
-  );
-  // No compound: same array back.
-  assert.equal(mergeCompounds(text, tokens, buildCompoundIndex([])), tokens);
-  // A compound that is exactly one token is retagged.
-  assert.equal(show(mergeCompounds('和', [{ word: '和', tag: 'c', start: 0, end: 1 }], buildCompoundIndex([{ word: '和', tag: 'nz' }]))), '和/nz');
+  const text = '看莱昂纳多·迪卡普里奥·和莱昂纳多·迪卡';
+  assert.deepEqual(findCompounds(text, idx), [
+    { start: 1, end: 11, tag: 'nr' },
+    { start: 11, end: 13, tag: 'x1' },
+    { start: 13, end: 20, tag: 'nz' },
+  ]);
+  assert.deepEqual(findCompounds(text, buildCompoundIndex([])), []);
+});
+
+test('compounds are hard boundaries in both backends: the HMM cannot glue a neighbour to them', () => {
+  const lines = ['本·金斯利 1 nr', '千と千尋の神隠し 1 nz'];
+  for (const backend of SEGMENTER_BACKENDS) {
+    const seg = createSegmenter({ backend, userDictLines: lines });
+    // Tagged as one string, nodejieba's HMM makes 了本 one token and no merge is possible.
+    assert.equal(show(seg.tag('我看了本·金斯利。')).split(' ').slice(2).join(' '), '了/ul 本·金斯利/nr 。/x', backend);
+    const t = seg.tag('我看了千と千尋の神隠し和本·金斯利');
+    assert.deepEqual(t.filter((x) => x.tag === 'nz' || x.tag === 'nr').map((x) => [x.word, x.start]), [['千と千尋の神隠し', 3], ['本·金斯利', 12]], backend);
+  }
 });

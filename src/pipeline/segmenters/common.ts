@@ -26,7 +26,7 @@ export interface UserDictEntry {
  * jieba-rs uses) or ASCII `[A-Za-z0-9+#&._%-]`. jieba-rs cuts the input into blocks of exactly these
  * characters before it consults the dictionary, so a word with any other character (·, ：, ？, ，,
  * space, kana…) can never come out as one token there; nodejieba holds some of them. Such words are
- * handled as *compounds* (see {@link mergeCompounds}) in both backends, so that the user dictionary
+ * handled as *compounds* (see {@link findCompounds}) in both backends, so that the user dictionary
  * acts identically.
  */
 export function isHoldableWord(word: string): boolean {
@@ -136,41 +136,32 @@ export function buildCompoundIndex(compounds: readonly Compound[]): CompoundInde
   return m;
 }
 
+/** An occurrence of a compound in a text: `text.slice(start, end) === compound.word`. */
+export interface CompoundMatch {
+  readonly start: number;
+  readonly end: number;
+  readonly tag: string;
+}
+
 /**
- * Merge runs of tokens that spell a compound exactly (the compound starts at a token start and ends at
- * a token end) into one token with the compound's tag. Longest compound wins at a position; scanning is
- * left to right, so the result is deterministic and the same for both backends given the same tokens.
+ * Occurrences of compounds in `text`, scanning left to right, longest compound first at each position,
+ * never overlapping. The segmenter treats them as hard token boundaries: the text between two
+ * occurrences is tagged on its own, so a backend's HMM cannot glue a compound's first character to the
+ * preceding one (nodejieba: 我看了本·金斯利 → 了本/·/金斯利 when tagged as one string).
  */
-export function mergeCompounds(text: string, tokens: AlignedToken[], index: CompoundIndex): AlignedToken[] {
-  if (index.size === 0) return tokens;
-  let out: AlignedToken[] | null = null;
-  for (let i = 0; i < tokens.length; i++) {
-    const t = tokens[i];
-    const list = index.get(text[t.start]);
-    let merged = false;
-    if (list) {
-      for (const c of list) {
-        const end = t.start + c.word.length;
-        if (end < t.end || !text.startsWith(c.word, t.start)) continue;
-        if (end === t.end) {
-          // Already one token (a backend that holds it natively): only the tag is the compound's.
-          out ??= tokens.slice(0, i);
-          out.push({ word: t.word, tag: c.tag, start: t.start, end });
-          merged = true;
-          break;
-        }
-        let j = i + 1;
-        while (j < tokens.length && tokens[j].end < end) j++;
-        if (j < tokens.length && tokens[j].end === end) {
-          out ??= tokens.slice(0, i);
-          out.push({ word: c.word, tag: c.tag, start: t.start, end });
-          i = j;
-          merged = true;
-          break;
-        }
+export function findCompounds(text: string, index: CompoundIndex): CompoundMatch[] {
+  const out: CompoundMatch[] = [];
+  if (index.size === 0) return out;
+  for (let i = 0; i < text.length; i++) {
+    const list = index.get(text[i]);
+    if (!list) continue;
+    for (const c of list) {
+      if (text.startsWith(c.word, i)) {
+        out.push({ start: i, end: i + c.word.length, tag: c.tag });
+        i += c.word.length - 1;
+        break;
       }
     }
-    if (!merged && out) out.push(t);
   }
-  return out ?? tokens;
+  return out;
 }
