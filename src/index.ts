@@ -64,6 +64,15 @@ export {
   type KgView,
 } from './kg/model.js';
 export { exportUserDict, writeUserDict, type UserDictExport } from './kg/dict.js';
+export { KgStore } from './kg/store.js';
+export { loadKg, defaultKgDir, type LoadKgOptions } from './kg/load.js';
+export { loadSnapshot, saveSnapshot, readSnapshotHeader, type SnapshotHeader } from './kg/snapshot.js';
+export { importSources, parseSource, SOURCE_PREFIXES, type ImportOptions, type ImportResult, type SourceSpec } from './kg/import.js';
+export { neo4jConfigFromEnv, writeKgToNeo4j, readKgFromNeo4j, neo4jStats, type Neo4jConfig } from './kg/neo4j.js';
+
+// evaluation
+export { evaluate, parseKs, normalizeKeyword, type EvalOptions, type EvalResult, type Judgement, type PRF } from './eval/metrics.js';
+export { readGold, parseGold, GOLD_FORMATS, type GoldDocument, type GoldFormat, type ReadGoldOptions } from './eval/readers.js';
 
 // errors
 export { FilmkwError, EXIT, type ErrorCode } from './errors.js';

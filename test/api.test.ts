@@ -12,10 +12,13 @@ test('public API: exported names (a change here is a breaking change)', () => {
     'ENTITY_KINDS',
     'EXIT',
     'FilmkwError',
+    'GOLD_FORMATS',
+    'KgStore',
     'MatchCache',
     'PRESETS',
     'RELATION_KINDS',
     'SEGMENTER_BACKENDS',
+    'SOURCE_PREFIXES',
     'applyOverrides',
     'applyTitlePolicy',
     'buildCandidateDoc',
@@ -23,29 +26,45 @@ test('public API: exported names (a change here is a breaking change)', () => {
     'commonEntityNames',
     'createExtractor',
     'createSegmenter',
+    'defaultKgDir',
     'describeOptions',
     'entityId',
+    'evaluate',
     'exportUserDict',
     'extractFromTokens',
     'findPreset',
+    'importSources',
     'isCommonWord',
     'jaccard',
     'listPresets',
+    'loadKg',
+    'loadSnapshot',
     'loadStopwords',
     'matchEntities',
     'mergeEntityNodes',
+    'neo4jConfigFromEnv',
+    'neo4jStats',
     'normaliseOverrides',
+    'normalizeKeyword',
     'normalizeName',
     'optionKeys',
+    'parseGold',
+    'parseKs',
     'parseOverride',
+    'parseSource',
     'positionBias',
     'primaryEntity',
     'rankGraph',
+    'readGold',
+    'readKgFromNeo4j',
+    'readSnapshotHeader',
     'resolveAmbiguity',
     'resolveOptions',
+    'saveSnapshot',
     'selectCandidates',
     'toGraphology',
     'toRankInput',
+    'writeKgToNeo4j',
     'writeUserDict',
   ]);
   for (const n of names) assert.notEqual((api as Record<string, unknown>)[n], undefined, n);
@@ -58,4 +77,18 @@ test('public API: end to end through the package entry', () => {
   assert.deepEqual(Object.keys(keywords[0]).sort(), ['score', 'word']);
   assert.ok(api.listPresets().includes('textrank+mkg') === false && api.findPreset('textrank+mkg')?.name === 'textrank+w+g+r');
   assert.throws(() => api.createExtractor({ preset: 'x' }), (e: unknown) => e instanceof api.FilmkwError && e.exitCode === api.EXIT.USAGE);
+});
+
+test('public API: load the demo KG, tag with the KG, evaluate the result', async () => {
+  const kg = await api.loadKg({});
+  const extractor = api.createExtractor({ preset: 'textrank+mkg', kg });
+  const text = '以易烊千玺扮演的伍万里这个孩子的视角，拎起《长津湖》整篇故事的主线。易烊千玺的表演让伍万里这个角色立住了。';
+  const keywords = extractor.extract(text, { topK: 3 });
+  const words = keywords.map((k) => k.word);
+  assert.ok(words.includes('易烊千玺') && words.includes('伍万里'), words.join(','));
+  const entity = keywords.find((k) => k.word === '易烊千玺');
+  assert.equal(entity?.kind, 'Person');
+  const r = api.evaluate([{ id: 'd1', gold: ['易烊千玺', '长津湖', '伍万里'], predicted: words }], { ks: [3] });
+  assert.equal(r.docs, 1);
+  assert.ok(r.macro['3'].r > 0.6, JSON.stringify(r.macro));
 });
