@@ -1,0 +1,238 @@
+/**
+ * `filmkw html records`: list / result page → one JSON record per data record (seed 002).
+ *
+ * Pages are decoded, then the record blocks are found either on the rendered layout (src/html/vips.ts
+ * through headless Chromium, src/html/render.ts) or, when no browser is there, by DOM similarity
+ * (src/html/structural.ts). Each record block becomes fields: Douban film fields when it links a
+ * `/subject/<id>/` (src/html/douban-fields.ts), else a generic record (first link, text).
+ *
+ * Never throws for a bad page: empty, not HTML, undecodable or wrong declared encoding give an error
+ * record `{file, error: {code, message}}`; a truncated page keeps its complete records and marks them.
+ */
+import { existsSync } from 'node:fs';
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { basename, join, relative } from 'node:path';
+import type { Element } from 'domhandler';
+import { FilmkwError, inputError } from '../errors.js';
+import iconv from 'iconv-lite';
+import { doubanListRecord, type FilmRecord } from './douban-fields.js';
+import { findRecordsStructural, parseHtml, textOf, type StructuralOptions } from './structural.js';
+
+export type RecordsMode = 'auto' | 'rendered' | 'structural';
+
+/** Where Debian's chromium lives (the only browser we drive; never a download). */
+export const CHROMIUM_PATH = '/usr/bin/chromium';
+
+export const chromiumAvailable = (path = CHROMIUM_PATH): boolean => existsSync(path);
+
+export interface PageRecord extends Partial<FilmRecord> {
+  file: string;
+  mode: 'rendered' | 'structural';
+  /** 1-based position of the record on the page. */
+  n: number;
+  kind: 'douban-movie' | 'generic';
+  title?: string;
+  url?: string;
+  text: string;
+  warning?: string;
+}
+
+export interface PageError {
+  file: string;
+  error: { code: string; message: string };
+}
+
+export interface PageEmpty {
+  file: string;
+  mode: 'rendered' | 'structural';
+  n: 0;
+  empty: true;
+  reason: string;
+}
+
+export type RecordsLine = PageRecord | PageError | PageEmpty;
+
+export interface PageResult {
+  file: string;
+  mode: 'rendered' | 'structural';
+  lines: RecordsLine[];
+  /** Records found (0 for error / empty pages). */
+  records: number;
+  ms: number;
+}
+
+/** Finds record blocks on a page (rendered mode): implemented in src/html/render.ts. */
+export interface RecordRenderer {
+  /** Returns the outer HTML of each record block, in page order. */
+  recordBlocks(html: string): Promise<string[]>;
+  close(): Promise<void>;
+}
+
+export interface RecordsOptions {
+  /** @default 'auto' (rendered when /usr/bin/chromium exists, else structural) */
+  mode: RecordsMode;
+  structural: Partial<StructuralOptions>;
+  /** Text kept per generic record, characters. @default 400 */
+  maxText: number;
+}
+
+export const RECORDS_DEFAULTS: Readonly<RecordsOptions> = Object.freeze({ mode: 'auto', structural: Object.freeze({}), maxText: 400 });
+
+/** Turns one record element into its output line. */
+export function recordLine(el: Element, file: string, mode: PageRecord['mode'], n: number, maxText: number): PageRecord {
+  const text = textOf(el);
+  const film = doubanListRecord(el);
+  if (film && film.title) {
+    const { subjectId, url, title, ...rest } = film;
+    const out: PageRecord = { file, mode, n, kind: 'douban-movie', subjectId, url, title, ...rest, text: text.slice(0, maxText) };
+    if (subjectId === undefined) delete out.subjectId;
+    return out;
+  }
+  const out: PageRecord = { file, mode, n, kind: 'generic', text: text.slice(0, maxText) };
+  const a = findFirstLink(el);
+  if (a) {
+    const t = textOf(a);
+    if (t) out.title = t;
+    if (a.attribs.href) out.url = a.attribs.href;
+  }
+  return out;
+}
+
+function findFirstLink(el: Element): Element | undefined {
+  if (el.name === 'a' && el.attribs.href) return el;
+  for (const c of el.children) {
+    if (c.type === 'tag' || c.type === 'script' || c.type === 'style') {
+      const f = findFirstLink(c as Element);
+      if (f) return f;
+    }
+  }
+  return undefined;
+}
+
+/** A page without `</body>` or `</html>` in its last 4 KB. */
+export function looksTruncated(html: string): boolean {
+  const tail = html.slice(-4096);
+  return !/<\/(?:body|html)\s*>/i.test(tail);
+}
+
+/**
+ * Local decoder (until src/html/decode.ts, same signature, is in): BOM, then the declared charset
+ * (meta), then UTF-8 with a GB18030 fallback. Throws FilmkwError INPUT for empty input, bytes that are
+ * not HTML, or text that does not decode in any candidate charset.
+ */
+export function decodeHtml(bytes: Uint8Array, opts: { path?: string } = {}): { html: string; encoding: string; warnings: string[] } {
+  const where = `html: ${opts.path ?? '<input>'}`;
+  const warnings: string[] = [];
+  if (bytes.length === 0 || bytes.every((b) => b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09)) throw inputError(`${where}: empty page`);
+  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  let enc: string | undefined;
+  let body = buf;
+  if (buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf) {
+    enc = 'utf-8';
+    body = buf.subarray(3);
+  } else if ((buf[0] === 0xff && buf[1] === 0xfe) || (buf[0] === 0xfe && buf[1] === 0xff)) enc = buf[0] === 0xff ? 'utf-16le' : 'utf-16be';
+  const head = buf.subarray(0, 4096).toString('latin1');
+  const declared = /<meta[^>]+charset\s*=\s*["']?\s*([\w-]+)/i.exec(head)?.[1]?.toLowerCase();
+  const bad = (s: string): number => (s.match(/\uFFFD/g) ?? []).length;
+  const tryDecode = (e: string): string | null => (iconv.encodingExists(e) ? iconv.decode(body, e) : null);
+  let html: string | null = null;
+  // strictly valid UTF-8 wins over a declared legacy charset (a common mismatch: gbk declared, UTF-8 bytes)
+  const utf8Clean = !enc && bad(iconv.decode(body, 'utf-8')) === 0;
+  const legacy = declared === 'gb2312' || declared === 'gbk' ? 'gb18030' : declared;
+  const candidates = enc ? [enc] : utf8Clean ? ['utf-8'] : [...(legacy ? [legacy] : []), 'utf-8', 'gb18030'];
+  if (utf8Clean && legacy && legacy !== 'utf-8' && legacy !== 'utf8' && /[\x80-\xff]/.test(head)) warnings.push(`declared charset ${declared} but the bytes are UTF-8`);
+  for (const c of candidates) {
+    const t = tryDecode(c);
+    if (t === null) continue;
+    if (bad(t) <= Math.max(2, t.length / 2000)) {
+      html = t;
+      if (declared && c !== candidates[0]) warnings.push(`declared charset ${declared} does not decode; decoded as ${c}`);
+      enc = c;
+      break;
+    }
+  }
+  if (html === null) throw inputError(`${where}: does not decode as ${declared ? `the declared charset ${declared}, ` : ''}UTF-8 or GB18030 (wrong encoding?)`);
+  if (/\u0000/.test(html.slice(0, 1024)) || !/<[a-z!][^>]*>/i.test(html.slice(0, 65536))) throw inputError(`${where}: not HTML (no tag in the first 64 KB)`);
+  return { html, encoding: enc ?? 'utf-8', warnings };
+}
+
+/** Extracts the records of one decoded page. */
+export async function recordsOfHtml(
+  html: string,
+  file: string,
+  opts: Partial<RecordsOptions> & { renderer?: RecordRenderer | null } = {},
+): Promise<RecordsLine[]> {
+  const o = { ...RECORDS_DEFAULTS, ...opts };
+  const truncated = looksTruncated(html);
+  let els: Element[];
+  let mode: PageRecord['mode'];
+  if (opts.renderer) {
+    mode = 'rendered';
+    const blocks = await opts.renderer.recordBlocks(html);
+    els = blocks.map((b) => {
+      const d = parseHtml(b);
+      return d.children.find((c): c is Element => c.type === 'tag') as Element;
+    }).filter((e) => e !== undefined);
+  } else {
+    mode = 'structural';
+    els = findRecordsStructural(parseHtml(html), o.structural).records;
+  }
+  if (els.length === 0) {
+    return [{ file, mode, n: 0, empty: true, reason: truncated ? 'no record blocks (page truncated)' : 'no group of similar record blocks' }];
+  }
+  return els.map((e, i) => {
+    const r = recordLine(e, file, mode, i + 1, o.maxText);
+    if (truncated) r.warning = 'page truncated (no </body> or </html>): later records may be missing';
+    return r;
+  });
+}
+
+/** Reads, decodes and extracts one page file; bad pages give an error line. */
+export async function recordsOfFile(path: string, display: string, opts: Partial<RecordsOptions> & { renderer?: RecordRenderer | null } = {}): Promise<PageResult> {
+  const t0 = performance.now();
+  const mode: PageResult['mode'] = opts.renderer ? 'rendered' : 'structural';
+  let lines: RecordsLine[];
+  try {
+    const bytes = await readFile(path);
+    const { html } = decodeHtml(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), { path: display });
+    lines = await recordsOfHtml(html, display, opts);
+  } catch (err) {
+    if (err instanceof FilmkwError) lines = [{ file: display, error: { code: err.code, message: err.message } }];
+    else {
+      const e = err as NodeJS.ErrnoException;
+      lines = [{ file: display, error: { code: e.code ? 'INPUT' : 'FAILED', message: `html records: ${display}: ${e.message}` } }];
+    }
+  }
+  const records = lines.filter((l) => 'kind' in l).length;
+  return { file: display, mode, lines, records, ms: performance.now() - t0 };
+}
+
+/** The page files of a path: the file itself, or the *.html / *.htm files under a directory (recursive, sorted). */
+export async function listPages(path: string): Promise<{ path: string; display: string }[]> {
+  let st;
+  try {
+    st = await stat(path);
+  } catch (err) {
+    throw inputError(`html records: ${path}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file or directory' : (err as Error).message}`, err);
+  }
+  if (!st.isDirectory()) return [{ path, display: basename(path) }];
+  const out: { path: string; display: string }[] = [];
+  const walk = async (dir: string): Promise<void> => {
+    for (const name of (await readdir(dir)).sort()) {
+      const p = join(dir, name);
+      const s = await stat(p);
+      if (s.isDirectory()) await walk(p);
+      else if (/\.html?$/i.test(name)) out.push({ path: p, display: relative(path, p).split('\\').join('/') });
+    }
+  };
+  await walk(path);
+  return out;
+}
+
+/** Chooses the mode; `note` explains a fallback (for stderr). */
+export function resolveMode(mode: RecordsMode, chromiumPath = CHROMIUM_PATH): { mode: 'rendered' | 'structural'; note?: string } {
+  if (mode === 'structural') return { mode };
+  if (chromiumAvailable(chromiumPath)) return { mode: 'rendered' };
+  if (mode === 'rendered') throw inputError(`html records: --mode rendered needs Debian's chromium at ${chromiumPath} (apt-get install chromium)`);
+  return { mode: 'structural', note: `html records: ${chromiumPath} not found, using the structural mode (DOM similarity, no layout); install Debian's chromium for the rendered mode` };
+}
