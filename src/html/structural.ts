@@ -72,7 +72,8 @@ export const PRUNED_TAGS: ReadonlySet<string> = new Set([
   'script', 'style', 'noscript', 'template', 'head', 'select', 'option', 'textarea', 'input', 'button', 'svg', 'iframe', 'object', 'embed', 'link', 'meta',
 ]);
 
-export const parseHtml = (html: string): Document => parseDocument(html, { decodeEntities: true });
+/** Parses HTML (htmlparser2; nodes carry `startIndex` for file:line locations). */
+export const parseHtml = (html: string): Document => parseDocument(html, { decodeEntities: true, withStartIndices: true });
 
 export const elementChildren = (n: AnyNode): Element[] =>
   'children' in n ? (n.children as AnyNode[]).filter((c): c is Element => isTag(c)) : [];

@@ -5,7 +5,7 @@
  * Rules (documented for users in kg/schema.md):
  *   - Films are joined on their Douban subject id (`movie/douban/<id>`); the project csv format gives
  *     ids explicitly. The name of an entity seen in several records is chosen by source priority
- *     (csv, douban-csv, openkg, kgqa), then by how often it was seen, then by code-unit order; the
+ *     (csv, douban-csv, openkg, kgqa, html-list), then by how often it was seen, then by code-unit order; the
  *     other names of a Movie or Person become its aliases; all surface forms are kept.
  *   - People with a Douban celebrity id are `person/douban/<id>`. A credit without an id (OpenKG,
  *     douban-movies-2065) is attached to the id-person of the same name (loosely compared: NFKC,
@@ -34,10 +34,10 @@ import {
 } from './model.js';
 import { minePlayed, unifyDots, actorVariants, type PlayedOptions } from './played.js';
 
-export type SourceKind = 'csv' | 'douban-csv' | 'openkg' | 'kgqa';
+export type SourceKind = 'csv' | 'douban-csv' | 'openkg' | 'kgqa' | 'html-list';
 
 /** Lower wins when several sources name the same entity differently. */
-export const SOURCE_PRIORITY: Readonly<Record<SourceKind, number>> = Object.freeze({ csv: 0, 'douban-csv': 1, openkg: 2, kgqa: 3 });
+export const SOURCE_PRIORITY: Readonly<Record<SourceKind, number>> = Object.freeze({ csv: 0, 'douban-csv': 1, openkg: 2, kgqa: 3, 'html-list': 4 });
 
 /** The source a record comes from: its kind and the SOURCE argument as given. */
 export interface SourceCtx {

@@ -1,6 +1,6 @@
 /**
  * `filmkw kg import`: reads SOURCE arguments (`openkg:<dir>`, `kgqa:<file|dir>`, `douban-csv:<file|dir>`,
- * `csv:<dir>`) into one merging builder (src/kg/builder.ts), builds the embedded store and reports what
+ * `csv:<dir>`, `html-list:<file|dir>`) into one merging builder (src/kg/builder.ts), builds the embedded store and reports what
  * was read, merged, skipped and dropped. Writing (snapshot or Neo4j) is left to the caller.
  *
  * Deterministic: the same sources give the same content hash, whatever their order on the command line
@@ -14,9 +14,10 @@ import { readProjectCsv } from './sources/csv.js';
 import { readOpenKg, type OpenKgOptions } from './sources/openkg.js';
 import { readKgqa } from './sources/kgqa.js';
 import { readDoubanCsv } from './sources/douban-csv.js';
+import { readHtmlList } from './sources/html-list.js';
 import type { PlayedOptions } from './played.js';
 
-export const SOURCE_PREFIXES: readonly SourceKind[] = Object.freeze(['openkg', 'kgqa', 'douban-csv', 'csv']);
+export const SOURCE_PREFIXES: readonly SourceKind[] = Object.freeze(['openkg', 'kgqa', 'douban-csv', 'csv', 'html-list']);
 
 export interface SourceSpec {
   kind: SourceKind;
@@ -30,9 +31,10 @@ const FORMAT_NAMES: Record<SourceKind, string> = {
   kgqa: 'DouBan-KGQA JSON lines',
   'douban-csv': 'douban-movies-2065 csv',
   csv: 'project csv (kg/FORMAT.md)',
+  'html-list': 'saved Douban list pages (HTML)',
 };
 
-const USAGE_SOURCES = 'valid sources: openkg:<dir>, kgqa:<file|dir>, douban-csv:<file|dir>, csv:<dir>';
+const USAGE_SOURCES = 'valid sources: openkg:<dir>, kgqa:<file|dir>, douban-csv:<file|dir>, csv:<dir>, html-list:<file|dir>';
 
 /** Parses `prefix:path`; an unknown or missing prefix is a usage error listing the valid ones. */
 export function parseSource(arg: string): SourceSpec {
@@ -96,6 +98,9 @@ export async function importSources(sources: readonly (string | SourceSpec)[], o
         break;
       case 'douban-csv':
         await readDoubanCsv(s.path, b, src);
+        break;
+      case 'html-list':
+        await readHtmlList(s.path, b, src);
         break;
     }
     const bad = b.skippedCount - skippedBefore;

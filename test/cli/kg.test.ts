@@ -75,7 +75,7 @@ test('kg import user mistakes: unknown prefix (2), no output choice (2), missing
   assert.equal(unknown.status, 2);
   assert.equal(
     unknown.stderr,
-    'filmkw: kg import: unknown source prefix "imdb:" (valid sources: openkg:<dir>, kgqa:<file|dir>, douban-csv:<file|dir>, csv:<dir>)\n',
+    'filmkw: kg import: unknown source prefix "imdb:" (valid sources: openkg:<dir>, kgqa:<file|dir>, douban-csv:<file|dir>, csv:<dir>, html-list:<file|dir>)\n',
   );
   const neither = run(['kg', 'import', 'csv:kg/demo']);
   assert.equal(neither.status, 2);

@@ -21,11 +21,11 @@ const haveData = REAL.every((s) => existsSync(s.slice(s.indexOf(':') + 1)));
 
 test('parseSource: prefixes, and usage errors listing the valid ones', () => {
   assert.deepEqual(parseSource('kgqa:a:b.txt'), { kind: 'kgqa', path: 'a:b.txt', spec: 'kgqa:a:b.txt' });
-  assert.deepEqual([...SOURCE_PREFIXES], ['openkg', 'kgqa', 'douban-csv', 'csv']);
+  assert.deepEqual([...SOURCE_PREFIXES], ['openkg', 'kgqa', 'douban-csv', 'csv', 'html-list']);
   for (const bad of ['foo:x', 'x', 'csv:', 'CSV:x']) {
     assert.throws(
       () => parseSource(bad),
-      (e: unknown) => e instanceof FilmkwError && e.code === 'USAGE' && /openkg:<dir>, kgqa:<file\|dir>, douban-csv:<file\|dir>, csv:<dir>/.test(e.message),
+      (e: unknown) => e instanceof FilmkwError && e.code === 'USAGE' && /openkg:<dir>, kgqa:<file\|dir>, douban-csv:<file\|dir>, csv:<dir>, html-list:<file\|dir>/.test(e.message),
       bad,
     );
   }

@@ -2,7 +2,7 @@
  * `filmkw kg`: build and inspect the film KG. Thin: the work is in src/kg/{import,load,snapshot,neo4j}.ts.
  *
  *   filmkw kg import (--out FILE | --neo4j) [--strict] [--json] [--openkg-composer wrote|skip] [--no-played] SOURCE...
- *       SOURCE = openkg:<dir> | kgqa:<file|dir> | douban-csv:<file|dir> | csv:<dir>
+ *       SOURCE = openkg:<dir> | kgqa:<file|dir> | douban-csv:<file|dir> | csv:<dir> | html-list:<file|dir>
  *       Summary on stderr (or one JSON object on stdout with --json), progress on stderr.
  *       Exit 0; 2 usage (unknown source prefix, bad option); 3 input (missing file, wrong header,
  *       any skipped row under --strict — nothing is written then); 4/5/6 Neo4j; 7 output not writable.
@@ -38,7 +38,7 @@ export async function runKgImport(sources: string[], flags: ImportFlags): Promis
   if (flags.openkgComposer !== 'wrote' && flags.openkgComposer !== 'skip') {
     throw usageError(`kg import: --openkg-composer must be wrote or skip, got ${JSON.stringify(flags.openkgComposer)}`);
   }
-  if (sources.length === 0) throw usageError('kg import: no SOURCE given (valid sources: openkg:<dir>, kgqa:<file|dir>, douban-csv:<file|dir>, csv:<dir>)');
+  if (sources.length === 0) throw usageError('kg import: no SOURCE given (valid sources: openkg:<dir>, kgqa:<file|dir>, douban-csv:<file|dir>, csv:<dir>, html-list:<file|dir>)');
   const specs = sources.map(parseSource); // usage errors before any work
   const progress = (m: string) => err(m);
   const result = await importSources(specs, {
@@ -119,7 +119,7 @@ export async function runKgStats(flags: StatsFlags): Promise<void> {
 export function registerKg(program: Command): void {
   const kg = program.command('kg').description('build and inspect the film knowledge graph');
   kg.command('import')
-    .description('import KG sources into a snapshot file or Neo4j (SOURCE: openkg:<dir>, kgqa:<file|dir>, douban-csv:<file|dir>, csv:<dir>)')
+    .description('import KG sources into a snapshot file or Neo4j (SOURCE: openkg:<dir>, kgqa:<file|dir>, douban-csv:<file|dir>, csv:<dir>, html-list:<file|dir> = saved Douban list pages)')
     .argument('<source...>', 'sources to merge')
     .option('--out <file>', 'write the merged KG as a snapshot file (atomically)')
     .option('--neo4j', 'write into Neo4j (NEO4J_URI, NEO4J_USER, NEO4J_PASSWORD)')
