@@ -25,21 +25,14 @@ export type RendererFactory = () => Promise<RecordRenderer>;
 
 let rendererFactory: RendererFactory | null = null;
 
-/** Lets the rendered mode register itself (src/html/render.ts) without a static import here. */
+/** Replaces the rendered-mode factory (tests); by default src/html/render.ts, loaded on first use. */
 export function setRendererFactory(f: RendererFactory | null): void {
   rendererFactory = f;
 }
 
-async function openRenderer(): Promise<RecordRenderer | null> {
-  if (!rendererFactory) {
-    try {
-      const m = (await import('../../html/render.js' as string)) as { createRecordRenderer?: RendererFactory };
-      if (m.createRecordRenderer) rendererFactory = m.createRecordRenderer;
-    } catch {
-      /* rendered mode not built */
-    }
-  }
-  return rendererFactory ? rendererFactory() : null;
+async function openRenderer(): Promise<RecordRenderer> {
+  if (!rendererFactory) rendererFactory = (await import('../../html/render.js')).createRecordRenderer;
+  return rendererFactory();
 }
 
 export async function runHtmlRecords(path: string, flags: Flags): Promise<void> {
@@ -49,10 +42,11 @@ export async function runHtmlRecords(path: string, flags: Flags): Promise<void> 
   if (chosen.note) err(chosen.note);
   let renderer: RecordRenderer | null = null;
   if (chosen.mode === 'rendered') {
-    renderer = await openRenderer();
-    if (!renderer) {
-      if (flags.mode === 'rendered') throw new FilmkwError('INPUT', 'html records: the rendered mode is not available in this build');
-      err('html records: the rendered mode is not available in this build, using the structural mode');
+    try {
+      renderer = await openRenderer();
+    } catch (e) {
+      if (flags.mode === 'rendered') throw e;
+      err(`${(e as Error).message}; using the structural mode`);
     }
   }
   let out: WriteStream | null = null;

@@ -1,0 +1,147 @@
+/**
+ * Rendered mode of `filmkw html records`: Debian's chromium (/usr/bin/chromium, never a downloaded
+ * browser) driven by playwright-core. Each page is loaded from its decoded text with every network
+ * request blocked (only data: and file: URLs pass) and scripts off, its layout is collected (box,
+ * background colour, font size, position, display, own text of every element) and handed to the
+ * visual record finder (src/html/vips.ts); the record blocks come back as outer HTML.
+ */
+import { chromium, type Browser, type BrowserContext } from 'playwright-core';
+import { inputError } from '../errors.js';
+import { CHROMIUM_PATH, type RecordRenderer } from './records.js';
+import { findRecordsVisual, type LayoutNode, type VisualOptions } from './vips.js';
+
+export interface RenderOptions {
+  /** @default '/usr/bin/chromium' */
+  executablePath: string;
+  /** Viewport width, px (the page centre depends on it). @default 1280 */
+  width: number;
+  /** Viewport height, px. @default 800 */
+  height: number;
+  /** Run the page's own scripts (network stays blocked). @default false */
+  javaScript: boolean;
+  /** Per-page load timeout, ms. @default 15000 */
+  timeoutMs: number;
+  visual: Partial<VisualOptions>;
+}
+
+export const RENDER_DEFAULTS: Readonly<RenderOptions> = Object.freeze({
+  executablePath: CHROMIUM_PATH,
+  width: 1280,
+  height: 800,
+  javaScript: false,
+  timeoutMs: 15000,
+  visual: Object.freeze({}),
+});
+
+export const CHROMIUM_ARGS: readonly string[] = Object.freeze([
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+]);
+
+/** Runs in the page (as a string, so no compiler helper leaks into it): layout of every element. */
+const COLLECT = `(() => {
+  const SKIP = new Set(['SCRIPT','STYLE','NOSCRIPT','TEMPLATE','HEAD','META','LINK','TITLE']);
+  const nodes = [];
+  const els = [];
+  const sx = window.scrollX, sy = window.scrollY;
+  const walk = (el, parent) => {
+    if (SKIP.has(el.tagName)) return;
+    const cs = getComputedStyle(el);
+    if (cs.display === 'none' || cs.visibility === 'hidden') return;
+    const r = el.getBoundingClientRect();
+    let own = 0;
+    for (const c of el.childNodes) if (c.nodeType === 3) own += c.data.replace(/\\s+/g, '').length;
+    const i = nodes.length;
+    const cls = (typeof el.className === 'string' ? el.className : '').trim().split(/\\s+/)[0] || '';
+    nodes.push({ parent, tag: el.tagName.toLowerCase(), cls, x: r.left + sx, y: r.top + sy, w: r.width, h: r.height,
+      bg: cs.backgroundColor, font: parseFloat(cs.fontSize) || 0, position: cs.position, display: cs.display, ownText: own });
+    els.push(el);
+    for (const c of el.children) walk(c, i);
+  };
+  walk(document.body || document.documentElement, -1);
+  window.__filmkwEls = els;
+  let copyright = 0;
+  const tw = document.createTreeWalker(document.body || document.documentElement, NodeFilter.SHOW_TEXT);
+  for (let t = tw.nextNode(); t; t = tw.nextNode()) {
+    if (/©|copyright|版权所有|版權所有|all rights reserved/i.test(t.data)) {
+      const line = (t.parentElement ? t.parentElement.textContent : t.data) || '';
+      copyright = Math.max(copyright, line.replace(/\\s+/g, '').length < 400 ? line.replace(/\\s+/g, '').length : t.data.replace(/\\s+/g, '').length);
+    }
+  }
+  const de = document.documentElement;
+  return { nodes, copyright, width: Math.max(de.scrollWidth, innerWidth), height: Math.max(de.scrollHeight, innerHeight) };
+})()`;
+
+interface Collected {
+  nodes: LayoutNode[];
+  copyright: number;
+  width: number;
+  height: number;
+}
+
+export class ChromiumRecordRenderer implements RecordRenderer {
+  private constructor(
+    private readonly browser: Browser,
+    private readonly context: BrowserContext,
+    readonly opts: RenderOptions,
+  ) {}
+
+  static async launch(options: Partial<RenderOptions> = {}): Promise<ChromiumRecordRenderer> {
+    const opts = { ...RENDER_DEFAULTS, ...options };
+    let browser: Browser;
+    try {
+      browser = await chromium.launch({ executablePath: opts.executablePath, args: [...CHROMIUM_ARGS] });
+    } catch (err) {
+      throw inputError(`html records: cannot start chromium at ${opts.executablePath}: ${(err as Error).message.split('\n')[0]}`, err);
+    }
+    try {
+      const context = await browser.newContext({ viewport: { width: opts.width, height: opts.height }, javaScriptEnabled: opts.javaScript, serviceWorkers: 'block' });
+      await context.route('**/*', (route) => {
+        const url = route.request().url();
+        return url.startsWith('data:') || url.startsWith('file:') || url === 'about:blank' ? route.continue() : route.abort();
+      });
+      return new ChromiumRecordRenderer(browser, context, opts);
+    } catch (err) {
+      await browser.close();
+      throw err;
+    }
+  }
+
+  /** Layout of a page (for tests and the bench). */
+  async layout(html: string): Promise<Collected> {
+    const page = await this.context.newPage();
+    try {
+      await page.setContent(html, { waitUntil: 'domcontentloaded', timeout: this.opts.timeoutMs });
+      return (await page.evaluate(COLLECT)) as Collected;
+    } finally {
+      await page.close();
+    }
+  }
+
+  async recordBlocks(html: string): Promise<string[]> {
+    const page = await this.context.newPage();
+    try {
+      await page.setContent(html, { waitUntil: 'domcontentloaded', timeout: this.opts.timeoutMs });
+      const c = (await page.evaluate(COLLECT)) as Collected;
+      const r = findRecordsVisual(c.nodes, { width: c.width, height: c.height }, c.copyright, this.opts.visual);
+      if (r.records.length === 0) return [];
+      return (await page.evaluate(`(${JSON.stringify(r.records)}).map((i) => window.__filmkwEls[i].outerHTML)`)) as string[];
+    } finally {
+      await page.close();
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.context.close().catch(() => undefined);
+    await this.browser.close();
+  }
+}
+
+/** The factory `filmkw html records` uses for the rendered mode. */
+export const createRecordRenderer = (options: Partial<RenderOptions> = {}): Promise<RecordRenderer> => ChromiumRecordRenderer.launch(options);

@@ -1,0 +1,243 @@
+/**
+ * Visual record finding on a rendered layout (seed 002: 孙璐, 陈军华, 廉德胜, 一种基于视觉特征的Deep Web
+ * 信息抽取方法, 2016, after VIPS, Cai et al.). Pure: works on the layout nodes that src/html/render.ts
+ * collects from headless Chromium, so it is tested on hand-made layouts.
+ *
+ * Our reading of the paper (its step 1 formula was an image and is missing from the text):
+ *   1. Denoise (§2.1): rule 1, a region whose element nodes are links for ≥ 95 % is noise; rule 2, a
+ *      `position: fixed` node holding img/object/iframe is noise; rule 3, a block whose text is shorter
+ *      than the copyright line is noise — applied to candidate record blocks, not to single text nodes
+ *      (which would delete every short field inside the records).
+ *   2. Visual blocks (§2.2): a node with width, height and text below it is a block; a node is divided
+ *      into its child blocks, a single child block passes through (VIPS's "one valid child"), and a
+ *      child with another background colour is always its own block.
+ *   3. Base block (§2.3 step 1): the leaf block whose centre is nearest the page centre; while it has
+ *      fewer than `minRecords − 1` similar siblings we move to its parent block (our reading: the
+ *      paper's base block VB2_2_3 is a whole record, not a text fragment). With `baseCandidates` > 1
+ *      the next-nearest leaves give further base blocks, and the one whose records (after step 5) score
+ *      highest wins (record text × log2(1 + records): many similar blocks beat a few big menus); 1 is the paper's single base block.
+ *   4. Similar siblings (step 2): same tag, width within `widthTolerance`, height ratio ≥
+ *      `minHeightRatio`, same background colour and font size.
+ *   5. Up and across (steps 3–4): from the common parent of the target pool go up one level, search
+ *      the other children of that ancestor (to `acrossDepth`) for blocks similar to the base block, add
+ *      them, and repeat from the new level while a level adds something (a wrapper with one child does
+ *      not count as a level).
+ */
+
+/** One element of the rendered page, as collected in the browser (document order). */
+export interface LayoutNode {
+  /** Index of the parent in the node array, -1 for the root (body). */
+  parent: number;
+  tag: string;
+  /** First class name, '' if none. */
+  cls: string;
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+  /** Computed background colour (`rgba(0, 0, 0, 0)` when transparent). */
+  bg: string;
+  /** Computed font size, px. */
+  font: number;
+  /** Computed `position`. */
+  position: string;
+  /** Computed `display`. */
+  display: string;
+  /** Characters of the element's own text nodes (whitespace ignored). */
+  ownText: number;
+}
+
+export interface VisualOptions {
+  /** Rule 1 share of link element nodes. @default 0.95 */
+  linkNodeRatio: number;
+  /** Rule 1 applies to regions of at least this many element nodes. @default 5 */
+  linkRegionMinNodes: number;
+  /** Rule 3 on candidate record blocks ('record') or not at all ('off'). @default 'record' */
+  copyrightRule: 'record' | 'off';
+  /** Cap on the rule-3 threshold, characters. @default 30 */
+  copyrightCap: number;
+  /** Smallest number of similar blocks that make records. @default 3 */
+  minRecords: number;
+  /** Largest relative width difference of similar blocks. @default 0.1 */
+  widthTolerance: number;
+  /** Smallest height ratio (lower / higher) of similar blocks. @default 0.3 */
+  minHeightRatio: number;
+  /** Levels climbed when walking up and across. @default 4 */
+  maxClimb: number;
+  /** Depth searched below an ancestor's other children. @default 6 */
+  acrossDepth: number;
+  /**
+   * Base blocks tried, nearest the page centre first; the best (record text × log2(1 + records)) wins.
+   * 1 is the paper's single base block; more guards against a navigation bar at the centre.
+   * @default 8
+   */
+  baseCandidates: number;
+}
+
+export const VISUAL_DEFAULTS: Readonly<VisualOptions> = Object.freeze({
+  linkNodeRatio: 0.95,
+  linkRegionMinNodes: 5,
+  copyrightRule: 'record',
+  copyrightCap: 30,
+  minRecords: 3,
+  widthTolerance: 0.1,
+  minHeightRatio: 0.3,
+  maxClimb: 4,
+  acrossDepth: 6,
+  baseCandidates: 8,
+});
+
+const MEDIA = new Set(['img', 'object', 'iframe', 'embed']);
+
+export interface VisualResult {
+  /** Indices of the record blocks, document order. */
+  records: number[];
+  /** The base block and how many similar siblings it had. */
+  base: { index: number; siblings: number } | null;
+  noise: { rule1: number; rule2: number };
+}
+
+/**
+ * Finds the record blocks. `copyrightText` is the character count of the copyright line (0 if none);
+ * `page` the document size (its centre is the reference point).
+ */
+export function findRecordsVisual(nodes: readonly LayoutNode[], page: { width: number; height: number }, copyrightText: number, options: Partial<VisualOptions> = {}): VisualResult {
+  const o = { ...VISUAL_DEFAULTS, ...options };
+  const n = nodes.length;
+  const kids: number[][] = Array.from({ length: n }, () => []);
+  for (let i = 0; i < n; i++) if (nodes[i].parent >= 0) kids[nodes[i].parent].push(i);
+  // subtree aggregates (children come after parents in document order)
+  const text = nodes.map((x) => x.ownText);
+  const els = new Array<number>(n).fill(1);
+  const links = nodes.map((x) => (x.tag === 'a' ? 1 : 0));
+  const media = nodes.map((x) => MEDIA.has(x.tag));
+  for (let i = n - 1; i >= 0; i--) {
+    const p = nodes[i].parent;
+    if (p < 0) continue;
+    text[p] += text[i];
+    els[p] += els[i];
+    links[p] += links[i];
+    media[p] ||= media[i];
+  }
+  const noise = { rule1: 0, rule2: 0 };
+  const dead = new Array<boolean>(n).fill(false);
+  for (let i = 0; i < n; i++) {
+    const p = nodes[i].parent;
+    if (p >= 0 && dead[p]) {
+      dead[i] = true;
+      continue;
+    }
+    if (p >= 0 && els[i] >= o.linkRegionMinNodes && links[i] / els[i] >= o.linkNodeRatio) {
+      dead[i] = true;
+      noise.rule1++;
+    } else if (nodes[i].position === 'fixed' && media[i]) {
+      dead[i] = true;
+      noise.rule2++;
+    }
+  }
+  const minText = o.copyrightRule === 'record' ? Math.min(copyrightText, o.copyrightCap) : 0;
+  const valid = (i: number): boolean => !dead[i] && nodes[i].w > 0 && nodes[i].h > 0 && text[i] > 0 && nodes[i].display !== 'inline';
+  // block tree: each valid node's children blocks (passing through invalid / inline wrappers)
+  const blockKids = (i: number): number[] => {
+    const out: number[] = [];
+    const walk = (j: number): void => {
+      for (const c of kids[j]) {
+        if (valid(c)) out.push(c);
+        else if (!dead[c]) walk(c);
+      }
+    };
+    walk(i);
+    return out;
+  };
+  const bkCache = new Map<number, number[]>();
+  const bk = (i: number): number[] => {
+    let v = bkCache.get(i);
+    if (!v) bkCache.set(i, (v = blockKids(i)));
+    return v;
+  };
+  const blockParent = new Array<number>(n).fill(-1);
+  const leaves: number[] = [];
+  const build = (i: number): void => {
+    const ch = bk(i);
+    for (const c of ch) blockParent[c] = i;
+    if (ch.length === 0) leaves.push(i);
+    for (const c of ch) build(c);
+  };
+  const root = nodes.findIndex((x) => x.parent < 0);
+  if (root < 0) return { records: [], base: null, noise };
+  build(root);
+  const similar = (a: number, b: number): boolean => {
+    const A = nodes[a];
+    const B = nodes[b];
+    if (A.tag !== B.tag || A.bg !== B.bg || A.font !== B.font) return false;
+    if (Math.abs(A.w - B.w) > o.widthTolerance * Math.max(A.w, B.w)) return false;
+    return Math.min(A.h, B.h) / Math.max(A.h, B.h) >= o.minHeightRatio;
+  };
+  const okRecord = (i: number): boolean => text[i] >= Math.max(1, minText);
+  const siblingsLike = (i: number): number[] => {
+    const p = blockParent[i];
+    if (p < 0) return [];
+    return bk(p).filter((s) => s !== i && similar(s, i) && okRecord(s));
+  };
+  // base block: the leaf nearest the page centre, climbed until it has enough similar siblings
+  const cx = page.width / 2;
+  const cy = page.height / 2;
+  const dist = (i: number): number => Math.hypot(nodes[i].x + nodes[i].w / 2 - cx, nodes[i].y + nodes[i].h / 2 - cy);
+  const order = [...leaves].sort((a, b) => dist(a) - dist(b));
+  const grow = (base: number, sibs: number[]): Set<number> => {
+    const chosen = new Set<number>([base, ...sibs]);
+    let from = blockParent[base];
+    for (let level = 0, guard = 0; level < o.maxClimb && guard < 64; level++, guard++) {
+      const up = blockParent[from];
+      if (up < 0) break;
+      let added = 0;
+      const walk = (x: number, d: number): void => {
+        if (d > o.acrossDepth) return;
+        for (const c of bk(x)) {
+          if (chosen.has(c)) continue;
+          if (similar(c, base) && okRecord(c)) {
+            chosen.add(c);
+            added++;
+          } else walk(c, d + 1);
+        }
+      };
+      for (const s of bk(up)) {
+        if (s === from) continue;
+        if (similar(s, base) && okRecord(s)) {
+          chosen.add(s);
+          added++;
+        } else walk(s, 1);
+      }
+      from = up;
+      if (added === 0 && bk(up).length > 1) break;
+      if (added === 0) level--;
+    }
+    return chosen;
+  };
+  const tried = new Set<number>();
+  let best: { base: number; sibs: number; chosen: Set<number>; text: number } | null = null;
+  let candidates = 0;
+  for (const leaf of order) {
+    if (candidates >= o.baseCandidates) break;
+    for (let b = leaf; b >= 0 && b !== root; b = blockParent[b]) {
+      if (tried.has(b)) break;
+      tried.add(b);
+      if (!okRecord(b)) continue;
+      const s = siblingsLike(b);
+      if (s.length + 1 >= o.minRecords) {
+        candidates++;
+        const chosen = grow(b, s);
+        let t = 0;
+        for (const c of chosen) t += text[c];
+        t *= Math.log2(1 + chosen.size);
+        if (!best || t > best.text) best = { base: b, sibs: s.length, chosen, text: t };
+        break;
+      }
+    }
+  }
+  if (!best) return { records: [], base: null, noise };
+  const chosen = best.chosen;
+  const base = best.base;
+  const sibs = { length: best.sibs };
+  return { records: [...chosen].sort((a, b) => a - b), base: { index: base, siblings: sibs.length }, noise };
+}
