@@ -6,7 +6,7 @@
  * (src/html/structural.ts). Each record block becomes fields: Douban film fields when it links a
  * `/subject/<id>/` (src/html/douban-fields.ts), else a generic record (first link, text).
  *
- * Never throws for a bad page: empty, not HTML, undecodable or wrong declared encoding give an error
+ * Decoding is src/html/decode.ts. Never throws for a bad page: empty, not HTML, undecodable or wrong declared encoding give an error
  * record `{file, error: {code, message}}`; a truncated page keeps its complete records and marks them.
  */
 import { existsSync } from 'node:fs';
@@ -14,7 +14,9 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import { basename, join, relative } from 'node:path';
 import type { Element } from 'domhandler';
 import { FilmkwError, inputError } from '../errors.js';
-import iconv from 'iconv-lite';
+
+export { decodeHtml };
+import { decodeHtml } from './decode.js';
 import { doubanListRecord, type FilmRecord } from './douban-fields.js';
 import { findRecordsStructural, parseHtml, textOf, type StructuralOptions } from './structural.js';
 
@@ -113,47 +115,6 @@ function findFirstLink(el: Element): Element | undefined {
 export function looksTruncated(html: string): boolean {
   const tail = html.slice(-4096);
   return !/<\/(?:body|html)\s*>/i.test(tail);
-}
-
-/**
- * Local decoder (until src/html/decode.ts, same signature, is in): BOM, then the declared charset
- * (meta), then UTF-8 with a GB18030 fallback. Throws FilmkwError INPUT for empty input, bytes that are
- * not HTML, or text that does not decode in any candidate charset.
- */
-export function decodeHtml(bytes: Uint8Array, opts: { path?: string } = {}): { html: string; encoding: string; warnings: string[] } {
-  const where = `html: ${opts.path ?? '<input>'}`;
-  const warnings: string[] = [];
-  if (bytes.length === 0 || bytes.every((b) => b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09)) throw inputError(`${where}: empty page`);
-  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  let enc: string | undefined;
-  let body = buf;
-  if (buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf) {
-    enc = 'utf-8';
-    body = buf.subarray(3);
-  } else if ((buf[0] === 0xff && buf[1] === 0xfe) || (buf[0] === 0xfe && buf[1] === 0xff)) enc = buf[0] === 0xff ? 'utf-16le' : 'utf-16be';
-  const head = buf.subarray(0, 4096).toString('latin1');
-  const declared = /<meta[^>]+charset\s*=\s*["']?\s*([\w-]+)/i.exec(head)?.[1]?.toLowerCase();
-  const bad = (s: string): number => (s.match(/\uFFFD/g) ?? []).length;
-  const tryDecode = (e: string): string | null => (iconv.encodingExists(e) ? iconv.decode(body, e) : null);
-  let html: string | null = null;
-  // strictly valid UTF-8 wins over a declared legacy charset (a common mismatch: gbk declared, UTF-8 bytes)
-  const utf8Clean = !enc && bad(iconv.decode(body, 'utf-8')) === 0;
-  const legacy = declared === 'gb2312' || declared === 'gbk' ? 'gb18030' : declared;
-  const candidates = enc ? [enc] : utf8Clean ? ['utf-8'] : [...(legacy ? [legacy] : []), 'utf-8', 'gb18030'];
-  if (utf8Clean && legacy && legacy !== 'utf-8' && legacy !== 'utf8' && /[\x80-\xff]/.test(head)) warnings.push(`declared charset ${declared} but the bytes are UTF-8`);
-  for (const c of candidates) {
-    const t = tryDecode(c);
-    if (t === null) continue;
-    if (bad(t) <= Math.max(2, t.length / 2000)) {
-      html = t;
-      if (declared && c !== candidates[0]) warnings.push(`declared charset ${declared} does not decode; decoded as ${c}`);
-      enc = c;
-      break;
-    }
-  }
-  if (html === null) throw inputError(`${where}: does not decode as ${declared ? `the declared charset ${declared}, ` : ''}UTF-8 or GB18030 (wrong encoding?)`);
-  if (/\u0000/.test(html.slice(0, 1024)) || !/<[a-z!][^>]*>/i.test(html.slice(0, 65536))) throw inputError(`${where}: not HTML (no tag in the first 64 KB)`);
-  return { html, encoding: enc ?? 'utf-8', warnings };
 }
 
 /** Extracts the records of one decoded page. */

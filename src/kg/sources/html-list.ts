@@ -14,7 +14,8 @@
 import { readFile } from 'node:fs/promises';
 import { FilmkwError } from '../../errors.js';
 import type { KgMergeBuilder, SourceCtx, CreditRole } from '../builder.js';
-import { decodeHtml, listPages } from '../../html/records.js';
+import { decodeHtml } from '../../html/decode.js';
+import { listPages } from '../../html/records.js';
 import { doubanListRecord } from '../../html/douban-fields.js';
 import { findRecordsStructural, parseHtml } from '../../html/structural.js';
 import { requirePath, stripRegionSuffix, type Loc } from './common.js';
