@@ -1,6 +1,97 @@
+/**
+ * `filmkw html text <file|dir> [--out FILE] [--decay T] [--stop-at current|child] [--max-link-density D]
+ *                  [--fail-on-error]`
+ *
+ * One JSON line per page, in sorted path order: `{id, url?, title, text, author?, date?}` (main text by
+ * the information-decay method, src/html/maintext.ts), or `{id, error}` for a bad page (unreadable, empty,
+ * not HTML, wrong encoding, no main text / truncated). The output is what `filmkw tag --format jsonl`
+ * reads. A summary goes to stderr.
+ * Exit 0 (also with error lines; 1 with --fail-on-error), 2 bad option, 3 missing path, 7 --out not writable.
+ *
+ * `filmkw html records` is added by src/cli/commands/html-records.ts.
+ */
+import { createWriteStream, type WriteStream } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
+import { EXIT, FilmkwError, usageError } from '../../errors.js';
+import { htmlBytesToRecord, listHtmlPages, type MainTextOptions } from '../../html/index.js';
+import { registerHtmlRecords } from './html-records.js';
 
-/** Registers `filmkw html` (placeholder until implemented). */
+interface TextFlags {
+  out?: string;
+  decay?: string;
+  stopAt?: string;
+  maxLinkDensity?: string;
+  failOnError?: boolean;
+}
+
+function numberOption(name: string, v: string | undefined, lo: number, hi: number): number | undefined {
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (!Number.isFinite(n) || n < lo || n > hi) throw usageError(`html text: ${name} must be a number in [${lo}, ${hi}], got ${JSON.stringify(v)}`);
+  return n;
+}
+
+export async function runHtmlText(path: string, flags: TextFlags): Promise<void> {
+  const opts: MainTextOptions = {};
+  const decay = numberOption('--decay', flags.decay, 0, 1);
+  if (decay !== undefined) opts.decay = decay;
+  const dl = numberOption('--max-link-density', flags.maxLinkDensity, 0, 1);
+  if (dl !== undefined) opts.maxLinkDensity = dl;
+  if (flags.stopAt !== undefined) {
+    if (flags.stopAt !== 'current' && flags.stopAt !== 'child') throw usageError(`html text: --stop-at must be current or child, got ${JSON.stringify(flags.stopAt)}`);
+    opts.stopAt = flags.stopAt;
+  }
+  const pages = await listHtmlPages(path, 'html text');
+  let out: WriteStream | null = null;
+  if (flags.out) {
+    const o = createWriteStream(flags.out);
+    await new Promise<void>((resolve, reject) => {
+      o.once('open', () => resolve());
+      o.once('error', (e) => reject(new FilmkwError('OUTPUT', `html text: cannot write ${flags.out}: ${e.message}`, { cause: e })));
+    });
+    out = o;
+  }
+  const write = async (s: string): Promise<void> => {
+    const w = out ?? process.stdout;
+    if (!w.write(s)) await new Promise<void>((r) => w.once('drain', () => r()));
+  };
+  const t0 = performance.now();
+  let errors = 0;
+  try {
+    for (const p of pages) {
+      let line;
+      try {
+        const b = await readFile(p.path);
+        line = htmlBytesToRecord(new Uint8Array(b.buffer, b.byteOffset, b.byteLength), p.id, opts);
+      } catch (err) {
+        line = { id: p.id, error: `html text: ${p.id}: cannot read: ${(err as Error).message}` };
+      }
+      if ('error' in line) errors++;
+      await write(`${JSON.stringify(line)}\n`);
+    }
+  } finally {
+    if (out) await new Promise<void>((r) => out!.end(() => r()));
+  }
+  const s = (performance.now() - t0) / 1000;
+  process.stderr.write(`html text: ${pages.length} page(s), ${pages.length - errors} with main text, ${errors} error record(s); ${(pages.length / Math.max(s, 1e-6)).toFixed(1)} pages/s\n`);
+  if (errors > 0 && flags.failOnError) process.exitCode = EXIT.PARTIAL;
+}
+
+/** Registers `filmkw html` with the subcommands `text` (here) and `records` (html-records.ts). */
 export function registerHtml(program: Command): void {
-  void program;
+  const html = program.command('html').description('web ingestion: main text of article/review pages, records of list pages');
+  html
+    .command('text')
+    .description('extract the main text (title, text, author, date) of saved HTML pages as JSON lines for `filmkw tag`')
+    .argument('<path>', 'an HTML file or a directory of *.html / *.htm files (recursive, sorted)')
+    .option('--out <file>', 'write the JSON lines to FILE instead of stdout')
+    .option('--decay <T>', 'information-decay threshold T (default 0.34)')
+    .option('--stop-at <node>', 'node returned where the decay exceeds T: current (default) | child')
+    .option('--max-link-density <D>', 'link-density threshold DLmax for removing link blocks (default 0.65)')
+    .option('--fail-on-error', 'exit 1 when some page gave an error record')
+    .action(async (path: string, flags: TextFlags) => {
+      await runHtmlText(path, flags);
+    });
+  registerHtmlRecords(html);
 }

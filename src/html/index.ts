@@ -1,0 +1,89 @@
+/**
+ * Web ingestion, public entry points. Main text (seed 000, src/html/maintext.ts): {@link htmlToRecord}
+ * turns one saved page into the record `filmkw tag` reads; {@link listHtmlPages} lists the pages of a
+ * file or directory in a deterministic order. List-page records (seed 002) live in src/html/records.ts.
+ */
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { basename, join, relative } from 'node:path';
+import { FilmkwError, inputError } from '../errors.js';
+import { mainTextOfBytes, type MainTextOptions } from './maintext.js';
+
+export { decodeHtml, DECODE_DEFAULTS, type DecodedHtml } from './decode.js';
+export { extractMainText, mainTextOfBytes, MAINTEXT_DEFAULTS, type MainText, type MainTextOptions } from './maintext.js';
+
+/** One page as a text record (JSONL line of `filmkw html text`). */
+export interface HtmlTextRecord {
+  id: string;
+  url?: string;
+  title: string;
+  text: string;
+  author?: string;
+  date?: string;
+}
+
+/** A page that could not be read or has no main text. */
+export interface HtmlErrorRecord {
+  id: string;
+  error: string;
+}
+
+/**
+ * One page → `{id, url?, title, text, author?, date?}`, or `{id, error}` for a bad page (unreadable,
+ * empty, not HTML, wrong encoding, no main text / truncated). Never throws for a page problem.
+ * `src` is a file path or the page bytes; `id` defaults to the path.
+ */
+export async function htmlToRecord(src: string | Uint8Array, id?: string, opts: MainTextOptions = {}): Promise<HtmlTextRecord | HtmlErrorRecord> {
+  const rid = id ?? (typeof src === 'string' ? src : 'page');
+  let bytes: Uint8Array;
+  if (typeof src === 'string') {
+    try {
+      const b = await readFile(src);
+      bytes = new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
+    } catch (err) {
+      return { id: rid, error: `html: ${rid}: cannot read: ${(err as Error).message}` };
+    }
+  } else bytes = src;
+  return htmlBytesToRecord(bytes, rid, opts);
+}
+
+/** Synchronous form of {@link htmlToRecord} for bytes already read. */
+export function htmlBytesToRecord(bytes: Uint8Array, id: string, opts: MainTextOptions = {}): HtmlTextRecord | HtmlErrorRecord {
+  try {
+    const r = mainTextOfBytes(bytes, { ...opts, path: id });
+    const rec: HtmlTextRecord = { id, ...(r.url ? { url: r.url } : {}), title: r.title, text: r.text };
+    if (r.author) rec.author = r.author;
+    if (r.date) rec.date = r.date;
+    return rec;
+  } catch (err) {
+    if (err instanceof FilmkwError) return { id, error: err.message };
+    return { id, error: `html: ${id}: ${(err as Error).message}` };
+  }
+}
+
+/**
+ * The pages of a path: the file itself (id = its base name), or every `*.html`/`*.htm` file under a
+ * directory, recursively, sorted by relative path (id = that path, `/`-separated). Throws INPUT when the
+ * path does not exist; `cmd` prefixes the message.
+ */
+export async function listHtmlPages(path: string, cmd = 'html'): Promise<{ path: string; id: string }[]> {
+  let st;
+  try {
+    st = await stat(path);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw inputError(`${cmd}: ${path}: ${code === 'ENOENT' ? 'no such file or directory' : (err as Error).message}`, err);
+  }
+  if (!st.isDirectory()) return [{ path, id: basename(path) }];
+  const out: { path: string; id: string }[] = [];
+  const walk = async (dir: string): Promise<void> => {
+    const entries = await readdir(dir, { withFileTypes: true });
+    for (const e of entries) {
+      const p = join(dir, e.name);
+      if (e.isDirectory()) await walk(p);
+      else if (/\.html?$/i.test(e.name)) out.push({ path: p, id: relative(path, p).split('\\').join('/') });
+    }
+  };
+  await walk(path);
+  out.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return out;
+}
