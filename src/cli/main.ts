@@ -1,33 +1,46 @@
 /**
  * filmkw command-line entry. Thin: each command lives in src/cli/commands/<name>.ts and registers itself
  * on the commander program; library code does the work. Only bin/filmkw sets the process exit code.
+ *
+ * Command modules are imported lazily (issue 6, cold start): `filmkw tag ...` imports only the tag
+ * command's module graph (the evaluator alone costs ~0.5 s of module loading); anything else (no command,
+ * `help`, `--help`, `--version`, an unknown command) registers every command, so help and error
+ * messages are the same as with eager registration.
  */
 import { Command, CommanderError } from 'commander';
 import { FilmkwError, EXIT } from '../errors.js';
-import { registerKg } from './commands/kg.js';
-import { registerDict } from './commands/dict.js';
-import { registerTag } from './commands/tag.js';
-import { registerEval } from './commands/eval.js';
-import { registerHtml } from './commands/html.js';
 import { readFileSync } from 'node:fs';
+
+type Register = (program: Command) => void;
+
+/** The commands in help order, each with a loader of its register function. */
+const COMMANDS: readonly { name: string; load: () => Promise<Register> }[] = [
+  { name: 'tag', load: async () => (await import('./commands/tag.js')).registerTag },
+  { name: 'kg', load: async () => (await import('./commands/kg.js')).registerKg },
+  { name: 'dict', load: async () => (await import('./commands/dict.js')).registerDict },
+  { name: 'eval', load: async () => (await import('./commands/eval.js')).registerEval },
+  { name: 'html', load: async () => (await import('./commands/html.js')).registerHtml },
+];
 
 export function packageVersion(): string {
   const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
   return pkg.version;
 }
 
-export function buildProgram(): Command {
+/**
+ * The commander program. With `argv`, only the command named by `argv[0]` is registered when it is a
+ * known command (see module header); without, or otherwise, all of them.
+ */
+export async function buildProgram(argv?: readonly string[]): Promise<Command> {
   const program = new Command('filmkw')
     .description('Keyword extraction for Chinese film texts with a film knowledge graph')
     .version(packageVersion())
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride()
     .configureOutput({ writeErr: (s) => process.stderr.write(s), writeOut: (s) => process.stdout.write(s) });
-  registerTag(program);
-  registerKg(program);
-  registerDict(program);
-  registerEval(program);
-  registerHtml(program);
+  const only = argv && argv.length > 0 ? COMMANDS.find((c) => c.name === argv[0]) : undefined;
+  const registers = await Promise.all((only ? [only] : COMMANDS).map((c) => c.load()));
+  for (const register of registers) register(program);
   // Subcommands inherit exitOverride so errors reach run() below.
   for (const c of program.commands) {
     c.exitOverride();
@@ -38,7 +51,7 @@ export function buildProgram(): Command {
 
 /** Runs the CLI and returns the exit code; never calls process.exit. */
 export async function run(argv: string[]): Promise<number> {
-  const program = buildProgram();
+  const program = await buildProgram(argv);
   try {
     await program.parseAsync(argv, { from: 'user' });
     return typeof process.exitCode === 'number' ? process.exitCode : EXIT.OK;

@@ -1,0 +1,185 @@
+/**
+ * On-disk cache of what `createExtractor` derives from a KG before it can tag (issue 6, cold start):
+ * the exported user-dictionary lines (src/kg/dict.ts `exportUserDict`, ~1.2 s for the merged KG, most
+ * of it jieba's suggest_freq over the base dictionary) and the common-word entity names of the title
+ * policy (src/pipeline/title-policy.ts, which needs the parsed base dictionary, ~0.3 s).
+ *
+ * Both are pure functions of (KG content, options, backend's base dictionary, our code), so an entry is
+ * keyed by a SHA-256 of:
+ * - the KG's content hash (`KgView.contentHash`), the kind of entry and its options (canonical JSON),
+ * - the backend and the installed versions of @node-rs/jieba and nodejieba (their base dictionaries),
+ * - a fingerprint of the source of the modules that compute the entries (dict, title policy,
+ *   segmenter common rules, model normalisation), so a code change never reads a stale entry.
+ *
+ * An entry is one file `<kind>-<key>.json` in the cache directory: a first line with the format, the
+ * full key and the SHA-256 of the body, then the body (a JSON array of strings). It is written to a
+ * temporary file and renamed (atomic: readers see the old entry or the new one, never a torn one), and
+ * validated on every read (format, key, body hash, array of strings); an entry that fails validation is
+ * recomputed and rewritten. The cache never changes a result: a hit returns exactly what the
+ * computation returned when the entry was written (tested).
+ *
+ * Directory: `FILMKW_CACHE_DIR`, else `<os.tmpdir()>/filmkw-cache-<uid>` (created mode 0700; a directory
+ * owned by another user is not used). `FILMKW_CACHE=off` (or `0`) disables the cache. Failures to
+ * create, read or write the cache are never errors: the entry is computed as without a cache.
+ */
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** First token of an entry's header line; bump the number when the layout changes. */
+export const CACHE_FORMAT = 'filmkw-kg-derived-cache 1';
+
+/** Modules whose source decides the cached values (relative to this module). */
+const CODE = ['./dict', './model', '../pipeline/title-policy', '../pipeline/segmenters/common', './dict-cache'];
+
+let fingerprint: string | null = null;
+
+/** SHA-256 of the deciding modules' source and of the segmenter packages' versions (once per process). */
+export function codeFingerprint(): string {
+  if (fingerprint !== null) return fingerprint;
+  const h = createHash('sha256');
+  const ext = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
+  for (const m of CODE) {
+    h.update(m);
+    try {
+      h.update(readFileSync(fileURLToPath(new URL(`${m}${ext}`, import.meta.url))));
+    } catch {
+      h.update(`missing:${Math.random()}`); // unknown code: never reuse an entry
+    }
+  }
+  const require = createRequire(import.meta.url);
+  for (const pkg of ['@node-rs/jieba/package.json', 'nodejieba/package.json']) {
+    try {
+      h.update(`${pkg}@${(require(pkg) as { version: string }).version}`);
+    } catch {
+      h.update(`${pkg}@unknown`);
+    }
+  }
+  fingerprint = h.digest('hex');
+  return fingerprint;
+}
+
+/** The cache directory, or null when the cache is off (see module header). */
+export function cacheDir(env: NodeJS.ProcessEnv = process.env): string | null {
+  const flag = (env.FILMKW_CACHE ?? '').toLowerCase();
+  if (flag === 'off' || flag === '0' || flag === 'false' || flag === 'no') return null;
+  if (env.FILMKW_CACHE_DIR) return env.FILMKW_CACHE_DIR;
+  const uid = typeof process.getuid === 'function' ? process.getuid() : 'u';
+  return join(tmpdir(), `filmkw-cache-${uid}`);
+}
+
+/** Canonical JSON (object keys sorted) so equal options give equal keys. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const o = value as Record<string, unknown>;
+    return `{${Object.keys(o)
+      .filter((k) => o[k] !== undefined)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical(o[k])}`)
+      .join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+/** In-process memo: the same entry is read (or computed) once per process. */
+const memo = new Map<string, readonly string[]>();
+
+export interface CachedResult {
+  values: readonly string[];
+  /** Where the values came from. */
+  source: 'memory' | 'disk' | 'computed';
+}
+
+function usableDir(dir: string): boolean {
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const st = statSync(dir);
+    if (!st.isDirectory()) return false;
+    if (typeof process.getuid === 'function' && st.uid !== process.getuid()) return false;
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Read and validate an entry; null if absent or invalid. */
+function readEntry(path: string, key: string): string[] | null {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch {
+    return null;
+  }
+  const nl = text.indexOf('\n');
+  if (nl < 0) return null;
+  let header: { format?: unknown; key?: unknown; sha256?: unknown };
+  try {
+    header = JSON.parse(text.slice(0, nl)) as typeof header;
+  } catch {
+    return null;
+  }
+  if (header.format !== CACHE_FORMAT || header.key !== key || typeof header.sha256 !== 'string') return null;
+  const body = text.slice(nl + 1);
+  if (createHash('sha256').update(body).digest('hex') !== header.sha256) return null;
+  let values: unknown;
+  try {
+    values = JSON.parse(body);
+  } catch {
+    return null;
+  }
+  if (!Array.isArray(values) || !values.every((v) => typeof v === 'string')) return null;
+  return values as string[];
+}
+
+/** Write an entry atomically (temporary file + rename); failures are ignored. */
+function writeEntry(path: string, key: string, values: readonly string[]): void {
+  const body = JSON.stringify(values);
+  const header = JSON.stringify({ format: CACHE_FORMAT, key, sha256: createHash('sha256').update(body).digest('hex') });
+  const tmp = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+  try {
+    writeFileSync(tmp, `${header}\n${body}`, { mode: 0o600 });
+    renameSync(tmp, path);
+  } catch {
+    try {
+      unlinkSync(tmp);
+    } catch {
+      /* nothing to clean */
+    }
+  }
+}
+
+/**
+ * The cached value of `compute()` for (kind, kgHash, options), computing and storing it on a miss.
+ * `compute` must be a pure function of the key's parts and the code named in the module header.
+ */
+export function cachedStrings(kind: string, kgHash: string, options: unknown, compute: () => readonly string[], env: NodeJS.ProcessEnv = process.env): CachedResult {
+  if (!/^[a-z][a-z0-9-]*$/u.test(kind)) throw new Error(`dict-cache: bad entry kind ${JSON.stringify(kind)}`);
+  const key = canonical({ kind, kg: kgHash, options, code: codeFingerprint() });
+  const id = createHash('sha256').update(key).digest('hex').slice(0, 32);
+  const dir = cacheDir(env);
+  const memoKey = `${dir ?? ''}\u0000${key}`;
+  const hit = memo.get(memoKey);
+  if (hit) return { values: hit, source: 'memory' };
+  let values: readonly string[] | null = null;
+  let source: CachedResult['source'] = 'computed';
+  const path = dir !== null ? join(dir, `${kind}-${id}.json`) : null;
+  if (path !== null && dir !== null && usableDir(dir)) {
+    values = readEntry(path, key);
+    if (values) source = 'disk';
+  }
+  if (values === null) {
+    values = compute();
+    if (path !== null && dir !== null && usableDir(dir)) writeEntry(path, key, values);
+  }
+  memo.set(memoKey, values);
+  return { values, source };
+}
+
+/** Forget the in-process memo (tests). */
+export function clearMemo(): void {
+  memo.clear();
+}

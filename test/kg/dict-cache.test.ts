@@ -1,0 +1,132 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { cacheDir, cachedStrings, clearMemo, CACHE_FORMAT } from '../../src/kg/dict-cache.js';
+import { loadKg } from '../../src/kg/load.js';
+import { createExtractor } from '../../src/pipeline/extract.js';
+import { exportUserDict } from '../../src/kg/dict.js';
+import { resolveOptions } from '../../src/pipeline/options.js';
+import { DEFAULT_BACKEND } from '../../src/pipeline/segment.js';
+
+function tempDir(): string {
+  return mkdtempSync(join(tmpdir(), 'filmkw-dict-cache-test-'));
+}
+
+test('cachedStrings: computed on a miss, read from disk after, memo in process; equal values', () => {
+  const dir = tempDir();
+  try {
+    const env = { FILMKW_CACHE_DIR: dir };
+    let calls = 0;
+    const compute = () => (calls++, ['b 3 nz', 'a 1 nr', '含 空格 的']);
+    clearMemo();
+    const a = cachedStrings('test-entry', 'hash1', { x: 1, y: [2] }, compute, env);
+    assert.equal(a.source, 'computed');
+    assert.equal(calls, 1);
+    const b = cachedStrings('test-entry', 'hash1', { y: [2], x: 1 }, compute, env);
+    assert.equal(b.source, 'memory', 'option key order does not matter');
+    clearMemo();
+    const c = cachedStrings('test-entry', 'hash1', { x: 1, y: [2] }, compute, env);
+    assert.equal(c.source, 'disk');
+    assert.equal(calls, 1);
+    assert.deepEqual(c.values, a.values);
+    const files = readdirSync(dir);
+    assert.equal(files.length, 1);
+    assert.match(files[0], /^test-entry-[0-9a-f]{32}\.json$/u);
+    assert.ok(readFileSync(join(dir, files[0]), 'utf8').startsWith(`{"format":"${CACHE_FORMAT}"`));
+    // another KG hash or other options: another entry
+    clearMemo();
+    assert.equal(cachedStrings('test-entry', 'hash2', { x: 1, y: [2] }, compute, env).source, 'computed');
+    assert.equal(cachedStrings('test-entry', 'hash1', { x: 2, y: [2] }, compute, env).source, 'computed');
+    assert.equal(readdirSync(dir).length, 3);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('cachedStrings: a corrupt, truncated or foreign entry is recomputed and rewritten', () => {
+  const dir = tempDir();
+  try {
+    const env = { FILMKW_CACHE_DIR: dir };
+    const compute = () => ['x 1 n', 'y 2 n'];
+    clearMemo();
+    cachedStrings('test-entry', 'h', {}, compute, env);
+    const file = join(dir, readdirSync(dir)[0]);
+    const good = readFileSync(file, 'utf8');
+    for (const bad of [good.replace('x 1 n', 'x 9 n'), good.slice(0, good.length - 3), good.replace(CACHE_FORMAT, 'other 0'), '', 'no newline']) {
+      writeFileSync(file, bad);
+      clearMemo();
+      const r = cachedStrings('test-entry', 'h', {}, compute, env);
+      assert.equal(r.source, 'computed', JSON.stringify(bad.slice(0, 40)));
+      assert.deepEqual(r.values, ['x 1 n', 'y 2 n']);
+      assert.equal(readFileSync(file, 'utf8'), good, 'rewritten');
+    }
+    assert.deepEqual(
+      readdirSync(dir).filter((f) => f.endsWith('.tmp')),
+      [],
+      'no temporary files left',
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('cachedStrings: FILMKW_CACHE=off computes every time and writes nothing; an unusable directory is not an error', () => {
+  const dir = tempDir();
+  try {
+    let calls = 0;
+    const compute = () => (calls++, ['a']);
+    clearMemo();
+    assert.equal(cacheDir({ FILMKW_CACHE: 'off', FILMKW_CACHE_DIR: dir }), null);
+    cachedStrings('test-entry', 'h', {}, compute, { FILMKW_CACHE: 'off', FILMKW_CACHE_DIR: dir });
+    assert.equal(readdirSync(dir).length, 0);
+    // a file where the directory should be
+    const notDir = join(dir, 'file');
+    writeFileSync(notDir, 'x');
+    clearMemo();
+    const r = cachedStrings('test-entry', 'h', {}, compute, { FILMKW_CACHE_DIR: notDir });
+    assert.equal(r.source, 'computed');
+    assert.deepEqual(r.values, ['a']);
+    assert.throws(() => cachedStrings('Bad/Kind', 'h', {}, compute, { FILMKW_CACHE_DIR: dir }), /bad entry kind/u);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('createExtractor: keywords identical with the cache off, filled and read from disk (demo KG, lexicon + title policy)', async () => {
+  const dir = tempDir();
+  const saved = { dir: process.env.FILMKW_CACHE_DIR, flag: process.env.FILMKW_CACHE };
+  try {
+    const kg = await loadKg({});
+    const texts = ['以易烊千玺扮演的伍万里这个孩子的视角，拎起《长津湖》整篇故事的主线。', '吴京和易烊千玺在长津湖里的表演都很好，英雄的故事让人感动。'];
+    const run = () => {
+      clearMemo();
+      const ex = createExtractor({ preset: 'textrank+w+g+r', kg });
+      return texts.map((t) => ex.extract(t, { explain: true }));
+    };
+    process.env.FILMKW_CACHE = 'off';
+    const off = run();
+    delete process.env.FILMKW_CACHE;
+    process.env.FILMKW_CACHE_DIR = dir;
+    const filled = run();
+    assert.equal(readdirSync(dir).filter((f) => f.startsWith('userdict-')).length, 1);
+    assert.equal(readdirSync(dir).filter((f) => f.startsWith('common-names-')).length, 1);
+    const fromDisk = run();
+    assert.deepEqual(filled, off);
+    assert.deepEqual(fromDisk, off);
+    // the cached user dictionary is the export itself
+    const entry = readdirSync(dir).find((f) => f.startsWith('userdict-'))!;
+    const text = readFileSync(join(dir, entry), 'utf8');
+    const lines = JSON.parse(text.slice(text.indexOf('\n') + 1)) as string[];
+    const t = resolveOptions('textrank+w+g+r').titles;
+    assert.deepEqual(lines, exportUserDict(kg, { backend: DEFAULT_BACKEND, commonMinFreq: t.commonMinFreq, commonMaxLength: t.commonMaxLength, commonWordKinds: t.titleKinds }).lines);
+    assert.ok(existsSync(dir));
+  } finally {
+    if (saved.dir === undefined) delete process.env.FILMKW_CACHE_DIR;
+    else process.env.FILMKW_CACHE_DIR = saved.dir;
+    if (saved.flag === undefined) delete process.env.FILMKW_CACHE;
+    else process.env.FILMKW_CACHE = saved.flag;
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
