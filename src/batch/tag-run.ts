@@ -217,7 +217,7 @@ export async function runTag(o: TagRunOptions): Promise<TagRunSummary> {
   const stdin = o.input === '-';
   if (!stdin) {
     if (!existsSync(o.input)) throw inputError(`tag: input file not found: ${o.input}`);
-    if (statSync(o.input).isDirectory()) throw inputError(`tag: input is a directory, not a file: ${o.input}`);
+    if (o.format !== 'html' && statSync(o.input).isDirectory()) throw inputError(`tag: input is a directory, not a file: ${o.input}`);
   }
   if (o.resume && !o.out) throw usageError('tag: --resume needs --out FILE (the output of the interrupted run)');
   if (o.resume && stdin) throw usageError('tag: --resume needs an input file (stdin cannot be re-read)');

@@ -25,14 +25,21 @@
  *   a record per row).
  * - `tsv`: header row, TAB-separated, no quoting (csv.ts).
  * - `txt`: every non-blank line is a document; id = line number; no fields.
+ * - `html`: saved web pages — a file, or a directory read recursively for `*.html`/`*.htm` in sorted
+ *   path order (src/html/index.ts listHtmlPages). One record per page: id = the path relative to the
+ *   directory (the file's base name for a single file), text = the main text (src/html/maintext.ts, the
+ *   same text `filmkw html text` writes), `line` = the page's 1-based position. A bad page (empty, not
+ *   HTML, wrong encoding, no main text, larger than `maxRecordBytes`) is an error record. stdin is one
+ *   page (id `stdin`). No fields.
  */
 import { createReadStream } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { inputError, usageError } from '../errors.js';
 import { DEFAULT_MAX_RECORD_BYTES, splitLines, type RawLine } from './lines.js';
 import { parseCsvRows, parseTsvRows, type CsvRow } from './csv.js';
 
-export const INPUT_FORMATS = ['jsonl', 'csv', 'tsv', 'txt'] as const;
+export const INPUT_FORMATS = ['jsonl', 'csv', 'tsv', 'txt', 'html'] as const;
 export type InputFormat = (typeof INPUT_FORMATS)[number];
 
 /** A document or an error record, with its 1-based physical line. */
@@ -77,6 +84,9 @@ export function inferFormat(path: string): InputFormat | undefined {
     case '.txt':
     case '.text':
       return 'txt';
+    case '.html':
+    case '.htm':
+      return 'html';
     default:
       return undefined;
   }
@@ -102,6 +112,10 @@ function openSource(source: ByteSource): AsyncIterable<Uint8Array | string> {
 export async function* readRecords(source: ByteSource, opts: ReaderOptions): AsyncGenerator<InputRecord> {
   const max = opts.maxRecordBytes ?? DEFAULT_MAX_RECORD_BYTES;
   const name = typeof source === 'string' ? (source === '-' ? 'stdin' : source) : 'input';
+  if (opts.format === 'html') {
+    yield* htmlRecords(source, opts, max);
+    return;
+  }
   let lines: AsyncIterable<RawLine>;
   try {
     lines = splitLines(openSource(source), { maxLineBytes: max, onBytes: opts.onBytes });
@@ -157,6 +171,44 @@ export async function* readRecords(source: ByteSource, opts: ReaderOptions): Asy
     throw err;
   }
 
+}
+
+/** `html` format: one record per saved page (see module header). The HTML modules load only here. */
+async function* htmlRecords(source: ByteSource, opts: ReaderOptions, max: number): AsyncGenerator<InputRecord> {
+  if (opts.textField !== undefined || opts.idField !== undefined) throw usageError('tag: --text-field and --id-field do not apply to --format html (a record is a page; its id is its path)');
+  const html = await import('../html/index.js');
+  const toRecord = (line: number, id: string, bytes: Uint8Array): InputRecord => {
+    if (bytes.byteLength > max) return { line, id, error: `page is larger than ${max} bytes (${bytes.byteLength} bytes); record skipped` };
+    const r = html.htmlBytesToRecord(bytes, id);
+    return 'error' in r ? { line, id, error: r.error } : { line, id, text: r.text };
+  };
+  let read = 0;
+  if (typeof source !== 'string' || source === '-') {
+    const chunks: Buffer[] = [];
+    for await (const c of openSource(source)) {
+      const b = typeof c === 'string' ? Buffer.from(c) : Buffer.from(c.buffer, c.byteOffset, c.byteLength);
+      chunks.push(b);
+      read += b.byteLength;
+      opts.onBytes?.(read);
+    }
+    const all = Buffer.concat(chunks);
+    yield toRecord(1, 'stdin', new Uint8Array(all.buffer, all.byteOffset, all.byteLength));
+    return;
+  }
+  const pages = await html.listHtmlPages(source, 'tag');
+  for (let i = 0; i < pages.length; i++) {
+    const p = pages[i]!;
+    let bytes: Buffer;
+    try {
+      bytes = await readFile(p.path);
+    } catch (err) {
+      yield { line: i + 1, id: p.id, error: `cannot read ${p.id}: ${(err as Error).message}` };
+      continue;
+    }
+    read += bytes.byteLength;
+    opts.onBytes?.(read);
+    yield toRecord(i + 1, p.id, new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+  }
 }
 
 function isNodeFsError(err: unknown): boolean {

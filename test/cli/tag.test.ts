@@ -36,7 +36,7 @@ test('tag: user mistakes give a clear message and a documented exit code, never 
     [['tag', samples, '--preset', 'textrank+foo', '--kg', kg], 2, /unknown preset "textrank\+foo"; valid presets: textrank, textrank\+w, .*cppjieba-textrank/u],
     [['tag', join(d, 'missing.jsonl')], 3, /input file not found: .*missing\.jsonl/u],
     [['tag', samples, '--bogus'], 2, /unknown option '--bogus'[\s\S]*--workers <n>/u],
-    [['tag', samples, '--format', 'xml'], 2, /unknown --format "xml" \(valid: jsonl, csv, tsv, txt\)/u],
+    [['tag', samples, '--format', 'xml'], 2, /unknown --format "xml" \(valid: jsonl, csv, tsv, txt, html\)/u],
     [['tag', join(d, 'x.json')], 2, /cannot tell the format of .*x\.json from its extension; pass --format jsonl\|csv\|tsv\|txt/u],
     [['tag', '-'], 2, /--format is required when reading stdin/u],
     [['tag', samples, '--top', '0'], 2, /--top must be an integer ≥ 1, got "0"/u],

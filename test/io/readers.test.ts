@@ -220,6 +220,7 @@ test('inferFormat / checkFormat', () => {
   assert.equal(inferFormat('x.tsv'), 'tsv');
   assert.equal(inferFormat('x.txt'), 'txt');
   assert.equal(inferFormat('x.json'), undefined);
+  assert.equal(inferFormat('page.HTM'), 'html');
   assert.equal(checkFormat('CSV'), 'csv');
-  assert.throws(() => checkFormat('xml'), /unknown --format "xml" \(valid: jsonl, csv, tsv, txt\)/u);
+  assert.throws(() => checkFormat('xml'), /unknown --format "xml" \(valid: jsonl, csv, tsv, txt, html\)/u);
 });

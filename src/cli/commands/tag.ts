@@ -2,15 +2,18 @@
  * `filmkw tag`: batch keyword tagging (src/batch/tag-run.ts does the work). Thin: parses flags, runs,
  * prints the summary on stderr.
  *
- *   filmkw tag [INPUT|-] [--format jsonl|csv|tsv|txt] [--text-field F] [--id-field F]
+ *   filmkw tag [INPUT|-] [--format jsonl|csv|tsv|txt|html] [--text-field F] [--id-field F]
  *              [--kg FILE|DIR | --neo4j] [--preset P] [--set key=value]... [--backend B] [--top K]
  *              [--explain] [--out FILE] [--workers N] [--resume] [--max-record-bytes N] [--fail-on-error]
  *
  * Output: JSON lines, one per input record, in input order (src/batch/format.ts).
+ * `--format html`: INPUT is a saved page or a directory of pages (one record per page, main text by
+ * src/html/maintext.ts, id = relative path); a directory without --format is read as html.
  * Exit codes: 0 done (error records included), 1 error records and --fail-on-error, 2 usage (unknown
  * option, preset, format, bad value, --resume refused), 3 input (missing file, bad header, KG), 4–6 Neo4j,
  * 7 output not writable.
  */
+import { statSync } from 'node:fs';
 import { Command, Option } from 'commander';
 import { usageError, EXIT } from '../../errors.js';
 import { checkFormat, DEFAULT_TEXT_FIELD, inferFormat, INPUT_FORMATS, type InputFormat } from '../../io/readers.js';
@@ -40,6 +43,14 @@ interface TagFlags {
 
 const collect = (v: string, prev: string[]) => [...prev, v];
 
+const isDirectory = (p: string): boolean => {
+  try {
+    return statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+};
+
 function integer(name: string, raw: string, min: number): number {
   const n = Number(raw);
   if (!/^\s*\d+\s*$/u.test(raw) || !Number.isInteger(n) || n < min) throw usageError(`tag: ${name} must be an integer ≥ ${min}, got ${JSON.stringify(raw)}`);
@@ -56,7 +67,7 @@ export async function runTagCommand(inputArg: string | undefined, flags: TagFlag
   if (flags.format !== undefined) format = checkFormat(flags.format);
   else if (input === '-') throw usageError(`tag: --format is required when reading stdin (${INPUT_FORMATS.join(', ')})`);
   else {
-    const f = inferFormat(input);
+    const f = isDirectory(input) ? 'html' : inferFormat(input);
     if (!f) throw usageError(`tag: cannot tell the format of ${input} from its extension; pass --format ${INPUT_FORMATS.join('|')}`);
     format = f;
   }
@@ -96,7 +107,7 @@ export function registerTag(program: Command): void {
   program
     .command('tag')
     .description('Tag documents with keywords: JSON lines out, one per input record, in input order')
-    .argument('[input]', 'input file, or - for stdin (default: stdin when it is not a terminal)')
+    .argument('[input]', 'input file (or, for --format html, a directory of pages), or - for stdin (default: stdin when it is not a terminal)')
     .addOption(new Option('--format <format>', `input format: ${INPUT_FORMATS.join(', ')} (default: from the file extension; required for stdin)`))
     .addOption(new Option('--text-field <field>', `jsonl: field path of the text (string or array of strings); csv/tsv: column name (default: "${DEFAULT_TEXT_FIELD}")`))
     .addOption(new Option('--id-field <field>', 'field path / column of the record id (default: the line number)'))
