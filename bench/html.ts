@@ -3,7 +3,8 @@
  * anchor (Mozilla Readability over linkedom, src/html/readability-anchor.ts) on the same real pages.
  *
  *   node --import tsx bench/html.ts [--sets cwced,magic,douban] [--decay 0.34] [--stop-at current|child]
- *                                   [--sweep] [--no-anchor] [--details FILE] [--repeat N]
+ *                                   [--sweep] [--no-anchor] [--no-trim] [--no-hidden]
+ *                                   [--details FILE] [--repeat N]
  *
  * Page sets (../shared/data/html, or $FILMKW_DATA/html; skipped with a message when absent):
  * - cwced: the 69 pages of the Chinese Web Content Extraction Dataset, ground truth cleaned/*.txt,
@@ -190,6 +191,8 @@ function main(): void {
   const opts: MainTextOptions = {};
   if (arg('--decay')) opts.decay = Number(arg('--decay'));
   if (arg('--stop-at')) opts.stopAt = arg('--stop-at') as 'current' | 'child';
+  if (flag('--no-trim')) opts.trimMetaLines = false;
+  if (flag('--no-hidden')) opts.pruneHidden = false;
   const out: string[] = ['## Main-text extraction (seed 000) vs Readability', ''];
   if (!existsSync(HTML_DIR)) {
     out.push(`Skipped: needs ../shared/data/html (or $FILMKW_DATA/html).`);
@@ -229,7 +232,7 @@ function main(): void {
   }
   if (flag('--sweep')) {
     out.push('', '### Decay threshold T and the node returned at the stop (ours only, exact accuracy on all pages)', '', '| T | stop at current node | stop at child (printed pseudo-code) |', '|---:|---:|---:|');
-    for (let t = 0.2; t <= 0.5001; t += 0.04) {
+    for (let t = 0.2; t <= 0.5001; t += 0.02) {
       const c = run(pages, { ...opts, decay: t, stopAt: 'current' }, false, 1, null).ours;
       const h = run(pages, { ...opts, decay: t, stopAt: 'child' }, false, 1, null).ours;
       const sum = (m: Map<string, Row>): [number, number] => [...m.values()].reduce<[number, number]>((acc, x) => [acc[0] + x.ok, acc[1] + x.n], [0, 0]);

@@ -38,6 +38,12 @@ export interface MainTextOptions extends TreeOptions {
   maxLinkDensity?: number;
   /** Fewest `<a>` elements an element must hold to be removed as a link block (Definition 1: "多个"). @default 2 */
   minAnchors?: number;
+  /**
+   * Drop metadata lines at the start and end of the body (title repeats, bylines, date lines, the
+   * author's name, "责任编辑：…"): the paper counts title/author/date as metadata, not body. Our
+   * extension; `false` keeps them. @default true
+   */
+  trimMetaLines?: boolean;
 }
 
 /** Defaults (frozen). */
@@ -46,7 +52,37 @@ export const MAINTEXT_DEFAULTS = Object.freeze({
   stopAt: 'current' as 'current' | 'child',
   maxLinkDensity: 0.65,
   minAnchors: 2,
+  trimMetaLines: true,
+  /** Longest line {@link trimMetaLines} may drop (characters). */
+  maxMetaLineChars: 80,
 });
+
+const META_LINE = /^[\s\-—(（【\[]*(?:作\s*者|责任编辑|编辑|来源|记者|执笔人?|发表于|发布时间|发表时间|时间|日期|原标题|译者?|本报记者|本报实习生|本报讯|trackback|分享|阅读|浏览|点击)\s*[:：]?/i;
+const DATE_IN_LINE = /(?:19|20)\d\d\s*[-/.年]\s*\d{1,2}\s*[-/.月]\s*\d{1,2}/;
+/** At the end of the body only these are dropped: editor/source lines are body in some ground truths. */
+const TAIL_META_LINE = /^[\s\-—(（【\[]*(?:作\s*者|记者|执笔人?|trackback|分享|阅读|浏览|点击)\s*[:：]?/i;
+
+/** Removes metadata lines from both ends of the body text (see {@link MainTextOptions.trimMetaLines}). */
+export function trimMetaLines(text: string, meta: { title?: string; author?: string }): string {
+  const lines = text.split('\n');
+  const norm = (s: string): string => s.replace(/[\s()（）【】\[\]\-—]+/g, '');
+  const title = norm(meta.title ?? '');
+  const author = norm(meta.author ?? '');
+  const isMeta = (l: string, tail = false): boolean => {
+    if (l.length > MAINTEXT_DEFAULTS.maxMetaLineChars) return false;
+    const n = norm(l);
+    if (!n) return true;
+    if (title && (n === title || (n.length >= 4 && title.includes(n)))) return true;
+    if (author && (n === author || n.replace(/^(?:作者|责任编辑|编辑)[:：]?/, '') === author)) return true;
+    if ((tail ? TAIL_META_LINE : META_LINE).test(l)) return true;
+    return l.length <= 40 && DATE_IN_LINE.test(l) && !/[。！？]$/.test(l);
+  };
+  let a = 0;
+  let b = lines.length;
+  while (a < b - 1 && isMeta(lines[a]!)) a++;
+  while (b - 1 > a && isMeta(lines[b - 1]!, true)) b--;
+  return lines.slice(a, b).join('\n');
+}
 
 /** Extraction result of one page. */
 export interface MainText extends PageMetaFields {
@@ -137,6 +173,7 @@ export function extractMainText(html: string, opts: MainTextOptions & { path?: s
   const nl = text.indexOf('\n');
   const first = (nl < 0 ? text : text.slice(0, nl)).replace(/\s+/g, '');
   if (nl > 0 && first && (first === fields.title.replace(/\s+/g, '') || first === head.title.replace(/\s+/g, ''))) text = text.slice(nl + 1);
+  if (o.trimMetaLines) text = trimMetaLines(text, { title: fields.title, author: fields.author });
   if (!text.trim() || clearText(node) === 0) {
     const where = `html text: ${opts.path ?? '<input>'}`;
     throw inputError(`${where}: no main text found${opts.truncated ? ' (the page looks truncated: no </body> or </html>)' : ''}`);

@@ -22,11 +22,14 @@ import { Parser } from 'htmlparser2';
 export interface TreeOptions {
   /** Elements whose whole subtree is removed (paper rule 2, plus noscript/template/svg/math). */
   pruneTags?: readonly string[];
+  /** Also drop elements the page hides (`hidden` attribute, inline `display:none` / `visibility:hidden`). @default true */
+  pruneHidden?: boolean;
 }
 
 /** Defaults (frozen). */
 export const TREE_DEFAULTS = Object.freeze({
   /** @default script, style, select, option, iframe, textarea, object, input, noscript, template, svg, math, head */
+  pruneHidden: true,
   pruneTags: Object.freeze(['script', 'style', 'select', 'option', 'iframe', 'textarea', 'object', 'input', 'noscript', 'template', 'svg', 'math', 'head']) as readonly string[],
 });
 
@@ -78,9 +81,13 @@ const nonWs = (s: string): number => {
   return n;
 };
 
+const HIDDEN_STYLE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)\s*(?:!important\s*)?(?:;|$)/i;
+const isHidden = (a: Record<string, string>): boolean => a.hidden !== undefined || (a.style !== undefined && HIDDEN_STYLE.test(a.style));
+
 /** Parses a decoded page into its pruned tag tree (rooted at a synthetic `#root` element) and head info. */
 export function parseTree(html: string, opts: TreeOptions = {}): { root: TElem; head: PageHead } {
   const prune = new Set(opts.pruneTags ?? TREE_DEFAULTS.pruneTags);
+  const pruneHidden = opts.pruneHidden ?? TREE_DEFAULTS.pruneHidden;
   const root: TElem = { type: 'el', tag: '#root', attrs: {}, children: [], parent: null, text: 0, link: 0, anchors: 0 };
   const head: PageHead = { title: '', metas: [], jsonLd: [] };
   let cur = root;
@@ -102,7 +109,7 @@ export function parseTree(html: string, opts: TreeOptions = {}): { root: TElem; 
           skip++;
           return;
         }
-        if (prune.has(name)) {
+        if (prune.has(name) || (pruneHidden && isHidden(attribs))) {
           skip = 1;
           skipTag = name;
           return;

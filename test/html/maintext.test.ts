@@ -62,9 +62,10 @@ test('single-child chains are passed through', () => {
 test('<br> breaks paragraphs; byline author/date from the page text', () => {
   const r = extractMainText(page('br-text.html'));
   const lines = r.text.split('\n');
-  assert.equal(lines.length, 4);
-  assert.match(lines[1]!, /^第一段/);
-  assert.match(lines[3]!, /^第三段/);
+  assert.equal(lines.length, 3, 'the byline line is metadata, trimmed');
+  assert.match(lines[0]!, /^第一段/);
+  assert.match(lines[2]!, /^第三段/);
+  assert.equal(extractMainText(page('br-text.html'), { trimMetaLines: false }).text.split('\n').length, 4);
   assert.equal(r.author, '老影迷');
   assert.equal(r.date, '2005-05-07 21:23:57');
   assert.ok(!r.text.includes('返回论坛'));
@@ -120,4 +121,14 @@ test('real Douban review pages: the whole div.review-content, exact by the paper
     assert.match(r.date ?? '', /^2022-01-0\d \d\d:\d\d:\d\d$/);
     assert.ok(r.author);
   }
+});
+
+test('metadata lines at the ends of the body are trimmed (title, author, byline, date); editor lines kept at the end', async () => {
+  const { trimMetaLines } = await import('../../src/html/maintext.js');
+  const text = ['霸王别姬影评', '作者：林小影', '2021-03-05 08:30', '正文第一段。', '正文第二段。', '（林小影）', '（责任编辑：张三）'].join('\n');
+  assert.equal(trimMetaLines(text, { title: '霸王别姬影评_网站', author: '林小影' }), ['正文第一段。', '正文第二段。', '（林小影）', '（责任编辑：张三）'].join('\n'));
+  assert.equal(trimMetaLines('正文。\n（林小影）', { author: '林小影' }), '正文。');
+  assert.equal(trimMetaLines('只有一行：2021-03-05', {}), '只有一行：2021-03-05', 'never empties the text');
+  const hidden = extractMainText('<body><div style="display:none"><p>隐藏的很长很长很长很长很长很长很长很长的文字</p></div><div><p>看得见的正文。</p><p>第二段。</p></div></body>');
+  assert.ok(!hidden.text.includes('隐藏'));
 });
