@@ -104,8 +104,13 @@ export async function importSources(sources: readonly (string | SourceSpec)[], o
         break;
     }
     const bad = b.skippedCount - skippedBefore;
-    if (b.recordsOf(s.spec) === 0 && bad > 0) {
-      // nothing readable at all: most likely the wrong format for this prefix
+    const records = b.recordsOf(s.spec);
+    // nothing readable at all (no record, or every record skipped): most likely the wrong path or the wrong
+    // format for this prefix. An error, so that `--out X` never replaces a good snapshot with an empty KG.
+    if (records === 0 && bad === 0) {
+      throw inputError(`kg import: ${s.spec}: no record found; is it in the ${FORMAT_NAMES[s.kind]} format?`);
+    }
+    if (records <= bad) {
       throw inputError(`kg import: ${s.spec}: no readable record (${bad} bad); is it in the ${FORMAT_NAMES[s.kind]} format?`);
     }
     say(`kg import: read ${s.spec} in ${Math.round(performance.now() - t)} ms`);

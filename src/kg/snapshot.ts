@@ -139,7 +139,7 @@ export async function saveSnapshot(store: KgStore, path: string): Promise<{ byte
   try {
     fh = await open(tmp, 'wx', 0o644);
   } catch (err) {
-    throw new FilmkwError('OUTPUT', `kg snapshot ${path}: cannot write (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`, { cause: err });
+    throw writeError(err, path);
   }
   let pos = 0;
   const write = async (b: Uint8Array) => {
@@ -172,7 +172,7 @@ export async function saveSnapshot(store: KgStore, path: string): Promise<{ byte
   } catch (err) {
     if (fh) await fh.close().catch(() => {});
     await unlink(tmp).catch(() => {});
-    throw new FilmkwError('OUTPUT', `kg snapshot ${path}: cannot write (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`, { cause: err });
+    throw writeError(err, path);
   }
   try {
     const d = await open(dir, 'r');
@@ -182,6 +182,21 @@ export async function saveSnapshot(store: KgStore, path: string): Promise<{ byte
     /* directory fsync is best effort (not supported everywhere) */
   }
   return { bytes: header.fileBytes };
+}
+
+/** OUTPUT error naming the target and the reason in words (the old file, if any, is left as it was). */
+function writeError(err: unknown, path: string): FilmkwError {
+  const code = (err as NodeJS.ErrnoException).code;
+  const why =
+    code === 'ENOENT' ? `the directory ${dirname(path)} does not exist`
+    : code === 'ENOTDIR' ? `a parent of ${path} is not a directory`
+    : code === 'EISDIR' ? 'it is a directory'
+    : code === 'EACCES' || code === 'EPERM' ? 'permission denied'
+    : code === 'EROFS' ? 'read-only file system'
+    : code === 'ENOSPC' ? 'no space left on the device'
+    : code === 'EDQUOT' ? 'disk quota exceeded'
+    : (code ?? (err as Error).message);
+  return new FilmkwError('OUTPUT', `kg snapshot ${path}: cannot write (${why}${code && why !== code ? `, ${code}` : ''}); nothing was changed at that path`, { cause: err });
 }
 
 /** Removes temp files of earlier saves to the same target whose writer process no longer exists. */
@@ -228,6 +243,12 @@ function parseHeader(buf: Buffer, path: string): SnapshotHeader {
   return h;
 }
 
+/** The file size must be the one the header announces (the same messages from every reader). */
+function checkSize(size: number, h: SnapshotHeader, path: string): void {
+  if (size < h.fileBytes) throw inputError(`kg snapshot ${path}: truncated file (${size} bytes, the header says ${h.fileBytes}) — the write was interrupted or the copy is incomplete`);
+  if (size > h.fileBytes) throw inputError(`kg snapshot ${path}: unexpected trailing data (${size} bytes, the header says ${h.fileBytes})`);
+}
+
 /** Reads only the header (counts, stats, content hash) of a snapshot. */
 export async function readSnapshotHeader(path: string): Promise<SnapshotHeader> {
   let fh;
@@ -247,7 +268,7 @@ export async function readSnapshotHeader(path: string): Promise<SnapshotHeader> 
       await fh.read(buf, 0, need, 0);
     }
     const h = parseHeader(buf, path);
-    if (st.size !== h.fileBytes) throw inputError(`kg snapshot ${path}: truncated or extended file (${st.size} bytes, the header says ${h.fileBytes})`);
+    checkSize(st.size, h, path);
     return h;
   } finally {
     await fh.close();
@@ -270,8 +291,7 @@ export async function loadSnapshot(path: string): Promise<KgStore> {
   }
   const fail = (why: string) => inputError(`kg snapshot ${path}: ${why}`);
   const h = parseHeader(buf, path);
-  if (buf.length < h.fileBytes) throw fail(`truncated file (${buf.length} bytes, the header says ${h.fileBytes}) — the write was interrupted or the copy is incomplete`);
-  if (buf.length > h.fileBytes) throw fail(`unexpected trailing data (${buf.length} bytes, the header says ${h.fileBytes})`);
+  checkSize(buf.length, h, path);
   const body = buf.subarray(0, buf.length - CHECKSUM);
   const sum = createHash('sha256').update(body).digest();
   if (!sum.equals(buf.subarray(buf.length - CHECKSUM))) throw fail('checksum mismatch (the file is corrupt)');
