@@ -4,7 +4,7 @@
  *
  * Command modules are imported lazily (issue 6, cold start): `filmkw tag ...` imports only the tag
  * command's module graph (the evaluator alone costs ~0.5 s of module loading); anything else (no command,
- * `help`, `--help`, `--version`, an unknown command) registers every command, so help and error
+ * `help`, `--help`, an unknown command) registers every command (`--version` alone, none), so help and error
  * messages are the same as with eager registration.
  */
 import { Command, CommanderError } from 'commander';
@@ -39,7 +39,8 @@ export async function buildProgram(argv?: readonly string[]): Promise<Command> {
     .exitOverride()
     .configureOutput({ writeErr: (s) => process.stderr.write(s), writeOut: (s) => process.stdout.write(s) });
   const only = argv && argv.length > 0 ? COMMANDS.find((c) => c.name === argv[0]) : undefined;
-  const registers = await Promise.all((only ? [only] : COMMANDS).map((c) => c.load()));
+  const versionOnly = argv !== undefined && argv.length === 1 && (argv[0] === '-V' || argv[0] === '--version');
+  const registers = versionOnly ? [] : await Promise.all((only ? [only] : COMMANDS).map((c) => c.load()));
   for (const register of registers) register(program);
   // Subcommands inherit exitOverride so errors reach run() below.
   for (const c of program.commands) {
