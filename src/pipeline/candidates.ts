@@ -9,8 +9,10 @@
  * 1. it is not punctuation/whitespace/symbol (no letter and no digit), and not a number (only digits
  *    and number punctuation: 2021, 3.14, 50%, １,000) — always, whatever the options;
  * 2. its tag passes `posFilter`: `'containsNV'` (tag contains n or v: n, nr, nz, ns, vn, v, vd, an,
- *   eng, …; the literal rule), `'startsWithNV'` (excludes an, eng…), `'none'` (any tag, cppjieba's
- *   TextRank), or an explicit tag list (jieba's allowPOS: exact match);
+ *   eng, …; the literal rule), `'containsNVorX'` (the same plus `x`, the tag both segmenters give
+ *   out-of-vocabulary words found by the HMM, e.g. 游天鸣, 焦三; punctuation, also `x`, is already out by
+ *   rule 1), `'startsWithNV'` (excludes an, eng…), `'none'` (any tag, cppjieba's TextRank), or an
+ *   explicit tag list (jieba's allowPOS: exact match);
  * 3. `english: 'drop'` removes tokens made only of ASCII letters/digits/`+#&._%-` (IMAX, Wanda);
  * 4. it has at least `minLength` code points;
  * 5. neither the word nor its lower-case form is in the stop-word list.
@@ -42,7 +44,7 @@ export interface CandidateSelection {
 export const STOPWORD_SETS = ['filmkw', 'cppjieba', 'jiebaEnglish', 'none'] as const;
 export type StopwordSetName = (typeof STOPWORD_SETS)[number];
 
-export const POS_FILTERS = ['containsNV', 'startsWithNV', 'none'] as const;
+export const POS_FILTERS = ['containsNV', 'containsNVorX', 'startsWithNV', 'none'] as const;
 
 export interface CandidateOptions {
   /**
@@ -135,9 +137,11 @@ function compile(o: CandidateOptions): Predicate {
     ? ((set: ReadonlySet<string>) => (tag: string) => set.has(tag))(new Set(o.posFilter))
     : o.posFilter === 'containsNV'
       ? (tag) => tag.includes('n') || tag.includes('v')
-      : o.posFilter === 'startsWithNV'
-        ? (tag) => tag.startsWith('n') || tag.startsWith('v')
-        : () => true;
+      : o.posFilter === 'containsNVorX'
+        ? (tag) => tag.includes('n') || tag.includes('v') || tag === 'x'
+        : o.posFilter === 'startsWithNV'
+          ? (tag) => tag.startsWith('n') || tag.startsWith('v')
+          : () => true;
   const stop = stopwordSet(o.stopwords);
   const dropLatin = o.english === 'drop';
   const min = o.minLength;

@@ -19,6 +19,7 @@ import type { ResolvedOptions } from './options.js';
 import { positionBias } from './positions.js';
 import { codePointOrder, orderByScore, rankGraph } from './rank.js';
 import { applyTitlePolicy } from './title-policy.js';
+import { loadBundledIdf } from './idf.js';
 
 /** What the pure core needs besides the tokens. */
 export interface DocumentContext {
@@ -84,6 +85,11 @@ export function extractFromTokens(
     if (isolated && o.output.isolated === 'drop') continue;
     values[i] = isolated && o.output.isolated === 'zero' ? 0 : scores[i];
     included.push(i);
+  }
+  // optional IDF prior (idf.ts; option prior.idf, owned by the eval/defaults work): score × idf(word)
+  if (o.prior.idf === 'multiply') {
+    const idf = loadBundledIdf();
+    for (const i of included) values[i] *= idf.weight(doc.words[i]);
   }
   scale(values, included, o.output.scoreScale);
 

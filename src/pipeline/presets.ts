@@ -13,6 +13,12 @@
  * | positionrank | off | off | off | eq. 6/7 |
  * | positionrank+mkg | on | on | on | eq. 10 |
  *
+ * Beyond the paper, the preset `filmkw` is the best system measured on the dev sets and the default of
+ * the CLI and the library (options.ts `DEFAULT_PRESET`): the full model `textrank+w+g+r` plus two
+ * changes the paper rules out or does not have — the POS rule also keeps `x` (HMM-found unknown words,
+ * 'containsNVorX'; the paper's rule is 'containsNV') and the IDF prior (`prior.idf: 'multiply'`, idf.ts).
+ * Its figures and the choice are in options.ts's header and eval/results/film-dev/ANALYSIS.md.
+ *
  * Parity presets reproduce two standard implementations on the same tokens (spec §4.1, §4.3):
  * - `jieba-textrank`: `jieba.analyse.textrank` — allowPOS (ns, n, vn, v), length ≥ 2, jieba's 32
  *   English stop words, window over all tokens j − i < 5, self-pairs counted twice, 10 in-place sweeps
@@ -82,6 +88,13 @@ export const PRESETS: readonly Preset[] = Object.freeze([
       output: { scoreScale: 'minMax10', isolated: 'zero' },
     },
     needsKg: false,
+  },
+  {
+    name: 'filmkw',
+    aliases: ['best'],
+    description: 'best measured: textrank+w+g+r with the POS rule keeping unknown words (x) and final scores × IDF (nodejieba idf.utf8)',
+    overrides: { ...WGR, candidates: { posFilter: 'containsNVorX' }, prior: { idf: 'multiply' } },
+    needsKg: true,
   },
 ] satisfies Preset[]);
 

@@ -35,6 +35,7 @@ const TABLE: { name: string; spec: string; opts: Partial<CandidateOptions>; want
   { name: 'spec §1.5 toy: containsNV, only 是 as stop word (paper setting)', spec: TOY, opts: { stopwords: 'none', minLength: 1 }, want: '长津湖 是 战争 电影 易烊千玺 扮演 伍万里 吴京 主演 电影 讲述 战争 故事' },
   { name: 'default: film stop words remove 电影 故事 讲述, nodejieba list removes 是', spec: TOY, opts: {}, want: '长津湖 战争 易烊千玺 扮演 伍万里 吴京 主演 战争' },
   { name: 'containsNV keeps an, eng, vn, nrt, ng; drops a d r m x uj', spec: '危险/an IMAX/eng 生活/vn 莱昂纳多/nrt 乐队/ng 美丽/a 非常/d 我们/r 三个/m 啊/x 的/uj', opts: { stopwords: 'none' }, want: '危险 IMAX 生活 莱昂纳多 乐队' },
+  { name: 'containsNVorX also keeps x (HMM unknown words), never punctuation', spec: '游天鸣/x 焦三/x 危险/an 唢呐/n 美丽/a 啊/x ，/x ……/x', opts: { posFilter: 'containsNVorX', stopwords: 'none' }, want: '游天鸣 焦三 危险 唢呐' },
   { name: 'startsWithNV drops an and eng', spec: '危险/an IMAX/eng 生活/vn 莱昂纳多/nrt 乐队/ng', opts: { posFilter: 'startsWithNV', stopwords: 'none' }, want: '生活 莱昂纳多 乐队' },
   { name: 'explicit list is an exact match (jieba allowPOS)', spec: '战争/n 生活/vn 扮演/v 易烊千玺/nr 长津湖/ns', opts: { posFilter: ['ns', 'n', 'vn', 'v'], stopwords: 'none' }, want: '战争 生活 扮演 长津湖' },
   { name: "posFilter 'none' keeps any tag but never punctuation or numbers", spec: '美丽/a 非常/d ，/x 2021/m 3.14/m 50%/m １２/m 三个/m ……/x 😀/x __/x', opts: { posFilter: 'none', stopwords: 'none' }, want: '美丽 非常 三个' },
@@ -86,7 +87,7 @@ test('isPunctuationOrNumber', () => {
 
 test('bad options are usage errors naming the valid values', () => {
   const cases: [Partial<CandidateOptions>, RegExp][] = [
-    [{ posFilter: 'nv' as never }, /unknown posFilter "nv" \(valid: containsNV, startsWithNV, none, or a list of tags\)/u],
+    [{ posFilter: 'nv' as never }, /unknown posFilter "nv" \(valid: containsNV, containsNVorX, startsWithNV, none, or a list of tags\)/u],
     [{ posFilter: ['n', 'n v'] }, /posFilter tag "n v"/u],
     [{ stopwords: 'hit' as never }, /valid: filmkw, cppjieba, jiebaEnglish, none/u],
     [{ minLength: 0 }, /minLength must be an integer ≥ 1/u],

@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import assert from 'node:assert/strict';
 import { FilmkwError } from '../../src/errors.js';
 import { createExtractor } from '../../src/pipeline/extract.js';
+import { DEFAULT_OPTIONS } from '../../src/pipeline/options.js';
 import { toyKg } from '../fixtures/pipeline/mini-kg.js';
 
 const ISSUE = '以易烊千玺扮演的伍万里这个孩子的视角，拎起《长津湖》整篇故事的主线。';
@@ -17,7 +18,8 @@ test('the issue example (toy KG): entity names are single tokens, KG edge 易烊
   assert.equal(yi.kind, 'Person');
   assert.equal(yi.entityId, 'person/name/易烊千玺');
   const edge = yi.explain!.neighbours.find((n) => n.word === '长津湖');
-  assert.ok(edge && edge.kg === 1, JSON.stringify(yi.explain));
+  // the KG edge carries β (graph.kgEdgeWeight; default 16, measured on film-dev: options.ts header)
+  assert.ok(edge && edge.kg === DEFAULT_OPTIONS.graph.kgEdgeWeight, JSON.stringify(yi.explain));
   assert.equal(keywords.find((k) => k.word === '长津湖')!.kind, 'Movie');
   // far apart in the text: no co-occurrence within W = 5 candidates, the edge is the KG's
   assert.equal(edge!.cooc, 0);

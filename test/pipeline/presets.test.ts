@@ -7,7 +7,7 @@ import { PRESETS, findPreset, listPresets } from '../../src/pipeline/presets.js'
 const usage = (re: RegExp) => (e: unknown) => e instanceof FilmkwError && e.code === 'USAGE' && re.test(e.message);
 
 test('presets: the paper systems and parity presets, with their switches', () => {
-  assert.deepEqual(listPresets(), ['textrank', 'textrank+w', 'textrank+w+g', 'textrank+w+g+r', 'positionrank', 'positionrank+mkg', 'jieba-textrank', 'cppjieba-textrank']);
+  assert.deepEqual(listPresets(), ['textrank', 'textrank+w', 'textrank+w+g', 'textrank+w+g+r', 'positionrank', 'positionrank+mkg', 'jieba-textrank', 'cppjieba-textrank', 'filmkw']);
   const table = listPresets().map((p) => {
     const o = resolveOptions(p);
     return [p, o.lexicon.useDomainLexicon, o.graph.kgEdges, o.semantic.enabled, o.rank.algorithm];
@@ -21,7 +21,15 @@ test('presets: the paper systems and parity presets, with their switches', () =>
     ['positionrank+mkg', true, true, true, 'positionrank'],
     ['jieba-textrank', false, false, false, 'textrank'],
     ['cppjieba-textrank', false, false, false, 'textrank'],
+    ['filmkw', true, true, true, 'textrank'],
   ]);
+  // filmkw = the paper's full model + the POS rule keeping x + the IDF prior (the measured best; CLI default)
+  const best = resolveOptions('filmkw');
+  const paper = resolveOptions('textrank+w+g+r');
+  assert.deepEqual([best.candidates.posFilter, best.prior.idf, paper.candidates.posFilter, paper.prior.idf], ['containsNVorX', 'multiply', 'containsNV', 'off']);
+  assert.deepEqual({ ...best.graph }, { ...paper.graph });
+  assert.equal(DEFAULT_PRESET, 'filmkw');
+  assert.equal(findPreset('best')?.name, 'filmkw');
   assert.equal(findPreset('TextRank+MKG')?.name, 'textrank+w+g+r');
   assert.equal(resolveOptions('textrank+mkg').preset, 'textrank+w+g+r');
   assert.equal(resolveOptions().preset, DEFAULT_PRESET);
@@ -39,6 +47,10 @@ test('defaults: spec §1.4 recommendations, deeply frozen, not changed by resolv
   assert.equal(DEFAULT_OPTIONS.graph.selfLoops, 'drop');
   assert.equal(DEFAULT_OPTIONS.semantic.smCombine, 'add');
   assert.equal(DEFAULT_OPTIONS.rank.tol, 1e-4);
+  // measured on film-dev (options.ts header): β = 16; the paper's POS rule; no IDF prior
+  assert.equal(DEFAULT_OPTIONS.graph.kgEdgeWeight, 16);
+  assert.equal(DEFAULT_OPTIONS.candidates.posFilter, 'containsNV');
+  assert.equal(DEFAULT_OPTIONS.prior.idf, 'off');
   assert.ok(Object.isFrozen(DEFAULT_OPTIONS) && Object.isFrozen(DEFAULT_OPTIONS.graph) && Object.isFrozen(DEFAULT_OPTIONS.kgMatch.kinds));
   const o = resolveOptions('textrank', { 'graph.window': 3 });
   assert.equal(o.graph.window, 3);

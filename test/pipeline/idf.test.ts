@@ -1,0 +1,35 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { FilmkwError } from '../../src/errors.js';
+import { loadBundledIdf, parseIdf } from '../../src/pipeline/idf.js';
+import { createExtractor } from '../../src/pipeline/extract.js';
+import { toyKg } from '../fixtures/pipeline/mini-kg.js';
+
+test('parseIdf: word idf lines, unknown words get the mean, bad lines name file:line', () => {
+  const t = parseIdf('电影 2.0\n\n唢呐\t10\n传承 6\n', 'toy.idf');
+  assert.equal(t.size, 3);
+  assert.equal(t.unknown, 6);
+  assert.deepEqual([t.weight('电影'), t.weight('唢呐'), t.weight('百鸟朝凤')], [2, 10, 6]);
+  assert.equal(t.source, 'toy.idf');
+  assert.throws(() => parseIdf('电影 2\n唢呐 x\n', 'toy.idf'), (e: unknown) => e instanceof FilmkwError && e.code === 'INPUT' && /toy\.idf:2/.test(e.message));
+  assert.throws(() => parseIdf('\n', 'empty.idf'), /empty\.idf: no entries/);
+});
+
+test("nodejieba's idf.utf8 is read from the installed package: generic words weigh less than rare ones", () => {
+  const t = loadBundledIdf();
+  assert.ok(t.size > 100_000, `${t.size}`);
+  assert.ok(t.weight('电影') < t.weight('唢呐'));
+  assert.ok(t.unknown > t.weight('电影'));
+  assert.equal(loadBundledIdf(), t, 'loaded once');
+});
+
+test('prior.idf multiply: scores are the graph scores × idf, re-ranked', () => {
+  const text = '吴京主演的长津湖讲述了战争故事，这部电影的战争场面很震撼，电影的配乐也很出色。';
+  const plain = createExtractor({ preset: 'textrank+w+g+r', kg: toyKg() }).extract(text, { topK: 50 });
+  const idf = createExtractor({ preset: 'textrank+w+g+r', overrides: { 'prior.idf': 'multiply' }, kg: toyKg() }).extract(text, { topK: 50 });
+  const table = loadBundledIdf();
+  const want = plain.map((k) => ({ word: k.word, score: k.score * table.weight(k.word) })).sort((a, b) => b.score - a.score);
+  assert.deepEqual(idf.map((k) => k.word), want.map((k) => k.word));
+  idf.forEach((k, i) => assert.ok(Math.abs(k.score - want[i].score) < 1e-9));
+  assert.notDeepEqual(idf.map((k) => k.word), plain.map((k) => k.word), 'the prior changes this ranking');
+});
