@@ -21,6 +21,12 @@
  * RELATION_KINDS enums, checked before use. MERGE makes the import idempotent: running it again, or
  * re-running it after a failure half-way, converges to the same graph.
  *
+ * Timeouts: besides the driver's connect / acquisition / retry settings, every managed transaction (its
+ * retries included) and the connectivity check run under a client-side deadline (`transactionTimeoutMs`),
+ * because the driver has no read timeout of its own: a silent network partition would otherwise hang
+ * the job forever. Closing sessions and the driver is bounded too. The CLI takes them from the
+ * environment (FILMKW_NEO4J_TX_TIMEOUT_MS and friends, {@link NEO4J_TUNING_ENV}).
+ *
  * Reads: keyset paging over :Entity ordered by id, each page with its outgoing relationships, in
  * managed read transactions. Integers come back as JS numbers (`disableLosslessIntegers`); counts are
  * converted defensively anyway.
@@ -46,6 +52,8 @@ export interface Neo4jConfig {
   password: string;
   /** Database name; the server's default database when absent. */
   database?: string;
+  /** Timeouts from the environment (FILMKW_NEO4J_*_MS, see {@link neo4jConfigFromEnv}); a job's own `tuning` wins. */
+  tuning?: Partial<Neo4jTuning>;
 }
 
 /** Driver timeouts; tests make them small. */
@@ -56,6 +64,16 @@ export interface Neo4jTuning {
   connectionAcquisitionTimeoutMs: number;
   /** How long a managed transaction is retried on transient errors (driver `maxTransactionRetryTime`). @default 30000 */
   maxTransactionRetryTimeMs: number;
+  /**
+   * Client-side deadline of one managed transaction, its retries included (and of the connectivity check).
+   * The driver has no read timeout unless the server sends one (`connection.recv_timeout_seconds`), so a
+   * silent network partition (no RST, no FIN) would otherwise leave a job waiting forever. When the
+   * deadline passes the job fails with NEO4J_FAILED (NEO4J_UNAVAILABLE while connecting) and the driver
+   * is closed. Keep it well above the time of one batch plus `maxTransactionRetryTimeMs`. @default 300000
+   */
+  transactionTimeoutMs: number;
+  /** How long closing the session and driver may take at the end of a job (a dead peer never answers GOODBYE). @default 5000 */
+  closeTimeoutMs: number;
 }
 
 export interface Neo4jWriteOptions {
@@ -99,6 +117,8 @@ export const NEO4J_DEFAULTS = Object.freeze({
     connectionTimeoutMs: 15_000,
     connectionAcquisitionTimeoutMs: 30_000,
     maxTransactionRetryTimeMs: 30_000,
+    transactionTimeoutMs: 300_000,
+    closeTimeoutMs: 5_000,
   } satisfies Neo4jTuning),
   /** At most this many examples per skip reason. */
   skipExamples: 5,
@@ -106,10 +126,19 @@ export const NEO4J_DEFAULTS = Object.freeze({
 
 const URI_SCHEMES = ['bolt', 'bolt+s', 'bolt+ssc', 'neo4j', 'neo4j+s', 'neo4j+ssc'];
 
+/** Environment variables for {@link Neo4jTuning} fields (milliseconds, positive integers). */
+export const NEO4J_TUNING_ENV: Readonly<Record<string, keyof Neo4jTuning>> = Object.freeze({
+  FILMKW_NEO4J_CONNECT_TIMEOUT_MS: 'connectionTimeoutMs',
+  FILMKW_NEO4J_ACQUISITION_TIMEOUT_MS: 'connectionAcquisitionTimeoutMs',
+  FILMKW_NEO4J_RETRY_TIME_MS: 'maxTransactionRetryTimeMs',
+  FILMKW_NEO4J_TX_TIMEOUT_MS: 'transactionTimeoutMs',
+});
+
 /**
  * Connection settings from NEO4J_URI, NEO4J_USER (@default "neo4j"), NEO4J_PASSWORD and the optional
- * NEO4J_DATABASE. Throws FilmkwError('USAGE') when the URI or password is missing or the URI scheme is
- * not a Bolt/Neo4j scheme.
+ * NEO4J_DATABASE, plus optional timeouts from {@link NEO4J_TUNING_ENV} (`tuning`, only when set).
+ * Throws FilmkwError('USAGE') when the URI or password is missing, the URI scheme is not a Bolt/Neo4j
+ * scheme, or a timeout is not a positive integer.
  */
 export function neo4jConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Neo4jConfig {
   const uri = env.NEO4J_URI?.trim();
@@ -125,7 +154,15 @@ export function neo4jConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Neo4jC
   if (password === undefined) throw new FilmkwError('USAGE', 'neo4j: NEO4J_PASSWORD is not set (NEO4J_URI and NEO4J_USER are read too)');
   const user = env.NEO4J_USER?.trim() || 'neo4j';
   const database = env.NEO4J_DATABASE?.trim() || undefined;
-  return database ? { uri, user, password, database } : { uri, user, password };
+  const cfg: Neo4jConfig = database ? { uri, user, password, database } : { uri, user, password };
+  for (const [name, field] of Object.entries(NEO4J_TUNING_ENV)) {
+    const raw = env[name]?.trim();
+    if (!raw) continue;
+    const ms = Number(raw);
+    if (!/^\d+$/.test(raw) || !Number.isSafeInteger(ms) || ms < 1) throw new FilmkwError('USAGE', `neo4j: ${name} must be a positive integer (milliseconds), got ${JSON.stringify(raw)}`);
+    (cfg.tuning ??= {})[field] = ms;
+  }
+  return cfg;
 }
 
 /** The URI without user info (never print a password that was put into the URI). */
@@ -386,7 +423,7 @@ const AUTH_CODES = new Set([
   'Neo.ClientError.Security.TokenExpired',
 ]);
 
-const CONNECT_CAUSE = /ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|ETIMEDOUT|ECONNRESET|EPIPE|closed by server|Connection acquisition timed out|Failed to connect|Could not perform discovery|No routing servers|connection timeout/i;
+const CONNECT_CAUSE = /no answer from the server|ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|ETIMEDOUT|ECONNRESET|EPIPE|closed by server|Connection acquisition timed out|Failed to connect|Could not perform discovery|No routing servers|connection timeout/i;
 
 /** One line: the "Caused by" part of the driver's message if any, else its first sentence; no newlines. */
 function shortCause(err: unknown): string {
@@ -451,8 +488,41 @@ export function classifyNeo4jError(err: unknown, ctx: { uri?: string; user?: str
 // ---------------------------------------------------------------------------------------------
 // Driver plumbing
 
-function openDriver(cfg: Neo4jConfig, tuning: Partial<Neo4jTuning> = {}): Driver {
-  const t = { ...NEO4J_DEFAULTS.tuning, ...tuning };
+/** The client-side deadline passed: the server (or the network to it) went silent. */
+class NoAnswerError extends Error {
+  readonly code = 'ETIMEDOUT';
+  constructor(ms: number) {
+    super(`no answer from the server in ${ms} ms (network partition or stuck server?)`);
+    this.name = 'NoAnswerError';
+  }
+}
+
+/** `p`, or a NoAnswerError after `ms` (p keeps running; its late rejection is swallowed). */
+function deadline<T>(p: Promise<T>, ms: number): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      p.catch(() => undefined);
+      reject(new NoAnswerError(ms));
+    }, ms);
+    p.then(
+      (v) => {
+        clearTimeout(timer);
+        resolve(v);
+      },
+      (e: unknown) => {
+        clearTimeout(timer);
+        reject(e);
+      },
+    );
+  });
+}
+
+/** Closes a session or driver, giving up after `ms` (a partitioned peer never answers). Never throws. */
+async function closeWithin(x: { close(): Promise<void> }, ms: number): Promise<void> {
+  await deadline(x.close(), ms).catch(() => undefined);
+}
+
+function openDriver(cfg: Neo4jConfig, t: Neo4jTuning): Driver {
   try {
     return neo4j.driver(cfg.uri, neo4j.auth.basic(cfg.user, cfg.password), {
       disableLosslessIntegers: true,
@@ -466,23 +536,34 @@ function openDriver(cfg: Neo4jConfig, tuning: Partial<Neo4jTuning> = {}): Driver
   }
 }
 
-/** Opens a driver, checks connectivity and credentials, runs `job`, always closes the driver. */
-async function withDriver<T>(
-  cfg: Neo4jConfig,
-  tuning: Partial<Neo4jTuning> | undefined,
-  job: (driver: Driver, setPhase: (p: Phase) => void) => Promise<T>,
-): Promise<T> {
-  const driver = openDriver(cfg, tuning);
+/** What a job gets from {@link withDriver}. */
+interface JobCtx {
+  driver: Driver;
+  setPhase: (p: Phase) => void;
+  /** Bounds one managed transaction (retries included) by `transactionTimeoutMs`. */
+  guard: <T>(p: Promise<T>) => Promise<T>;
+  /** Closes a session within `closeTimeoutMs`. */
+  closeSession: (s: { close(): Promise<void> }) => Promise<void>;
+}
+
+/**
+ * Opens a driver, checks connectivity and credentials, runs `job`, always closes the driver (within
+ * `closeTimeoutMs`). Tuning: defaults, then `cfg.tuning` (environment), then the job's `tuning`.
+ */
+async function withDriver<T>(cfg: Neo4jConfig, tuning: Partial<Neo4jTuning> | undefined, job: (ctx: JobCtx) => Promise<T>): Promise<T> {
+  const t: Neo4jTuning = { ...NEO4J_DEFAULTS.tuning, ...cfg.tuning, ...tuning };
+  const driver = openDriver(cfg, t);
   let phase: Phase = 'connect';
+  const guard = <U>(p: Promise<U>) => deadline(p, t.transactionTimeoutMs);
   try {
-    await driver.verifyConnectivity(cfg.database ? { database: cfg.database } : {});
-    return await job(driver, (p) => (phase = p));
+    await guard(driver.verifyConnectivity(cfg.database ? { database: cfg.database } : {}));
+    return await job({ driver, setPhase: (p) => (phase = p), guard, closeSession: (s) => closeWithin(s, t.closeTimeoutMs) });
   } catch (err) {
     // a plain exception without a driver/system error code is a bug of ours: keep it (internal error)
     if (!(err instanceof Neo4jError) && !(err instanceof FilmkwError) && !codeOf(err)) throw err;
     throw classifyNeo4jError(err, { uri: cfg.uri, user: cfg.user, phase, database: cfg.database });
   } finally {
-    await driver.close().catch(() => undefined);
+    await closeWithin(driver, t.closeTimeoutMs);
   }
 }
 
@@ -507,7 +588,7 @@ function sessionFor(driver: Driver, cfg: Neo4jConfig) {
 export async function writeKgToNeo4j(data: KgData, cfg: Neo4jConfig, opts: Neo4jWriteOptions = {}): Promise<Neo4jWriteResult> {
   const t0 = performance.now();
   const plan = planImport(data, opts.batchSize ?? NEO4J_DEFAULTS.batchSize);
-  return withDriver(cfg, opts.tuning, async (driver, setPhase) => {
+  return withDriver(cfg, opts.tuning, async ({ driver, setPhase, guard, closeSession }) => {
     const session = sessionFor(driver, cfg);
     const created = { nodes: 0, relationships: 0 };
     const lost = new Map<string, number>();
@@ -517,16 +598,18 @@ export async function writeKgToNeo4j(data: KgData, cfg: Neo4jConfig, opts: Neo4j
       setPhase('schema');
       const schema = schemaStatements();
       for (let i = 0; i < schema.length; i++) {
-        await session.executeWrite((tx: ManagedTransaction) => tx.run(schema[i]));
+        await guard(session.executeWrite((tx: ManagedTransaction) => tx.run(schema[i])));
         opts.onProgress?.(i + 1, schema.length, 'schema');
       }
       setPhase('write');
       for (const b of plan.batches()) {
-        const res = await session.executeWrite(async (tx: ManagedTransaction) => {
-          const r = await tx.run(b.query, { rows: b.rows });
-          const u = r.summary.counters.updates();
-          return { n: num(r.records[0]?.get('n')), nodesCreated: u.nodesCreated, relsCreated: u.relationshipsCreated };
-        });
+        const res = await guard(
+          session.executeWrite(async (tx: ManagedTransaction) => {
+            const r = await tx.run(b.query, { rows: b.rows });
+            const u = r.summary.counters.updates();
+            return { n: num(r.records[0]?.get('n')), nodesCreated: u.nodesCreated, relsCreated: u.relationshipsCreated };
+          }),
+        );
         created.nodes += b.phase === 'entities' ? res.nodesCreated : 0;
         created.relationships += res.relsCreated;
         if (res.n < b.rows.length) lost.set(String(b.kind), (lost.get(String(b.kind)) ?? 0) + b.rows.length - res.n);
@@ -539,7 +622,7 @@ export async function writeKgToNeo4j(data: KgData, cfg: Neo4jConfig, opts: Neo4j
         }
       }
     } finally {
-      await session.close().catch(() => undefined);
+      await closeSession(session);
     }
     const skipped = [...plan.skipped];
     for (const [kind, count] of lost) {
@@ -553,7 +636,7 @@ export async function writeKgToNeo4j(data: KgData, cfg: Neo4jConfig, opts: Neo4j
 export async function readKgFromNeo4j(cfg: Neo4jConfig, opts: Neo4jReadOptions = {}): Promise<KgData> {
   const pageSize = opts.pageSize ?? NEO4J_DEFAULTS.pageSize;
   if (!Number.isInteger(pageSize) || pageSize < 1) throw new FilmkwError('USAGE', `neo4j: page size must be a positive integer, got ${pageSize}`);
-  return withDriver(cfg, opts.tuning, async (driver, setPhase) => {
+  return withDriver(cfg, opts.tuning, async ({ driver, setPhase, guard, closeSession }) => {
     setPhase('read');
     const session = sessionFor(driver, cfg);
     const entities: Entity[] = [];
@@ -561,12 +644,12 @@ export async function readKgFromNeo4j(cfg: Neo4jConfig, opts: Neo4jReadOptions =
     const query = readPageQuery();
     try {
       const total = num(
-        await session.executeRead(async (tx: ManagedTransaction) => (await tx.run('MATCH (n:Entity) RETURN count(n) AS n')).records[0]?.get('n')),
+        await guard(session.executeRead(async (tx: ManagedTransaction) => (await tx.run('MATCH (n:Entity) RETURN count(n) AS n')).records[0]?.get('n'))),
       );
       let after = '';
       for (;;) {
-        const records = await session.executeRead(
-          async (tx: ManagedTransaction) => (await tx.run(query, { after, limit: neo4j.int(pageSize), kinds: [...ENTITY_KINDS] })).records,
+        const records = await guard(
+          session.executeRead(async (tx: ManagedTransaction) => (await tx.run(query, { after, limit: neo4j.int(pageSize), kinds: [...ENTITY_KINDS] })).records),
         );
         if (records.length === 0) break;
         for (const rec of records) {
@@ -598,7 +681,7 @@ export async function readKgFromNeo4j(cfg: Neo4jConfig, opts: Neo4jReadOptions =
         if (records.length < pageSize) break;
       }
     } finally {
-      await session.close().catch(() => undefined);
+      await closeSession(session);
     }
     return { entities, relations };
   });
@@ -606,12 +689,12 @@ export async function readKgFromNeo4j(cfg: Neo4jConfig, opts: Neo4jReadOptions =
 
 /** Counts by kind, with the same patterns as {@link readKgFromNeo4j}, in one read transaction. */
 export async function neo4jStats(cfg: Neo4jConfig, opts: { tuning?: Partial<Neo4jTuning> } = {}): Promise<KgStats> {
-  return withDriver(cfg, opts.tuning, async (driver, setPhase) => {
+  return withDriver(cfg, opts.tuning, async ({ driver, setPhase, guard, closeSession }) => {
     setPhase('read');
     const q = statsQueries();
     const session = sessionFor(driver, cfg);
     try {
-      return await session.executeRead(async (tx: ManagedTransaction) => {
+      return await guard(session.executeRead(async (tx: ManagedTransaction) => {
         const stats = emptyStats();
         for (const k of ENTITY_KINDS) {
           const n = num((await tx.run(q.entities[k])).records[0]?.get('n'));
@@ -624,9 +707,9 @@ export async function neo4jStats(cfg: Neo4jConfig, opts: { tuning?: Partial<Neo4
           stats.relations.total += n;
         }
         return stats;
-      });
+      }));
     } finally {
-      await session.close().catch(() => undefined);
+      await closeSession(session);
     }
   });
 }
@@ -641,7 +724,7 @@ export async function clearKgInNeo4j(
   opts: { batchSize?: number; tuning?: Partial<Neo4jTuning> } = {},
 ): Promise<{ nodes: number; relationships: number }> {
   const limit = neo4j.int(opts.batchSize ?? 10_000);
-  return withDriver(cfg, opts.tuning, async (driver, setPhase) => {
+  return withDriver(cfg, opts.tuning, async ({ driver, setPhase, guard, closeSession }) => {
     setPhase('write');
     const session = sessionFor(driver, cfg);
     const out = { nodes: 0, relationships: 0 };
@@ -649,7 +732,7 @@ export async function clearKgInNeo4j(
       const loop = async (query: string): Promise<number> => {
         let total = 0;
         for (;;) {
-          const n = num(await session.executeWrite(async (tx: ManagedTransaction) => (await tx.run(query, { limit })).records[0]?.get('n')));
+          const n = num(await guard(session.executeWrite(async (tx: ManagedTransaction) => (await tx.run(query, { limit })).records[0]?.get('n'))));
           total += n;
           if (n === 0) return total;
         }
@@ -657,7 +740,7 @@ export async function clearKgInNeo4j(
       out.relationships = await loop('MATCH (:Entity)-[r]->() WITH r LIMIT $limit DELETE r RETURN count(*) AS n');
       out.nodes = await loop('MATCH (n) WHERE n:Entity OR n:Alias WITH n LIMIT $limit DETACH DELETE n RETURN count(*) AS n');
     } finally {
-      await session.close().catch(() => undefined);
+      await closeSession(session);
     }
     return out;
   });

@@ -1,0 +1,159 @@
+/**
+ * Issue 5, Neo4j network faults: the scripted Bolt server (test/fixtures/neo4j/fake-bolt.ts) behind a TCP
+ * proxy (./tcp-proxy.ts) that cuts the path after a random number of bytes of the import:
+ *   - one connection reset mid-import (transient): the managed transaction is retried on a new
+ *     connection and the import completes with the right graph;
+ *   - the server going away for good (reset, then refused): NEO4J_FAILED (exit 6) after the driver's
+ *     retries with backoff; once the server is back the re-run converges to the same graph;
+ *   - a silent partition (nothing arrives, no RST): NEO4J_FAILED after the client-side transaction
+ *     deadline instead of waiting forever; the re-run converges;
+ *   - a silent server from the first byte: NEO4J_UNAVAILABLE (exit 4) after the deadline.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { FilmkwError } from '../../src/errors.js';
+import { KgStore } from '../../src/kg/store.js';
+import { neo4jConfigFromEnv, neo4jStats, readKgFromNeo4j, writeKgToNeo4j, type Neo4jTuning } from '../../src/kg/neo4j.js';
+import { FakeBolt } from '../fixtures/neo4j/fake-bolt.js';
+import { demoKg } from '../fixtures/neo4j/demo-kg.js';
+import { TcpProxy } from './tcp-proxy.js';
+
+const DEMO = demoKg();
+const STORE = KgStore.fromData(DEMO);
+const TUNING: Partial<Neo4jTuning> = { connectionTimeoutMs: 1000, connectionAcquisitionTimeoutMs: 1500, maxTransactionRetryTimeMs: 1500, transactionTimeoutMs: 2500, closeTimeoutMs: 500 };
+const BATCH = 40; // many small transactions, so that cuts land between and inside them
+
+async function rig(): Promise<{ fb: FakeBolt; proxy: TcpProxy; cfg: { uri: string; user: string; password: string }; close: () => Promise<void> }> {
+  const fb = await new FakeBolt({ user: 'neo4j', password: 'pw' }).start();
+  const proxy = await new TcpProxy(fb.port).start();
+  return { fb, proxy, cfg: { uri: proxy.uri, user: 'neo4j', password: 'pw' }, close: async () => (await proxy.stop(), await fb.stop()) };
+}
+
+/** Client→server bytes of a whole demo import (measured once through the proxy). */
+let importBytes = 0;
+async function measure(): Promise<number> {
+  if (importBytes) return importBytes;
+  const r = await rig();
+  try {
+    await writeKgToNeo4j(DEMO, r.cfg, { batchSize: BATCH, tuning: TUNING });
+    importBytes = r.proxy.bytesUp;
+  } finally {
+    await r.close();
+  }
+  return importBytes;
+}
+/** A random cut point after the handshake and login (~1 KB) and before the end. */
+const cutPoint = (total: number) => 2000 + Math.floor(Math.random() * (total - 4000));
+
+async function converges(cfg: { uri: string; user: string; password: string }): Promise<void> {
+  const again = await writeKgToNeo4j(DEMO, cfg, { batchSize: BATCH, tuning: TUNING });
+  assert.deepEqual(again.skipped, []);
+  assert.deepEqual(await neo4jStats(cfg, { tuning: TUNING }), STORE.stats());
+  assert.equal(KgStore.fromData(await readKgFromNeo4j(cfg, { tuning: TUNING })).contentHash, STORE.contentHash);
+}
+
+test('one connection reset at a random point of the import: retried on a new connection, the import completes', async () => {
+  const total = await measure();
+  for (let round = 0; round < 3; round++) {
+    const r = await rig();
+    try {
+      const at = cutPoint(total);
+      r.proxy.cut(at, 'reset', { once: true });
+      const w = await writeKgToNeo4j(DEMO, r.cfg, { batchSize: BATCH, tuning: TUNING });
+      assert.ok(r.proxy.connections >= 2, `cut at ${at}: a new connection was opened (${r.proxy.connections})`);
+      assert.equal(w.nodes, STORE.entityCount);
+      assert.deepEqual(await neo4jStats(r.cfg, { tuning: TUNING }), STORE.stats(), `cut at ${at}`);
+      assert.equal(KgStore.fromData(await readKgFromNeo4j(r.cfg, { tuning: TUNING })).contentHash, STORE.contentHash);
+    } finally {
+      await r.close();
+    }
+  }
+});
+
+test('server going away for good mid-import: NEO4J_FAILED after retries with backoff; the re-run converges', async () => {
+  const total = await measure();
+  const r = await rig();
+  try {
+    const at = cutPoint(total);
+    r.proxy.cut(at, 'reset');
+    const t0 = Date.now();
+    // the deadline above the driver's retry time plus its backoff (1 s, 2 s, ... with jitter)
+    const tuning = { ...TUNING, transactionTimeoutMs: 15_000 };
+    await assert.rejects(writeKgToNeo4j(DEMO, r.cfg, { batchSize: BATCH, tuning }), (e: unknown) => {
+      assert.ok(e instanceof FilmkwError, String(e));
+      assert.equal(e.code, 'NEO4J_FAILED', e.message);
+      assert.equal(e.exitCode, 6);
+      assert.match(e.message, /^neo4j: (the import|creating the constraints) at bolt:\/\/127\.0\.0\.1:\d+ lost the server after retries: .*; the import can be re-run and converges to the same graph \(MERGE\)$/);
+      assert.ok(!e.message.includes('\n'));
+      return true;
+    });
+    const ms = Date.now() - t0;
+    // the driver kept retrying with backoff for maxTransactionRetryTime (1.5 s) plus its last delay
+    assert.ok(ms >= 1500 && ms < 8000, `failed after ${ms} ms (cut at ${at})`);
+    assert.ok(r.proxy.connections >= 1);
+    const partial = [r.fb.graph.entityIds().length, r.fb.graph.rels.size];
+    assert.ok(partial[0] < STORE.entityCount || partial[1] < STORE.stats().relations.total, `partial graph ${partial} (cut at ${at})`);
+    await r.proxy.heal();
+    await converges(r.cfg);
+  } finally {
+    await r.close();
+  }
+});
+
+test('silent network partition mid-import: NEO4J_FAILED after the transaction deadline, not a hang; the re-run converges', async () => {
+  const total = await measure();
+  const r = await rig();
+  try {
+    const at = cutPoint(total);
+    r.proxy.cut(at, 'silent');
+    const t0 = Date.now();
+    await assert.rejects(writeKgToNeo4j(DEMO, r.cfg, { batchSize: BATCH, tuning: TUNING }), (e: unknown) => {
+      assert.ok(e instanceof FilmkwError, String(e));
+      assert.equal(e.code, 'NEO4J_FAILED', e.message);
+      assert.match(e.message, /^neo4j: (the import|creating the constraints) at bolt:\/\/127\.0\.0\.1:\d+ lost the server: no answer from the server in 2500 ms \(network partition or stuck server\?\) \[ETIMEDOUT\]; the import can be re-run and converges to the same graph \(MERGE\)$/);
+      return true;
+    });
+    const ms = Date.now() - t0;
+    assert.ok(ms >= 2500 && ms < 2500 + 2000, `failed after ${ms} ms (cut at ${at})`);
+    await r.proxy.heal();
+    await converges(r.cfg);
+  } finally {
+    await r.close();
+  }
+});
+
+test('a server that never answers (silent from the first byte): NEO4J_UNAVAILABLE after the deadline, for every job', async () => {
+  const r = await rig();
+  try {
+    r.proxy.cut(0, 'silent');
+    for (const job of [() => writeKgToNeo4j(DEMO, r.cfg, { tuning: TUNING }), () => readKgFromNeo4j(r.cfg, { tuning: TUNING }), () => neo4jStats(r.cfg, { tuning: TUNING })]) {
+      const t0 = Date.now();
+      await assert.rejects(job(), (e: unknown) => {
+        assert.ok(e instanceof FilmkwError, String(e));
+        assert.equal(e.code, 'NEO4J_UNAVAILABLE', e.message);
+        assert.equal(e.exitCode, 4);
+        assert.match(e.message, /^neo4j: cannot connect to bolt:\/\/127\.0\.0\.1:\d+: is the server running\? \(/);
+        return true;
+      });
+      assert.ok(Date.now() - t0 < 2500 + 2000, `${Date.now() - t0} ms`);
+    }
+    assert.equal(r.fb.graph.entityIds().length, 0);
+  } finally {
+    await r.close();
+  }
+});
+
+test('timeouts from the environment: FILMKW_NEO4J_*_MS become tuning, bad values are usage errors', () => {
+  const base = { NEO4J_URI: 'bolt://h:7687', NEO4J_PASSWORD: 'p' };
+  assert.deepEqual(neo4jConfigFromEnv({ ...base, FILMKW_NEO4J_TX_TIMEOUT_MS: '2000', FILMKW_NEO4J_RETRY_TIME_MS: '500' }).tuning, {
+    maxTransactionRetryTimeMs: 500,
+    transactionTimeoutMs: 2000,
+  });
+  assert.equal(neo4jConfigFromEnv(base).tuning, undefined);
+  for (const bad of ['0', '-1', '1.5', 'soon', '1e3']) {
+    assert.throws(
+      () => neo4jConfigFromEnv({ ...base, FILMKW_NEO4J_CONNECT_TIMEOUT_MS: bad }),
+      (e: unknown) => e instanceof FilmkwError && e.code === 'USAGE' && e.message === `neo4j: FILMKW_NEO4J_CONNECT_TIMEOUT_MS must be a positive integer (milliseconds), got ${JSON.stringify(bad)}`,
+    );
+  }
+});
