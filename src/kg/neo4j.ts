@@ -72,7 +72,7 @@ export interface Neo4jTuning {
    * is closed. Keep it well above the time of one batch plus `maxTransactionRetryTimeMs`. @default 300000
    */
   transactionTimeoutMs: number;
-  /** How long closing the session and driver may take at the end of a job (a dead peer never answers GOODBYE). @default 5000 */
+  /** How long closing the session and driver may take at the end of a job (a dead peer never answers GOODBYE). @default 2000 */
   closeTimeoutMs: number;
 }
 
@@ -118,7 +118,7 @@ export const NEO4J_DEFAULTS = Object.freeze({
     connectionAcquisitionTimeoutMs: 30_000,
     maxTransactionRetryTimeMs: 30_000,
     transactionTimeoutMs: 300_000,
-    closeTimeoutMs: 5_000,
+    closeTimeoutMs: 2_000,
   } satisfies Neo4jTuning),
   /** At most this many examples per skip reason. */
   skipExamples: 5,
@@ -554,16 +554,25 @@ async function withDriver<T>(cfg: Neo4jConfig, tuning: Partial<Neo4jTuning> | un
   const t: Neo4jTuning = { ...NEO4J_DEFAULTS.tuning, ...cfg.tuning, ...tuning };
   const driver = openDriver(cfg, t);
   let phase: Phase = 'connect';
-  const guard = <U>(p: Promise<U>) => deadline(p, t.transactionTimeoutMs);
+  let silent = false; // a deadline passed: the connection is dead, a graceful close would only wait
+  const guard = <U>(p: Promise<U>) =>
+    deadline(p, t.transactionTimeoutMs).catch((e: unknown) => {
+      if (e instanceof NoAnswerError) silent = true;
+      throw e;
+    });
+  const closeSession = async (s: { close(): Promise<void> }) => {
+    if (!silent) await closeWithin(s, t.closeTimeoutMs);
+  };
   try {
     await guard(driver.verifyConnectivity(cfg.database ? { database: cfg.database } : {}));
-    return await job({ driver, setPhase: (p) => (phase = p), guard, closeSession: (s) => closeWithin(s, t.closeTimeoutMs) });
+    return await job({ driver, setPhase: (p) => (phase = p), guard, closeSession });
   } catch (err) {
     // a plain exception without a driver/system error code is a bug of ours: keep it (internal error)
     if (!(err instanceof Neo4jError) && !(err instanceof FilmkwError) && !codeOf(err)) throw err;
     throw classifyNeo4jError(err, { uri: cfg.uri, user: cfg.user, phase, database: cfg.database });
   } finally {
-    await closeWithin(driver, t.closeTimeoutMs);
+    // the driver's close also closes connections in use (the hung one included)
+    await closeWithin(driver, silent ? Math.min(t.closeTimeoutMs, 1000) : t.closeTimeoutMs);
   }
 }
 
