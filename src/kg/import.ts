@@ -133,6 +133,7 @@ export interface ImportSummary {
   duplicates: MergeReport['duplicates'];
   people: MergeReport['people'];
   played: MergeReport['played'];
+  /** Self-relations in the input (skipped; also counted under `skipped`). */
   selfRelations: number;
   skipped: { total: number; reasons: ReportGroup[] };
   dropped: { total: number; reasons: ReportGroup[] };
@@ -181,7 +182,7 @@ export function formatSummary(s: ImportSummary): string {
       `${s.people.linkedSameFilm} on the same film, ${s.people.linkedViaSourcePerson} via the source's own person; ${s.people.ambiguousName} ambiguous`,
   );
   lines.push(`kg import: PLAYED: ${s.played.relations} relations from ${s.played.mentions} mentions in ${s.played.synopses} synopses`);
-  if (s.selfRelations) lines.push(`kg import: ${s.selfRelations} self-relations kept`);
+  if (s.selfRelations) lines.push(`kg import: ${s.selfRelations} self-relation(s) skipped (listed below)`);
   const groups = (title: string, g: { total: number; reasons: ReportGroup[] }) => {
     lines.push(`kg import: ${title}: ${g.total}`);
     for (const r of g.reasons) {
