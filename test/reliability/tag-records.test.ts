@@ -1,0 +1,84 @@
+/**
+ * Issue 5, record-level robustness of `filmkw tag` through bin/filmkw (run `npm run build` first):
+ * empty texts are documents with no keywords (not errors); JSON lines of the wrong shape are one error
+ * record each with their line and reason; a 1 MB single document is tagged whole in jsonl, csv and txt;
+ * emoji, traditional Chinese and Latin-only texts are tagged. One output record per input record, in order.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { demoSnapshot } from '../batch/demo-kg.js';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const SKIP = !existsSync(join(root, 'dist/cli/main.js')) && 'needs `npm run build` (dist/)';
+const dir = mkdtempSync(join(tmpdir(), 'filmkw-tagrec-'));
+const run = (args: string[], input?: string) => spawnSync(process.execPath, ['bin/filmkw', ...args], { cwd: root, encoding: 'utf8', input, maxBuffer: 1 << 26 });
+type Rec = { id: string | null; line?: number; error?: string; keywords?: { word: string }[] };
+const recs = (out: string): Rec[] => (out === '' ? [] : out.trimEnd().split('\n').map((l) => JSON.parse(l) as Rec));
+
+test('odd JSON lines: empty texts tagged with no keywords, wrong shapes one error record each with line and reason', { skip: SKIP }, async () => {
+  const kg = await demoSnapshot();
+  const lines = [
+    '{"text":""}',
+    '{"text":"   "}',
+    '{"text":null}',
+    '{"id":"x"}',
+    '{"text":["",""]}',
+    '{"text":123}',
+    '[1,2]',
+    '"just a string"',
+    '{"text":"《霸王别姬》🎬🍿 張國榮 程蝶衣"}',
+    '{"text":"Only Latin text here, Farewell My Concubine."}',
+    '{"text":"！？……——"}',
+    '{"text":"a", "text":"duplicate key"}',
+  ];
+  const r = run(['tag', '--format', 'jsonl', '--kg', kg], lines.join('\n') + '\n');
+  assert.equal(r.status, 0, r.stderr);
+  assert.doesNotMatch(r.stderr, /\n\s+at /);
+  const got = recs(r.stdout);
+  assert.equal(got.length, lines.length);
+  assert.deepEqual(got.map((x) => x.id), lines.map((_, i) => String(i + 1)));
+  const errors = got.filter((x) => x.error !== undefined);
+  assert.deepEqual(
+    errors.map((x) => [x.line, x.error]),
+    [
+      [3, 'field "text" is null; expected a string or an array of strings'],
+      [4, 'field "text" is missing'],
+      [6, 'field "text" is a number; expected a string or an array of strings'],
+      [7, 'line is an array, not a JSON object'],
+      [8, 'line is a string, not a JSON object'],
+    ],
+  );
+  for (const i of [0, 1, 4, 10]) assert.deepEqual(got[i].keywords, [], `line ${i + 1}`);
+  assert.ok(got[8].keywords!.length > 0, JSON.stringify(got[8]));
+  assert.ok(got[9].keywords!.length > 0, JSON.stringify(got[9]));
+  assert.match(r.stderr, /tag: 12 records \(7 tagged, 5 error records\)/);
+});
+
+test('a 1 MB single document is tagged whole from jsonl, csv and txt', { skip: SKIP, timeout: 120_000 }, async () => {
+  const kg = await demoSnapshot();
+  const text = '《长津湖》是一部关于抗美援朝的电影，易烊千玺饰演伍万里，吴京饰演伍千里。'.repeat(28_000); // ≈ 1 MB UTF-8
+  assert.ok(Buffer.byteLength(text) > 1_000_000);
+  const files: [string, string][] = [
+    ['big.jsonl', JSON.stringify({ text }) + '\n'],
+    ['big.csv', `text\n"${text}"\n`],
+    ['big.txt', text + '\n'],
+  ];
+  const outs: string[] = [];
+  for (const [name, data] of files) {
+    const p = join(dir, name);
+    writeFileSync(p, data);
+    const r = run(['tag', p, '--kg', kg]);
+    assert.equal(r.status, 0, `${name}: ${r.stderr}`);
+    const got = recs(r.stdout);
+    assert.equal(got.length, 1, name);
+    assert.ok(got[0].keywords!.length > 0, name);
+    assert.ok(got[0].keywords!.some((k) => k.word === '长津湖' || k.word === '伍万里'), `${name}: ${JSON.stringify(got[0].keywords)}`);
+    outs.push(JSON.stringify(got[0].keywords));
+  }
+  assert.equal(new Set(outs).size, 1, 'the same keywords whatever the format');
+});
