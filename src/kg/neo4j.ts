@@ -471,7 +471,7 @@ export function classifyNeo4jError(err: unknown, ctx: { uri?: string; user?: str
   const connectish = code === neo4j.error.SERVICE_UNAVAILABLE || code === neo4j.error.SESSION_EXPIRED || CONNECT_CAUSE.test(message);
   const codeText = code && code !== 'N/A' ? ` [${code}]` : '';
   if (phase === 'connect') {
-    const protocol = code === neo4j.error.PROTOCOL_ERROR || /Bolt protocol|handshake|protocol version/i.test(message);
+    const protocol = code === neo4j.error.PROTOCOL_ERROR || /Bolt protocol|handshake|protocol version|responded HTTP/i.test(message);
     if (connectish || protocol) {
       const hint = protocol && !connectish ? '; is it a Neo4j 5 server speaking Bolt?' : '';
       return new FilmkwError('NEO4J_UNAVAILABLE', `neo4j: cannot connect to ${ctx.uri ? redactUri(ctx.uri) : 'the server'}: is the server running? (${cause}${hint})`, { cause: err });

@@ -157,3 +157,34 @@ test('timeouts from the environment: FILMKW_NEO4J_*_MS become tuning, bad values
     );
   }
 });
+
+test('not a Bolt server on the port (HTTP, an SSH-like banner, accept-and-close): NEO4J_UNAVAILABLE with one line', async () => {
+  const behaviours: [string, (s: import('node:net').Socket) => void, RegExp][] = [
+    ['http', (s) => s.once('data', () => s.end('HTTP/1.1 400 Bad Request\r\ncontent-length: 0\r\n\r\n')), /Server responded HTTP.*; is it a Neo4j 5 server speaking Bolt\?\)$/],
+    ['banner', (s) => s.once('data', () => s.write('SSH-2.0-OpenSSH_9.6\r\n')), /\)$/],
+    ['close', (s) => s.destroy(), /\)$/],
+  ];
+  const net = await import('node:net');
+  for (const [name, behave, re] of behaviours) {
+    const srv = net.createServer((s) => {
+      s.on('error', () => undefined);
+      behave(s);
+    });
+    await new Promise<void>((r) => srv.listen(0, '127.0.0.1', () => r()));
+    const port = (srv.address() as import('node:net').AddressInfo).port;
+    try {
+      const t0 = Date.now();
+      await assert.rejects(neo4jStats({ uri: `bolt://127.0.0.1:${port}`, user: 'neo4j', password: 'pw' }, { tuning: TUNING }), (e: unknown) => {
+        assert.ok(e instanceof FilmkwError, `${name}: ${String(e)}`);
+        assert.equal(e.code, 'NEO4J_UNAVAILABLE', `${name}: ${e.message}`);
+        assert.match(e.message, new RegExp(`^neo4j: cannot connect to bolt://127\\.0\\.0\\.1:${port}: is the server running\\? \\(`));
+        assert.match(e.message, re, name);
+        assert.ok(!e.message.includes('\n'), name);
+        return true;
+      });
+      assert.ok(Date.now() - t0 < 2500 + 2000, `${name}: ${Date.now() - t0} ms`);
+    } finally {
+      await new Promise<void>((r) => srv.close(() => r()));
+    }
+  }
+});
