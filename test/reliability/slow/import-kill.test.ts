@@ -3,15 +3,15 @@
  * points while X already holds an older snapshot (the demo KG). After every kill X is either the old
  * snapshot (same content hash, same bytes) or the new complete one, never truncated or unreadable; stray
  * temp files of killed runs do not break the next run, which removes them and writes X whole.
- * Half the rounds kill at a random time of the whole run, half at a random time after the CLI announced
- * the snapshot write, so that kills land inside the write.
+ * A third of the rounds kill at a random time of the whole run, a third at a random time after the CLI
+ * announced the snapshot write, a third a few ms after the temp file appeared (inside the write).
  * Needs `npm run build`. Run by `npm run test:reliability`.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, watch, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,7 +19,7 @@ import { loadSnapshot } from '../../../src/kg/snapshot.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const built = existsSync(join(root, 'dist/cli/main.js'));
-const ROUNDS = 10;
+const ROUNDS = 12;
 
 const sha = (p: string) => createHash('sha256').update(readFileSync(p)).digest('hex');
 
@@ -38,22 +38,36 @@ function writeBigCsvKg(dir: string): void {
   writeFileSync(join(dir, 'relations.csv'), r.join('\n') + '\n');
 }
 
-/** Runs the import; kills it `delayMs` after the start, or after "writing the snapshot" when `inWrite`. */
-function killedImport(out: string, src: string, delayMs: number, inWrite: boolean): Promise<{ signal: string | null; code: number | null; stderr: string }> {
+type When = 'start' | 'announced' | 'temp';
+
+/**
+ * Runs the import; kills it `delayMs` after the start, after "writing the snapshot" on stderr, or after
+ * a new temp file appeared next to `out`.
+ */
+function killedImport(out: string, src: string, delayMs: number, when: When): Promise<{ signal: string | null; code: number | null; stderr: string }> {
   return new Promise((resolve, reject) => {
+    const outDir = join(out, '..');
+    const before = new Set(readdirSync(outDir));
     const child = spawn(process.execPath, ['bin/filmkw', 'kg', 'import', '--out', out, `csv:${src}`], { cwd: root, stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
     let timer: NodeJS.Timeout | undefined;
     const arm = () => (timer ??= setTimeout(() => child.kill('SIGKILL'), delayMs));
-    if (!inWrite) arm();
+    if (when === 'start') arm();
+    const watcher =
+      when === 'temp'
+        ? watch(outDir, (_ev, name) => {
+            if (name && name.includes('.tmp-') && !before.has(name)) arm();
+          })
+        : null;
     child.stderr.setEncoding('utf8');
     child.stderr.on('data', (d: string) => {
       stderr += d;
-      if (inWrite && stderr.includes('writing the snapshot')) arm();
+      if (when === 'announced' && stderr.includes('writing the snapshot')) arm();
     });
     child.on('error', reject);
     child.on('exit', (code, signal) => {
       if (timer) clearTimeout(timer);
+      watcher?.close();
       resolve({ code, signal, stderr });
     });
   });
@@ -86,12 +100,12 @@ test('SIGKILL of `kg import --out X` at random points: X is the old or the new s
     let midWrite = 0;
     const seenTemps = new Set<string>();
     for (let r = 0; r < ROUNDS; r++) {
-      const hadOld = r % 5 !== 4; // every fifth round starts without X
+      const hadOld = r % 4 !== 3; // every fourth round starts without X
       if (hadOld) writeFileSync(X, readFileSync(oldFile));
       else rmSync(X, { force: true });
-      const inWrite = r % 2 === 0;
-      const delay = inWrite ? Math.floor(Math.random() * 160) : Math.floor(Math.random() * runMs * 1.1);
-      const res = await killedImport(X, src, delay, inWrite);
+      const when: When = (['start', 'announced', 'temp'] as const)[r % 3];
+      const delay = when === 'start' ? Math.floor(Math.random() * runMs * 1.1) : when === 'announced' ? Math.floor(Math.random() * 160) : Math.floor(Math.random() * 20);
+      const res = await killedImport(X, src, delay, when);
       const temps = readdirSync(outDir).filter((f) => f !== 'kg.fkg');
       if (temps.some((t) => !seenTemps.has(t))) midWrite++; // this round's kill left a temp: it was inside the write
       temps.forEach((t) => seenTemps.add(t));
@@ -107,7 +121,8 @@ test('SIGKILL of `kg import --out X` at random points: X is the old or the new s
         assert.equal(content, h === oldHash ? oldContent : newContent);
         state = h === oldHash ? 'old snapshot intact' : 'new snapshot complete';
       }
-      outcomes.push(`round ${r}: ${res.signal ?? `exit ${res.code}`} ${inWrite ? 'after the write began' : 'after the start'} +${delay} ms → ${state}, ${temps.length} temp file(s)`);
+      const after = { start: 'after the start', announced: 'after "writing the snapshot"', temp: 'after the temp file appeared' }[when];
+      outcomes.push(`round ${r}: ${res.signal ?? `exit ${res.code}`} ${after} +${delay} ms → ${state}, ${temps.length} temp file(s)`);
     }
     console.log(outcomes.join('\n'));
     assert.ok(midWrite > 0, 'at least one kill landed inside the snapshot write');
