@@ -188,3 +188,19 @@ test('not a Bolt server on the port (HTTP, an SSH-like banner, accept-and-close)
     }
   }
 });
+
+test('static: the only interpolations in Cypher text of src/kg/neo4j.ts are enum-checked labels and types', async () => {
+  const { readFileSync } = await import('node:fs');
+  const src = readFileSync(new URL('../../src/kg/neo4j.ts', import.meta.url), 'utf8');
+  const cypher = /\b(MATCH|MERGE|UNWIND|RETURN|CREATE|REMOVE|DELETE|SET)\b/;
+  const allowed = new Set(['k', "others.join(':')", 'checkEntityKind(k)', 'checkRelationKind(k)', 'types']);
+  const templates = [...src.matchAll(/`([^`]*)`/g)].map((m) => m[1]).filter((t) => cypher.test(t) && t.includes('${'));
+  assert.ok(templates.length >= 4, `found ${templates.length} Cypher templates`);
+  for (const t of templates) {
+    for (const [, expr] of t.matchAll(/\$\{([^}]*)\}/g)) assert.ok(allowed.has(expr), `data may reach Cypher text: \${${expr}} in \`${t}\``);
+  }
+  // and the variables used there come from the checkers
+  assert.match(src, /const k = checkEntityKind\(kind\);/);
+  assert.match(src, /const k = checkRelationKind\(kind\);/);
+  assert.match(src, /const types = RELATION_KINDS\.filter\(\(k\) => k !== 'ALIAS'\)\.map\(checkRelationKind\)\.join\('\|'\);/);
+});
