@@ -8,36 +8,40 @@
  * further overrides.
  *
  * How the defaults were chosen. Where the paper states a value, the default is the paper's value (also
- * when the dev set prefers another: the tuned value then lives in the preset `filmkw`, not here). Where
+ * when the dev set prefers another: the better value then lives in the preset `filmkw`, not here). Where
  * the paper is silent, the default was picked by measuring on the annotated dev set film-dev (180 Douban
  * texts, 5 gold keywords each) with the merged Douban KG, one option at a time around the full model
- * `textrank+w+g+r`, and checked out of domain on csl-dev (1,000 CSL abstracts). Figures are macro
- * F1@5 changes with paired 95% bootstrap intervals (eval/results/film-dev/ANALYSIS.md, results.md and the
- * "Option sweep" table regenerate them: `npm run experiments`):
+ * `textrank+w+g+r`, and kept only if csl-dev (1,000 CSL abstracts, out of domain) does not disagree.
+ * Figures: macro F1@5 change, paired 95% bootstrap interval (eval/results/film-dev/ANALYSIS.md §3;
+ * `npm run experiments` regenerates the sweep tables):
  *
- * - Stated by the paper, kept: `candidates.posFilter` 'containsNV' (keep tags containing n or v; the
- *   jieba-tagset variant 'containsNVorX' also keeps HMM-found unknown words, +0.031 [+0.016, +0.048] on
- *   film-dev and +0.003 [+0.001, +0.006] on csl-dev; used by `filmkw`); `rank.damping` 0.85 (0.5–0.95 all
- *   within ±0.002); `semantic.jaccardNeighbours` 'kg' (the paper's KG co-neighbours); relation types not
- *   distinguished (`graph.kgEdgeWeight` is not 'relationCount').
- * - Silent, measured, changed: `graph.kgEdgeWeight` β = **16** (the spec's reading was β = 1: a KG edge
- *   adds 1 to a co-occurrence count, ≈ 1% of the graph weight, and step G changed 8 documents).
- *   β = 16 vs 1: +0.058 [+0.037, +0.080] on film-dev (44 documents better, 9 worse); csl-dev ±0 (no film
- *   entity matches there). Sweep: 2 +0.009, 4 +0.019, 8 +0.033, 16 +0.058, 32 +0.062, 64 +0.064; 16 is
- *   the knee — larger β lets single-mention actors and KG-only neighbours displace non-entity gold words.
- * - Silent, measured, kept: `graph.window` 5 (jieba's span; 3 is +0.008 [−0.006, +0.021] on film-dev and
- *   +0.002 [−0.001, +0.005] on csl-dev once β = 16: noise, and with the IDF prior 5 beats 3 by 0.010);
- *   `graph.windowOver` 'candidates' (allTokens −0.028); `graph.combine` 'sum' (max −0.006);
- *   `semantic.smCombine` 'add' (mul −0.047, others ±0.002); `semantic.smScope` 'existingEdges';
- *   `candidates.stopwords` 'filmkw' (cppjieba, jiebaEnglish, none: −0.038); `titles.titlePolicy`
- *   'contextual' (always/never ±0.001); `rank.tol`/`maxIter` 1e-4/100 (the TextRank paper's threshold);
- *   `candidates.minLength` 2 and `english` 'keep' (candidates.ts header: dev-set checks).
- * - Beyond the paper, off by default: `prior.idf` 'off' ('multiply' = final scores × nodejieba IDF,
- *   +0.050 [+0.032, +0.067] on film-dev and +0.013 [+0.008, +0.019] on csl-dev; used by `filmkw`).
+ * - Silent, measured, changed: `graph.kgEdgeWeight` β = 16 (the spec's first reading was β = 1, under
+ *   which a KG edge adds 1 to a co-occurrence count and step G changes 8 documents). 16 vs 1:
+ *   +0.058 [+0.037, +0.080] on film-dev, ±0 on csl-dev (no film entity matches there); sweep 2 −0.049,
+ *   4 −0.039, 8 −0.024, 32 +0.004, 64 +0.007 against 16, and 16 is the best value around `filmkw`.
+ *   Larger β lets single-mention actors and KG-only neighbours displace gold words that are not entities.
+ * - Silent, measured, kept: `graph.window` 5 (jieba's span; 3 vs 5 +0.008 [−0.006, +0.021] on film-dev,
+ *   +0.002 [−0.001, +0.005] on csl-dev: noise; around `filmkw` 4 vs 5 +0.003 [−0.003, +0.011] and
+ *   −0.002 [−0.004, −0.000]); `graph.windowOver` 'candidates' (allTokens −0.017); `graph.combine` 'sum'
+ *   (max −0.001, coOnlyWeightKgBinary −0.039); `graph.selfLoops` 'drop'; `semantic.smCombine` 'add'
+ *   (mul −0.106, others ±0.002); `semantic.smScope` 'existingEdges' (allPairs +0.001);
+ *   `candidates.stopwords` 'filmkw' (cppjieba −0.038, none −0.039); `titles.titlePolicy` 'contextual'
+ *   (always −0.003, never −0.002); `rank.tol`/`maxIter` 1e-4/100 (the TextRank paper's threshold);
+ *   `candidates.minLength` 2 and `english` 'keep' (candidates.ts header).
+ * - Stated by the paper, kept: `candidates.posFilter` 'containsNV' (tags containing n or v), although
+ *   'containsNVorX' (also HMM-found unknown words) gives +0.031 [+0.016, +0.048] on film-dev and +0.003
+ *   [+0.000, +0.006] on csl-dev, and 'none' +0.017 [−0.001, +0.036] and +0.009 [+0.005, +0.013];
+ *   `rank.damping` 0.85 (0.5–0.95: −0.011…0); `semantic.jaccardNeighbours` 'kg' (KG co-neighbours);
+ *   relation types not distinguished (`kgEdgeWeight` is not 'relationCount', −0.053).
+ * - Beyond the paper, off by default: `prior.idf` 'off'; 'multiply' (final score × nodejieba IDF, idf.ts)
+ *   gives +0.048 [+0.032, +0.064] on film-dev and +0.016 [+0.011, +0.021] on csl-dev.
  *
- * The preset `filmkw` (paper full model + 'containsNVorX' + IDF prior) is the default of the CLI and
- * the library ({@link DEFAULT_PRESET}): film-dev F1@5 0.466 against 0.360 for the best nodejieba
- * baseline (TF-IDF with the KG user dictionary), csl-dev 0.137 against 0.142 for nodejieba TF-IDF.
+ * The preset `filmkw` = the full model + `prior.idf: 'multiply'` + `candidates.posFilter: 'none'` (with
+ * the IDF prior, 'none' vs 'containsNVorX' is −0.001 [−0.012, +0.010] on film-dev and +0.008 [+0.005,
+ * +0.012] on csl-dev) is the best measured system and the default of the CLI and the library
+ * ({@link DEFAULT_PRESET}): film-dev 0.4644 vs 0.3600 for the best nodejieba baseline (TF-IDF with the
+ * KG user dictionary), +0.104 [+0.081, +0.130]; csl-dev 0.1455 vs 0.1416 for nodejieba TF-IDF, +0.0039
+ * [+0.0005, +0.0074]. The paper's full model with these defaults: 0.3833 and 0.1202.
  *
  * Override keys (untyped input from CLI flags and experiment files) are validated strictly: `group.key`
  * (`graph.window`), a bare key when it is unique across groups (`window`), or a group with an object
