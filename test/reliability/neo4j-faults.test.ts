@@ -204,3 +204,25 @@ test('static: the only interpolations in Cypher text of src/kg/neo4j.ts are enum
   assert.match(src, /const k = checkRelationKind\(kind\);/);
   assert.match(src, /const types = RELATION_KINDS\.filter\(\(k\) => k !== 'ALIAS'\)\.map\(checkRelationKind\)\.join\('\|'\);/);
 });
+
+test('silent partition while reading the KG back (tag --neo4j path): NEO4J_FAILED after the deadline; a retry reads it all', async () => {
+  const r = await rig();
+  try {
+    await writeKgToNeo4j(DEMO, r.cfg, { tuning: TUNING });
+    const start = r.proxy.bytesUp;
+    r.proxy.cut(1500 + Math.floor(Math.random() * 1500), 'silent'); // after the login, during the paged reads
+    const t0 = Date.now();
+    await assert.rejects(readKgFromNeo4j(r.cfg, { pageSize: 20, tuning: TUNING }), (e: unknown) => {
+      assert.ok(e instanceof FilmkwError, String(e));
+      assert.equal(e.code, 'NEO4J_FAILED', e.message);
+      assert.match(e.message, /^neo4j: reading the KG at bolt:\/\/127\.0\.0\.1:\d+ lost the server: no answer from the server in 2500 ms .*; the read can be retried$/);
+      return true;
+    });
+    assert.ok(Date.now() - t0 < 2500 + 2000, `${Date.now() - t0} ms`);
+    assert.ok(r.proxy.bytesUp > start);
+    await r.proxy.heal();
+    assert.equal(KgStore.fromData(await readKgFromNeo4j(r.cfg, { pageSize: 20, tuning: TUNING })).contentHash, STORE.contentHash);
+  } finally {
+    await r.close();
+  }
+});
