@@ -147,3 +147,19 @@ test('real data: nodejieba TF-IDF on film-dev (harness regression)', { skip: !ex
   assert.deepEqual(j.macro['5'], { p: 0.323333, r: 0.323333, f1: 0.323333 });
   assert.deepEqual(j.macro['1'], { p: 0.544444, r: 0.108889, f1: 0.181481 });
 });
+
+test('eval --ts and --kg-aliases through the CLI (demo KG): each option credits exactly its document', () => {
+  // doc "alias": gold 刺激1995 is an alias of 肖申克的救赎 in the demo KG; the system returns 3 words, one
+  // of them 肖申克的救赎. doc "trad": gold in traditional script (音樂, 攝影); the system returns 4 words,
+  // 音乐 and 摄影 among them. So P@5 = 1/3 resp. 2/4 when the option is on, R = 1.
+  const file = 'test/fixtures/eval/match-options.jsonl';
+  const at5 = (...flags: string[]) => {
+    const r = run('eval', '--gold', file, '--preset', 'textrank+w', '--k', '5', '--json', ...flags);
+    assert.equal(r.status, 0, r.stderr);
+    return JSON.parse(r.stdout).macro['5'];
+  };
+  assert.deepEqual(at5(), { p: 0, r: 0, f1: 0 });
+  assert.deepEqual(at5('--ts'), { p: 0.25, r: 0.5, f1: 0.333333 });
+  assert.deepEqual(at5('--kg-aliases'), { p: 0.166667, r: 0.5, f1: 0.25 });
+  assert.deepEqual(at5('--ts', '--kg-aliases'), { p: 0.416667, r: 1, f1: 0.583333 });
+});
