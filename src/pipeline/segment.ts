@@ -81,10 +81,10 @@ export interface CreateSegmenterOptions {
   userDictLines?: readonly string[];
 }
 
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
-/** `String.prototype.toWellFormed` (ES2024): lone surrogates → U+FFFD, same length. */
+/** Lone surrogates → U+FFFD, same length (`String.prototype.toWellFormed`, ES2024, Node ≥ 20). */
 function wellFormed(text: string): string {
-  return text.replace(LONE_SURROGATE, '\uFFFD');
+  const s = text as string & { isWellFormed(): boolean; toWellFormed(): string };
+  return s.isWellFormed() ? text : s.toWellFormed();
 }
 
 /** The segmenter factory (see module header). Throws FilmkwError USAGE/INPUT on bad options or dictionaries. */
@@ -145,9 +145,7 @@ export function createSegmenter(opts: CreateSegmenterOptions = {}): Segmenter {
       const piece = (a: number, b: number): void => {
         if (a >= b) return;
         const sub = safe.slice(a, b);
-        for (const t of alignTokens(text.slice(a, b), sub, tagger.tag(sub), backend)) {
-          out.push({ word: t.word, tag: t.tag, start: t.start + a, end: t.end + a });
-        }
+        alignTokens(text === safe ? sub : text.slice(a, b), sub, tagger.tag(sub), backend, out, a);
       };
       let from = 0;
       for (const m of matches) {

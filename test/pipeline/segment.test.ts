@@ -239,6 +239,13 @@ test('findCompounds: left to right, longest first at a position, never overlappi
     { start: 13, end: 20, tag: 'nz' },
   ]);
   assert.deepEqual(findCompounds(text, buildCompoundIndex([])), []);
+  // one-unit compounds: taken only where no longer compound starts at that position; at the text's end too
+  const one = buildCompoundIndex([{ word: 'ア', tag: 'k1' }, { word: 'アイ', tag: 'k2' }]);
+  assert.deepEqual(findCompounds('アイアxア', one), [
+    { start: 0, end: 2, tag: 'k2' },
+    { start: 2, end: 3, tag: 'k1' },
+    { start: 4, end: 5, tag: 'k1' },
+  ]);
 });
 
 test('compounds are hard boundaries in both backends: the HMM cannot glue a neighbour to them', () => {

@@ -87,31 +87,39 @@ export interface AlignedToken {
 }
 
 /**
- * Attach UTF-16 offsets to native output. `text` is the original input; `safe` is the string given to
- * the native code (same length: lone surrogates replaced by U+FFFD). Every token's `word` is set to
- * `text.slice(start, end)`, so the invariant holds even where `safe` differs from `text`. Characters the
- * native code dropped (none observed for either backend) are skipped, never invented.
+ * Attach UTF-16 offsets to native output and append the tokens to `out`. `text` is the original input;
+ * `safe` is the string given to the native code (same length: lone surrogates replaced by U+FFFD);
+ * `offset` is where `text` starts in the document (added to every offset). Every token's `word` is set
+ * to `text.slice(start, end)`, so the invariant holds even where `safe` differs from `text`. Characters
+ * the native code dropped (none observed for either backend) are skipped, never invented.
  */
-export function alignTokens(text: string, safe: string, raw: readonly RawTagged[], backend: string): AlignedToken[] {
-  const out: AlignedToken[] = new Array(raw.length);
-  let n = 0;
+export function alignTokens(
+  text: string,
+  safe: string,
+  raw: readonly RawTagged[],
+  backend: string,
+  out: AlignedToken[] = [],
+  offset = 0,
+): AlignedToken[] {
+  const same = text === safe;
   let cursor = 0;
-  for (const r of raw) {
-    if (r.word === '') continue;
+  for (let i = 0; i < raw.length; i++) {
+    const r = raw[i];
+    const word = r.word;
+    if (word === '') continue;
     let start = cursor;
-    if (!safe.startsWith(r.word, cursor)) {
-      start = safe.indexOf(r.word, cursor);
+    if (!safe.startsWith(word, cursor)) {
+      start = safe.indexOf(word, cursor);
       if (start < 0) {
         throw new Error(
-          `segment: ${backend} returned the token ${JSON.stringify(r.word)} that is not in the input after offset ${cursor} (please report)`,
+          `segment: ${backend} returned the token ${JSON.stringify(word)} that is not in the input after offset ${cursor} (please report)`,
         );
       }
     }
-    const end = start + r.word.length;
-    out[n++] = { word: text.slice(start, end), tag: r.tag, start, end };
+    const end = start + word.length;
+    out.push({ word: same ? word : text.slice(start, end), tag: r.tag, start: start + offset, end: end + offset });
     cursor = end;
   }
-  out.length = n;
   return out;
 }
 
@@ -121,19 +129,43 @@ export interface Compound {
   readonly tag: string;
 }
 
-/** Index of compounds by first UTF-16 code unit, longest first. */
-export type CompoundIndex = ReadonlyMap<string, readonly Compound[]>;
+/** The compounds that start with one UTF-16 code unit: by their second code unit (longest first), and the one-unit compound. */
+interface FirstUnitSlot {
+  readonly bySecond: Map<number, Compound[]>;
+  single: Compound | null;
+}
+
+/**
+ * Index of compounds for {@link findCompounds}: a table over the first UTF-16 code unit (most text
+ * positions are rejected by one array read), then the candidates by their second code unit, longest
+ * first. Small-integer keys only (a two-unit key as one number would leave V8's small-integer range).
+ */
+export interface CompoundIndex {
+  readonly size: number;
+  readonly slots: readonly (FirstUnitSlot | null)[];
+}
 
 export function buildCompoundIndex(compounds: readonly Compound[]): CompoundIndex {
-  const m = new Map<string, Compound[]>();
+  const slots: (FirstUnitSlot | null)[] = new Array<FirstUnitSlot | null>(0x10000).fill(null);
+  let size = 0;
   for (const c of compounds) {
-    const k = c.word[0];
-    let list = m.get(k);
-    if (!list) m.set(k, (list = []));
+    if (c.word.length === 0) continue;
+    const c0 = c.word.charCodeAt(0);
+    const slot = (slots[c0] ??= { bySecond: new Map(), single: null });
+    size++;
+    if (c.word.length === 1) {
+      slot.single = c;
+      continue;
+    }
+    const c1 = c.word.charCodeAt(1);
+    let list = slot.bySecond.get(c1);
+    if (!list) slot.bySecond.set(c1, (list = []));
     list.push(c);
   }
-  for (const list of m.values()) list.sort((a, b) => b.word.length - a.word.length || (a.word < b.word ? -1 : a.word > b.word ? 1 : 0));
-  return m;
+  for (const slot of slots) {
+    if (slot) for (const list of slot.bySecond.values()) list.sort((a, b) => b.word.length - a.word.length || (a.word < b.word ? -1 : a.word > b.word ? 1 : 0));
+  }
+  return { size, slots };
 }
 
 /** An occurrence of a compound in a text: `text.slice(start, end) === compound.word`. */
@@ -152,15 +184,27 @@ export interface CompoundMatch {
 export function findCompounds(text: string, index: CompoundIndex): CompoundMatch[] {
   const out: CompoundMatch[] = [];
   if (index.size === 0) return out;
-  for (let i = 0; i < text.length; i++) {
-    const list = index.get(text[i]);
-    if (!list) continue;
-    for (const c of list) {
-      if (text.startsWith(c.word, i)) {
-        out.push({ start: i, end: i + c.word.length, tag: c.tag });
-        i += c.word.length - 1;
-        break;
+  const slots = index.slots;
+  const n = text.length;
+  for (let i = 0; i < n; i++) {
+    const slot = slots[text.charCodeAt(i)];
+    if (slot === null) continue;
+    let found: Compound | null = null;
+    if (i + 1 < n) {
+      const list = slot.bySecond.get(text.charCodeAt(i + 1));
+      if (list !== undefined) {
+        for (const c of list) {
+          if (text.startsWith(c.word, i)) {
+            found = c;
+            break;
+          }
+        }
       }
+    }
+    found ??= slot.single;
+    if (found !== null) {
+      out.push({ start: i, end: i + found.word.length, tag: found.tag });
+      i += found.word.length - 1;
     }
   }
   return out;
