@@ -127,7 +127,21 @@ const LATIN = /^[A-Za-z0-9+#&._%-]*[A-Za-z][A-Za-z0-9+#&._%-]*$/u;
 
 /** True for tokens that are never candidates: punctuation, whitespace, symbols, emoji, numbers. */
 export function isPunctuationOrNumber(word: string): boolean {
+  // fast path: a token starting with a CJK ideograph has a letter and is not a number
+  const c = word.charCodeAt(0);
+  if (c >= 0x4e00 && c <= 0x9fff) return false;
   return NO_LETTER_OR_DIGIT.test(word) || NUMBER.test(word);
+}
+
+/** Whether `toLowerCase` can change the word for the stopword test (stopword lists are lower-case ASCII and CJK). */
+function hasUpperAscii(word: string): boolean {
+  for (let i = 0; i < word.length; i++) {
+    const c = word.charCodeAt(i);
+    if (c >= 0x41 && c <= 0x5a) return true;
+    // other non-ASCII letters may lower-case too (Ａ, Σ): keep the exact test; CJK ideographs do not
+    if (c > 0x7f && !(c >= 0x4e00 && c <= 0x9fff) && !(c >= 0x3400 && c <= 0x4dbf)) return true;
+  }
+  return false;
 }
 
 type Predicate = (word: string, tag: string) => boolean;
@@ -158,7 +172,7 @@ function compile(o: CandidateOptions): Predicate {
       }
       if (n < min) return false;
     }
-    if (stop.size > 0 && (stop.has(word) || stop.has(word.toLowerCase()))) return false;
+    if (stop.size > 0 && (stop.has(word) || (hasUpperAscii(word) && stop.has(word.toLowerCase())))) return false;
     return true;
   };
 }
