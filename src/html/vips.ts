@@ -22,6 +22,9 @@
  *      the other children of that ancestor (to `acrossDepth`) for blocks similar to the base block, add
  *      them, and repeat from the new level while a level adds something (a wrapper with one child does
  *      not count as a level).
+ *   6. Step 4's recursion into the found blocks ("递归地对相似视觉块做以上同样的操作"): when most chosen
+ *      blocks are containers whose similar child blocks hold ≥ `descendShare` of their text (boxes of
+ *      table rows), the child blocks are the records — the same step as the structural mode's descend.
  */
 
 /** One element of the rendered page, as collected in the browser (document order). */
@@ -72,6 +75,13 @@ export interface VisualOptions {
    * @default 8
    */
   baseCandidates: number;
+  /**
+   * Step 4's recursion into the found blocks: when most chosen blocks are containers in which a group of
+   * ≥ `minRecords` similar child blocks (within 3 block levels) holds at least this share of the
+   * container's text (boxes of table rows), those child blocks are the records; 0 turns it off.
+   * @default 0.8
+   */
+  descendShare: number;
 }
 
 export const VISUAL_DEFAULTS: Readonly<VisualOptions> = Object.freeze({
@@ -85,6 +95,7 @@ export const VISUAL_DEFAULTS: Readonly<VisualOptions> = Object.freeze({
   maxClimb: 4,
   acrossDepth: 6,
   baseCandidates: 8,
+  descendShare: 0.8,
 });
 
 const MEDIA = new Set(['img', 'object', 'iframe', 'embed']);
@@ -236,7 +247,55 @@ export function findRecordsVisual(nodes: readonly LayoutNode[], page: { width: n
     }
   }
   if (!best) return { records: [], base: null, noise };
-  const chosen = best.chosen;
+  let chosen = best.chosen;
+  // step 4 recursion: containers of similar blocks (boxes of table rows) give way to those blocks
+  if (o.descendShare > 0) {
+    const groupsUnder = (x: number): number[][] => {
+      const classes: number[][] = [];
+      for (const c of bk(x)) {
+        if (!okRecord(c)) continue;
+        const k = classes.find((g) => similar(g[0], c));
+        if (k) k.push(c);
+        else classes.push([c]);
+      }
+      return classes.filter((g) => g.length >= o.minRecords);
+    };
+    const sum = (g: number[]): number => g.reduce((a, i) => a + text[i], 0);
+    for (let round = 0; round < 3; round++) {
+      const finer = new Set<number>();
+      const failed: number[] = [];
+      const reps: number[] = [];
+      for (const e of chosen) {
+        let g: number[] | undefined;
+        const look = (x: number, d: number): void => {
+          for (const cand of groupsUnder(x)) if (!g || sum(cand) > sum(g)) g = cand;
+          if (d < 3) for (const c of bk(x)) look(c, d + 1);
+        };
+        look(e, 1);
+        if (!g || sum(g) < o.descendShare * text[e]) failed.push(e);
+        else {
+          reps.push(...g);
+          for (const m of g) finer.add(m);
+        }
+      }
+      if (reps.length === 0 || failed.length * 2 > chosen.size) break;
+      // in the other containers (a one-row table), blocks like the finer records are taken
+      for (const e of failed) {
+        let found = 0;
+        const look = (x: number, d: number): void => {
+          for (const c of bk(x)) {
+            if (okRecord(c) && reps.some((r) => similar(r, c))) {
+              finer.add(c);
+              found++;
+            } else if (d < 3) look(c, d + 1);
+          }
+        };
+        look(e, 1);
+        if (found === 0) finer.add(e);
+      }
+      chosen = finer;
+    }
+  }
   const base = best.base;
   const sibs = { length: best.sibs };
   return { records: [...chosen].sort((a, b) => a - b), base: { index: base, siblings: sibs.length }, noise };

@@ -4,13 +4,13 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Command } from 'commander';
 import { decodeHtml, listPages, recordsOfFile, resolveMode, looksTruncated } from '../../src/html/records.js';
-import { registerHtmlRecords } from '../../src/cli/commands/html-records.js';
+import { registerHtmlRecords, setRendererFactory } from '../../src/cli/commands/html-records.js';
 import { FilmkwError } from '../../src/errors.js';
 
 const FIX = fileURLToPath(new URL('../fixtures/html/records/', import.meta.url));
@@ -115,6 +115,25 @@ test('CLI: --out writes the file; bad --mode is a usage error', async () => {
     assert.deepEqual(recs.map((r) => r.subjectId), ['1000001', '1000002', '1000003', '1000004']);
     await assert.rejects(runCli([FIX, '--mode', 'fast']), (e: unknown) => e instanceof FilmkwError && e.code === 'USAGE');
   } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('CLI --mode auto: when the browser cannot start, the structural mode runs and stderr says so; --mode rendered fails', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'fk-rec-'));
+  setRendererFactory(() => Promise.reject(new FilmkwError('INPUT', 'html records: cannot start chromium at /usr/bin/chromium: boom')));
+  try {
+    const outFile = join(dir, 'r.jsonl');
+    const { err } = await runCli([join(FIX, 'douban-list.html'), '--out', outFile]);
+    if (existsSync('/usr/bin/chromium')) assert.match(err, /cannot start chromium at \/usr\/bin\/chromium: boom; using the structural mode/);
+    else assert.match(err, /not found, using the structural mode/);
+    assert.match(err, /mode structural/);
+    const recs = readFileSync(outFile, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { mode: string });
+    assert.equal(recs.length, 4);
+    assert.ok(recs.every((r) => r.mode === 'structural'));
+    await assert.rejects(runCli([join(FIX, 'douban-list.html'), '--mode', 'rendered', '--out', outFile]), (e: unknown) => e instanceof FilmkwError && e.code === 'INPUT');
+  } finally {
+    setRendererFactory(null);
     rmSync(dir, { recursive: true, force: true });
   }
 });

@@ -10,6 +10,7 @@ import { findRecordsVisual, type LayoutNode } from '../../src/html/vips.js';
 import { recordsOfFile } from '../../src/html/records.js';
 
 const FIX = fileURLToPath(new URL('../fixtures/html/records/', import.meta.url));
+const TOP250 = fileURLToPath(new URL('../../../shared/data/html/helloxizhao+douban/top250.html', import.meta.url));
 const noChromium = !existsSync('/usr/bin/chromium') && 'needs Debian chromium at /usr/bin/chromium (apt-get install chromium)';
 
 const WHITE = 'rgb(255, 255, 255)';
@@ -73,6 +74,60 @@ test('rule 3: blocks shorter than the copyright line are not records', () => {
   assert.equal(findRecordsVisual(nodes, { width: 1000, height: 2000 }, 60, { copyrightCap: 60 }).records.length, 0);
 });
 
+test('walk up and across (steps 3–4): cousin lists join level by level; a list of other width does not', () => {
+  // body > [main > [sec1 > [ul1, ul2], sec2 > [ul3]], aside > ul > narrower li]; 3 li per list
+  const n: LayoutNode[] = [];
+  const add = (parent: number, tag: string, x: number, y: number, w: number, h: number, ownText: number): number => {
+    n.push({ parent, tag, cls: '', x, y, w, h, bg: NONE, font: 14, position: 'static', display: 'block', ownText });
+    return n.length - 1;
+  };
+  const list = (parent: number, x: number, y: number, w: number): number[] => {
+    const ul = add(parent, 'ul', x, y, w, 260, 0);
+    return [0, 1, 2].map((i) => add(ul, 'li', x, y + 90 * i, w, 80, 40));
+  };
+  const body = add(-1, 'body', 0, 0, 1000, 1100, 0);
+  const main = add(body, 'div', 0, 0, 800, 1100, 0);
+  const sec1 = add(main, 'div', 0, 240, 800, 540, 0);
+  const ul1 = list(sec1, 0, 240, 800); // its last item is the block nearest the page centre
+  const ul2 = list(sec1, 0, 520, 800);
+  const sec2 = add(main, 'div', 0, 800, 800, 260, 0);
+  const ul3 = list(sec2, 0, 800, 800);
+  const aside = add(body, 'div', 820, 0, 180, 300, 0);
+  list(aside, 820, 0, 180);
+  const r = findRecordsVisual(n, { width: 1000, height: 1000 }, 0);
+  assert.equal(r.base?.index, ul1[2]);
+  assert.equal(r.base?.siblings, 2);
+  assert.deepEqual(r.records, [...ul1, ...ul2, ...ul3]);
+  // the paper's single base block climbing one level only: ul3 (a level further up) is not reached
+  assert.deepEqual(findRecordsVisual(n, { width: 1000, height: 1000 }, 0, { maxClimb: 1, baseCandidates: 1 }).records, [...ul1, ...ul2]);
+});
+
+test('step 4 recursion: boxes of table rows give way to their rows (rows narrower in one box)', () => {
+  // body > area > 3 × box [h2, table > tbody > (header row, rows)]; box 3 holds one row
+  const n: LayoutNode[] = [];
+  const add = (parent: number, tag: string, y: number, w: number, h: number, ownText: number, extra: Partial<LayoutNode> = {}): number => {
+    n.push({ parent, tag, cls: '', x: 10, y, w, h, bg: NONE, font: 16, position: 'static', display: 'block', ownText, ...extra });
+    return n.length - 1;
+  };
+  const body = add(-1, 'body', 0, 1280, 800, 0, { bg: WHITE });
+  const area = add(body, 'div', 40, 1264, 480, 0);
+  let y = 40;
+  const rows: number[] = [];
+  for (const [count, width] of [[5, 118], [4, 134], [1, 134]] as const) {
+    const box = add(area, 'div', y, 1264, 60 + 22 * count, 0);
+    add(box, 'h2', y, 1264, 27, 3, { font: 24 });
+    const table = add(box, 'table', y + 30, width, 22 * (count + 1), 0, { display: 'table' });
+    const tbody = add(table, 'tbody', y + 30, width, 22 * (count + 1), 0, { display: 'table-row-group' });
+    add(tbody, 'tr', y + 30, width, 20, 4, { display: 'table-row' }); // header row: shorter than the copyright line
+    for (let i = 0; i < count; i++) rows.push(add(tbody, 'tr', y + 52 + 22 * i, width, 20, 17, { display: 'table-row' }));
+    y += 80 + 22 * count;
+  }
+  const r = findRecordsVisual(n, { width: 1280, height: 800 }, 10);
+  assert.deepEqual(r.records, rows);
+  const boxes = findRecordsVisual(n, { width: 1280, height: 800 }, 10, { descendShare: 0 });
+  assert.deepEqual(boxes.records.map((i) => n[i].tag), ['div', 'div', 'div']);
+});
+
 test('rendered mode on the fixture pages (chromium)', { skip: noChromium }, async () => {
   const { createRecordRenderer } = await import('../../src/html/render.js');
   const r = await createRecordRenderer();
@@ -81,10 +136,38 @@ test('rendered mode on the fixture pages (chromium)', { skip: noChromium }, asyn
     assert.equal(page.mode, 'rendered');
     assert.deepEqual(page.lines.map((l) => ('subjectId' in l ? l.subjectId : '?')), ['1000001', '1000002', '1000003', '1000004']);
     assert.ok(page.lines.every((l) => 'mode' in l && l.mode === 'rendered'));
+    // boxes of table rows: the rows are the records (header rows are shorter than the copyright line)
+    const news = await recordsOfFile(`${FIX}news-tables.html`, 'news-tables.html', { renderer: r });
+    assert.deepEqual(news.lines.map((l) => ('url' in l ? l.url : '?')), ['/n/1', '/n/2', '/n/3', '/n/4', '/n/5', '/n/11', '/n/12', '/n/13', '/n/14', '/n/21']);
+    const gbk = await recordsOfFile(`${FIX}gbk-list.html`, 'gbk-list.html', { renderer: r });
+    assert.equal(gbk.records, 5);
+    assert.equal((gbk.lines[0] as { title: string }).title, '第1条公告：基金净值披露说明');
+    const cut = await recordsOfFile(`${FIX}truncated.html`, 'truncated.html', { renderer: r });
+    assert.deepEqual(cut.lines.map((l) => ('title' in l ? l.title : '?')), ['山间来信', '海上灯塔', '夏日列车']);
+    assert.ok(cut.lines.every((l) => 'warning' in l && /truncated/.test(l.warning!)));
+    for (const name of ['not-html.html', 'wrong-encoding.html']) {
+      const b = await recordsOfFile(`${FIX}${name}`, name, { renderer: r });
+      assert.ok('error' in b.lines[0] && b.lines[0].error.code === 'INPUT', name);
+    }
     const bad = await recordsOfFile(`${FIX}empty.html`, 'empty.html', { renderer: r });
     assert.ok('error' in bad.lines[0]);
     // the page cannot reach the network: a remote image must not delay or break the load
     assert.match(readFileSync(`${FIX}douban-list.html`, 'utf8'), /ad\.gif/);
+  } finally {
+    await r.close();
+  }
+});
+
+test('rendered mode on the real Top250 page 1: the 25 films, the same records as the structural mode (chromium)', { skip: noChromium || (!existsSync(TOP250) && 'needs ../shared/data/html') }, async () => {
+  const { createRecordRenderer } = await import('../../src/html/render.js');
+  const r = await createRecordRenderer();
+  try {
+    const page = await recordsOfFile(TOP250, 'top250.html', { renderer: r });
+    const structural = await recordsOfFile(TOP250, 'top250.html', { mode: 'structural' });
+    assert.equal(page.records, 25);
+    const fields = (x: typeof page) => x.lines.map((l) => ('subjectId' in l ? JSON.stringify([l.subjectId, l.title, l.rating, l.directors, l.actors, l.year, l.countries, l.genres]) : '?'));
+    assert.deepEqual(fields(page), fields(structural));
+    assert.equal((page.lines[0] as { title: string }).title, '肖申克的救赎');
   } finally {
     await r.close();
   }
