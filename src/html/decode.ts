@@ -15,6 +15,11 @@
  * "Clean" means U+FFFD replacement characters make up at most {@link DECODE_DEFAULTS.maxBadRatio} of the
  * non-ASCII characters: a few broken bytes (a cut multi-byte sequence) are tolerated with a warning,
  * while a page that decodes to garbage in every candidate is an error ("wrong encoding"), never text.
+ * GB18030 and Big5 decode almost any byte pairs without U+FFFD (Big5 bytes read as GBK give fluent-looking
+ * nonsense such as "硂琌ノき絏"), so a legacy CJK decode must also be plausible: of its CJK characters at
+ * least {@link DECODE_DEFAULTS.minCommonShare} are common hanzi (GB2312 levels 1–2 or Big5 level 1; ≥ 0.98
+ * on the 44 GBK pages of CWCED, 0.26 for Big5 read as GBK). An implausible decode tries the other CJK
+ * charset (GB18030 ↔ Big5) and is otherwise a "wrong encoding" error.
  *
  * Errors (FilmkwError INPUT, message names the file): empty page, not HTML (binary / NUL bytes or no
  * HTML tag in the first 64 KB), wrong encoding. A page without `</body>`/`</html>` is NOT an error here
@@ -40,6 +45,10 @@ export const DECODE_DEFAULTS = Object.freeze({
   maxBadAbsolute: 3,
   /** Bytes searched for a first HTML tag. @default 65536 */
   tagSearchBytes: 65536,
+  /** Smallest share of common hanzi among the CJK characters of a GB18030/Big5 decode. @default 0.7 */
+  minCommonShare: 0.7,
+  /** The plausibility check needs at least this many CJK characters. @default 20 */
+  minCjkChars: 20,
 });
 
 /** Result of {@link decodeHtml}. */
@@ -105,6 +114,43 @@ const countNonAscii = (s: string): number => {
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
+let commonHanzi: Set<string> | null = null;
+/** GB2312 levels 1–2 (rows 0xB0–0xF7) and Big5 level 1 (rows 0xA4–0xC6): the hanzi of ordinary text. */
+function common(): Set<string> {
+  if (commonHanzi) return commonHanzi;
+  const set = new Set<string>();
+  const add = (enc: string, a0: number, a1: number, ranges: [number, number][]): void => {
+    for (let a = a0; a <= a1; a++) {
+      for (const [b0, b1] of ranges) {
+        for (let b = b0; b <= b1; b++) {
+          const c = iconv.decode(Buffer.from([a, b]), enc);
+          if (c.length === 1 && c !== '\uFFFD') set.add(c);
+        }
+      }
+    }
+  };
+  add('gb18030', 0xb0, 0xf7, [[0xa1, 0xfe]]);
+  add('big5', 0xa4, 0xc6, [[0x40, 0x7e], [0xa1, 0xfe]]);
+  return (commonHanzi = set);
+}
+
+/**
+ * Share of common hanzi among the CJK characters of a decoded text (CJK punctuation and full-width forms
+ * not counted), and how many CJK characters there were.
+ */
+export function commonHanziShare(text: string): { cjk: number; share: number } {
+  const set = common();
+  let n = 0;
+  let c = 0;
+  for (const ch of text) {
+    const k = ch.codePointAt(0)!;
+    if (k < 0x2e80 || (k >= 0x3000 && k < 0x3040) || (k >= 0xff00 && k <= 0xffef) || ch === '\uFFFD') continue;
+    n++;
+    if (set.has(ch)) c++;
+  }
+  return { cjk: n, share: n ? c / n : 1 };
+}
+
 /**
  * Decodes the bytes of one saved page. Throws FilmkwError INPUT (message `html: <path>: …`) for an
  * empty page, bytes that are not HTML, or a page that decodes cleanly in no candidate encoding.
@@ -154,11 +200,21 @@ export function decodeHtml(bytes: Uint8Array, opts: DecodeOptions = {}): Decoded
       // 3. declared, 4. fallbacks
       const candidates = [...new Set([declared, 'gb18030', 'utf-8'].filter((c): c is string => !!c))];
       const tried: string[] = [];
-      for (const c of candidates) {
+      for (let k = 0; k < candidates.length; k++) {
+        const c = candidates[k]!;
         const t = iconv.decode(buf, c);
         const bad = countBad(t);
         tried.push(`${c}: ${bad} bad of ${countNonAscii(t)} non-ASCII chars`);
         if (bad <= D.maxBadAbsolute || bad <= D.maxBadRatio * countNonAscii(t)) {
+          if (c === 'gb18030' || c === 'big5') {
+            const { cjk, share } = commonHanziShare(t);
+            if (cjk >= D.minCjkChars && share < D.minCommonShare) {
+              tried[tried.length - 1] += `, only ${Math.round(share * 100)}% of ${cjk} CJK chars common hanzi (mojibake)`;
+              const other = c === 'gb18030' ? 'big5' : 'gb18030';
+              if (!candidates.includes(other)) candidates.splice(k + 1, 0, other);
+              continue;
+            }
+          }
           html = t;
           encoding = c;
           if (bad > 0) warnings.push(`${where}: ${bad} undecodable byte sequence(s) in ${c}, replaced by U+FFFD`);
@@ -167,7 +223,7 @@ export function decodeHtml(bytes: Uint8Array, opts: DecodeOptions = {}): Decoded
         }
       }
       if (html === null) {
-        throw inputError(`${where}: wrong encoding: the bytes decode cleanly neither as ${declaredLabel ? `the declared charset ${declaredLabel}, ` : ''}UTF-8 nor GB18030 (${tried.join('; ')})`);
+        throw inputError(`${where}: wrong encoding: the bytes decode cleanly neither as ${declaredLabel ? `the declared charset ${declaredLabel}, ` : ''}UTF-8 nor GB18030${candidates.includes('big5') ? ' nor Big5' : ''} (${tried.join('; ')})`);
       }
     }
   }

@@ -19,6 +19,12 @@ export interface HtmlTextRecord {
   text: string;
   author?: string;
   date?: string;
+  /**
+   * What the decoder noticed on a page that still has main text: no `</body>`/`</html>` at the end (the
+   * page may be truncated and the text incomplete), a declared charset that does not fit the bytes, a
+   * few undecodable bytes. Absent when there is nothing to say.
+   */
+  warning?: string;
 }
 
 /** A page that could not be read or has no main text. */
@@ -28,7 +34,7 @@ export interface HtmlErrorRecord {
 }
 
 /**
- * One page → `{id, url?, title, text, author?, date?}`, or `{id, error}` for a bad page (unreadable,
+ * One page → `{id, url?, title, text, author?, date?, warning?}`, or `{id, error}` for a bad page (unreadable,
  * empty, not HTML, wrong encoding, no main text / truncated). Never throws for a page problem.
  * `src` is a file path or the page bytes; `id` defaults to the path.
  */
@@ -53,6 +59,7 @@ export function htmlBytesToRecord(bytes: Uint8Array, id: string, opts: MainTextO
     const rec: HtmlTextRecord = { id, ...(r.url ? { url: r.url } : {}), title: r.title, text: r.text };
     if (r.author) rec.author = r.author;
     if (r.date) rec.date = r.date;
+    if (r.warnings.length) rec.warning = r.warnings.map((w) => w.replace(/^html: [^:]*: /, '')).join('; ');
     return rec;
   } catch (err) {
     if (err instanceof FilmkwError) return { id, error: err.message };

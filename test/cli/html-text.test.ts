@@ -44,6 +44,21 @@ test('html text <dir>: one line per page, sorted, error records for bad pages, e
   assert.equal(run('html', 'text', d, '--fail-on-error').status, 1);
 });
 
+test('html text: a truncated page that still holds its main text, and a charset that does not fit, come with a warning', () => {
+  const d = mkdtempSync(join(tmpdir(), 'filmkw-htmltext-warn-'));
+  const body = '<p>' + '第一段影评正文，讲述电影的故事和人物。'.repeat(8) + '</p><p>' + '第二段影评正文，谈表演与摄影。'.repeat(8) + '</p>';
+  writeFileSync(join(d, 'cut.html'), `<html><head><meta charset="utf-8"><title>影评</title></head><body><div id="nav"><a href="/">首页</a><a href="/x">影评</a></div><div id="main">${body}`);
+  writeFileSync(join(d, 'gbk-declared.html'), `<html><head><meta charset="gbk"><title>影评</title></head><body><div id="main">${body}</div></body></html>`);
+  const r = run('html', 'text', d);
+  assert.equal(r.status, 0, r.stderr);
+  const [cut, gbk] = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, string>);
+  assert.match(cut!.text!, /^第一段影评正文/);
+  assert.match(cut!.text!, /第二段影评正文，谈表演与摄影。$/);
+  assert.match(cut!.warning!, /^no <\/body> or <\/html> at the end; the page may be truncated$/);
+  assert.match(gbk!.warning!, /^declared charset gbk but the bytes are valid UTF-8; decoded as UTF-8$/);
+  assert.match(gbk!.text!, /^第一段影评正文/);
+});
+
 test('html text <file> --out; the output is read by filmkw tag', () => {
   const d = mkdtempSync(join(tmpdir(), 'filmkw-htmltext-out-'));
   const out = join(d, 'pages.jsonl');

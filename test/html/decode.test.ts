@@ -83,6 +83,28 @@ test('errors: empty, not HTML, wrong encoding — FilmkwError INPUT naming the f
   }
 });
 
+test('Big5 bytes under a gbk declaration: GB18030 gives mojibake without U+FFFD, so the page is read as Big5 with a warning', () => {
+  const TW = '《霸王別姬》是陳凱歌執導的電影，張國榮、張豐毅、鞏俐主演。這部電影講述兩位京劇演員半個世紀的悲歡離合。';
+  const r = decodeHtml(u8(iconv.encode(page('<meta charset="gbk">', TW.repeat(3)), 'big5')), { path: 'tw.html' });
+  assert.equal(r.encoding, 'big5');
+  assert.ok(r.html.includes(TW));
+  assert.match(r.warnings.join('\n'), /tw\.html: declared charset gbk does not fit the bytes; decoded as big5/);
+  // the same text in GBK stays GB18030 (traditional characters are common hanzi too)
+  const g = decodeHtml(u8(iconv.encode(page('<meta charset="gbk">', TW.repeat(3)), 'gb18030')));
+  assert.equal(g.encoding, 'gb18030');
+  assert.ok(g.html.includes(TW));
+});
+
+test('wrong encoding: high bytes that GB18030 decodes without U+FFFD but into rare characters are an error, not text', () => {
+  const junk = Buffer.alloc(1200);
+  for (let i = 0; i < junk.length; i++) junk[i] = i % 2 ? 0x80 + ((i * 37) % 0x7f) : 0x81 + ((i * 13) % 0x7e);
+  const bytes = u8(Buffer.concat([Buffer.from('<html><head><meta charset="gbk"></head><body><p>'), junk, Buffer.from('</p></body></html>')]));
+  assert.throws(
+    () => decodeHtml(bytes, { path: 'junk.html' }),
+    (e: unknown) => e instanceof FilmkwError && e.code === 'INPUT' && /junk\.html: wrong encoding: .*common hanzi \(mojibake\)/.test(e.message),
+  );
+});
+
 test('a page without </html> decodes with a truncation warning', () => {
   const r = decodeHtml(u8(Buffer.from('<html><body><p>' + ZH)));
   assert.match(r.warnings.join('\n'), /may be truncated/);

@@ -2,9 +2,10 @@
  * `filmkw html text <file|dir> [--out FILE] [--decay T] [--stop-at current|child] [--max-link-density D]
  *                  [--fail-on-error]`
  *
- * One JSON line per page, in sorted path order: `{id, url?, title, text, author?, date?}` (main text by
- * the information-decay method, src/html/maintext.ts), or `{id, error}` for a bad page (unreadable, empty,
- * not HTML, wrong encoding, no main text / truncated). The output is what `filmkw tag --format jsonl`
+ * One JSON line per page, in sorted path order: `{id, url?, title, text, author?, date?, warning?}` (main
+ * text by the information-decay method, src/html/maintext.ts; `warning` when the page looks truncated or
+ * its declared charset does not fit the bytes), or `{id, error}` for a bad page (unreadable, empty, not
+ * HTML, wrong encoding, no main text / truncated). The output is what `filmkw tag --format jsonl`
  * reads. A summary goes to stderr.
  * Exit 0 (also with error lines; 1 with --fail-on-error), 2 bad option, 3 missing path, 7 --out not writable.
  *
