@@ -3,20 +3,22 @@
 //   film-dev     ../shared/data/annotated/film-dev.jsonl with the KG
 //   csl-dev      ../shared/data/bench/csl-kg/dev.tsv with the same (film) KG — out of domain
 //   csl-dev-nokg the same CSL file with an empty KG
-// The KG is $FILMKW_KG if set, else /tmp/filmkw-merged.fkg if it exists, else the bundled demo KG;
-// results.json records which (by file name and content hash, never by path).
+// The KG is $FILMKW_KG if set (a snapshot, or `demo` for the bundled demo KG), else the merged snapshot
+// $TMPDIR/filmkw-merged.fkg, which this script builds from the three public Douban sources in
+// ../shared/data/kg when it is absent (about 6 s). results.json records which KG (by file name and content
+// hash, never by path). Nothing is deleted before the build and the KG are ready.
 // Data directory: $FILMKW_DATA (default ../shared/data next to the repo). Extra arguments are passed to
 // every `filmkw experiments` run, e.g. `npm run experiments -- --only fig6,baselines`.
 // Set FILMKW_RUNS=film-dev,csl-dev to run a subset.
 import { existsSync, rmSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { dirname, join, resolve } from 'node:path';
+import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const data = resolve(process.env.FILMKW_DATA ?? join(root, '..', 'shared', 'data'));
-const defaultMerged = '/tmp/filmkw-merged.fkg';
-const kg = process.env.FILMKW_KG ?? (existsSync(defaultMerged) ? defaultMerged : undefined);
+const defaultMerged = join(tmpdir(), 'filmkw-merged.fkg');
 const extra = process.argv.slice(2);
 
 const runs = [
@@ -28,14 +30,45 @@ const runs = [
 const only = process.env.FILMKW_RUNS?.split(',').map((s) => s.trim()).filter(Boolean);
 
 const log = (s) => process.stderr.write(`${s}\n`);
-if (kg && !existsSync(kg)) {
-  log(`experiments: FILMKW_KG=${kg} does not exist`);
-  process.exit(3);
-}
-log(`experiments: KG: ${kg ?? 'bundled demo KG (set FILMKW_KG to use the merged KG)'}`);
 
 const build = spawnSync(process.platform === 'win32' ? 'npm.cmd' : 'npm', ['run', 'build', '--silent'], { cwd: root, stdio: 'inherit' });
-if (build.status !== 0) log('experiments: npm run build reported errors; continuing with what was emitted');
+if (build.status !== 0) {
+  log('experiments: npm run build failed; nothing regenerated');
+  process.exit(1);
+}
+
+/** The KG snapshot to use (undefined = the bundled demo KG, only when asked for with FILMKW_KG=demo). */
+function chooseKg() {
+  const asked = process.env.FILMKW_KG;
+  if (asked === 'demo') return undefined;
+  if (asked) {
+    if (!existsSync(asked)) {
+      log(`experiments: FILMKW_KG=${asked} does not exist`);
+      process.exit(3);
+    }
+    return asked;
+  }
+  if (existsSync(defaultMerged)) return defaultMerged;
+  const sources = [
+    `openkg:${join(data, 'kg', 'openkg-douban-movie')}`,
+    `kgqa:${join(data, 'kg', 'douban-kgqa-small')}`,
+    `douban-csv:${join(data, 'kg', 'douban-movies-2065', 'douban_all_movies.csv')}`,
+  ];
+  const missing = sources.map((s) => s.slice(s.indexOf(':') + 1)).filter((p) => !existsSync(p));
+  if (missing.length > 0) {
+    log(`experiments: the KG sources are missing (${missing.join(', ')}); set FILMKW_DATA, FILMKW_KG=<snapshot>, or FILMKW_KG=demo`);
+    process.exit(3);
+  }
+  log(`experiments: building the merged KG ${defaultMerged} (filmkw kg import)`);
+  const r = spawnSync(process.execPath, ['bin/filmkw', 'kg', 'import', '--out', defaultMerged, ...sources], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+  if (r.status !== 0) {
+    log(`experiments: kg import failed (exit ${r.status}); nothing regenerated`);
+    process.exit(r.status ?? 1);
+  }
+  return defaultMerged;
+}
+const kg = chooseKg();
+log(`experiments: KG: ${kg ?? 'bundled demo KG (FILMKW_KG=demo)'}`);
 
 let failed = 0;
 for (const run of runs) {
