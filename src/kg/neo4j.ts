@@ -28,8 +28,8 @@
  * environment (FILMKW_NEO4J_TX_TIMEOUT_MS and friends, {@link NEO4J_TUNING_ENV}).
  *
  * Reads: keyset paging over :Entity ordered by id, each page with its outgoing relationships, in
- * managed read transactions. Integers come back as JS numbers (`disableLosslessIntegers`); counts are
- * converted defensively anyway.
+ * managed read transactions; the number of entities read is checked against a count taken first.
+ * Integers come back as JS numbers (`disableLosslessIntegers`); counts are converted defensively anyway.
  */
 import neo4j, { Neo4jError, type Driver, type ManagedTransaction } from 'neo4j-driver';
 import { FilmkwError } from '../errors.js';
@@ -226,7 +226,13 @@ export function relationMergeQuery(kind: RelationKind): string {
   ].join('\n');
 }
 
-/** One page of entities (keyset on id) with their outgoing relationships. Params: $after, $limit, $kinds. */
+/**
+ * One page of entities (keyset on id) with their outgoing relationships. Params: $after, $limit, $kinds.
+ * The final `ORDER BY id` is required, not cosmetic: Cypher does not carry the order of `WITH ... ORDER BY`
+ * over to the next clause (openCypher TCK, WithOrderBy1: "effects ... which are otherwise lost after the WITH
+ * clause"; Cypher manual: "The only clause that guarantees a specific row order is ORDER BY"), and the
+ * reader takes the last record's id as the next page's `$after`.
+ */
 export function readPageQuery(): string {
   const types = RELATION_KINDS.filter((k) => k !== 'ALIAS').map(checkRelationKind).join('|');
   return [
@@ -237,7 +243,16 @@ export function readPageQuery(): string {
     '  n.aliases AS aliases, n.surfaces AS surfaces, n.movieId AS movieId,',
     `  [(n)-[r:${types}]->(b:Entity) | [type(r), b.id, r.movieId]] AS rels,`,
     '  [(n)-[:ALIAS]->(x:Alias) | x.name] AS aliasNames',
+    'ORDER BY id ASC',
   ].join('\n');
+}
+
+/**
+ * The number of :Entity nodes the paged read must return: those with a non-empty string id (`n.id > ''` is
+ * null for a non-string id and false for ""), the same condition as the first page's `n.id > $after`.
+ */
+export function readCountQuery(): string {
+  return "MATCH (n:Entity) WHERE n.id > '' RETURN count(n) AS n";
 }
 
 /** Count statements of {@link neo4jStats}: same patterns as the read, so stats(read) = neo4jStats. */
@@ -651,10 +666,9 @@ export async function readKgFromNeo4j(cfg: Neo4jConfig, opts: Neo4jReadOptions =
     const entities: Entity[] = [];
     const relations: Relation[] = [];
     const query = readPageQuery();
+    const seen = new Set<string>();
     try {
-      const total = num(
-        await guard(session.executeRead(async (tx: ManagedTransaction) => (await tx.run('MATCH (n:Entity) RETURN count(n) AS n')).records[0]?.get('n'))),
-      );
+      const total = num(await guard(session.executeRead(async (tx: ManagedTransaction) => (await tx.run(readCountQuery())).records[0]?.get('n'))));
       let after = '';
       for (;;) {
         const records = await guard(
@@ -664,6 +678,10 @@ export async function readKgFromNeo4j(cfg: Neo4jConfig, opts: Neo4jReadOptions =
         for (const rec of records) {
           const id = rec.get('id') as string;
           after = id;
+          // A node seen on the previous page again (possible only if the server's sort and its `>` disagree
+          // on some strings) is read once; pages stay contiguous, so nothing is skipped by it.
+          if (seen.has(id)) continue;
+          seen.add(id);
           const kinds = rec.get('kinds') as string[];
           if (kinds.length !== 1) {
             opts.onWarning?.(`neo4j: node ${JSON.stringify(id)} has ${kinds.length ? 'several kind labels (' + kinds.join(', ') + ')' : 'no kind label'}; skipped with its relations`);
@@ -688,6 +706,14 @@ export async function readKgFromNeo4j(cfg: Neo4jConfig, opts: Neo4jReadOptions =
         }
         opts.onProgress?.(entities.length, total, 'entities');
         if (records.length < pageSize) break;
+      }
+      // Pages are separate transactions: a write between them (or a server whose paging order is not
+      // consistent) would otherwise give a partial KG without a word.
+      if (seen.size !== total) {
+        throw new FilmkwError(
+          'NEO4J_FAILED',
+          `neo4j: reading the KG at ${redactUri(cfg.uri)} gave an inconsistent result (${seen.size} of ${total} :Entity nodes came back; was the graph written to during the read?); the read can be retried`,
+        );
       }
     } finally {
       await closeSession(session);

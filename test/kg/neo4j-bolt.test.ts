@@ -14,6 +14,7 @@ import {
   entityMergeQuery,
   neo4jStats,
   readKgFromNeo4j,
+  readCountQuery,
   readPageQuery,
   relationMergeQuery,
   schemaStatements,
@@ -33,7 +34,7 @@ const ALLOWED = new Set<string>([
   ...ENTITY_KINDS.map(entityMergeQuery),
   ...RELATION_KINDS.map(relationMergeQuery),
   readPageQuery(),
-  'MATCH (n:Entity) RETURN count(n) AS n',
+  readCountQuery(),
   ...Object.values(statsQueries().entities),
   ...Object.values(statsQueries().relations),
 ]);
@@ -224,5 +225,63 @@ test('an exception that is not from the driver (e.g. from a progress callback) i
       }),
       (e: unknown) => e === boom,
     );
+  });
+});
+
+test('read: the last record of each page is its largest id (final ORDER BY), so pages neither overlap nor skip', async () => {
+  // the fake returns a page unordered (reversed) unless the RETURN itself has ORDER BY, as Cypher allows
+  assert.match(readPageQuery(), /\nRETURN [\s\S]*\nORDER BY id ASC$/);
+  await withFake({}, async (fb, cfg) => {
+    await writeKgToNeo4j(DEMO, cfg, { tuning: TUNING });
+    const n = DEMO_STORE.entityCount;
+    for (const pageSize of [1, 7, 50, n, n + 1]) {
+      const before = fb.queries.length;
+      const back = await readKgFromNeo4j(cfg, { pageSize, tuning: TUNING });
+      assert.equal(back.entities.length, n, `page size ${pageSize}`);
+      assert.equal(KgStore.fromData(back).contentHash, DEMO_STORE.contentHash);
+      // each page starts after the previous one: ⌊n / pageSize⌋ + 1 pages (the last one short or empty)
+      assert.equal(fb.queries.slice(before).filter((q) => q === readPageQuery()).length, Math.floor(n / pageSize) + 1, `page size ${pageSize}`);
+    }
+  });
+});
+
+test('read: the graph written to between pages gives NEO4J_FAILED (not a silently partial KG); a retry reads it all', async () => {
+  let pages = 0;
+  let fb: FakeBolt | undefined;
+  const late = { labels: new Set(['Entity', 'Genre']), props: { id: 'zzzz/late', name: '迟到', aliases: [], surfaces: ['迟到'] } };
+  await withFake(
+    {
+      beforeRun: (r) => {
+        if (r.query === readPageQuery() && ++pages === 2) fb!.graph.nodes.set('zzzz/late', late);
+        return undefined;
+      },
+    },
+    async (f, cfg) => {
+      fb = f;
+      await writeKgToNeo4j(DEMO, cfg, { tuning: TUNING });
+      await assert.rejects(readKgFromNeo4j(cfg, { pageSize: 50, tuning: TUNING }), (e: unknown) => {
+        assert.ok(e instanceof FilmkwError, String(e));
+        assert.equal(e.code, 'NEO4J_FAILED');
+        assert.equal(e.exitCode, 6);
+        assert.equal(
+          e.message,
+          `neo4j: reading the KG at ${cfg.uri} gave an inconsistent result (${DEMO_STORE.entityCount + 1} of ${DEMO_STORE.entityCount} :Entity nodes came back; was the graph written to during the read?); the read can be retried`,
+        );
+        return true;
+      });
+      const again = await readKgFromNeo4j(cfg, { pageSize: 50, tuning: TUNING });
+      assert.equal(again.entities.length, DEMO_STORE.entityCount + 1);
+      assert.ok(again.entities.some((e) => e.id === 'zzzz/late'));
+    },
+  );
+});
+
+test('read: :Entity nodes without a non-empty string id are neither counted nor read (no false alarm)', async () => {
+  await withFake({}, async (fb, cfg) => {
+    await writeKgToNeo4j(DEMO, cfg, { tuning: TUNING });
+    fb.graph.nodes.set('zzz/number-id', { labels: new Set(['Entity', 'Movie']), props: { id: 7, name: 'seven' } });
+    fb.graph.nodes.set('', { labels: new Set(['Entity', 'Movie']), props: { id: '', name: 'empty' } });
+    const back = await readKgFromNeo4j(cfg, { pageSize: 50, tuning: TUNING });
+    assert.equal(KgStore.fromData(back).contentHash, DEMO_STORE.contentHash);
   });
 });

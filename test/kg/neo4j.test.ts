@@ -1,7 +1,7 @@
 /**
  * Unit tests of src/kg/neo4j.ts that need no Neo4j server: configuration, the exact Cypher and row
  * shapes, error classification, and connection failures against closed ports and fake TCP servers.
- * test/kg/neo4j-fake-bolt.test.ts drives the full write/read/stats jobs against a scripted Bolt server.
+ * test/kg/neo4j-bolt.test.ts drives the full write/read/stats jobs against a scripted Bolt server.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -19,6 +19,7 @@ import {
   neo4jStats,
   planImport,
   readKgFromNeo4j,
+  readCountQuery,
   readPageQuery,
   redactUri,
   relationMergeQuery,
@@ -112,6 +113,9 @@ test('MERGE statements: exact text, parameters only, labels from the enums', () 
   assert.throws(() => relationMergeQuery('KNOWS]->() //' as RelationKind), /not a relation kind/);
   assert.match(readPageQuery(), /\[\(n\)-\[r:DIRECTED\|WROTE\|ACTED_IN\|HAS_GENRE\|PLAYED\]->\(b:Entity\) \| \[type\(r\), b\.id, r\.movieId\]\] AS rels/);
   assert.match(readPageQuery(), /WHERE n\.id > \$after\nWITH n ORDER BY n\.id ASC LIMIT \$limit/);
+  // the order of WITH ... ORDER BY does not carry over to RETURN: the rows themselves must be ordered
+  assert.match(readPageQuery(), /\nRETURN [^]*\nORDER BY id ASC$/);
+  assert.equal(readCountQuery(), "MATCH (n:Entity) WHERE n.id > '' RETURN count(n) AS n");
   const s = statsQueries();
   assert.equal(s.entities.Character, 'MATCH (n:Entity:Character) RETURN count(n) AS n');
   assert.equal(s.relations.ALIAS, 'MATCH (:Entity)-[r:ALIAS]->(:Alias) RETURN count(r) AS n');

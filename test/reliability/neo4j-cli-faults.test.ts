@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { KgStore } from '../../src/kg/store.js';
 import { ENTITY_KINDS, RELATION_KINDS } from '../../src/kg/model.js';
-import { entityMergeQuery, readPageQuery, relationMergeQuery, schemaStatements, statsQueries } from '../../src/kg/neo4j.js';
+import { entityMergeQuery, readCountQuery, readPageQuery, relationMergeQuery, schemaStatements, statsQueries } from '../../src/kg/neo4j.js';
 import { FakeBolt } from '../fixtures/neo4j/fake-bolt.js';
 import { demoKg } from '../fixtures/neo4j/demo-kg.js';
 import { TcpProxy } from './tcp-proxy.js';
@@ -30,7 +30,7 @@ const ALLOWED = new Set<string>([
   ...ENTITY_KINDS.map(entityMergeQuery),
   ...RELATION_KINDS.map(relationMergeQuery),
   readPageQuery(),
-  'MATCH (n:Entity) RETURN count(n) AS n',
+  readCountQuery(),
   ...Object.values(statsQueries().entities),
   ...Object.values(statsQueries().relations),
 ]);
