@@ -6,6 +6,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { demoSnapshot } from '../batch/demo-kg.js';
+import { describeOptions } from '../../src/pipeline/options.js';
 
 // Run `npm run build` first: bin/filmkw imports dist/.
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -25,6 +26,13 @@ test('tag --help lists every option with its default', () => {
     assert.ok(r.stdout.replace(/\s+/gu, ' ').includes(d), d);
   }
   assert.match(r.stdout.replace(/\s+/gu, ' '), /textrank, textrank\+w, textrank\+w\+g, textrank\+w\+g\+r, positionrank, positionrank\+mkg, jieba-textrank, cppjieba-textrank, filmkw/u);
+  // every --set key, with its values and the default preset's value
+  const pipeline = r.stdout.slice(r.stdout.indexOf('Pipeline options for --set'));
+  assert.match(pipeline, /^Pipeline options for --set group\.key=value \(values and defaults of the preset filmkw/u);
+  for (const line of ["graph.window: an integer ≥ 2 (default 5)", "prior.idf: 'off' | 'multiply' (default \"multiply\")", "candidates.posFilter: 'containsNV' | 'containsNVorX' | 'startsWithNV' | 'none' | a list of POS tags (default \"none\")", "semantic.enabled: true | false (default true)"]) {
+    assert.ok(pipeline.includes(`  ${line}\n`), line);
+  }
+  assert.equal(pipeline.split('\n').filter((l) => /^  [A-Za-z]+\.[A-Za-z]+: /u.test(l)).length, describeOptions().length, 'one line per option key');
 });
 
 test('tag: user mistakes give a clear message and a documented exit code, never a stack trace', async () => {

@@ -18,7 +18,7 @@ import { Command, Option } from 'commander';
 import { usageError, EXIT } from '../../errors.js';
 import { checkFormat, DEFAULT_TEXT_FIELD, inferFormat, INPUT_FORMATS, type InputFormat } from '../../io/readers.js';
 import { DEFAULT_MAX_RECORD_BYTES } from '../../io/lines.js';
-import { DEFAULT_OPTIONS, DEFAULT_PRESET, parseOverride } from '../../pipeline/options.js';
+import { DEFAULT_OPTIONS, DEFAULT_PRESET, describeOptions, parseOverride, resolveOptions } from '../../pipeline/options.js';
 import { listPresets } from '../../pipeline/presets.js';
 import { DEFAULT_BACKEND, SEGMENTER_BACKENDS, type SegmenterBackend } from '../../pipeline/segment.js';
 import { runTag, summaryLine } from '../../batch/tag-run.js';
@@ -124,5 +124,9 @@ export function registerTag(program: Command): void {
     .option('--max-record-bytes <n>', 'longest line / csv record; longer ones become error records', String(DEFAULT_MAX_RECORD_BYTES))
     .option('--fail-on-error', 'exit with code 1 when any record is an error record', false)
     .showHelpAfterError(true)
+    .addHelpText('after', () => {
+      const lines = describeOptions(resolveOptions(DEFAULT_PRESET)).map((l) => `  ${l}`);
+      return `\nPipeline options for --set group.key=value (values and defaults of the preset ${DEFAULT_PRESET}; every preset sets its own, see src/pipeline/presets.ts):\n${lines.join('\n')}\n`;
+    })
     .action((input: string | undefined, flags: TagFlags) => runTagCommand(input, flags));
 }
