@@ -4,9 +4,13 @@
  *
  * Design: one SVG per group with three panels side by side (Precision, Recall, F1), K on the x axis,
  * the score on the y axis (0 to a rounded-up maximum shared by the panels so they compare at a glance),
- * one coloured line with point markers per system (Tableau-10 colours, plus a distinct dash pattern per
- * system so the chart also reads in greyscale), and a legend below. Fonts are generic sans-serif with a
- * CJK fallback so labels such as 唢呐 render where the viewer has a CJK font.
+ * one coloured line with point markers per system (a palette of dark, well separated colours — no pale
+ * tones, so no system fades into the background — plus a distinct dash pattern and marker shape per
+ * system so the chart also reads in greyscale), and a legend below. Systems with (nearly) identical
+ * scores would hide each other, so each system's points are dodged by a few hundredths of a K step
+ * (the axis still marks whole K). `emphasis` draws chosen systems (e.g. the best one) thicker. Fonts
+ * are generic sans-serif with a CJK fallback so labels such as 唢呐 render where the viewer has a CJK
+ * font.
  */
 import * as vega from 'vega';
 import { compile, type TopLevelSpec } from 'vega-lite';
@@ -37,13 +41,28 @@ export interface PrfChartOptions {
    * @default 220
    */
   panelHeight: number;
+  /**
+   * Labels of the systems drawn with a thicker line (e.g. the best system).
+   * @default []
+   */
+  emphasis: readonly string[];
 }
 
 export const DEFAULT_PRF_CHART_OPTIONS: Readonly<Omit<PrfChartOptions, 'title'>> = Object.freeze({
   subtitle: '',
   panelWidth: 260,
   panelHeight: 220,
+  emphasis: Object.freeze([]) as readonly string[],
 });
+
+/**
+ * Dark, well separated colours (ColorBrewer Dark2 and Set1 without their yellows, then Tableau's dark
+ * tones): every one reads on white and none is a pale tint.
+ */
+const PALETTE = ['#1b9e77', '#d95f02', '#7570b3', '#e7298a', '#66a61e', '#a6761d', '#e41a1c', '#377eb8', '#4d4d4d', '#984ea3', '#8c564b', '#17becf'];
+/** Horizontal dodge between neighbouring systems, in K units (all systems together span at most MAX_SPREAD). */
+const DODGE = 0.08;
+const MAX_SPREAD = 0.5;
 
 const FONT = 'Helvetica, Arial, "Noto Sans CJK SC", "Noto Sans SC", "WenQuanYi Micro Hei", sans-serif';
 const METRICS = [
@@ -53,6 +72,12 @@ const METRICS = [
 ] as const;
 const DASHES = [[1, 0], [6, 3], [2, 2], [8, 3, 2, 3], [4, 4], [1, 3], [10, 2], [3, 3, 1, 3], [12, 4], [5, 2, 1, 2]];
 
+function dashes(labels: readonly string[], emphasised: ReadonlySet<string>): number[][] {
+  if (emphasised.size === 0) return labels.map((_, i) => DASHES[i % DASHES.length]);
+  let next = 1;
+  return labels.map((l) => (emphasised.has(l) ? DASHES[0] : DASHES[1 + ((next++ - 1) % (DASHES.length - 1))]));
+}
+
 function yMax(values: number[]): number {
   const max = Math.max(0.1, ...values);
   return Math.min(1, Math.ceil(max * 10 + 0.25) / 10);
@@ -61,12 +86,15 @@ function yMax(values: number[]): number {
 /** Build the vega-lite spec of a P/R/F1-against-K chart (exported for tests). */
 export function prfChartSpec(series: readonly ChartSeries[], partial: Partial<PrfChartOptions> & { title: string }): TopLevelSpec {
   const options: PrfChartOptions = { ...DEFAULT_PRF_CHART_OPTIONS, ...partial };
-  const rows: { system: string; metric: string; k: number; value: number }[] = [];
-  for (const s of series) {
+  const rows: { system: string; metric: string; k: number; kx: number; value: number; emphasis: 'no' | 'yes' }[] = [];
+  const emphasised = new Set(options.emphasis);
+  series.forEach((s, i) => {
+    const step = series.length > 1 ? Math.min(DODGE, MAX_SPREAD / (series.length - 1)) : 0;
+    const dodge = (i - (series.length - 1) / 2) * step;
     for (const [k, prf] of Object.entries(s.scores)) {
-      for (const [key, name] of METRICS) rows.push({ system: s.label, metric: name, k: Number(k), value: prf[key] });
+      for (const [key, name] of METRICS) rows.push({ system: s.label, metric: name, k: Number(k), kx: Number(k) + dodge, value: prf[key], emphasis: emphasised.has(s.label) ? 'yes' : 'no' });
     }
-  }
+  });
   const ks = [...new Set(rows.map((r) => r.k))].sort((a, b) => a - b);
   const labels = series.map((s) => s.label);
   return {
@@ -86,14 +114,18 @@ export function prfChartSpec(series: readonly ChartSeries[], partial: Partial<Pr
       width: options.panelWidth,
       height: options.panelHeight,
       encoding: {
-        x: { field: 'k', type: 'quantitative', title: 'K (keywords returned)', scale: { domain: [ks[0] ?? 1, ks.at(-1) ?? 5], nice: false }, axis: { values: ks, format: 'd' } },
+        x: { field: 'kx', type: 'quantitative', title: 'K (keywords returned)', scale: { domain: [(ks[0] ?? 1) - 0.35, (ks.at(-1) ?? 5) + 0.35], nice: false }, axis: { values: ks, format: 'd' } },
         y: { field: 'value', type: 'quantitative', title: 'score (macro average)', scale: { domain: [0, yMax(rows.map((r) => r.value))] }, axis: { format: '.2f' } },
-        color: { field: 'system', type: 'nominal', title: 'system', sort: labels, scale: { scheme: labels.length <= 10 ? 'tableau10' : 'tableau20' } },
-        strokeDash: { field: 'system', type: 'nominal', sort: labels, scale: { domain: labels, range: labels.map((_, i) => DASHES[i % DASHES.length]) } },
+        color: { field: 'system', type: 'nominal', title: 'system', sort: labels, scale: { domain: labels, range: labels.map((_, i) => PALETTE[i % PALETTE.length]) } },
+        // emphasised systems solid, the others dashed (the first system solid when none is emphasised)
+        strokeDash: { field: 'system', type: 'nominal', sort: labels, scale: { domain: labels, range: dashes(labels, emphasised) } },
       },
       layer: [
-        { mark: { type: 'line', strokeWidth: 2 } },
-        { mark: { type: 'point', filled: true, size: 45 }, encoding: { shape: { field: 'system', type: 'nominal', sort: labels } } },
+        {
+          mark: { type: 'line' },
+          encoding: { strokeWidth: { field: 'emphasis', type: 'ordinal', sort: ['no', 'yes'], scale: { domain: ['no', 'yes'], range: [1.8, 3.6] }, legend: null } },
+        },
+        { mark: { type: 'point', filled: true, size: 45, opacity: 0.95 }, encoding: { shape: { field: 'system', type: 'nominal', sort: labels } } },
       ],
     },
     resolve: { scale: { y: 'shared' } },
@@ -152,7 +184,7 @@ export function sweepChartSpec(points: readonly SweepPoint[], title: string, sub
       encoding: {
         x: { field: 'value', type: 'ordinal', sort: { field: 'order' }, title: 'value', axis: { labelAngle: -30, labelLimit: 130 } },
         y: { field: 'f1', type: 'quantitative', title: 'F1 (macro)', scale: { zero: false }, axis: { format: '.2f' } },
-        color: { field: 'kLabel', type: 'nominal', title: 'metric', sort: ks.map((k) => `F1@${k}`), scale: { scheme: 'viridis' } },
+        color: { field: 'kLabel', type: 'nominal', title: 'metric', sort: ks.map((k) => `F1@${k}`), scale: { domain: ks.map((k) => `F1@${k}`), range: ks.map((_, i) => PALETTE[i % PALETTE.length]) } },
       },
       layer: [
         { mark: { type: 'line', strokeWidth: 1.5 } },

@@ -9,6 +9,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FilmkwError } from '../errors.js';
 import { prfChartSvg, sweepChartSvg, type SweepPoint } from './charts.js';
+import { DEFAULT_PRESET } from '../pipeline/options.js';
 import { systemKey, type ExperimentConfig, type ResultsJson, type SystemRun } from './experiments.js';
 import { resultsMarkdown } from './report.js';
 import { distinctKeys, normalizeKeyword } from './metrics.js';
@@ -59,7 +60,9 @@ export async function writeExperimentOutputs(
   if (needCharts) mkdir(join(dir, 'charts'));
   for (const g of chartGroups) {
     const rg = results.groups.find((x) => x.id === g.id)!;
-    const svg = await prfChartSvg(rg.systems.map((s) => ({ label: s.label, scores: s.macro })), { title: rg.title, subtitle });
+    // the product's default system (the default preset without overrides) is drawn thicker
+    const emphasis = rg.systems.filter((s) => s.preset === DEFAULT_PRESET && (!s.overrides || Object.keys(s.overrides).length === 0)).map((s) => s.label);
+    const svg = await prfChartSvg(rg.systems.map((s) => ({ label: s.label, scores: s.macro })), { title: rg.title, subtitle, emphasis });
     charts.groups[g.id] = `charts/${g.id}.svg`;
     put(charts.groups[g.id], svg);
   }
