@@ -37,7 +37,12 @@ export async function buildProgram(argv?: readonly string[]): Promise<Command> {
     .version(packageVersion())
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride()
-    .configureOutput({ writeErr: (s) => process.stderr.write(s), writeOut: (s) => process.stdout.write(s) });
+    .configureOutput({
+      writeErr: (s) => process.stderr.write(s),
+      writeOut: (s) => process.stdout.write(s),
+      // commander's own messages ("error: unknown option …") get the same prefix as ours
+      outputError: (s, write) => write(`filmkw: ${s.replace(/^error: /u, '')}`),
+    });
   const only = argv && argv.length > 0 ? COMMANDS.find((c) => c.name === argv[0]) : undefined;
   const versionOnly = argv !== undefined && argv.length === 1 && (argv[0] === '-V' || argv[0] === '--version');
   const registers = versionOnly ? [] : await Promise.all((only ? [only] : COMMANDS).map((c) => c.load()));

@@ -43,7 +43,11 @@ test('tag: user mistakes give a clear message and a documented exit code, never 
   const cases: [string[], number, RegExp][] = [
     [['tag', samples, '--preset', 'textrank+foo', '--kg', kg], 2, /unknown preset "textrank\+foo"; valid presets: textrank, textrank\+w, .*cppjieba-textrank/u],
     [['tag', join(d, 'missing.jsonl')], 3, /input file not found: .*missing\.jsonl/u],
-    [['tag', samples, '--bogus'], 2, /unknown option '--bogus'[\s\S]*--workers <n>/u],
+    [['tag', samples, '--bogus'], 2, /^filmkw: unknown option '--bogus'[\s\S]*--workers <n>/u],
+    [['bogus'], 2, /^filmkw: unknown command 'bogus'/u],
+    [['tag', samples, '--text-field', ''], 2, /--text-field must name a field, got an empty string/u],
+    [['tag', samples, '--id-field', ' '], 2, /--id-field must name a field, got an empty string/u],
+    [['tag', samples, '--workers', '65'], 2, /--workers must be at most 64 .*got 65/u],
     [['tag', samples, '--format', 'xml'], 2, /unknown --format "xml" \(valid: jsonl, csv, tsv, txt, html\)/u],
     [['tag', join(d, 'x.json')], 2, /cannot tell the format of .*x\.json from its extension; pass --format jsonl\|csv\|tsv\|txt/u],
     [['tag', '-'], 2, /--format is required when reading stdin/u],

@@ -57,6 +57,15 @@ function integer(name: string, raw: string, min: number): number {
   return n;
 }
 
+/** Upper bound of --workers: each worker holds its own segmenter and KG (tens of MB each). */
+export const MAX_WORKERS = 64;
+
+function workerCount(raw: string): number {
+  const n = integer('--workers', raw, 1);
+  if (n > MAX_WORKERS) throw usageError(`tag: --workers must be at most ${MAX_WORKERS} (each worker loads its own segmenter and KG), got ${n}`);
+  return n;
+}
+
 export async function runTagCommand(inputArg: string | undefined, flags: TagFlags): Promise<void> {
   let input = inputArg;
   if (input === undefined) {
@@ -75,6 +84,9 @@ export async function runTagCommand(inputArg: string | undefined, flags: TagFlag
     throw usageError(`tag: unknown --backend ${JSON.stringify(flags.backend)} (valid: ${SEGMENTER_BACKENDS.join(', ')})`);
   }
   if (flags.kg !== undefined && flags.neo4j) throw usageError('tag: give --kg or --neo4j, not both');
+  for (const [name, value] of [['--text-field', flags.textField], ['--id-field', flags.idField]] as const) {
+    if (value !== undefined && value.trim() === '') throw usageError(`tag: ${name} must name a field, got an empty string`);
+  }
   const overrides: Record<string, unknown> = {};
   for (const a of flags.set) {
     const [k, v] = parseOverride(a);
@@ -88,7 +100,7 @@ export async function runTagCommand(inputArg: string | undefined, flags: TagFlag
     maxRecordBytes: integer('--max-record-bytes', flags.maxRecordBytes, 1),
     out: flags.out,
     resume: flags.resume === true,
-    workers: integer('--workers', flags.workers, 1),
+    workers: workerCount(flags.workers),
     topK: flags.top === undefined ? undefined : integer('--top', flags.top, 1),
     explain: flags.explain === true,
     preset: flags.preset,
