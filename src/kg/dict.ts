@@ -37,6 +37,9 @@
  *   is unchanged — they are words already — but the tag becomes nz/nr); with `'exclude'` the kinds in
  *   `commonWordKinds` are dropped for them, and a name left with no kind is skipped (reason
  *   `common word`). Which of those tokens denote entities is decided by the pipeline, not here.
+ * - **Common phrases** (来了, 一个人, 那个人: not base-dictionary words but made of common ones, rule 1b
+ *   of the title policy) whose kinds are all in `commonWordKinds` are skipped with `commonPhrases:
+ *   'exclude'` (default): as entries they would cut every 他终于来了 into a title token.
  */
 import { readFileSync, renameSync, writeFileSync, unlinkSync } from 'node:fs';
 import type { EntityKind, KgView } from './model.js';
@@ -45,6 +48,7 @@ import { FilmkwError, usageError } from '../errors.js';
 import { DEFAULT_BACKEND, isHoldableWord, SEGMENTER_BACKENDS, type SegmenterBackend } from '../pipeline/segment.js';
 import { nodejiebaDefaultFiles } from '../pipeline/segmenters/nodejieba.js';
 import { dict as nodeRsDict } from '@node-rs/jieba/dict.js';
+import { isCommonPhrase } from '../pipeline/title-policy.js';
 
 export interface ExportUserDictOptions {
   /**
@@ -73,6 +77,17 @@ export interface ExportUserDictOptions {
   commonMinFreq: number;
   /** @default 2 */
   commonMaxLength: number;
+  /**
+   * Names that are not base-dictionary words but ordinary phrases made of them (来了 = 来/了, 一个人 =
+   * 一个/人; rule 1b of src/pipeline/title-policy.ts `isCommonPhrase`) and whose kinds are all in
+   * `commonWordKinds`: `'exclude'` (default) leaves them out, so the text keeps its ordinary
+   * segmentation instead of gaining a title token such as 来了 in every 他终于来了; `'include'` exports
+   * them like any name (the paper).
+   * @default 'exclude'
+   */
+  commonPhrases: 'include' | 'exclude';
+  /** Longest common phrase, in code points (rule 1b). @default 3 */
+  commonPhraseMaxLength: number;
   /** Add the non-word Han parts of compounds as entries (see module header). @default true */
   compoundParts: boolean;
   /**
@@ -95,6 +110,8 @@ export const DEFAULT_EXPORT_OPTIONS: Readonly<ExportUserDictOptions> = Object.fr
   commonWordKinds: Object.freeze(['Movie', 'Character'] as EntityKind[]),
   commonMinFreq: 100,
   commonMaxLength: 2,
+  commonPhrases: 'exclude',
+  commonPhraseMaxLength: 3,
   compoundParts: true,
   fullWidthVariants: true,
   maxLength: 40,
@@ -217,6 +234,12 @@ function resolveOptions(opts: Partial<ExportUserDictOptions>): ExportUserDictOpt
   }
   if (!(o.freqMargin >= 1) || !Number.isFinite(o.freqMargin)) throw usageError(`dict: freqMargin must be a number ≥ 1, got ${o.freqMargin}`);
   if (!Number.isInteger(o.fixedFreq) || o.fixedFreq < 0) throw usageError(`dict: fixedFreq must be an integer ≥ 0, got ${o.fixedFreq}`);
+  if (o.commonPhrases !== 'include' && o.commonPhrases !== 'exclude') {
+    throw usageError(`dict: commonPhrases must be include or exclude, got ${JSON.stringify(o.commonPhrases)}`);
+  }
+  if (!Number.isInteger(o.commonPhraseMaxLength) || o.commonPhraseMaxLength < 0) {
+    throw usageError(`dict: commonPhraseMaxLength must be an integer ≥ 0, got ${JSON.stringify(o.commonPhraseMaxLength)}`);
+  }
   if (o.commonWordTitles !== 'include' && o.commonWordTitles !== 'exclude') {
     throw usageError(`dict: commonWordTitles must be include or exclude, got ${JSON.stringify(o.commonWordTitles)}`);
   }
@@ -276,6 +299,15 @@ export function exportUserDict(kg: KgView, opts: Partial<ExportUserDictOptions> 
         skipped.push({ name, reason: `common word: base-dictionary word and commonWordTitles=exclude` });
         continue;
       }
+    }
+    if (
+      !common &&
+      o.commonPhrases === 'exclude' &&
+      kinds.every((k) => o.commonWordKinds.includes(k)) &&
+      isCommonPhrase(name, lex.freq, o.commonMinFreq, o.commonPhraseMaxLength)
+    ) {
+      skipped.push({ name, reason: 'common phrase: made of common base-dictionary words (like 来了 = 来/了), so not made a token; commonPhrases=include exports it' });
+      continue;
     }
     if (kinds.length === 0) {
       skipped.push({ name, reason: 'no entity kind' });

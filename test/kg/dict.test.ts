@@ -108,8 +108,30 @@ test('frequency policy: suggested frequency beats the name\'s own split, never b
   assert.ok(fOf(margin.lines, '易烊千玺') >= 10 * fOf(base.lines, '易烊千玺') - 1);
 });
 
+test('exportUserDict: common phrases of title kinds (来了, 一个人) are not made tokens; other kinds and real titles are', () => {
+  const kg = namesKg([
+    ['来了', ['Movie']],
+    ['那个人', ['Character']],
+    ['一个人', ['Person']],
+    ['小白', ['Character']],
+    ['花样年华', ['Movie']],
+    ['长津湖', ['Movie']],
+  ]);
+  const r = exportUserDict(kg);
+  const words = new Set(r.lines.map((l) => l.split(' ')[0]));
+  assert.deepEqual([...words].sort(), ['一个人', '小白', '花样年华', '长津湖'].sort());
+  assert.deepEqual(r.skipped.filter((x) => x.reason.startsWith('common phrase')).map((x) => x.name).sort(), ['来了', '那个人'].sort());
+  assert.equal(r.stats.skippedByReason['common phrase'], 2);
+  const cut = (lines: string[], text: string) => createSegmenter({ userDictLines: lines }).tag(text).map((t) => t.word).join('/');
+  assert.equal(cut(r.lines, '他终于来了'), '他/终于/来/了', 'ordinary segmentation kept');
+  const all = exportUserDict(kg, { commonPhrases: 'include' });
+  assert.ok(all.lines.some((l) => l.startsWith('来了 ')));
+  assert.equal(cut(all.lines, '他终于来了'), '他/终于/来了');
+  assert.equal(exportUserDict(kg, { commonPhraseMaxLength: 2 }).lines.some((l) => l.startsWith('那个人 ')), true, '3 characters: beyond a max length of 2');
+});
+
 test('exportUserDict: bad options are usage errors', () => {
-  for (const bad of [{ backend: 'x' }, { freqMargin: 0.5 }, { fixedFreq: -1 }, { commonWordTitles: 'maybe' }, { tags: { Movie: 'n z' } }]) {
+  for (const bad of [{ backend: 'x' }, { freqMargin: 0.5 }, { fixedFreq: -1 }, { commonWordTitles: 'maybe' }, { commonPhrases: 'no' }, { commonPhraseMaxLength: -1 }, { tags: { Movie: 'n z' } }]) {
     assert.throws(() => exportUserDict(TINY, bad as never), (e: unknown) => e instanceof FilmkwError && e.code === 'USAGE', JSON.stringify(bad));
   }
 });

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
-import { applyTitlePolicy, commonEntityNames, defaultBaseDictionary, dictionaryFrequencies, isCommonWord, type TitlePolicyOptions } from '../../src/pipeline/title-policy.js';
+import { applyTitlePolicy, commonEntityNames, defaultBaseDictionary, dictionaryFrequencies, isCommonPhrase, isCommonWord, type TitlePolicyOptions } from '../../src/pipeline/title-policy.js';
 import { matchEntities } from '../../src/pipeline/kg-match.js';
 import { buildCandidateDoc } from '../../src/pipeline/graph.js';
 import { miniKg, toTokens } from '../fixtures/pipeline/mini-kg.js';
@@ -58,6 +58,27 @@ test('the real base dictionary: 英雄, 活着, 家, 春天, 无双 are common; 
   const big = miniKg(titles.map((name) => ({ name, kind: 'Movie' as const })), []);
   const common = commonEntityNames(big, OPTS, defaultBaseDictionary());
   assert.deepEqual(titles.filter((t) => common.has(t)), ['英雄', '活着', '家', '春天', '无双']);
+});
+
+test('rule 1b: short names made of common base words (来了, 一个人, 那个人) are common; proper names and longer titles are not', () => {
+  const lex = dictionaryFrequencies(defaultBaseDictionary(), null);
+  const table: [string, boolean][] = [
+    ['来了', true], // 来/了
+    ['一个人', true], // 一个/人
+    ['那个人', true], // 那个/人
+    ['李想', false], // 李 (9,566) is below the single-character threshold
+    ['小白', false], // 白 12,266
+    ['花样年华', false], // 4 characters: mostly real titles
+    ['我不是药神', false],
+    ['活着', false], // a base word itself: rule 1, not 1b
+    ['长津湖', false],
+  ];
+  for (const [name, want] of table) assert.equal(isCommonPhrase(name, lex, 100, 3), want, name);
+  assert.equal(isCommonPhrase('花样年华', lex, 100, 4), true, 'within a max length of 4');
+  assert.equal(isCommonPhrase('来了', lex, 100, 1), false, 'off');
+  const titles = ['来了', '一个人', '长津湖', '英雄'];
+  const big = miniKg(titles.map((name) => ({ name, kind: 'Movie' as const })), []);
+  assert.deepEqual(titles.filter((t) => commonEntityNames(big, OPTS, defaultBaseDictionary()).has(t)), ['来了', '一个人', '英雄']);
 });
 
 function policy(tagged: [string, string][], options: TitlePolicyOptions = OPTS): Record<string, string[] | null> {
