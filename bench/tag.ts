@@ -67,10 +67,12 @@ interface Args {
   poolReps: number;
   pool: boolean;
   json: boolean;
+  /** Presets measured through pools of 1 and N workers (the per-preset table). */
+  poolPresets: string[];
 }
 
 function parseArgs(argv: string[]): Args {
-  const a: Args = { rounds: 2, limit: Infinity, presets: listPresets(), workers: 2, corpus: 'all', poolReps: 3, pool: true, json: false };
+  const a: Args = { rounds: 2, limit: Infinity, presets: listPresets(), workers: 2, corpus: 'all', poolReps: 3, pool: true, json: false, poolPresets: listPresets() };
   for (let i = 0; i < argv.length; i++) {
     const k = argv[i];
     const v = () => {
@@ -89,7 +91,11 @@ function parseArgs(argv: string[]): Args {
     } else if (k === '--pool-reps') a.poolReps = Number(v());
     else if (k === '--no-pool') a.pool = false;
     else if (k === '--json') a.json = true;
-    else throw new Error(`bench/tag: unknown argument ${k} (valid: --rounds N, --limit N, --presets a,b, --workers N, --corpus C, --pool-reps N, --no-pool, --json)`);
+    else if (k === '--pool-presets') {
+      const x = v();
+      a.poolPresets = x === 'none' ? [] : x.split(',');
+    }
+    else throw new Error(`bench/tag: unknown argument ${k} (valid: --rounds N, --limit N, --presets a,b, --workers N, --corpus C, --pool-reps N, --pool-presets a,b|none, --no-pool, --json)`);
   }
   return a;
 }
@@ -279,6 +285,80 @@ class SegThreads {
   }
 }
 
+const TEXTRANK_THREAD = `
+const { parentPort, workerData } = require('node:worker_threads');
+const nodejieba = require('nodejieba');
+nodejieba.load();
+const { texts, times } = workerData;
+for (const t of texts) nodejieba.textRankExtract(t, 5);
+parentPort.postMessage('ready');
+parentPort.on('message', () => {
+  for (let r = 0; r < times; r++) for (const t of texts) nodejieba.textRankExtract(t, 5);
+  parentPort.postMessage('done');
+});`;
+
+/** Threads that each run nodejieba textRankExtract(5) over the same texts (nodejieba ≈ 250 MB per thread). */
+async function textRankThreads(threads: number, texts: string[], times: number): Promise<number> {
+  const ws = Array.from({ length: threads }, () => new Worker(TEXTRANK_THREAD, { eval: true, workerData: { texts, times } }));
+  try {
+    await Promise.all(ws.map((w) => new Promise((resolve, reject) => (w.once('message', resolve), w.once('error', reject)))));
+    const t0 = performance.now();
+    await Promise.all(ws.map((w) => new Promise((resolve, reject) => (w.once('message', resolve), w.once('error', reject), w.postMessage('go')))));
+    return (threads * texts.length * times) / ((performance.now() - t0) / 1000);
+  } finally {
+    await Promise.all(ws.map((w) => w.terminate()));
+  }
+}
+
+interface PresetPoolRow {
+  system: string;
+  one: number;
+  many: number;
+}
+
+interface PresetPoolResult {
+  corpus: string;
+  docs: number;
+  workers: number;
+  textRank: PresetPoolRow;
+  rows: PresetPoolRow[];
+}
+
+/**
+ * Every preset through WorkerPools of 1 and N workers (the `--workers` paths of `filmkw tag`), next to
+ * nodejieba textRankExtract in 1 and N threads, on the same texts: one warm-up pass, then one timed pass
+ * of ≥ 600 K chars each, the 1- and N-worker passes back to back.
+ */
+async function measurePresetPools(c: Corpus, kgPath: string | undefined, workers: number, presets: string[]): Promise<PresetPoolResult> {
+  const call = { topK: undefined, explain: false };
+  const times = Math.max(1, Math.ceil(600_000 / Math.max(1, c.chars)));
+  const prepared = await prepareWorkerKg(kgPath ? { kg: kgPath } : {});
+  try {
+    const textRank = { system: 'nodejieba textRankExtract(5)', one: await textRankThreads(1, c.texts, times), many: await textRankThreads(workers, c.texts, times) };
+    const rows: PresetPoolRow[] = [];
+    for (const preset of presets) {
+      const spec = {
+        module: siblingModule('tag-extractor', new URL('../src/batch/engine.ts', import.meta.url).href),
+        export: 'createTagExtractor',
+        args: { preset, kg: { snapshot: prepared.snapshot } },
+      };
+      const pool1 = await WorkerPool.create(1, spec, call);
+      const poolN = await WorkerPool.create(workers, spec, call);
+      try {
+        await throughEngine(pool1, c.texts, 1);
+        await throughEngine(poolN, c.texts, 1);
+        rows.push({ system: preset, one: await throughEngine(pool1, c.texts, times), many: await throughEngine(poolN, c.texts, times) });
+      } finally {
+        await pool1.close();
+        await poolN.close();
+      }
+    }
+    return { corpus: c.name, docs: c.texts.length * times, workers, textRank, rows };
+  } finally {
+    prepared.cleanup();
+  }
+}
+
 interface PoolRep {
   cpu1: number;
   cpuN: number;
@@ -388,9 +468,13 @@ async function main(): Promise<void> {
 
   const pools: PoolResult[] = [];
   if (args.pool && args.workers > 1) for (const c of corpora) pools.push(await measurePool(c, kg, kgPath, args.workers, args.poolReps));
+  const presetPools: PresetPoolResult[] = [];
+  if (args.pool && args.workers > 1 && args.poolPresets.length > 0) {
+    for (const c of corpora) presetPools.push(await measurePresetPools(c, kgPath, args.workers, args.poolPresets));
+  }
 
   if (args.json) {
-    console.log(JSON.stringify({ kg: source, kgLoadMs: kgMs, results: results.map((r) => ({ corpus: r.corpus.name, texts: r.corpus.texts.length, chars: r.corpus.chars, rows: r.rows })), pools }, null, 2));
+    console.log(JSON.stringify({ kg: source, kgLoadMs: kgMs, results: results.map((r) => ({ corpus: r.corpus.name, texts: r.corpus.texts.length, chars: r.corpus.chars, rows: r.rows })), pools, presetPools }, null, 2));
     return;
   }
   const f = (x: number, d = 0) => x.toLocaleString('en', { minimumFractionDigits: d, maximumFractionDigits: d });
@@ -459,6 +543,21 @@ async function main(): Promise<void> {
         `- ${p.corpus}: pool start-up ${f(p.startup1Ms)} ms (1 worker), ${f(p.startupNMs)} ms (${N} workers); pool(${N}) / pool(1) = ${range(p.reps.map((r) => r.poolN / r.pool1))} (target ≥ 1.7), while the CPU loop gave ${range(p.reps.map((r) => r.cpuN / r.cpu1))} and bare jieba tag ${range(p.reps.map((r) => r.segN / r.seg1))}; pool(1) / inline = ${range(p.reps.map((r) => r.pool1 / r.inline))}.`,
       );
       summary.push(`${p.corpus}: ${N} workers = ${range(p.reps.map((r) => r.poolN / r.pool1))}× one worker (target ≥ 1.7: ${Math.min(...p.reps.map((r) => r.poolN / r.pool1)) >= 1.7 ? 'met' : 'not met'}; at the same time ${N} threads gave ${range(p.reps.map((r) => r.cpuN / r.cpu1))}× on a pure-JS loop and ${range(p.reps.map((r) => r.segN / r.seg1))}× on bare jieba tag)`);
+    }
+  }
+  for (const p of presetPools) {
+    const N = p.workers;
+    out.push('');
+    out.push(`### Every preset with 1 and ${N} workers: ${p.corpus}`);
+    out.push('');
+    out.push(
+      `Each preset through WorkerPools of 1 and ${N} workers (the \`--workers\` paths of \`filmkw tag\`, KG snapshot loaded by each worker), next to nodejieba \`textRankExtract(5)\` in 1 and ${N} worker threads; a warm-up pass, then one timed pass of ${f(p.docs)} documents (the corpus repeated) per pool, the 1- and ${N}-worker passes back to back.`,
+    );
+    out.push('');
+    out.push(`| system | 1 worker docs/s | ${N} workers docs/s | ${N} / 1 | × textRankExtract (1 thread) | × textRankExtract (${N} threads) |`);
+    out.push('|---|---:|---:|---:|---:|---:|');
+    for (const r of [p.textRank, ...p.rows]) {
+      out.push(`| ${r.system} | ${f(r.one)} | ${f(r.many)} | ${(r.many / r.one).toFixed(2)} | ${(r.one / p.textRank.one).toFixed(2)} | ${(r.many / p.textRank.many).toFixed(2)} |`);
     }
   }
   out.push('');
