@@ -17,6 +17,13 @@ export interface KeywordExplain {
   position?: number;
   /** Neighbours in the word graph with the edge parts, strongest first (at most 5). */
   neighbours: { word: string; cooc: number; kg: number; sem: number }[];
+  /**
+   * Only for a multi-token keyphrase (option group `phrases`, src/pipeline/phrases.ts): its words with
+   * their scores (same scale as `score`) and its number of occurrences in the document. `cooc`, `kg`,
+   * `sem` and `position` are then sums over its words, and `neighbours` the strongest graph neighbours
+   * of its words outside the phrase.
+   */
+  phrase?: { words: { word: string; score: number }[]; occurrences: number };
 }
 
 export interface Keyword {

@@ -13,13 +13,14 @@
 import type { KgView } from '../kg/model.js';
 import { usageError } from '../errors.js';
 import type { ExtractCallOptions, Keyword, KeywordExplain } from './api.js';
-import { buildCandidateDoc, buildWordGraph, mergeEntityNodes, toRankInput, type JaccardMemo, type TokenLike, type WordGraph } from './graph.js';
+import { buildCandidateDoc, buildWordGraph, mergeEntityNodes, toRankInput, type CandidateDoc, type JaccardMemo, type TokenLike, type WordGraph } from './graph.js';
 import { matchEntities, primaryEntity, resolveAmbiguity, type MatchCache } from './kg-match.js';
 import type { ResolvedOptions } from './options.js';
 import { positionBias } from './positions.js';
 import { codePointOrder, orderByScore, rankGraph } from './rank.js';
 import { applyTitlePolicy } from './title-policy.js';
 import { loadBundledIdf } from './idf.js';
+import { findPhrases, nodeCounts, phraseScores, selectItems, type RankedItem } from './phrases.js';
 
 /** What the pure core needs besides the tokens. */
 export interface DocumentContext {
@@ -91,10 +92,11 @@ export function extractFromTokens(
     const idf = loadBundledIdf();
     for (const i of included) values[i] *= idf.weight(doc.words[i]);
   }
+  // optional keyphrase stage (phrases.ts; option group phrases, off in the paper presets)
+  if (o.phrases.enabled) return withPhrases(tokens, doc, graph, entities, values, included, bias, context, call);
   scale(values, included, o.output.scoreScale);
 
-  const topK = call.topK ?? o.output.topK;
-  if (!Number.isInteger(topK) || topK < 1) throw usageError(`extract: topK must be an integer ≥ 1, got ${JSON.stringify(call.topK)}`);
+  const topK = checkTopK(call, o);
   const keep = new Uint8Array(n);
   for (const i of included) keep[i] = 1;
   const order = orderByScore(values, doc.words, o.rank.tieBreak, topK, keep);
@@ -116,6 +118,120 @@ export function extractFromTokens(
     out.push(keyword);
   }
   return out;
+}
+
+function checkTopK(call: ExtractCallOptions, o: ResolvedOptions): number {
+  const topK = call.topK ?? o.output.topK;
+  if (!Number.isInteger(topK) || topK < 1) throw usageError(`extract: topK must be an integer ≥ 1, got ${JSON.stringify(call.topK)}`);
+  return topK;
+}
+
+/**
+ * The top K from words and multi-token phrases together (phrases.ts): phrase candidates from adjacent
+ * candidate tokens, scored from their words' final scores, then one scaling over words and phrases and
+ * the selection with the dedup rule.
+ * @param values final (unscaled) score of every node; `included` the nodes that may be output
+ */
+function withPhrases(
+  tokens: readonly TokenLike[],
+  doc: CandidateDoc,
+  graph: WordGraph,
+  entities: (Int32Array | null)[] | null,
+  values: Float64Array,
+  included: readonly number[],
+  bias: Float64Array | null,
+  context: DocumentContext,
+  call: ExtractCallOptions,
+): Keyword[] {
+  const o = context.options;
+  const kg = context.kg;
+  const n = doc.words.length;
+  const topK = checkTopK(call, o);
+  const eligible = new Uint8Array(n);
+  for (const i of included) eligible[i] = 1;
+  const counts = nodeCounts(doc.node, n);
+  const phrases = findPhrases(tokens, doc, o.phrases, o.phrases.entityWords === 'exclude' ? entities : null);
+  const phraseValues = phraseScores(phrases, values, eligible, counts, o.phrases.score);
+  // one scaling over the words and the phrases
+  const all = new Float64Array(n + phrases.length);
+  all.set(values);
+  all.set(phraseValues, n);
+  const scaled: number[] = [...included];
+  for (let p = 0; p < phrases.length; p++) if (!Number.isNaN(phraseValues[p])) scaled.push(n + p);
+  scale(all, scaled, o.output.scoreScale);
+  // first occurrence of every node (nodes are numbered in order of first occurrence)
+  const firstChar = new Int32Array(n).fill(-1);
+  for (let k = 0; k < doc.node.length; k++) if (firstChar[doc.node[k]] < 0) firstChar[doc.node[k]] = doc.charStart[k];
+  const items: RankedItem[] = [];
+  for (let i = 0; i < n; i++) items.push({ text: doc.words[i], value: eligible[i] ? all[i] : NaN, charStart: firstChar[i], phrase: false });
+  for (let p = 0; p < phrases.length; p++) items.push({ text: phrases[p].text, value: all[n + p], charStart: phrases[p].charStart, phrase: true });
+  const order = selectItems(items, o.rank.tieBreak, o.phrases.dedup, topK);
+
+  const out: Keyword[] = [];
+  let adjacency: number[][] | null = null;
+  for (const i of order) {
+    const keyword: Keyword = { word: items[i].text, score: all[i] };
+    const phrase = i >= n ? phrases[i - n] : null;
+    if (kg && o.output.annotateEntities) {
+      const e = phrase ? phraseEntity(kg, phrase.text, entities, context) : entities ? primaryEntity(kg, i, entities) : -1;
+      if (e >= 0) {
+        keyword.kind = kg.kindOf(e);
+        keyword.entityId = kg.idOf(e);
+      }
+    }
+    if (call.explain) {
+      adjacency ??= incidentEdges(graph);
+      if (!phrase) keyword.explain = explainNode(graph, adjacency[i], i, bias);
+      else keyword.explain = explainPhrase(graph, adjacency, phrase.members, bias, all, phrase.count);
+    }
+    out.push(keyword);
+  }
+  return out;
+}
+
+/** The entity a phrase surface names (kg-match rules; the one with most in-document links), or -1. */
+function phraseEntity(kg: KgView, text: string, entities: readonly (Int32Array | null)[] | null, context: DocumentContext): number {
+  const set = matchEntities([text], kg, context.options.kgMatch, context.cache ?? undefined)[0];
+  if (!set || set.length === 0) return -1;
+  // as for a word: the entity with most KG links to the document's other words, then kind, then index
+  return primaryEntity(kg, 0, [set, ...(entities ?? [])]);
+}
+
+/** Explain a phrase: sums over its words, strongest neighbours outside it, its words and count. */
+function explainPhrase(graph: WordGraph, adjacency: number[][], members: Int32Array, bias: Float64Array | null, values: Float64Array, occurrences: number): KeywordExplain {
+  const inside = new Set(members);
+  let cooc = 0;
+  let kg = 0;
+  let sem = 0;
+  let position = 0;
+  const edges = new Set<number>();
+  for (const m of inside) {
+    for (const e of adjacency[m]) {
+      // an edge between two words of the phrase counts once
+      if (edges.has(e)) continue;
+      edges.add(e);
+      cooc += graph.cooc[e];
+      kg += graph.kg[e];
+      sem += graph.sem[e];
+    }
+    if (bias) position += bias[m];
+  }
+  const neighbours = [...edges]
+    .filter((e) => !(inside.has(graph.source[e]) && inside.has(graph.target[e])) && (graph.weight[e] > 0 || graph.cooc[e] > 0))
+    .map((e) => ({ e, other: inside.has(graph.source[e]) ? graph.target[e] : graph.source[e] }))
+    .sort((a, b) => graph.weight[b.e] - graph.weight[a.e] || a.other - b.other || a.e - b.e)
+    .filter((x, k, list) => list.findIndex((y) => y.other === x.other) === k)
+    .slice(0, 5)
+    .map(({ e, other }) => ({ word: graph.words[other], cooc: graph.cooc[e], kg: graph.kg[e], sem: graph.sem[e] }));
+  const explain: KeywordExplain = {
+    cooc,
+    kg,
+    sem,
+    neighbours,
+    phrase: { words: Array.from(members, (m) => ({ word: graph.words[m], score: values[m] })), occurrences },
+  };
+  if (bias) explain.position = position;
+  return explain;
 }
 
 /** Rescale the included nodes' values in place. */

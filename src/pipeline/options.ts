@@ -57,9 +57,10 @@ import type { TitlePolicyOptions } from './title-policy.js';
 import type { PriorOptions } from './idf.js';
 import { findPreset, listPresets } from './presets.js';
 import { DEFAULT_CANDIDATE_OPTIONS, POS_FILTERS, STOPWORD_SETS, type CandidateOptions } from './candidates.js';
+import { DEFAULT_PHRASE_OPTIONS, PHRASE_DEDUP, PHRASE_ENTITY_WORDS, PHRASE_POS, PHRASE_SCORES, PHRASE_SPANS, type PhraseOptions } from './phrases.js';
 
 
-export type { GraphOptions, SemanticOptions, KgMatchOptions, RankOptions, TitlePolicyOptions, CandidateOptions, PriorOptions };
+export type { GraphOptions, SemanticOptions, KgMatchOptions, RankOptions, TitlePolicyOptions, CandidateOptions, PriorOptions, PhraseOptions };
 
 /** Ablation "W" (group `lexicon`). */
 export interface LexiconOptions {
@@ -109,6 +110,7 @@ export interface PipelineOptions {
   semantic: SemanticOptions;
   rank: RankOptions;
   prior: PriorOptions;
+  phrases: PhraseOptions;
   output: OutputOptions;
 }
 
@@ -163,6 +165,7 @@ export const DEFAULT_OPTIONS: Readonly<PipelineOptions> = deepFreeze({
     tieBreak: 'firstOccurrence',
   },
   prior: { idf: 'off' },
+  phrases: { ...DEFAULT_PHRASE_OPTIONS },
   output: { topK: 5, scoreScale: 'raw', isolated: 'keep', annotateEntities: true },
 } satisfies PipelineOptions);
 
@@ -230,6 +233,16 @@ const SCHEMA: { [G in keyof PipelineOptions]: Record<keyof PipelineOptions[G], O
   },
   prior: {
     idf: { type: 'enum', values: ['off', 'multiply'] },
+  },
+  phrases: {
+    enabled: { type: 'boolean' },
+    spans: { type: 'enum', values: PHRASE_SPANS },
+    pos: { type: 'enum', values: PHRASE_POS },
+    entityWords: { type: 'enum', values: PHRASE_ENTITY_WORDS },
+    maxTokens: { type: 'number', min: 2, integer: true },
+    minCount: { type: 'number', min: 1, integer: true },
+    score: { type: 'enum', values: PHRASE_SCORES },
+    dedup: { type: 'enum', values: PHRASE_DEDUP },
   },
   output: {
     topK: { type: 'number', min: 1, integer: true },

@@ -95,7 +95,7 @@ export const PRESETS: readonly Preset[] = Object.freeze([
     name: 'filmkw',
     aliases: ['best'],
     description: 'best measured: textrank+w+g+r with final scores × IDF (nodejieba idf.utf8) and no POS filter',
-    overrides: { ...WGR, candidates: { posFilter: 'none' }, prior: { idf: 'multiply' } },
+    overrides: { ...WGR, candidates: { posFilter: 'none' }, prior: { idf: 'multiply' }, phrases: { enabled: true } },
     needsKg: true,
   },
 ] satisfies Preset[]);

@@ -1,0 +1,275 @@
+/**
+ * Keyphrase stage (an extension beyond 王芳 等 2022; option group `phrases`, off in every paper preset):
+ * multi-token keyphrases formed from the ranked words, as SingleRank/PositionRank and pke do — rank the
+ * words on the graph, then form candidate phrases from sequences of adjacent candidate tokens and score
+ * a phrase from its words' scores.
+ *
+ * Why: a word-level ranker can only return single tokens of the segmentation, but many keywords are
+ * compounds of adjacent tokens (传统+文化, 匠人+精神, 时间+旅行, 校园+霸凌; in CSL most terms). On film-dev
+ * 218 of the 900 gold keywords are not single tokens, 107 of them runs of adjacent candidate tokens.
+ *
+ * Stage (pure, per document, after the ranking and the IDF prior, before the score scaling):
+ * 1. **Phrase candidates.** A run is a maximal sequence of candidate occurrences whose tokens are
+ *    adjacent in the full token sequence (nothing between them: no punctuation, stop word, space or
+ *    filtered token). `spans: 'ngrams'` takes every contiguous sub-sequence of 2..`maxTokens` tokens of a
+ *    run; `'maximal'` takes only whole runs of 2..`maxTokens` tokens (pke's candidate = a maximal
+ *    sequence). The phrase is the concatenated surface (the text between its first and last token).
+ *    A phrase is kept when it occurs at least `minCount` times in the document in that role (the
+ *    frequency condition: a collocation, not an accidental neighbourhood) and its surface is not
+ *    itself a graph word.
+ * 2. **Phrase score** from the final scores v(w) of its words (graph score, × IDF when the prior is on):
+ *    `'sum'` Σ v(w) (SingleRank, PositionRank), `'mean'` Σ v(w)/m, `'max'` max v(w), or `'shareSum'`
+ *    Σ v(w)·c(p)/c(w), where c counts occurrences in the document: each word passes on the share of its
+ *    score that its occurrences inside the phrase carry. With `'shareSum'` a phrase beats its own word
+ *    only when the word is mostly used inside the phrase (传统 in 传统文化), not when a frequent word
+ *    happens to form a phrase twice (唢呐 in 唢呐艺术). Under `'sum'` a phrase always beats its words.
+ * 3. **Selection** of the top K from words and phrases together, by score, ties broken by first
+ *    occurrence (then the longer surface) or by code point (`rank.tieBreak`), with the guideline's rule
+ *    "no overlapping variants" (`dedup`): going down the ranking, an item is skipped when its surface
+ *    contains or is contained in the surface of an item already taken — `'phrases'` applies this only
+ *    when one of the two is a phrase (唢呐 vs 唢呐艺术), `'all'` also between two words (唢呐 vs 唢呐班),
+ *    `'off'` never. So which variant is output is decided by score.
+ *
+ * Output: a phrase is a `Keyword` like a word; `kind`/`entityId` are reported when the phrase surface
+ * itself names a KG entity (kg-match rules, the entity with most in-document links), and `--explain`
+ * gives the sums of its words' edge contributions, the strongest neighbours outside the phrase and
+ * `phrase: {words, occurrences}`. Pure and deterministic: a document gives the same output alone or in
+ * a batch.
+ */
+import { compareCodePoints } from './rank.js';
+import type { RankOptions } from './rank.js';
+
+/** Options of the keyphrase stage (group `phrases`). */
+export interface PhraseOptions {
+  /**
+   * Form multi-token keyphrases from adjacent candidate tokens (module header). Off in the paper's
+   * presets.
+   * @default false
+   */
+  enabled: boolean;
+  /**
+   * Which sequences of adjacent candidate tokens are phrase candidates: every contiguous sub-sequence
+   * of a run (`'ngrams'`) or only whole runs (`'maximal'`, pke).
+   * @default 'ngrams'
+   */
+  spans: 'ngrams' | 'maximal';
+  /**
+   * Which tokens may be part of a phrase: any candidate token (`'any'`), or only content words
+   * (`'contentWords'`: no token whose POS tag marks a function word — numeral m, classifier q,
+   * pronoun r, adverb d, preposition p, conjunction c, particle u, interjection e, modal particle y,
+   * onomatopoeia o; tokens without a tag count as content words).
+   * @default 'any'
+   */
+  pos: 'contentWords' | 'any';
+  /**
+   * Whether a phrase may contain a word that names a KG entity (after the title policy): `'exclude'`
+   * (entity names are already units of the lexicon, and an entity name plus other words — 吴天明导演,
+   * 神山冈仁波齐, X战警小队 — is a variant of the entity, which guideline rule 4 rules out in favour of
+   * the name) or `'allow'`. No effect without a KG.
+   * @default 'exclude'
+   */
+  entityWords: 'exclude' | 'allow';
+  /**
+   * Maximum number of tokens of a phrase (at least 2).
+   * @default 2
+   */
+  maxTokens: number;
+  /**
+   * Minimum number of occurrences of a phrase in the document.
+   * @default 2
+   */
+  minCount: number;
+  /**
+   * Phrase score from its words' final scores: sum, mean, max, or the occurrence-share sum
+   * Σ v(w)·c(phrase)/c(w) (module header).
+   * @default 'shareSum'
+   */
+  score: 'sum' | 'mean' | 'max' | 'shareSum';
+  /**
+   * No overlapping variants in the output (a surface containing another): between a phrase and any
+   * other item (`'phrases'`), between any two items (`'all'`), or not at all (`'off'`).
+   * @default 'phrases'
+   */
+  dedup: 'phrases' | 'all' | 'off';
+}
+
+export const PHRASE_SPANS = ['ngrams', 'maximal'] as const;
+export const PHRASE_POS = ['contentWords', 'any'] as const;
+export const PHRASE_ENTITY_WORDS = ['exclude', 'allow'] as const;
+export const PHRASE_SCORES = ['sum', 'mean', 'max', 'shareSum'] as const;
+export const PHRASE_DEDUP = ['phrases', 'all', 'off'] as const;
+
+export const DEFAULT_PHRASE_OPTIONS: Readonly<PhraseOptions> = Object.freeze({
+  enabled: false,
+  spans: 'ngrams',
+  pos: 'any',
+  entityWords: 'exclude',
+  maxTokens: 2,
+  minCount: 2,
+  score: 'shareSum',
+  dedup: 'phrases',
+});
+
+/** The candidate occurrences the stage reads (graph.ts `CandidateDoc` satisfies it). */
+export interface PhraseDocView {
+  /** Node of each candidate occurrence. */
+  readonly node: Int32Array;
+  /** Token index of each candidate occurrence (ascending). */
+  readonly tokenIndex: Int32Array;
+  /** UTF-16 offset of each candidate occurrence. */
+  readonly charStart: Int32Array;
+  /** Node labels. */
+  readonly words: readonly string[];
+}
+
+/** A phrase candidate of one document. */
+export interface PhraseCandidate {
+  /** Surface: the concatenated tokens. */
+  readonly text: string;
+  /** Node indices of its words, in order (from its first occurrence). */
+  readonly members: Int32Array;
+  /** Occurrences in the document (in the role of {@link PhraseOptions.spans}). */
+  readonly count: number;
+  /** UTF-16 offset of its first occurrence. */
+  readonly charStart: number;
+}
+
+/**
+ * The phrase candidates of one document (step 1 of the module header), in order of first occurrence.
+ * Pure.
+ * @param tokens all tokens of the document (`word`, and `tag` for `pos: 'contentWords'`)
+ * @param entities per node: its KG entities or null; the words that have some are not phrase words
+ *   (`entityWords: 'exclude'`); null: no such restriction
+ */
+export function findPhrases(
+  tokens: readonly { readonly word: string; readonly tag?: string }[],
+  doc: PhraseDocView,
+  options: Pick<PhraseOptions, 'spans' | 'pos' | 'maxTokens' | 'minCount'>,
+  entities: readonly (Int32Array | null)[] | null = null,
+): PhraseCandidate[] {
+  const { node, tokenIndex, charStart } = doc;
+  const count = node.length;
+  const contentOnly = options.pos === 'contentWords';
+  const member = (k: number): boolean =>
+    (!contentOnly || !isFunctionTag(tokens[tokenIndex[k]].tag)) && !(entities && entities[node[k]] && entities[node[k]]!.length > 0);
+  const maxTokens = options.maxTokens;
+  const found = new Map<string, { members: Int32Array; count: number; charStart: number }>();
+  const add = (a: number, b: number): void => {
+    // occurrences a..b (inclusive), adjacent tokens
+    let text = '';
+    for (let k = a; k <= b; k++) text += tokens[tokenIndex[k]].word;
+    const seen = found.get(text);
+    if (seen) seen.count++;
+    else found.set(text, { members: node.slice(a, b + 1), count: 1, charStart: charStart[a] });
+  };
+  let start = 0;
+  while (start < count) {
+    if (!member(start)) {
+      start++;
+      continue;
+    }
+    // a run: occurrences start..end-1 of member tokens, adjacent in the token sequence
+    let end = start + 1;
+    while (end < count && tokenIndex[end] === tokenIndex[end - 1] + 1 && member(end)) end++;
+    const length = end - start;
+    if (length >= 2) {
+      if (options.spans === 'maximal') {
+        if (length <= maxTokens) add(start, end - 1);
+      } else {
+        for (let a = start; a < end - 1; a++) {
+          for (let b = a + 1; b < end && b - a + 1 <= maxTokens; b++) add(a, b);
+        }
+      }
+    }
+    start = end;
+  }
+  const words = new Set(doc.words);
+  const out: PhraseCandidate[] = [];
+  for (const [text, p] of found) {
+    if (p.count < options.minCount || words.has(text)) continue;
+    out.push({ text, members: p.members, count: p.count, charStart: p.charStart });
+  }
+  // Map iteration is insertion order = order of first occurrence
+  return out;
+}
+
+/** First letters of the jieba/ICTCLAS tags of function words (see {@link PhraseOptions.pos}). */
+const FUNCTION_TAG = /^[mqrdpcueyo]/u;
+
+/** Whether a POS tag marks a function word (numeral, classifier, pronoun, adverb, preposition, …). */
+export function isFunctionTag(tag: string | undefined): boolean {
+  return tag !== undefined && FUNCTION_TAG.test(tag);
+}
+
+/** Occurrences of each node among the candidate occurrences. */
+export function nodeCounts(node: Int32Array, nodeCount: number): Int32Array {
+  const c = new Int32Array(nodeCount);
+  for (let k = 0; k < node.length; k++) c[node[k]]++;
+  return c;
+}
+
+/**
+ * Phrase scores from the words' final scores (step 2 of the module header). A phrase with a member
+ * that is not eligible (dropped isolated word) gets NaN and is not output.
+ * @param values final score of every node (graph score, × IDF when the prior is on)
+ * @param eligible nodes that may be output
+ * @param counts occurrences of every node ({@link nodeCounts})
+ */
+export function phraseScores(phrases: readonly PhraseCandidate[], values: Float64Array, eligible: Uint8Array, counts: Int32Array, score: PhraseOptions['score']): Float64Array {
+  const out = new Float64Array(phrases.length);
+  for (let p = 0; p < phrases.length; p++) {
+    const { members, count } = phrases[p];
+    let sum = 0;
+    let max = -Infinity;
+    let ok = true;
+    for (let m = 0; m < members.length; m++) {
+      const w = members[m];
+      if (!eligible[w]) ok = false;
+      const v = values[w];
+      sum += score === 'shareSum' ? (v * count) / counts[w] : v;
+      if (v > max) max = v;
+    }
+    out[p] = !ok ? NaN : score === 'max' ? max : score === 'mean' ? sum / members.length : sum;
+  }
+  return out;
+}
+
+/** One rankable item: a graph word or a phrase. */
+export interface RankedItem {
+  readonly text: string;
+  readonly value: number;
+  /** UTF-16 offset of the first occurrence. */
+  readonly charStart: number;
+  readonly phrase: boolean;
+}
+
+function overlaps(a: RankedItem, b: RankedItem, dedup: PhraseOptions['dedup']): boolean {
+  if (dedup === 'off' || (dedup === 'phrases' && !a.phrase && !b.phrase)) return false;
+  return a.text.includes(b.text) || b.text.includes(a.text);
+}
+
+/**
+ * The top `limit` items (indices) by descending value with the deterministic tie-break and the dedup
+ * rule (step 3 of the module header). Items with a NaN value are never selected.
+ */
+export function selectItems(items: readonly RankedItem[], tieBreak: RankOptions['tieBreak'], dedup: PhraseOptions['dedup'], limit: number): number[] {
+  const idx: number[] = [];
+  for (let i = 0; i < items.length; i++) if (!Number.isNaN(items[i].value)) idx.push(i);
+  idx.sort((x, y) => {
+    const a = items[x];
+    const b = items[y];
+    if (a.value !== b.value) return b.value - a.value;
+    if (tieBreak === 'lexicographic') {
+      const c = compareCodePoints(a.text, b.text);
+      if (c !== 0) return c;
+    }
+    return a.charStart - b.charStart || b.text.length - a.text.length || compareCodePoints(a.text, b.text) || x - y;
+  });
+  const taken: number[] = [];
+  for (const i of idx) {
+    if (taken.length >= limit) break;
+    if (taken.some((t) => overlaps(items[t], items[i], dedup))) continue;
+    taken.push(i);
+  }
+  return taken;
+}
