@@ -35,13 +35,25 @@
  *   relation types not distinguished (`kgEdgeWeight` is not 'relationCount', −0.053).
  * - Beyond the paper, off by default: `prior.idf` 'off'; 'multiply' (final score × nodejieba IDF, idf.ts)
  *   gives +0.048 [+0.032, +0.064] on film-dev and +0.016 [+0.011, +0.021] on csl-dev.
+ * - Beyond the paper, off by default: `phrases.enabled` false (the paper outputs single tokens, and 218
+ *   of film-dev's 900 gold keywords are not tokens of our segmentation: 传统文化, 匠人精神, 时间旅行).
+ *   The keyphrase stage (phrases.ts: two-token sequences of adjacent candidates occurring ≥ 2 times,
+ *   scored by the occurrence-share sum of their words' final scores, no overlapping variants) gives,
+ *   on top of the rest of `filmkw`, +0.0133 [+0.0044, +0.0244] on film-dev (13 better / 3 worse
+ *   documents; F1@1..5 0.2315/0.3778/0.4403/0.4642/0.4644 → 0.2407/0.3857/0.4444/0.4753/0.4778) and
+ *   +0.0657 [+0.0535, +0.0777] on csl-dev (357 / 126; 0.0821/0.1183/0.1348/0.1424/0.1455 →
+ *   0.1297/0.1816/0.2077/0.2117/0.2112). The defaults of the group and their sweep are in phrases.ts's
+ *   header: where film-dev cannot tell two values apart, csl-dev chose (`maxTokens` 2, `pos` 'any');
+ *   `minCount` 1 loses −0.027 [−0.046, −0.007] on film-dev; `score` 'sum' +0.004 [−0.014, +0.023].
  *
  * The preset `filmkw` = the full model + `prior.idf: 'multiply'` + `candidates.posFilter: 'none'` (with
  * the IDF prior, 'none' vs 'containsNVorX' is −0.001 [−0.012, +0.010] on film-dev and +0.008 [+0.005,
- * +0.012] on csl-dev) is the best measured system and the default of the CLI and the library
- * ({@link DEFAULT_PRESET}): film-dev 0.4644 vs 0.3600 for the best nodejieba baseline (TF-IDF with the
- * KG user dictionary), +0.104 [+0.081, +0.130]; csl-dev 0.1455 vs 0.1416 for nodejieba TF-IDF, +0.0039
- * [+0.0005, +0.0074]. The paper's full model with these defaults: 0.3833 and 0.1202.
+ * +0.012] on csl-dev) + `phrases.enabled: true` is the best measured system and the default of the CLI
+ * and the library ({@link DEFAULT_PRESET}): film-dev 0.4778 vs 0.3600 for the best nodejieba baseline
+ * (TF-IDF with the KG user dictionary), +0.118 [+0.093, +0.144], 88 b / 13 w; csl-dev 0.2112 vs 0.1416
+ * for nodejieba TF-IDF, +0.070 [+0.057, +0.082], 374 b / 131 w (without the phrase stage: 0.4644,
+ * +0.104 [+0.081, +0.130]; 0.1455, +0.0039 [+0.0005, +0.0074]). The paper's full model with these
+ * defaults: 0.3833 and 0.1202.
  *
  * Override keys (untyped input from CLI flags and experiment files) are validated strictly: `group.key`
  * (`graph.window`), a bare key when it is unique across groups (`window`), or a group with an object

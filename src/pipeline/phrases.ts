@@ -30,6 +30,21 @@
  *    when one of the two is a phrase (唢呐 vs 唢呐艺术), `'all'` also between two words (唢呐 vs 唢呐班),
  *    `'off'` never. So which variant is output is decided by score.
  *
+ * Defaults, measured around the preset `filmkw` on film-dev (180 texts) and csl-dev (1,000 CSL
+ * abstracts), macro F1@5 change against `filmkw` without phrases, 95% paired bootstrap intervals
+ * (eval/results/film-dev/ANALYSIS.md §6): the stage as defaulted gives +0.0133 [+0.0044, +0.0244] on
+ * film-dev (13 better / 3 worse documents) and +0.0657 [+0.0535, +0.0777] on csl-dev. Variants (film-dev;
+ * csl-dev): `minCount` 1 −0.027 [−0.046, −0.007]; +0.051 (the frequency condition is what keeps
+ * accidental neighbours out), 3 +0.007; +0.058; `score` 'sum' +0.004 [−0.014, +0.023]; +0.056 (a
+ * phrase then displaces its strongest word, 唢呐 → 唢呐艺人), 'max' +0.008; +0.050, 'mean' ±0 (never above
+ * its best word, so the dedup always keeps the word); `spans` 'maximal' +0.002; +0.015;
+ * `maxTokens` 3 +0.014; +0.054 (csl-dev: 2 vs 3 +0.012 [+0.006, +0.019]); `pos` 'contentWords' +0.014;
+ * +0.060 (csl-dev: 'any' vs it +0.005 [+0.002, +0.009]); `entityWords` 'allow' +0.010 [−0.001, +0.022];
+ * +0.066 ('exclude' vs 'allow': +0.003 [−0.001, +0.010] and −0.001 [−0.002, +0.000], noise; kept for
+ * guideline rule 4); `dedup` 'all' +0.008; +0.065, 'off' +0.009; +0.078 (without the rule a phrase and
+ * its own word are both output, a hedge that pays on CSL — 急性脑梗死 above the gold 脑梗死 — but the film
+ * guideline forbids overlapping variants, so 'phrases' stays).
+ *
  * Output: a phrase is a `Keyword` like a word; `kind`/`entityId` are reported when the phrase surface
  * itself names a KG entity (kg-match rules, the entity with most in-document links), and `--explain`
  * gives the sums of its words' edge contributions, the strongest neighbours outside the phrase and

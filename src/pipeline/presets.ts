@@ -18,7 +18,8 @@
  * changes the paper rules out or does not have — the IDF prior (`prior.idf: 'multiply'`, idf.ts) and,
  * with it, no POS filter (`candidates.posFilter: 'none'`; the paper's rule is 'containsNV': once
  * generic words are weighted down by IDF the POS rule only loses keywords tagged outside n/v, such as
- * HMM-found names tagged x and CSL terms tagged b/a).
+ * HMM-found names tagged x and CSL terms tagged b/a) — plus the keyphrase stage (`phrases.enabled`,
+ * phrases.ts: 传统文化, 时间旅行 as phrases of adjacent tokens; off in every other preset).
  * Its figures and the choice are in options.ts's header and eval/results/film-dev/ANALYSIS.md.
  *
  * Parity presets reproduce two standard implementations on the same tokens (spec §4.1, §4.3):
@@ -94,7 +95,7 @@ export const PRESETS: readonly Preset[] = Object.freeze([
   {
     name: 'filmkw',
     aliases: ['best'],
-    description: 'best measured: textrank+w+g+r with final scores × IDF (nodejieba idf.utf8) and no POS filter',
+    description: 'best measured: textrank+w+g+r with final scores × IDF (nodejieba idf.utf8), no POS filter and two-token keyphrases',
     overrides: { ...WGR, candidates: { posFilter: 'none' }, prior: { idf: 'multiply' }, phrases: { enabled: true } },
     needsKg: true,
   },
