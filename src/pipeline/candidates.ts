@@ -6,8 +6,8 @@
  * paper says nothing, so `minLength` is an option (default 2, as jieba).
  *
  * A token is a candidate iff, in this order:
- * 1. it is not punctuation/whitespace/symbol (no letter and no digit), and not a number (only digits
- *    and number punctuation: 2021, 3.14, 50%, １,000) — always, whatever the options;
+ * 1. it is not punctuation/whitespace/symbol (no letter and no digit) — always — and not a number (only
+ *    digits and number punctuation: 2021, 3.14, 50%, １,000) unless `numbers: 'keep'` (cppjieba);
  * 2. its tag passes `posFilter`: `'containsNV'` (tag contains n or v: n, nr, nz, ns, vn, v, vd, an,
  *   eng, …; the literal rule), `'containsNVorX'` (the same plus `x`, the tag both segmenters give
  *   out-of-vocabulary words found by the HMM, e.g. 游天鸣, 焦三; punctuation, also `x`, is already out by
@@ -15,7 +15,8 @@
  *   explicit tag list (jieba's allowPOS: exact match);
  * 3. `english: 'drop'` removes tokens made only of ASCII letters/digits/`+#&._%-` (IMAX, Wanda);
  * 4. it has at least `minLength` code points;
- * 5. neither the word nor its lower-case form is in the stop-word list.
+ * 5. neither the word nor its lower-case form is in the stop-word list (only the word itself with
+ *    `stopwordCase: 'sensitive'`, cppjieba).
  *
  * Each candidate keeps its word, tag, offsets and its index in the full token sequence (PositionRank's
  * position over all tokens and `windowOver: 'allTokens'` need it).
@@ -70,6 +71,18 @@ export interface CandidateOptions {
    * @default 'keep'
    */
   english: 'keep' | 'drop';
+  /**
+   * Pure numbers (2021, 3.14, 50%): dropped by default (never a keyword by the annotation guideline);
+   * `'keep'` is cppjieba's TextRank (it filters only single characters and stop words).
+   * @default 'drop'
+   */
+  numbers: 'drop' | 'keep';
+  /**
+   * Stop-word test: the word or its lower-case form (`'insensitive'`, default: Again = again), or the
+   * word exactly as written (`'sensitive'`, cppjieba).
+   * @default 'insensitive'
+   */
+  stopwordCase: 'insensitive' | 'sensitive';
 }
 
 export const DEFAULT_CANDIDATE_OPTIONS: Readonly<CandidateOptions> = Object.freeze({
@@ -77,6 +90,8 @@ export const DEFAULT_CANDIDATE_OPTIONS: Readonly<CandidateOptions> = Object.free
   stopwords: 'filmkw',
   minLength: 2,
   english: 'keep',
+  numbers: 'drop',
+  stopwordCase: 'insensitive',
 });
 
 /** jieba.analyse's default English stop words (`KeywordExtractor.STOP_WORDS`, spec §4.1). */
@@ -118,6 +133,10 @@ export function resolveCandidateOptions(opts: Partial<CandidateOptions> = {}): C
   }
   if (!Number.isInteger(o.minLength) || o.minLength < 1) throw usageError(`candidates: minLength must be an integer ≥ 1, got ${JSON.stringify(o.minLength)}`);
   if (o.english !== 'keep' && o.english !== 'drop') throw usageError(`candidates: english must be keep or drop, got ${JSON.stringify(o.english)}`);
+  if (o.numbers !== 'keep' && o.numbers !== 'drop') throw usageError(`candidates: numbers must be keep or drop, got ${JSON.stringify(o.numbers)}`);
+  if (o.stopwordCase !== 'insensitive' && o.stopwordCase !== 'sensitive') {
+    throw usageError(`candidates: stopwordCase must be insensitive or sensitive, got ${JSON.stringify(o.stopwordCase)}`);
+  }
   return o;
 }
 
@@ -127,10 +146,22 @@ const LATIN = /^[A-Za-z0-9+#&._%-]*[A-Za-z][A-Za-z0-9+#&._%-]*$/u;
 
 /** True for tokens that are never candidates: punctuation, whitespace, symbols, emoji, numbers. */
 export function isPunctuationOrNumber(word: string): boolean {
-  // fast path: a token starting with a CJK ideograph has a letter and is not a number
+  return isPunctuation(word) || isNumber(word);
+}
+
+/** No letter and no digit: punctuation, whitespace, symbols, emoji. */
+export function isPunctuation(word: string): boolean {
+  // fast path: a token starting with a CJK ideograph has a letter
   const c = word.charCodeAt(0);
   if (c >= 0x4e00 && c <= 0x9fff) return false;
-  return NO_LETTER_OR_DIGIT.test(word) || NUMBER.test(word);
+  return NO_LETTER_OR_DIGIT.test(word);
+}
+
+/** Only digits and number punctuation (2021, 3.14, 50%, １,000). */
+export function isNumber(word: string): boolean {
+  const c = word.charCodeAt(0);
+  if (c >= 0x4e00 && c <= 0x9fff) return false;
+  return NUMBER.test(word);
 }
 
 /** Whether `toLowerCase` can change the word for the stopword test (stopword lists are lower-case ASCII and CJK). */
@@ -158,9 +189,11 @@ function compile(o: CandidateOptions): Predicate {
           : () => true;
   const stop = stopwordSet(o.stopwords);
   const dropLatin = o.english === 'drop';
+  const dropNumbers = o.numbers === 'drop';
+  const caseInsensitive = o.stopwordCase === 'insensitive';
   const min = o.minLength;
   return (word, tag) => {
-    if (isPunctuationOrNumber(word)) return false;
+    if (isPunctuation(word) || (dropNumbers && isNumber(word))) return false;
     if (!pos(tag)) return false;
     if (dropLatin && LATIN.test(word)) return false;
     if (min > 1) {
@@ -172,7 +205,7 @@ function compile(o: CandidateOptions): Predicate {
       }
       if (n < min) return false;
     }
-    if (stop.size > 0 && (stop.has(word) || (hasUpperAscii(word) && stop.has(word.toLowerCase())))) return false;
+    if (stop.size > 0 && (stop.has(word) || (caseInsensitive && hasUpperAscii(word) && stop.has(word.toLowerCase())))) return false;
     return true;
   };
 }

@@ -201,6 +201,8 @@ const SCHEMA: { [G in keyof PipelineOptions]: Record<keyof PipelineOptions[G], O
     stopwords: { type: 'enum', values: STOPWORD_SETS },
     minLength: { type: 'number', min: 1, integer: true },
     english: { type: 'enum', values: ['keep', 'drop'] },
+    numbers: { type: 'enum', values: ['drop', 'keep'] },
+    stopwordCase: { type: 'enum', values: ['insensitive', 'sensitive'] },
   },
   kgMatch: {
     match: { type: 'enum', values: ['exact', 'exactOrAlias'] },

@@ -27,7 +27,7 @@
  *   English stop words, window over all tokens j − i < 5, self-pairs counted twice, 10 in-place sweeps
  *   in code-point order from 1/N, min-max/10 scaling, words without edges are not nodes.
  * - `cppjieba-textrank`: cppjieba/nodejieba `textRankExtract` — no POS filter, ≥ 2 code points,
- *   cppjieba's stop_words.utf8, window over kept words (the next 4), self-pairs twice, 10 sweeps,
+ *   numbers kept, cppjieba's stop_words.utf8 (case-sensitive), window over kept words (the next 4), self-pairs twice, 10 sweeps,
  *   min-max/10 including kept words without edges at weight 0.
  */
 import type { OptionOverrides } from './options.js';
@@ -85,7 +85,7 @@ export const PRESETS: readonly Preset[] = Object.freeze([
     aliases: ['nodejieba-textrank'],
     description: 'parity: cppjieba/nodejieba textRankExtract (no POS filter, next 4 kept words, 10 Gauss-Seidel sweeps, min-max/10)',
     overrides: {
-      candidates: { posFilter: 'none', stopwords: 'cppjieba', minLength: 2 },
+      candidates: { posFilter: 'none', stopwords: 'cppjieba', minLength: 2, numbers: 'keep', stopwordCase: 'sensitive' },
       graph: { window: 5, windowOver: 'candidates', crossSentence: true, selfLoops: 'keepDouble' },
       rank: PARITY_RANK,
       output: { scoreScale: 'minMax10', isolated: 'zero' },

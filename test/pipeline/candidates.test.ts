@@ -28,7 +28,7 @@ const TOY = '长津湖/nz 是/v 一部/m 战争/n 电影/n ，/x 易烊千玺/nr
 
 test('default options are frozen and documented values', () => {
   assert.ok(Object.isFrozen(DEFAULT_CANDIDATE_OPTIONS));
-  assert.deepEqual({ ...DEFAULT_CANDIDATE_OPTIONS }, { posFilter: 'containsNV', stopwords: 'filmkw', minLength: 2, english: 'keep' });
+  assert.deepEqual({ ...DEFAULT_CANDIDATE_OPTIONS }, { posFilter: 'containsNV', stopwords: 'filmkw', minLength: 2, english: 'keep', numbers: 'drop', stopwordCase: 'insensitive' });
 });
 
 const TABLE: { name: string; spec: string; opts: Partial<CandidateOptions>; want: string }[] = [
@@ -45,6 +45,9 @@ const TABLE: { name: string; spec: string; opts: Partial<CandidateOptions>; want
   { name: 'english drop removes pure-Latin tokens, keeps mixed', spec: 'IMAX/eng X战警/nz Wanda/eng c#/nz 阿凡达2/nz', opts: { english: 'drop', stopwords: 'none' }, want: 'X战警 阿凡达2' },
   { name: 'jiebaEnglish stop words match case-insensitively', spec: 'The/eng of/eng Wanda/eng 电影/n', opts: { stopwords: 'jiebaEnglish' }, want: 'Wanda 电影' },
   { name: 'cppjieba list: function words out, film words in', spec: '我们/r 因为/c 电影/n 觉得/v 时候/n', opts: { stopwords: 'cppjieba', posFilter: 'none' }, want: '电影 觉得' },
+  { name: "numbers 'keep' (cppjieba): pure numbers stay, punctuation never", spec: '2014/m 80/m 3.14/m ，/x ……/x 战争/n', opts: { posFilter: 'none', stopwords: 'none', numbers: 'keep' }, want: '2014 80 3.14 战争' },
+  { name: "stopwordCase 'sensitive' (cppjieba): Again is not the stop word again", spec: 'Again/eng again/eng 战争/n', opts: { posFilter: 'none', stopwords: 'filmkw', stopwordCase: 'sensitive' }, want: 'Again 战争' },
+  { name: "stopwordCase 'insensitive' (default): Again = again", spec: 'Again/eng again/eng 战争/n', opts: { posFilter: 'none', stopwords: 'filmkw' }, want: '战争' },
   { name: 'filmkw list: guideline film words out', spec: '电影/n 影片/n 觉得/v 片子/n 导演/n 唢呐/n 传承/v', opts: { stopwords: 'filmkw' }, want: '唢呐 传承' },
 ];
 
@@ -93,6 +96,8 @@ test('bad options are usage errors naming the valid values', () => {
     [{ minLength: 0 }, /minLength must be an integer ≥ 1/u],
     [{ minLength: 1.5 }, /minLength/u],
     [{ english: 'yes' as never }, /english must be keep or drop/u],
+    [{ numbers: 'some' as never }, /numbers must be keep or drop/u],
+    [{ stopwordCase: 'upper' as never }, /stopwordCase must be insensitive or sensitive/u],
   ];
   for (const [opts, re] of cases) {
     assert.throws(() => resolveCandidateOptions(opts), (e: unknown) => e instanceof FilmkwError && e.code === 'USAGE' && re.test(e.message), JSON.stringify(opts));
