@@ -30,6 +30,8 @@ export function keywordsJson(keywords: readonly Keyword[], explain: boolean): st
       const e = k.explain;
       const x: Record<string, unknown> = { cooc: roundScore(e.cooc), kg: roundScore(e.kg), sem: roundScore(e.sem) };
       if (e.position !== undefined) x.position = roundScore(e.position);
+      if (e.rank !== undefined) x.rank = roundScore(e.rank);
+      if (e.idf !== undefined) x.idf = roundScore(e.idf);
       x.neighbours = e.neighbours.map((n) => ({ word: n.word, cooc: roundScore(n.cooc), kg: roundScore(n.kg), sem: roundScore(n.sem) }));
       // a multi-token keyphrase (pipeline option group phrases): its words and occurrences
       if (e.phrase) x.phrase = { words: e.phrase.words.map((w) => ({ word: w.word, score: roundScore(w.score) })), occurrences: e.phrase.occurrences };

@@ -15,6 +15,13 @@ export interface KeywordExplain {
   sem: number;
   /** Position-bias share (PositionRank only). */
   position?: number;
+  /**
+   * The word's graph rank score (TextRank/PositionRank) before the IDF prior and the output scaling.
+   * Absent for a phrase (see `phrase`).
+   */
+  rank?: number;
+  /** The IDF factor the rank score was multiplied by (option `prior.idf: 'multiply'` only). */
+  idf?: number;
   /** Neighbours in the word graph with the edge parts, strongest first (at most 5). */
   neighbours: { word: string; cooc: number; kg: number; sem: number }[];
   /**

@@ -88,12 +88,24 @@ export function extractFromTokens(
     included.push(i);
   }
   // optional IDF prior (idf.ts; option prior.idf, owned by the eval/defaults work): score × idf(word)
+  let idfWeights: Float64Array | null = null;
   if (o.prior.idf === 'multiply') {
     const idf = loadBundledIdf();
-    for (const i of included) values[i] *= idf.weight(doc.words[i]);
+    idfWeights = new Float64Array(n);
+    for (const i of included) {
+      idfWeights[i] = idf.weight(doc.words[i]);
+      values[i] *= idfWeights[i];
+    }
   }
+  /** The explanation of word node i: its edges plus the rank score and the IDF factor behind its score. */
+  const explainWord = (adjacency: number[][], i: number): KeywordExplain => {
+    const explain = explainNode(graph, adjacency[i], i, bias);
+    explain.rank = scores[i];
+    if (idfWeights) explain.idf = idfWeights[i];
+    return explain;
+  };
   // optional keyphrase stage (phrases.ts; option group phrases, off in the paper presets)
-  if (o.phrases.enabled) return withPhrases(tokens, doc, graph, entities, values, included, bias, context, call);
+  if (o.phrases.enabled) return withPhrases(tokens, doc, graph, entities, values, included, bias, context, call, explainWord);
   scale(values, included, o.output.scoreScale);
 
   const topK = checkTopK(call, o);
@@ -113,7 +125,7 @@ export function extractFromTokens(
     }
     if (call.explain) {
       adjacency ??= incidentEdges(graph);
-      keyword.explain = explainNode(graph, adjacency[i], i, bias);
+      keyword.explain = explainWord(adjacency, i);
     }
     out.push(keyword);
   }
@@ -142,6 +154,7 @@ function withPhrases(
   bias: Float64Array | null,
   context: DocumentContext,
   call: ExtractCallOptions,
+  explainWord: (adjacency: number[][], i: number) => KeywordExplain,
 ): Keyword[] {
   const o = context.options;
   const kg = context.kg;
@@ -181,7 +194,7 @@ function withPhrases(
     }
     if (call.explain) {
       adjacency ??= incidentEdges(graph);
-      if (!phrase) keyword.explain = explainNode(graph, adjacency[i], i, bias);
+      if (!phrase) keyword.explain = explainWord(adjacency, i);
       else keyword.explain = explainPhrase(graph, adjacency, phrase.members, bias, all, phrase.count);
     }
     out.push(keyword);

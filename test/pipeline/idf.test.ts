@@ -33,3 +33,19 @@ test('prior.idf multiply: scores are the graph scores × idf, re-ranked', () => 
   idf.forEach((k, i) => assert.ok(Math.abs(k.score - want[i].score) < 1e-9));
   assert.notDeepEqual(idf.map((k) => k.word), plain.map((k) => k.word), 'the prior changes this ranking');
 });
+
+test('explain gives the rank score and the IDF factor behind each word score (score = rank × idf with prior.idf multiply)', () => {
+  const text = '吴京主演的长津湖讲述了战争故事，这部电影的战争场面很震撼，电影的配乐也很出色。';
+  const table = loadBundledIdf();
+  const withIdf = createExtractor({ preset: 'textrank+w+g+r', overrides: { 'prior.idf': 'multiply' }, kg: toyKg() }).extract(text, { topK: 10, explain: true });
+  assert.ok(withIdf.length >= 5);
+  for (const k of withIdf) {
+    assert.equal(k.explain!.idf, table.weight(k.word), k.word);
+    assert.ok(Math.abs(k.explain!.rank! * k.explain!.idf! - k.score) < 1e-9, `${k.word}: ${k.explain!.rank} × ${k.explain!.idf} vs ${k.score}`);
+  }
+  const plain = createExtractor({ preset: 'textrank+w+g+r', kg: toyKg() }).extract(text, { topK: 10, explain: true });
+  for (const k of plain) {
+    assert.equal(k.explain!.idf, undefined, 'no prior, no factor');
+    assert.equal(k.explain!.rank, k.score, k.word);
+  }
+});
