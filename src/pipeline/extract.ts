@@ -56,13 +56,25 @@ export function createExtractor(create: CreateExtractorOptions = {}): Extractor 
   // Both KG-derived tables are cached on disk by KG content hash + options + backend (kg/dict-cache.ts).
   let userDictLines: readonly string[] | undefined;
   if (options.lexicon.useDomainLexicon && kg) {
-    const exportOptions = { backend, commonMinFreq: titles.commonMinFreq, commonMaxLength: titles.commonMaxLength, commonWordKinds: [...titles.titleKinds] };
+    const exportOptions = {
+      backend,
+      commonMinFreq: titles.commonMinFreq,
+      commonMaxLength: titles.commonMaxLength,
+      commonPhraseMaxLength: titles.commonPhraseMaxLength,
+      commonWordKinds: [...titles.titleKinds],
+    };
     userDictLines = cachedStrings('userdict', kg.contentHash, exportOptions, () => exportUserDict(kg, exportOptions).lines).values;
   }
   const segmenter = createSegmenter({ backend, userDictLines });
   let common = NO_COMMON;
   if (kg && titles.titlePolicy !== 'always') {
-    const commonOptions = { backend, commonMinFreq: titles.commonMinFreq, commonMaxLength: titles.commonMaxLength, titleKinds: [...titles.titleKinds].sort() };
+    const commonOptions = {
+      backend,
+      commonMinFreq: titles.commonMinFreq,
+      commonMaxLength: titles.commonMaxLength,
+      commonPhraseMaxLength: titles.commonPhraseMaxLength,
+      titleKinds: [...titles.titleKinds].sort(),
+    };
     const names = cachedStrings('common-names', kg.contentHash, commonOptions, () => [
       ...commonEntityNames(kg, titles, { id: `base:${backend}`, freq: baseLexicon(backend).freq }),
     ]).values;

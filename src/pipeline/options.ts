@@ -145,7 +145,7 @@ export const DEFAULT_OPTIONS: Readonly<PipelineOptions> = deepFreeze({
   lexicon: { useDomainLexicon: false },
   candidates: { ...DEFAULT_CANDIDATE_OPTIONS, posFilter: DEFAULT_CANDIDATE_OPTIONS.posFilter as CandidateOptions['posFilter'] },
   kgMatch: { match: 'exactOrAlias', mergeAliases: true, ambiguity: 'union', kinds: [...ENTITY_KINDS] },
-  titles: { titlePolicy: 'contextual', titleKinds: ['Movie', 'Character'], commonMinFreq: 100, commonMaxLength: 2 },
+  titles: { titlePolicy: 'contextual', titleKinds: ['Movie', 'Character'], commonMinFreq: 100, commonMaxLength: 2, commonPhraseMaxLength: 3 },
   graph: {
     window: 5,
     windowOver: 'candidates',
@@ -215,6 +215,7 @@ const SCHEMA: { [G in keyof PipelineOptions]: Record<keyof PipelineOptions[G], O
     titleKinds: { type: 'subset', values: ENTITY_KINDS },
     commonMinFreq: { type: 'number', min: 0 },
     commonMaxLength: { type: 'number', min: 0, integer: true },
+    commonPhraseMaxLength: { type: 'number', min: 0, integer: true },
   },
   graph: {
     window: { type: 'number', min: 2, integer: true },

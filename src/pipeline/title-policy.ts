@@ -14,7 +14,7 @@
  *    红高粱 14, 泰坦尼克号 ~40) and mostly ordinary above (理发师, 人工智能, 幸存者), so the defaults
  *    are 2 and 100.
  *    1b. Also common: a name that is not a base-dictionary word but an ordinary phrase made of them —
- *    at most 3 code points (`COMMON_PHRASE_MAX_LENGTH`) whose max-probability split has ≥ 2 pieces,
+ *    at most `commonPhraseMaxLength` (3) code points whose max-probability split has ≥ 2 pieces,
  *    each of frequency ≥ `commonMinFreq` (a single character ≥ 50,000): 来了, 一个人, 那个人, 小男孩
  *    (found as Movie entities in plain sentences of the Douban reviews: 一个人 was a "Movie" keyword
  *    in 6 of them). The lexicon export leaves such names out (src/kg/dict.ts `commonPhrases`), so they
@@ -62,6 +62,12 @@ export interface TitlePolicyOptions {
    * @default 2
    */
   commonMaxLength: number;
+  /**
+   * Rule 1b: a name that is not a base word but made of common ones (来了, 一个人) is common when it has
+   * at most this many code points; 0 or 1 turns the rule off.
+   * @default 3
+   */
+  commonPhraseMaxLength: number;
 }
 
 /** Path of the base jieba dictionary shipped with nodejieba (the same lexicon @node-rs/jieba embeds). */
@@ -108,9 +114,6 @@ export function isCommonWord(name: string, frequency: number | undefined, option
   return length <= options.commonMaxLength || frequency >= options.commonMinFreq;
 }
 
-/** Longest common phrase of rule 1b, in code points (the same default as the lexicon export's `commonPhraseMaxLength`). */
-export const COMMON_PHRASE_MAX_LENGTH = 3;
-const PHRASE_MAX_LENGTH = COMMON_PHRASE_MAX_LENGTH;
 /** A single character counts as a common piece of a phrase only at this base-dictionary frequency (了 883,634, 来 161,501, 人 313,209, 看 66,641; 李 9,566, 白 12,266). */
 export const COMMON_CHARACTER_MIN_FREQ = 50_000;
 
@@ -171,17 +174,18 @@ export type FrequencySource = string | { id: string; freq: ReadonlyMap<string, n
  */
 export function commonEntityNames(kg: KgView, options: TitlePolicyOptions, source: FrequencySource = defaultBaseDictionary()): ReadonlySet<string> {
   const sourceId = typeof source === 'string' ? `file:${source}` : `table:${source.id}`;
-  const key = [sourceId, kg.contentHash, options.commonMinFreq, options.commonMaxLength, [...options.titleKinds].sort().join(',')].join('\u0000');
+  const maxPhrase = options.commonPhraseMaxLength ?? 0;
+  const key = [sourceId, kg.contentHash, options.commonMinFreq, options.commonMaxLength, maxPhrase, [...options.titleKinds].sort().join(',')].join('\u0000');
   const hit = commonCache.get(key);
   if (hit) return hit;
   const wanted = new Set<string>();
   for (const { name, kinds } of kg.names()) if (kinds.some((k) => options.titleKinds.includes(k))) wanted.add(name);
-  const phrases = PHRASE_MAX_LENGTH >= 2;
+  const phrases = maxPhrase >= 2;
   const freq = typeof source === 'string' ? dictionaryFrequencies(source, phrases ? null : wanted) : source.freq;
   const common = new Set<string>();
   for (const name of wanted) {
     const f = freq.get(name);
-    if (isCommonWord(name, f, options) || (phrases && f === undefined && isCommonPhrase(name, freq, options.commonMinFreq, PHRASE_MAX_LENGTH))) common.add(name);
+    if (isCommonWord(name, f, options) || (phrases && f === undefined && isCommonPhrase(name, freq, options.commonMinFreq, maxPhrase))) common.add(name);
   }
   commonCache.set(key, common);
   return common;

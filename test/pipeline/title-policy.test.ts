@@ -8,7 +8,7 @@ import { miniKg, toTokens } from '../fixtures/pipeline/mini-kg.js';
 import { ENTITY_KINDS } from '../../src/kg/model.js';
 
 const tinyDict = fileURLToPath(new URL('../fixtures/pipeline/tiny.dict.utf8', import.meta.url));
-const OPTS: TitlePolicyOptions = { titlePolicy: 'contextual', titleKinds: ['Movie', 'Character'], commonMinFreq: 100, commonMaxLength: 2 };
+const OPTS: TitlePolicyOptions = { titlePolicy: 'contextual', titleKinds: ['Movie', 'Character'], commonMinFreq: 100, commonMaxLength: 2, commonPhraseMaxLength: 3 };
 
 test('common word: single characters, base-dictionary words of ≤ 2 characters, frequent base words', () => {
   const table: [string, number | undefined, boolean][] = [
@@ -79,6 +79,7 @@ test('rule 1b: short names made of common base words (来了, 一个人, 那个�
   const titles = ['来了', '一个人', '长津湖', '英雄'];
   const big = miniKg(titles.map((name) => ({ name, kind: 'Movie' as const })), []);
   assert.deepEqual(titles.filter((t) => commonEntityNames(big, OPTS, defaultBaseDictionary()).has(t)), ['来了', '一个人', '英雄']);
+  assert.deepEqual(titles.filter((t) => commonEntityNames(big, { ...OPTS, commonPhraseMaxLength: 0 }, defaultBaseDictionary()).has(t)), ['英雄'], 'rule 1b off');
 });
 
 function policy(tagged: [string, string][], options: TitlePolicyOptions = OPTS): Record<string, string[] | null> {
