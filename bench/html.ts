@@ -4,7 +4,7 @@
  *
  *   node --import tsx bench/html.ts [--sets cwced,magic,douban] [--decay 0.34] [--stop-at current|child]
  *                                   [--sweep] [--no-anchor] [--no-trim] [--no-hidden]
- *                                   [--details FILE] [--repeat N]
+ *                                   [--details FILE] [--repeat N] [--warmup N] [--median] [--no-cut] [--cut-ab]
  *
  * Page sets (../shared/data/html, or $FILMKW_DATA/html; skipped with a message when absent):
  * - cwced: the 69 pages of the Chinese Web Content Extraction Dataset, ground truth cleaned/*.txt,
@@ -14,7 +14,14 @@
  * Judge: src/html/judge.ts (all body lines present, at most one extra sentence ≤ 10% of the body; title
  * lines optional). Pages are decoded once (src/html/decode.ts) and the decode time is not counted;
  * pages/s is pages / summed extraction time, single thread. `--sweep` adds the T sweep 0.20–0.50 and the
- * stop-at comparison (ours only). Prints a markdown section.
+ * stop-at comparison (ours only). `--no-cut` parses whole pages (no script/style pre-scan,
+ * src/html/rawtext.ts): the same output, the speed before the pre-scan. `--repeat N` times N runs per
+ * page and extractor (their mean, or their median with `--median`); `--warmup N` first runs each
+ * extractor N times on the page untimed (JIT warm: with few pages, e.g. `--sets douban`, the first, cold
+ * runs otherwise dominate the figure). `--cut-ab` adds, for ours only, the time with the pre-scan
+ * against without it, run interleaved page by page (3 warm-up runs, then --repeat runs of each, default
+ * 15; per-page medians): by page set with the default threshold, and by the share of the page that
+ * script/style text holds when every page is cut (`cutMinShare: 0`). Prints a markdown section.
  */
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -24,6 +31,7 @@ import { extractMainText, type MainTextOptions } from '../src/html/maintext.js';
 import { readabilityExtract } from '../src/html/readability-anchor.js';
 import { judgeBody } from '../src/html/judge.js';
 import { normalizeDate } from '../src/html/meta.js';
+import { cutRawText } from '../src/html/rawtext.js';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const HTML_DIR = join(process.env.FILMKW_DATA ?? join(root, '..', 'shared', 'data'), 'html');
@@ -95,7 +103,15 @@ function dateMatches(got: string | undefined, gold: string): boolean {
   return !!n && n.startsWith(parts.join('-'));
 }
 
-function run(pages: Page[], opts: MainTextOptions, anchor: boolean, repeat: number, details: string[] | null) {
+/** Mean of the run times, or their median with `--median` (robust to GC pauses and other jobs' bursts). */
+function summarize(times: number[], median: boolean): number {
+  if (!median) return times.reduce((a, b) => a + b, 0) / times.length;
+  const s = [...times].sort((a, b) => a - b);
+  const h = s.length >> 1;
+  return s.length % 2 ? s[h]! : (s[h - 1]! + s[h]!) / 2;
+}
+
+function run(pages: Page[], opts: MainTextOptions, anchor: boolean, repeat: number, details: string[] | null, warmup = 0, median = false) {
   const ours = new Map<string, Row>();
   const anc = new Map<string, Row>();
   const meta = { author: 0, authorN: 0, date: 0, dateN: 0, ancAuthor: 0, ancDate: 0 };
@@ -112,8 +128,16 @@ function run(pages: Page[], opts: MainTextOptions, anchor: boolean, repeat: numb
     let topic = '';
     const r = row(ours, p.set);
     r.n++;
-    const t0 = performance.now();
+    for (let k = 0; k < warmup; k++) {
+      try {
+        extractMainText(p.html, opts);
+      } catch {
+        /* timed below */
+      }
+    }
+    const times: number[] = [];
     for (let k = 0; k < repeat; k++) {
+      const t0 = performance.now();
       try {
         const x = extractMainText(p.html, opts);
         text = x.text;
@@ -124,8 +148,9 @@ function run(pages: Page[], opts: MainTextOptions, anchor: boolean, repeat: numb
       } catch {
         text = '';
       }
+      times.push(performance.now() - t0);
     }
-    r.ms += (performance.now() - t0) / repeat;
+    r.ms += summarize(times, median);
     if (!text) r.failed++;
     // anchor
     let atext = '';
@@ -135,8 +160,16 @@ function run(pages: Page[], opts: MainTextOptions, anchor: boolean, repeat: numb
     if (anchor) {
       const a = row(anc, p.set);
       a.n++;
-      const t1 = performance.now();
+      for (let k = 0; k < warmup; k++) {
+        try {
+          readabilityExtract(p.html);
+        } catch {
+          /* timed below */
+        }
+      }
+      const atimes: number[] = [];
       for (let k = 0; k < repeat; k++) {
+        const t1 = performance.now();
         try {
           const x = readabilityExtract(p.html);
           atext = x?.text ?? '';
@@ -146,8 +179,9 @@ function run(pages: Page[], opts: MainTextOptions, anchor: boolean, repeat: numb
         } catch {
           atext = '';
         }
+        atimes.push(performance.now() - t1);
       }
-      a.ms += (performance.now() - t1) / repeat;
+      a.ms += summarize(atimes, median);
       if (!atext) a.failed++;
     }
     const optional = [title, atitle].filter(Boolean);
@@ -182,17 +216,88 @@ function run(pages: Page[], opts: MainTextOptions, anchor: boolean, repeat: numb
   return { ours, anc, meta };
 }
 
+/** `--cut-ab`: uncut / cut time ratios, interleaved page by page (ours only). */
+function cutAB(pages: Page[], opts: MainTextOptions, repeat: number): string[] {
+  const med = (a: number[]): number => summarize(a, true);
+  const time = (html: string, o: MainTextOptions): number => {
+    const t0 = performance.now();
+    try {
+      extractMainText(html, o);
+    } catch {
+      /* same either way */
+    }
+    return performance.now() - t0;
+  };
+  /** Per page: [median ms with `a`, median ms with `b`]. */
+  const pair = (html: string, a: MainTextOptions, b: MainTextOptions): [number, number] => {
+    for (let k = 0; k < 3; k++) for (const o of [a, b]) time(html, o);
+    const ta: number[] = [];
+    const tb: number[] = [];
+    for (let k = 0; k < repeat; k++) {
+      if (k % 2) {
+        ta.push(time(html, a));
+        tb.push(time(html, b));
+      } else {
+        tb.push(time(html, b));
+        ta.push(time(html, a));
+      }
+    }
+    return [med(ta), med(tb)];
+  };
+  const uncut = { ...opts, cutRawText: false };
+  const out = [
+    '',
+    `### Script/style pre-scan: time without / with it (ours only, interleaved page by page, ${repeat} runs each, per-page medians)`,
+    '',
+    '| page set | pages | cut by default | uncut / default, set time | uncut / default, median page |',
+    '|---|---:|---:|---:|---:|',
+  ];
+  const share = new Map<Page, number>();
+  for (const p of pages) share.set(p, cutRawText(p.html).chars / Math.max(1, p.html.length));
+  for (const set of [...new Set(pages.map((p) => p.set))]) {
+    const ps = pages.filter((p) => p.set === set);
+    let sa = 0;
+    let sb = 0;
+    const ratios: number[] = [];
+    for (const p of ps) {
+      const [a, b] = pair(p.html, opts, uncut);
+      sa += a;
+      sb += b;
+      ratios.push(b / a);
+    }
+    const cut = ps.filter((p) => share.get(p)! >= (opts.cutMinShare ?? 0.5)).length;
+    out.push(`| ${set} | ${ps.length} | ${cut} | ${(sb / sa).toFixed(2)} | ${med(ratios).toFixed(2)} |`);
+  }
+  out.push('', '| script/style share of the page | pages | uncut / cut (every page cut), summed time |', '|---|---:|---:|');
+  const bounds: [number, number, string][] = [[0.9, 2, '≥ 0.9'], [0.7, 0.9, '0.7–0.9'], [0.5, 0.7, '0.5–0.7'], [0.3, 0.5, '0.3–0.5'], [0.1, 0.3, '0.1–0.3'], [0, 0.1, '< 0.1']];
+  for (const [lo, hi, label] of bounds) {
+    const ps = pages.filter((p) => share.get(p)! >= lo && share.get(p)! < hi);
+    if (!ps.length) continue;
+    let sa = 0;
+    let sb = 0;
+    for (const p of ps) {
+      const [a, b] = pair(p.html, { ...opts, cutMinShare: 0 }, uncut);
+      sa += a;
+      sb += b;
+    }
+    out.push(`| ${label} | ${ps.length} | ${(sb / sa).toFixed(2)} |`);
+  }
+  return out;
+}
+
 const pct = (a: number, n: number): string => (n ? `${((100 * a) / n).toFixed(1)}%` : '–');
 
 function main(): void {
   const sets = (arg('--sets') ?? 'cwced,magic,douban').split(',');
   const anchor = !flag('--no-anchor');
   const repeat = Number(arg('--repeat') ?? 1);
+  const warmup = Number(arg('--warmup') ?? 0);
   const opts: MainTextOptions = {};
   if (arg('--decay')) opts.decay = Number(arg('--decay'));
   if (arg('--stop-at')) opts.stopAt = arg('--stop-at') as 'current' | 'child';
   if (flag('--no-trim')) opts.trimMetaLines = false;
   if (flag('--no-hidden')) opts.pruneHidden = false;
+  if (flag('--no-cut')) opts.cutRawText = false;
   const out: string[] = ['## Main-text extraction (seed 000) vs Readability', ''];
   if (!existsSync(HTML_DIR)) {
     out.push(`Skipped: needs ../shared/data/html (or $FILMKW_DATA/html).`);
@@ -201,7 +306,7 @@ function main(): void {
   }
   const pages = loadSets(sets);
   const details: string[] | null = arg('--details') ? [] : null;
-  const { ours, anc, meta } = run(pages, opts, anchor, repeat, details);
+  const { ours, anc, meta } = run(pages, opts, anchor, repeat, details, warmup, flag('--median'));
   out.push(`Command: \`node --import tsx bench/html.ts${process.argv.slice(2).length ? ' ' + process.argv.slice(2).join(' ') : ''}\` — ${new Date().toISOString().slice(0, 10)}, node ${process.version}, single thread, decode time excluded.`, '');
   out.push('| page set | pages | ours exact | Readability exact | ours recall / precision | Readability recall / precision | ours pages/s | Readability pages/s | speed-up |');
   out.push('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
@@ -241,6 +346,7 @@ function main(): void {
       out.push(`| ${t.toFixed(2)} | ${co}/${cn} (${pct(co, cn)}) | ${ho}/${hn} (${pct(ho, hn)}) |`);
     }
   }
+  if (flag('--cut-ab')) out.push(...cutAB(pages, opts, arg('--repeat') ? repeat : 15));
   if (details) writeFileSync(arg('--details')!, details.join('\n') + '\n');
   process.stdout.write(out.join('\n') + '\n');
 }

@@ -15,8 +15,12 @@
  * "non-link text" is `text - link` — the Lc() of the paper.
  *
  * Depth is handled without recursion (malformed pages nest thousands of unclosed tags).
+ *
+ * Speed: the text of pruned script and style elements is cut out before parsing (src/html/rawtext.ts),
+ * with a check against the parser's events and a fallback to the whole page, so the tree is the same.
  */
 import { Parser } from 'htmlparser2';
+import { CUT_PROBE, CUTTABLE, cutRawText, type RawTextCut } from './rawtext.js';
 
 /** Options of {@link parseTree}. */
 export interface TreeOptions {
@@ -24,12 +28,25 @@ export interface TreeOptions {
   pruneTags?: readonly string[];
   /** Also drop elements the page hides (`hidden` attribute, inline `display:none` / `visibility:hidden`). @default true */
   pruneHidden?: boolean;
+  /**
+   * Cut pruned script/style text out before parsing (src/html/rawtext.ts; checked against the parse,
+   * which falls back to the whole page). `false` parses the whole page. Same tree either way. @default true
+   */
+  cutRawText?: boolean;
+  /**
+   * Cut only when script/style text is at least this share of the page. Below it the gain does not pay
+   * for the scan and for parsing the page in pieces (measured on the real pages: eval/html/results.md).
+   * @default 0.5
+   */
+  cutMinShare?: number;
 }
 
 /** Defaults (frozen). */
 export const TREE_DEFAULTS = Object.freeze({
   /** @default script, style, select, option, iframe, textarea, object, input, noscript, template, svg, math, head */
   pruneHidden: true,
+  /** Share of the page script/style text must hold for the pre-scan to cut it (src/html/rawtext.ts). */
+  cutMinShare: 0.5,
   pruneTags: Object.freeze(['script', 'style', 'select', 'option', 'iframe', 'textarea', 'object', 'input', 'noscript', 'template', 'svg', 'math', 'head']) as readonly string[],
 });
 
@@ -84,9 +101,46 @@ const nonWs = (s: string): number => {
 const HIDDEN_STYLE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)\s*(?:!important\s*)?(?:;|$)/i;
 const isHidden = (a: Record<string, string>): boolean => a.hidden !== undefined || (a.style !== undefined && HIDDEN_STYLE.test(a.style));
 
-/** Parses a decoded page into its pruned tag tree (rooted at a synthetic `#root` element) and head info. */
-export function parseTree(html: string, opts: TreeOptions = {}): { root: TElem; head: PageHead } {
+/** What the raw-text pre-scan did on a page ({@link parseTree}). */
+export interface CutInfo {
+  /** Script/style contents cut out. */
+  cuts: number;
+  /** Characters they held. */
+  chars: number;
+  /** A check failed and the page was parsed again uncut (the cuts were not used). */
+  fallback: boolean;
+}
+
+/**
+ * Parses a decoded page into its pruned tag tree (rooted at a synthetic `#root` element) and head info.
+ *
+ * When pruned script and style text is at least {@link TreeOptions.cutMinShare} of the page, it is first
+ * cut out (src/html/rawtext.ts: htmlparser2 scans raw text character by character, and served pages can
+ * be 99 % inline script). The parse of the cut page checks every cut against the parser's own events; if
+ * one does not hold, the page is parsed again uncut, so the result is always the tree of the whole page.
+ */
+export function parseTree(html: string, opts: TreeOptions = {}): { root: TElem; head: PageHead; cut: CutInfo } {
   const prune = new Set(opts.pruneTags ?? TREE_DEFAULTS.pruneTags);
+  const cuttable = new Set([...CUTTABLE].filter((t) => prune.has(t)));
+  if (opts.cutRawText !== false && cuttable.size) {
+    const cut = cutRawText(html, cuttable, opts.cutMinShare ?? TREE_DEFAULTS.cutMinShare);
+    if (cut.cuts.length) {
+      const info = { cuts: cut.cuts.length, chars: cut.chars, fallback: false };
+      const r = buildTree(cut.parts, prune, opts, cut.cuts);
+      if (r) return { ...r, cut: info };
+      return { ...buildTree([html], prune, opts, null)!, cut: { ...info, fallback: true } };
+    }
+  }
+  return { ...buildTree([html], prune, opts, null)!, cut: { cuts: 0, chars: 0, fallback: false } };
+}
+
+/**
+ * One htmlparser2 pass. With `cuts`, also checks each cut (see src/html/rawtext.ts): the parser must
+ * report a start tag of the cut element ending right before the probe, read the probe as that element's
+ * text, then close the element, and that text must be text the tree ignores. Returns null when a check
+ * fails.
+ */
+function buildTree(parts: readonly string[], prune: ReadonlySet<string>, opts: TreeOptions, cuts: readonly RawTextCut[] | null): { root: TElem; head: PageHead } | null {
   const pruneHidden = opts.pruneHidden ?? TREE_DEFAULTS.pruneHidden;
   const root: TElem = { type: 'el', tag: '#root', attrs: {}, children: [], parent: null, text: 0, link: 0, anchors: 0 };
   const head: PageHead = { title: '', metas: [], jsonLd: [] };
@@ -96,6 +150,16 @@ export function parseTree(html: string, opts: TreeOptions = {}): { root: TElem; 
   let inTitle = false;
   let titleDone = false;
   let jsonLd: string | null = null;
+  // checking the cuts: next cut to meet, and where we are at it (0 before, 1 after its start tag, 2 after the probe)
+  let next = 0;
+  let at = 0;
+  let want = cuts?.[0]?.at ?? -1; // index of that cut's probe in the cut page
+  let failed = false;
+  let ending = false; // inside parser.end()
+  const fail = (): void => {
+    failed = true;
+    parser.pause(); // the page will be parsed again uncut
+  };
   const parser = new Parser(
     {
       onopentag(name, attribs) {
@@ -105,20 +169,33 @@ export function parseTree(html: string, opts: TreeOptions = {}): { root: TElem; 
         else if (name === 'text' && !head.wrapper && cur === root) head.wrapper = { id: attribs.id, title: attribs.title };
         else if (name === 'script' && /ld\+json/i.test(attribs.type ?? '')) jsonLd = '';
         if (skip > 0 && name === 'body' && skipTag === 'head') skip = 0; // an unclosed <head>
-        if (skip > 0) {
-          skip++;
-          return;
-        }
-        if (prune.has(name) || (pruneHidden && isHidden(attribs))) {
+        if (skip > 0) skip++;
+        else if (prune.has(name) || (pruneHidden && isHidden(attribs))) {
           skip = 1;
           skipTag = name;
-          return;
+        } else {
+          const el: TElem = { type: 'el', tag: name, attrs: attribs, children: [], parent: cur, text: 0, link: 0, anchors: 0 };
+          cur.children.push(el);
+          cur = el;
         }
-        const el: TElem = { type: 'el', tag: name, attrs: attribs, children: [], parent: cur, text: 0, link: 0, anchors: 0 };
-        cur.children.push(el);
-        cur = el;
+        if (cuts) {
+          if (at !== 0) fail();
+          else if (parser.endIndex + 1 === want) {
+            // the cut element's start tag, and its text would be ignored
+            if (name === cuts[next]!.tag && skip > 0 && jsonLd === null && !inTitle) at = 1;
+            else fail();
+          }
+        }
       },
       ontext(data) {
+        // Text flushed by parser.end() (a page ending inside a tag or entity) is read back through the
+        // written pieces, and at least one htmlparser2 path (an end tag cut off by the end of the page)
+        // reads from position -1, which gives different text for one string than for pieces: parse uncut.
+        if (cuts && ending) fail();
+        if (cuts && at !== 0) {
+          if (at === 1 && data === CUT_PROBE) at = 2;
+          else fail();
+        }
         if (inTitle) head.title += data;
         if (jsonLd !== null) jsonLd += data;
         if (skip > 0) return;
@@ -127,6 +204,13 @@ export function parseTree(html: string, opts: TreeOptions = {}): { root: TElem; 
         else cur.children.push({ type: 'text', value: data, parent: cur, text: 0, link: 0, anchors: 0 });
       },
       onclosetag(name) {
+        if (cuts && at !== 0) {
+          if (at === 2 && name === cuts[next]!.tag) {
+            at = 0;
+            next++;
+            want = next < cuts.length ? cuts[next]!.at : -1;
+          } else fail();
+        }
         if (name === 'title' && inTitle) {
           inTitle = false;
           titleDone = true;
@@ -144,8 +228,12 @@ export function parseTree(html: string, opts: TreeOptions = {}): { root: TElem; 
     },
     { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
   );
-  parser.write(html);
+  // the cut page is written piece by piece (no copy); piece boundaries fall right after a start tag's
+  // '>' and right before an end tag's '<', where the tokenizer has no pending text to split
+  for (const part of parts) if (part && !failed) parser.write(part);
+  ending = true;
   parser.end();
+  if (cuts && (failed || next !== cuts.length)) return null;
   head.title = head.title.replace(/\s+/g, ' ').trim();
   computeStats(root);
   return { root, head };
