@@ -173,6 +173,8 @@ export class KgMergeBuilder {
   private readonly synopses: { movieId: string; text: string; loc: Loc }[] = [];
   private readonly personInfo = new Map<string, { name: string; surfaces: string[]; prio: number; spec: string }>();
   private readonly records = new Map<string, number>();
+  /** Per source: records (or parts of records) taken into the KG, see {@link usedOf}. */
+  private readonly used = new Map<string, number>();
   private readonly skippedG: Groups;
   private readonly droppedG: Groups;
   private readonly report = {
@@ -200,6 +202,19 @@ export class KgMergeBuilder {
   /** Records counted for a source so far. */
   recordsOf(spec: string): number {
     return this.records.get(spec) ?? 0;
+  }
+
+  /**
+   * How many entities, relations, credits and person facts of a source were taken so far (0: nothing
+   * of the source was readable). Unlike comparing records with skipped rows, this does not depend on how
+   * many reasons one record was skipped for, nor on whether unreadable records were counted.
+   */
+  usedOf(spec: string): number {
+    return this.used.get(spec) ?? 0;
+  }
+
+  private use(src: SourceCtx): void {
+    this.used.set(src.spec, (this.used.get(src.spec) ?? 0) + 1);
   }
 
   /** A bad input row: skipped and reported (fatal under --strict). */
@@ -266,6 +281,7 @@ export class KgMergeBuilder {
       this.ents.set(id, acc);
     }
     acc.sources.add(src.spec);
+    this.use(src);
     const n = acc.names.get(norm);
     if (n) {
       n.count++;
@@ -285,6 +301,7 @@ export class KgMergeBuilder {
     const to = r.kind === 'ALIAS' ? normalizeName(r.to) : r.to;
     const movieId = r.kind === 'PLAYED' ? r.movieId : undefined;
     const key = `${r.kind}\u0000${r.from}\u0000${to}\u0000${movieId ?? ''}`;
+    this.use(src);
     const prev = this.rels.get(key);
     if (prev) {
       if (prev.spec === src.spec) this.report.duplicates.relations++;
@@ -322,12 +339,14 @@ export class KgMergeBuilder {
     if (person.celebrityId) c.cid = person.celebrityId;
     if (person.localKey) c.localKey = person.localKey;
     this.credits.push(c);
+    this.use(src);
   }
 
   /** Extra facts about a Douban celebrity (the KGQA person file): a name and surface forms. */
   celebrity(cid: string, name: string, surfaces: readonly string[], src: SourceCtx): void {
     const prev = this.personInfo.get(cid);
     const prio = SOURCE_PRIORITY[src.kind];
+    this.use(src);
     if (!prev || prio < prev.prio) this.personInfo.set(cid, { name, surfaces: [...surfaces, ...(prev?.surfaces ?? [])], prio, spec: src.spec });
     else prev.surfaces.push(...surfaces);
   }

@@ -107,10 +107,13 @@ export async function importSources(sources: readonly (string | SourceSpec)[], o
     const records = b.recordsOf(s.spec);
     // nothing readable at all (no record, or every record skipped): most likely the wrong path or the wrong
     // format for this prefix. An error, so that `--out X` never replaces a good snapshot with an empty KG.
+    // "Every record skipped" is "nothing of the source taken" (usedOf), not a comparison of records with
+    // skipped rows: one record may be skipped for several reasons (a film with two nameless actors), and
+    // a file with 2 good and 2 unparsable lines is readable.
     if (records === 0 && bad === 0) {
       throw inputError(`kg import: ${s.spec}: no record found; is it in the ${FORMAT_NAMES[s.kind]} format?`);
     }
-    if (records <= bad) {
+    if (bad > 0 && b.usedOf(s.spec) === 0) {
       throw inputError(`kg import: ${s.spec}: no readable record (${bad} bad); is it in the ${FORMAT_NAMES[s.kind]} format?`);
     }
     say(`kg import: read ${s.spec} in ${Math.round(performance.now() - t)} ms`);

@@ -21,21 +21,27 @@ export interface LoadKgOptions {
   kg?: string;
   /** Read the KG from Neo4j instead. */
   neo4j?: boolean;
-  /** Progress and warnings (skipped csv rows), one line each. */
+  /** Progress, one line each; also the warnings when `onWarning` is absent. */
   onProgress?: (msg: string) => void;
+  /**
+   * Warnings, one line each: skipped csv rows, Neo4j nodes that cannot be read back. A caller that keeps
+   * progress quiet (`--json`) still passes this, so that nothing is skipped silently.
+   */
+  onWarning?: (msg: string) => void;
 }
 
-/** Reads a csv KG directory into a store; skipped rows are reported through `onProgress`. */
-export async function loadCsvKg(dir: string, onProgress?: (msg: string) => void): Promise<KgStore> {
+/** Reads a csv KG directory into a store; skipped rows are reported through `onWarning`, one line per reason. */
+export async function loadCsvKg(dir: string, onWarning?: (msg: string) => void): Promise<KgStore> {
   const b = new KgMergeBuilder({ minePlayed: false });
   await readProjectCsv(dir, b, { kind: 'csv', spec: `csv:${dir}` });
   const { data, report } = b.build();
-  for (const g of report.skipped) onProgress?.(`kg: ${g.count} row(s) skipped: ${g.reason}${g.examples.length ? ` (e.g. ${g.examples.join('; ')})` : ''}`);
+  for (const g of report.skipped) onWarning?.(`kg: ${g.count} row(s) skipped: ${g.reason}${g.examples.length ? ` (e.g. ${g.examples.join('; ')})` : ''}`);
   return KgStore.fromData(data);
 }
 
 export async function loadKg(opts: LoadKgOptions = {}): Promise<KgStore> {
   const say = opts.onProgress;
+  const warn = opts.onWarning ?? opts.onProgress;
   if (opts.neo4j && opts.kg !== undefined) throw usageError('kg: give either --kg or --neo4j, not both');
   if (opts.neo4j) {
     const neo = await import('./neo4j.js');
@@ -43,11 +49,11 @@ export async function loadKg(opts: LoadKgOptions = {}): Promise<KgStore> {
     say?.(`kg: reading the KG from Neo4j at ${neo.redactUri(cfg.uri)}`);
     const data = await neo.readKgFromNeo4j(cfg, {
       onProgress: (done, total, phase) => say?.(`kg: neo4j ${phase} ${done}/${total}`),
-      onWarning: (m) => say?.(`kg: ${m}`),
+      onWarning: (m) => warn?.(`kg: ${m}`),
     });
     return KgStore.fromData(data, { dangling: 'drop' });
   }
-  if (opts.kg === undefined || opts.kg === '') return loadCsvKg(defaultKgDir(), say);
+  if (opts.kg === undefined || opts.kg === '') return loadCsvKg(defaultKgDir(), warn);
   let st;
   try {
     st = await stat(opts.kg);
@@ -57,7 +63,7 @@ export async function loadKg(opts: LoadKgOptions = {}): Promise<KgStore> {
   }
   if (st.isDirectory()) {
     say?.(`kg: reading the csv KG in ${opts.kg}`);
-    return loadCsvKg(opts.kg, say);
+    return loadCsvKg(opts.kg, warn);
   }
   say?.(`kg: loading the snapshot ${opts.kg}`);
   return loadSnapshot(opts.kg);

@@ -656,6 +656,15 @@ export async function writeKgToNeo4j(data: KgData, cfg: Neo4jConfig, opts: Neo4j
   });
 }
 
+/**
+ * Connects, checks connectivity and credentials (what every job starts with) and closes: lets a caller
+ * fail fast, before long work, on a wrong URI or password. Throws like the jobs (NEO4J_UNAVAILABLE,
+ * NEO4J_AUTH, NEO4J_FAILED, see {@link classifyNeo4jError}).
+ */
+export async function verifyNeo4j(cfg: Neo4jConfig, opts: { tuning?: Partial<Neo4jTuning> } = {}): Promise<void> {
+  await withDriver(cfg, opts.tuning, async () => undefined);
+}
+
 /** Reads the whole filmkw KG back from Neo4j with keyset-paged read transactions. */
 export async function readKgFromNeo4j(cfg: Neo4jConfig, opts: Neo4jReadOptions = {}): Promise<KgData> {
   const pageSize = opts.pageSize ?? NEO4J_DEFAULTS.pageSize;

@@ -67,3 +67,12 @@ test('dict export with an unreadable --kg is an input error (exit 3)', { skip: !
   assert.equal(r.status, 3, r.stderr);
   assert.match(r.stderr, /no-such-kg-filmkw/u);
 });
+
+test('dict export to a path that cannot be written: exit 7, the message names --out (not the temp file) and why', { skip: !haveLoader && 'needs the KG loader' }, () => {
+  const dir = mkdtempSync(join(tmpdir(), 'filmkw-dictcli-'));
+  const out = join(dir, 'no', 'such', 'd.dict');
+  const r = run('dict', 'export', '--out', out);
+  assert.equal(r.status, 7, r.stderr);
+  assert.equal(r.stderr, `filmkw: dict: cannot write ${out}: ENOENT (the directory ${join(dir, 'no', 'such')} does not exist); nothing was changed at that path\n`);
+  assert.doesNotMatch(r.stderr, /\.tmp/u);
+});

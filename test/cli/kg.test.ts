@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -89,4 +89,38 @@ test('kg import user mistakes: unknown prefix (2), no output choice (2), missing
   const badStats = run(['kg', 'stats', '--kg', 'no/such.fkg']);
   assert.equal(badStats.status, 3);
   assert.match(badStats.stderr, /^filmkw: kg: no\/such\.fkg: no such file or directory\n$/);
+});
+
+test('kg import of a csv KG with an unclosed quote: the row is reported at the line it opens on, the rows after it are kept', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'filmkw-cli-kg-'));
+  const kg = join(dir, 'c3');
+  mkdirSync(kg);
+  writeFileSync(join(kg, 'entities.csv'), 'id,kind,name,aliases,movie\n,Movie,甲片,,\n,Person,"张三,,\n,Person,李四,,\n,Person,王五,,\n,Person,赵六,,\n');
+  writeFileSync(join(kg, 'relations.csv'), 'from,relation,to,movie\nperson/name/李四,DIRECTED,movie/name/甲片,\n');
+  const r = run(['kg', 'import', '--out', join(dir, 'c3.fkg'), '--json', `csv:${kg}`]);
+  assert.equal(r.status, 0, r.stderr);
+  const s = JSON.parse(r.stdout);
+  assert.deepEqual([s.entities.byKind, s.relations.total], [{ Movie: 1, Person: 3, Character: 0, Genre: 0 }, 1]);
+  assert.deepEqual(s.skipped.reasons, [{ reason: 'entities.csv: unreadable csv record (unclosed quote; the lines after it are read again)', count: 1, examples: ['c3/entities.csv:3'] }]);
+  const strict = run(['kg', 'import', '--out', join(dir, 's.fkg'), '--strict', `csv:${kg}`]);
+  assert.equal(strict.status, 3);
+  assert.match(strict.stderr, /filmkw: kg import: --strict: 1 bad row\(s\) skipped, nothing written \(first: c3\/entities\.csv:3 entities\.csv: unreadable csv record/);
+});
+
+test('kg stats --kg <csv dir> --json: stdout is exactly the JSON, the skipped rows are still reported on stderr', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'filmkw-cli-kg-'));
+  writeFileSync(join(dir, 'entities.csv'), 'id,kind,name,aliases,movie\n,Movie,甲片,,\n,Robot,R2,,\n,Person,"张三,,\n');
+  writeFileSync(join(dir, 'relations.csv'), 'from,relation,to,movie\nperson/name/无名,DIRECTED,movie/name/甲片,\n');
+  const warnings = [
+    'kg: 1 row(s) skipped: DIRECTED: unknown \'from\' entity (dangling) (e.g. ' + `${dir.split('/').pop()}/relations.csv:2: DIRECTED person/name/无名 → movie/name/甲片)`,
+    `kg: 1 row(s) skipped: entities.csv: unknown kind (e.g. ${dir.split('/').pop()}/entities.csv:3: Robot)`,
+    `kg: 1 row(s) skipped: entities.csv: unreadable csv record (unclosed quote; the lines after it are read again) (e.g. ${dir.split('/').pop()}/entities.csv:4)`,
+  ];
+  const j = run(['kg', 'stats', '--kg', dir, '--json']);
+  assert.equal(j.status, 0, j.stderr);
+  assert.deepEqual(JSON.parse(j.stdout).entities.total, 1);
+  assert.equal(j.stdout.split('\n').length, 2); // one JSON line
+  assert.deepEqual(j.stderr.split('\n').filter(Boolean), warnings); // warnings only, no progress lines
+  const human = run(['kg', 'stats', '--kg', dir]);
+  assert.deepEqual(human.stderr.split('\n').filter((l) => l.startsWith('kg: 1 row')), warnings);
 });

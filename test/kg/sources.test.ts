@@ -12,7 +12,7 @@ import { readKgqa, splitDoubanTitle, splitPersonName } from '../../src/kg/source
 import { readDoubanCsv } from '../../src/kg/sources/douban-csv.js';
 import { readCsv, readJsonLines, stripRegionSuffix, decodeEntities } from '../../src/kg/sources/common.js';
 import { FilmkwError } from '../../src/errors.js';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -84,10 +84,106 @@ test('readCsv: unclosed quote, invalid UTF-8 and mixed line ends are reported, t
   const bad: string[] = [];
   const got: string[] = [];
   for await (const r of readCsv(f, 'x.csv', (line, reason) => bad.push(`${line}: ${reason}`))) got.push(`${r.line}:${r.fields.join('|')}`);
-  assert.deepEqual(got, ['1:a|b', '2:1|2', '3:3|x\ny', '6:5|6']);
-  assert.equal(bad.length, 2);
-  assert.match(bad[0], /^5: invalid UTF-8$/);
-  assert.match(bad[1], /unreadable csv record \(Quote Not Closed/);
+  // the unclosed quote on line 7 costs line 7 only: line 8 is read again
+  assert.deepEqual(got, ['1:a|b', '2:1|2', '3:3|x\ny', '6:5|6', '8:8|9']);
+  assert.deepEqual(bad, ['5: invalid UTF-8', '7: unreadable csv record (unclosed quote; the lines after it are read again)']);
+});
+
+test('readCsv: a broken quote is reported at the line it starts on and costs only that row (CRLF, CR, empty lines, quoted line breaks)', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'filmkw-csv-'));
+  const read = async (text: string, opts: { maxRecordBytes?: number } = {}) => {
+    const f = join(dir, 'x.csv');
+    writeFileSync(f, text);
+    const out: string[] = [];
+    for await (const r of readCsv(f, 'x.csv', (line, reason) => out.push(`${line}! ${reason.replace(/ \(.*/, '')}`), opts)) out.push(`${r.line}:${r.fields.join('|')}`);
+    return out;
+  };
+  const broken = '! unreadable csv record';
+  // the audit case: the unclosed quote swallowed every later row into one record, reported at the last line
+  assert.deepEqual(await read('id,kind,name,aliases,movie\n,Movie,甲片,,\n,Person,"张三,,\n,Person,李四,,\n,Person,王五,,\n,Person,赵六,,\n'), [
+    '1:id|kind|name|aliases|movie',
+    '2:|Movie|甲片||',
+    `3${broken}`,
+    '4:|Person|李四||',
+    '5:|Person|王五||',
+    '6:|Person|赵六||',
+  ]);
+  // the quote is "closed" by the opening quote of a later row: csv-parse (relax_quotes) would merge the rows
+  assert.deepEqual(await read('a,b\r\n\r\n1,"x,\r\n\r\n2,"y"\r\n3,"z\r\nz"\r\n4,w'), ['1:a|b', `3${broken}`, '5:2|y', '6:3|z\r\nz', '8:4|w']);
+  // lone CR line ends; a quoted CRLF inside a field counts as one line
+  assert.deepEqual(await read('a,b\r1,"open\r2,"x\r\ny"\r3,c'), ['1:a|b', `2${broken}`, '3:2|x\r\ny', '5:3|c']);
+  // a runaway quote longer than maxRecordBytes is given up before the end of the file
+  assert.deepEqual(await read(`a,b\n1,"${'x'.repeat(300)}\n2,3\n${'y'.repeat(50)}\n4,5`, { maxRecordBytes: 100 }), ['1:a|b', `2${broken}`, '3:2|3', `4:${'y'.repeat(50)}`, '5:4|5']);
+  // two unclosed quotes in a row, the last line without a line end
+  assert.deepEqual(await read('a,b\n"1,2\n"3,4\n5,6'), ['1:a|b', `2${broken}`, `3${broken}`, '4:5|6']);
+  // a bare quote inside an unquoted field stays a character (relax_quotes), also after a quoted line break
+  assert.deepEqual(await read('a,b\n他说"好",1\n"x\ny",他说"好"\n'), ['1:a|b', '2:他说"好"|1', '3:x\ny|他说"好"']);
+});
+
+test('csv, openkg and douban-csv: an unclosed quote costs its row only; later rows and relations survive; an unreadable header is an input error', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'filmkw-csv-'));
+  // csv: the audit repro (李四, 王五, 赵六 were lost and the relation needing 李四 was reported dangling)
+  const c3 = join(dir, 'c3');
+  mkdirSync(c3);
+  writeFileSync(join(c3, 'entities.csv'), 'id,kind,name,aliases,movie\n,Movie,甲片,,\n,Person,"张三,,\n,Person,李四,,\n,Person,王五,,\n,Person,赵六,,\n');
+  writeFileSync(join(c3, 'relations.csv'), 'from,relation,to,movie\nperson/name/李四,DIRECTED,movie/name/甲片,\n');
+  {
+    const b = new KgMergeBuilder();
+    await readProjectCsv(c3, b, { kind: 'csv', spec: 'csv:c3' });
+    const { data, report } = b.build();
+    assert.deepEqual(data.entities.map((e) => e.name).sort(), ['李四', '王五', '甲片', '赵六']);
+    assert.deepEqual(data.relations.map((r) => `${r.kind} ${r.from} ${r.to}`), ['DIRECTED person/name/李四 movie/name/甲片']);
+    assert.deepEqual(reasons(report), { 'entities.csv: unreadable csv record (unclosed quote; the lines after it are read again)': ['c3/entities.csv:3'] });
+    assert.equal(report.sources[0].records, 6); // the unreadable row is a record read (and skipped)
+  }
+  // openkg: a broken Movie.csv row; the next film and its credits are kept
+  const ok = join(dir, 'openkg');
+  mkdirSync(ok);
+  writeFileSync(join(ok, 'Movie.csv'), 'title,url,id:ID\n"甲片,https://movie.douban.com/subject/1/,m1\n乙片,https://movie.douban.com/subject/2/,m2\n');
+  writeFileSync(join(ok, 'Person.csv'), 'name,id:ID\n张三,p1\n');
+  writeFileSync(join(ok, 'director.csv'), ':START_ID,:END_ID\nm2,p1\n');
+  writeFileSync(join(ok, 'actor.csv'), ':START_ID,:END_ID\n');
+  {
+    const b = new KgMergeBuilder();
+    await readOpenKg(ok, b, { kind: 'openkg', spec: 'openkg:x' });
+    const { data, report } = b.build();
+    assert.ok(data.relations.some((r) => r.kind === 'DIRECTED' && r.to === 'movie/douban/2'));
+    assert.deepEqual(reasons(report), { 'Movie.csv: unreadable csv record (unclosed quote; the lines after it are read again)': ['openkg/Movie.csv:2'] });
+  }
+  // douban-csv: a broken row between two good films
+  const header = 'movie_id,title,directors,actors,screenwriters,genres,summary';
+  const dc = join(dir, 'd.csv');
+  writeFileSync(dc, `\uFEFF${header}\r\n1,甲片,张三,,,剧情,\r\n2,"乙片,李四,,,,\r\n3,丙片,王五,,,喜剧,\r\n`);
+  {
+    const b = new KgMergeBuilder();
+    await readDoubanCsv(dc, b, { kind: 'douban-csv', spec: 'douban-csv:d' });
+    const { data, report } = b.build();
+    assert.deepEqual(data.entities.filter((e) => e.kind === 'Movie').map((e) => e.name).sort(), ['丙片', '甲片']);
+    assert.deepEqual(reasons(report), { 'douban-csv: unreadable csv record (unclosed quote; the lines after it are read again)': ['d.csv:3'] });
+  }
+  // the header itself unreadable: not "empty file (no header)", and the next row is not taken for the header
+  const headerError = (re: RegExp) => (e: unknown) => e instanceof FilmkwError && e.code === 'INPUT' && re.test(e.message);
+  writeFileSync(dc, '"movie_id,title\r\n');
+  await assert.rejects(readDoubanCsv(dc, new KgMergeBuilder(), { kind: 'douban-csv', spec: 'x' }), headerError(/^kg import: d\.csv:1: unreadable header \(unclosed quote\)$/));
+  writeFileSync(dc, `"${header}\n1,甲片,,,,,\n`);
+  await assert.rejects(readDoubanCsv(dc, new KgMergeBuilder(), { kind: 'douban-csv', spec: 'x' }), headerError(/^kg import: d\.csv:1: unreadable header \(unclosed quote\)$/));
+  writeFileSync(join(c3, 'entities.csv'), Buffer.concat([Buffer.from('id,kind,na'), Buffer.from([0xff]), Buffer.from('me,aliases,movie\n,Movie,甲片,,\n')]));
+  await assert.rejects(readProjectCsv(c3, new KgMergeBuilder(), { kind: 'csv', spec: 'x' }), headerError(/^kg import: c3\/entities\.csv:1: unreadable header \(invalid UTF-8\)$/));
+});
+
+test('readJsonLines: a BOM inside the file and other invisible characters are named in the reason', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'filmkw-jsonl-'));
+  const f = join(dir, 'x.jsonl');
+  writeFileSync(f, '\uFEFF{"a":1}\n\uFEFF{"a":2}\n{"a":3}\u200B\n{"a":\u00A04}\n{"a":5}\n');
+  const bad: string[] = [];
+  const got: number[] = [];
+  for await (const r of readJsonLines(f, 'x.jsonl', (line, reason) => bad.push(`${line}: ${reason}`))) got.push(r.line);
+  assert.deepEqual(got, [1, 5]);
+  assert.deepEqual(bad, [
+    '2: unparsable JSON (the line starts with a byte-order mark, U+FEFF)',
+    '3: unparsable JSON (Unexpected non-whitespace character after JSON at position 7: U+200B)',
+    `4: unparsable JSON (Unexpected token 'U+00A0', "{"a":U+00A04}" is not valid JSON)`,
+  ]);
 });
 
 test('readJsonLines: BOM, CRLF, blank lines, bad JSON, non-objects', async () => {
@@ -196,6 +292,40 @@ test('fuzz: readCsv on random bytes never throws; lines are increasing', async (
         assert.ok(r.line >= 1 && r.line >= last);
         last = r.line;
       }
+    }),
+    { numRuns: 150 },
+  );
+});
+
+test('property: rows with unclosed quotes among good ones: every good row is read at its line, every broken row reported at its own', async () => {
+  const word = fc.array(fc.constantFrom('a', 'z', '张', '三', 'é', '😀', ' ', '|'), { maxLength: 6 }).map((cs) => cs.join(''));
+  const rowArb = fc.oneof(
+    { weight: 6, arbitrary: fc.tuple(word, word, word).map((f) => ({ kind: 'ok' as const, text: f.join(',') })) },
+    // a quoted field with a line break and doubled quotes: one record over two lines. (Its opening quote
+    // is followed by a letter: a quote followed by a delimiter would close the quote of a broken row
+    // above it, which is valid csv, see readCsv)
+    { weight: 1, arbitrary: fc.tuple(word, word).map(([a, b]) => ({ kind: 'multi' as const, text: `${a},"m${b},\r\n""${b}""",${a}` })) },
+    // a quote opening a field, never closed on its line
+    { weight: 2, arbitrary: fc.tuple(word, word).map(([a, b]) => ({ kind: 'broken' as const, text: `${a},"z${b},${a}` })) },
+    { weight: 1, arbitrary: fc.constant({ kind: 'blank' as const, text: '' }) },
+  );
+  await fc.assert(
+    fc.asyncProperty(fc.array(rowArb, { maxLength: 40 }), fc.constantFrom('\n', '\r\n'), fc.boolean(), async (rows, nl, bom) => {
+      const f = join(tmp(), 'q.csv');
+      writeFileSync(f, (bom ? '\uFEFF' : '') + ['a,b,c', ...rows.map((r) => r.text)].join(nl));
+      const want = [1];
+      const wantBad: number[] = [];
+      let line = 2;
+      for (const r of rows) {
+        if (r.kind === 'ok' || r.kind === 'multi') want.push(line);
+        if (r.kind === 'broken') wantBad.push(line);
+        line += r.kind === 'multi' ? 2 : 1;
+      }
+      const got: number[] = [];
+      const bad: number[] = [];
+      for await (const r of readCsv(f, 'q.csv', (l) => bad.push(l))) got.push(r.line);
+      assert.deepEqual(got, want);
+      assert.deepEqual(bad, wantBad);
     }),
     { numRuns: 150 },
   );

@@ -6,7 +6,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -102,4 +102,47 @@ test('kg import of a source with nothing readable: exit 3, and an existing snaps
     oneLine(r.stderr, re);
     assert.equal(sha(out), before, `${srcs}: the old snapshot is unchanged`);
   }
+});
+
+test('kg import --neo4j: an unreachable server or wrong password fails before the sources are read (exit 4 / 5, one line)', { skip: SKIP }, async () => {
+  const { FakeBolt } = await import('../fixtures/neo4j/fake-bolt.js');
+  /** Async: the scripted server runs in this process. */
+  const runAsync = (args: string[], env: Record<string, string>) =>
+    new Promise<{ status: number | null; stderr: string }>((resolve) => {
+      const clean = { ...process.env };
+      for (const k of Object.keys(clean)) if (k.startsWith('NEO4J_') || k.startsWith('FILMKW_NEO4J_')) delete clean[k];
+      const child = spawn(process.execPath, ['bin/filmkw', ...args], { cwd: root, env: { ...clean, ...env } });
+      let stderr = '';
+      child.stderr.on('data', (d) => (stderr += d));
+      child.on('close', (status) => resolve({ status, stderr }));
+    });
+  // a source that would take long to read, and one that does not even exist: neither is looked at
+  const sources = ['csv:kg/demo', `douban-csv:${join(dir, 'no-such.csv')}`];
+  const refused = await runAsync(['kg', 'import', '--neo4j', ...sources], { NEO4J_URI: 'bolt://127.0.0.1:1', NEO4J_PASSWORD: 'x' });
+  assert.equal(refused.status, 4, refused.stderr);
+  oneLine(refused.stderr, /^filmkw: neo4j: cannot connect to bolt:\/\/127\.0\.0\.1:1: is the server running\? \(connect ECONNREFUSED 127\.0\.0\.1:1\)$/);
+  assert.doesNotMatch(refused.stderr, /kg import: reading/);
+  const fb = await new FakeBolt({ user: 'neo4j', password: 'pw' }).start();
+  try {
+    const env = { NEO4J_URI: `bolt://127.0.0.1:${fb.port}`, NEO4J_USER: 'neo4j', NEO4J_PASSWORD: 'wrong' };
+    const auth = await runAsync(['kg', 'import', '--neo4j', ...sources], env);
+    assert.equal(auth.status, 5, auth.stderr);
+    oneLine(auth.stderr, /^filmkw: neo4j: authentication failed for user "neo4j" at bolt:\/\/127\.0\.0\.1:\d+: .*; check NEO4J_USER and NEO4J_PASSWORD$/);
+    assert.doesNotMatch(auth.stderr, /kg import: reading/);
+    // with the right password the missing source is found next (the check does not hide input errors)
+    const missing = await runAsync(['kg', 'import', '--neo4j', ...sources], { ...env, NEO4J_PASSWORD: 'pw' });
+    assert.equal(missing.status, 3, missing.stderr);
+    oneLine(missing.stderr, /^filmkw: kg import: douban-csv source: .*no-such\.csv: no such file or directory$/);
+    assert.equal(fb.graph.nodes.size, 0);
+  } finally {
+    await fb.stop();
+  }
+});
+
+test('kg import: a douban-csv whose header line is an unclosed quote says so (exit 3), not "empty file"', { skip: SKIP }, () => {
+  const f = join(dir, 'quote-only.csv');
+  writeFileSync(f, '"movie_id,title\r\n');
+  const r = run(['kg', 'import', '--out', join(dir, 'q.fkg'), `douban-csv:${f}`]);
+  assert.equal(r.status, 3, r.stderr);
+  oneLine(r.stderr, /^filmkw: kg import: quote-only\.csv:1: unreadable header \(unclosed quote\)$/);
 });

@@ -8,7 +8,8 @@
  * same as one JSON object on stdout with --json.
  */
 import type { Command } from 'commander';
-import { inputError, usageError } from '../../errors.js';
+import { dirname } from 'node:path';
+import { FilmkwError, inputError, usageError } from '../../errors.js';
 import type { KgView } from '../../kg/model.js';
 import { writeUserDict, DEFAULT_EXPORT_OPTIONS, type ExportUserDictOptions, type SkippedName } from '../../kg/dict.js';
 import { SEGMENTER_BACKENDS, type SegmenterBackend } from '../../pipeline/segment.js';
@@ -36,6 +37,30 @@ async function kgLoader(): Promise<LoadKg> {
   }
   if (typeof mod.loadKg !== 'function') throw inputError('dict: src/kg/load.ts does not export loadKg()');
   return mod.loadKg as LoadKg;
+}
+
+/**
+ * An OUTPUT error of the dictionary write that names --out and the reason in words: writeUserDict
+ * writes a temp file next to --out and renames it, and the file system's message names that temp path
+ * (`d.dict.19419.tmp`), which the user never chose. Kept: the `dict: cannot write <path>: <CODE>` start.
+ */
+function writeError(err: unknown, out: string): unknown {
+  if (!(err instanceof FilmkwError) || err.code !== 'OUTPUT') return err;
+  const cause = err.cause as NodeJS.ErrnoException | undefined;
+  const code = cause?.code;
+  const why =
+    code === 'ENOENT' ? `the directory ${dirname(out)} does not exist`
+    : code === 'ENOTDIR' ? `a parent of ${out} is not a directory`
+    : code === 'EISDIR' ? 'it is a directory'
+    : code === 'EACCES' || code === 'EPERM' ? 'permission denied'
+    : code === 'EROFS' ? 'read-only file system'
+    : code === 'ENOSPC' ? 'no space left on the device'
+    : code === 'EDQUOT' ? 'disk quota exceeded'
+    : undefined;
+  const msg = code
+    ? `dict: cannot write ${out}: ${code}${why ? ` (${why})` : ''}; nothing was changed at that path`
+    : `dict: cannot write ${out}: ${(cause?.message ?? err.message).split(`${out}.${process.pid}.tmp`).join(out)}`;
+  return new FilmkwError('OUTPUT', msg, { cause: cause ?? err });
 }
 
 function examplesByReason(skipped: SkippedName[], n: number): Record<string, string[]> {
@@ -69,7 +94,12 @@ export async function runDictExport(flags: ExportFlags): Promise<void> {
   const loadKg = await kgLoader();
   const started = Date.now();
   const kg = await loadKg({ kg: flags.kg, neo4j: flags.neo4j === true, onProgress: (m) => process.stderr.write(`${m}\n`) });
-  const r = writeUserDict(kg, flags.out, opts);
+  let r: ReturnType<typeof writeUserDict>;
+  try {
+    r = writeUserDict(kg, flags.out, opts);
+  } catch (err) {
+    throw writeError(err, flags.out);
+  }
   const summary = {
     out: flags.out,
     kg: flags.kg ?? (flags.neo4j ? 'neo4j' : 'demo (bundled)'),

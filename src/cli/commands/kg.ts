@@ -15,6 +15,7 @@ import { importSources, importSummary, formatSummary, parseSource } from '../../
 import { loadKg } from '../../kg/load.js';
 import { saveSnapshot } from '../../kg/snapshot.js';
 import type { KgStats } from '../../kg/model.js';
+import type * as Neo4j from '../../kg/neo4j.js'; // types only: the module (and neo4j-driver) is loaded with --neo4j
 
 interface ImportFlags {
   out?: string;
@@ -41,6 +42,16 @@ export async function runKgImport(sources: string[], flags: ImportFlags): Promis
   if (sources.length === 0) throw usageError('kg import: no SOURCE given (valid sources: openkg:<dir>, kgqa:<file|dir>, douban-csv:<file|dir>, csv:<dir>, html-list:<file|dir>)');
   const specs = sources.map(parseSource); // usage errors before any work
   const progress = (m: string) => err(m);
+  // Neo4j: settings and the server (reachable, credentials accepted) are checked before the sources are
+  // read, so that a wrong NEO4J_URI or password fails in a second, not after the whole import
+  let neo: typeof Neo4j | undefined;
+  let cfg: Neo4j.Neo4jConfig | undefined;
+  if (flags.neo4j) {
+    neo = await import('../../kg/neo4j.js');
+    cfg = neo.neo4jConfigFromEnv();
+    progress(`kg import: checking Neo4j at ${neo.redactUri(cfg.uri)}`);
+    await neo.verifyNeo4j(cfg);
+  }
   const result = await importSources(specs, {
     onProgress: progress,
     openkg: { composer: flags.openkgComposer === 'wrote' ? 'WROTE' : 'skip' },
@@ -67,8 +78,7 @@ export async function runKgImport(sources: string[], flags: ImportFlags): Promis
     }
     output = { snapshot: flags.out, bytes, writeMs: Math.round(performance.now() - t) };
   } else {
-    const neo = await import('../../kg/neo4j.js');
-    const cfg = neo.neo4jConfigFromEnv();
+    if (!neo || !cfg) throw new Error('kg import: Neo4j is not set up'); // unreachable: set up above with --neo4j
     progress(`kg import: writing to Neo4j at ${neo.redactUri(cfg.uri)}`);
     let last = 0;
     const w = await neo.writeKgToNeo4j(result.store.toData(), cfg, {
@@ -105,7 +115,8 @@ export async function runKgStats(flags: StatsFlags): Promise<void> {
     stats = await neo.neo4jStats(cfg);
     source = `neo4j ${neo.redactUri(cfg.uri)}`;
   } else {
-    const kg = await loadKg({ kg: flags.kg, onProgress: flags.json ? undefined : (m) => err(m) });
+    // progress is quiet under --json, warnings (skipped csv rows) never are: stderr, stdout has the JSON
+    const kg = await loadKg({ kg: flags.kg, onProgress: flags.json ? undefined : (m) => err(m), onWarning: (m) => err(m) });
     stats = kg.stats();
     source = flags.kg ?? 'demo KG (bundled)';
     if (!flags.json) source += ` (content hash ${kg.contentHash})`;

@@ -26,7 +26,11 @@ export async function readProjectCsv(dir: string, b: KgMergeBuilder, src: Source
   {
     const display = displayName(dir, 'entities.csv');
     let header = true;
-    for await (const rec of readCsv(join(dir, 'entities.csv'), display, (line, reason) => b.skip(`entities.csv: ${reason}`, { file: display, line }))) {
+    const onBad = (line: number, reason: string) => {
+      b.count(src); // an unreadable record is a record read (and skipped)
+      b.skip(`entities.csv: ${reason}`, { file: display, line });
+    };
+    for await (const rec of readCsv(join(dir, 'entities.csv'), display, onBad, { header: true })) {
       const loc = { file: display, line: rec.line };
       if (header) {
         checkHeader(rec.fields, ENTITIES_HEADER, display, rec.line);
@@ -65,7 +69,11 @@ export async function readProjectCsv(dir: string, b: KgMergeBuilder, src: Source
   {
     const display = displayName(dir, 'relations.csv');
     let header = true;
-    for await (const rec of readCsv(join(dir, 'relations.csv'), display, (line, reason) => b.skip(`relations.csv: ${reason}`, { file: display, line }))) {
+    const onBad = (line: number, reason: string) => {
+      b.count(src);
+      b.skip(`relations.csv: ${reason}`, { file: display, line });
+    };
+    for await (const rec of readCsv(join(dir, 'relations.csv'), display, onBad, { header: true })) {
       const loc = { file: display, line: rec.line };
       if (header) {
         checkHeader(rec.fields, RELATIONS_HEADER, display, rec.line);

@@ -23,7 +23,11 @@ export async function readDoubanCsv(path: string, b: KgMergeBuilder, src: Source
           .map((n) => ({ file: join(path, n), display: `${basename(path)}/${n}` }));
   for (const { file, display } of files) {
     let cols: Map<string, number> | null = null;
-    for await (const rec of readCsv(file, display, (line, reason) => b.skip(`douban-csv: ${reason}`, { file: display, line }))) {
+    const onBad = (line: number, reason: string) => {
+      b.count(src); // an unreadable record is a record read (and skipped)
+      b.skip(`douban-csv: ${reason}`, { file: display, line });
+    };
+    for await (const rec of readCsv(file, display, onBad, { header: true })) {
       const loc = { file: display, line: rec.line };
       if (!cols) {
         cols = new Map(rec.fields.map((f, i) => [f.trim(), i]));

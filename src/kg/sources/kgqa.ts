@@ -56,7 +56,11 @@ async function filesOf(path: string): Promise<{ file: string; display: string }[
 export async function readKgqa(path: string, b: KgMergeBuilder, src: SourceCtx): Promise<void> {
   const files = await filesOf(path);
   for (const { file, display } of files) {
-    for await (const { value, line } of readJsonLines(file, display, (l, reason) => b.skip(`kgqa: ${reason}`, { file: display, line: l }))) {
+    const onBad = (l: number, reason: string) => {
+      b.count(src); // an unparsable line is a record read (and skipped)
+      b.skip(`kgqa: ${reason}`, { file: display, line: l });
+    };
+    for await (const { value, line } of readJsonLines(file, display, onBad)) {
       const loc: Loc = { file: display, line };
       b.count(src);
       const idRaw = str(value.id);

@@ -29,10 +29,14 @@ export const OPENKG_DEFAULTS: Readonly<OpenKgOptions> = Object.freeze({ composer
 
 type Row = { get(col: string): string; loc: Loc; width: number };
 
-async function* rows(dir: string, file: string, required: string[], b: KgMergeBuilder): AsyncGenerator<Row> {
+async function* rows(dir: string, file: string, required: string[], b: KgMergeBuilder, src: SourceCtx): AsyncGenerator<Row> {
   const display = displayName(dir, file);
   let cols: Map<string, number> | null = null;
-  for await (const rec of readCsv(join(dir, file), display, (line, reason) => b.skip(`${file}: ${reason}`, { file: display, line }))) {
+  const onBad = (line: number, reason: string) => {
+    b.count(src); // an unreadable record is a record read (and skipped)
+    b.skip(`${file}: ${reason}`, { file: display, line });
+  };
+  for await (const rec of readCsv(join(dir, file), display, onBad, { header: true })) {
     if (!cols) {
       cols = new Map(rec.fields.map((f, i) => [f.trim(), i]));
       const missing = required.filter((c) => !cols!.has(c));
@@ -51,7 +55,7 @@ export async function readOpenKg(dir: string, b: KgMergeBuilder, src: SourceCtx,
   await requirePath(dir, 'kg import: openkg source', 'dir');
   for (const f of ['Movie.csv', 'Person.csv', 'director.csv', 'actor.csv']) await requirePath(join(dir, f), `kg import: openkg source ${dir}`, 'file');
   const movies = new Map<string, string>();
-  for await (const r of rows(dir, 'Movie.csv', ['title', 'url', 'id:ID'], b)) {
+  for await (const r of rows(dir, 'Movie.csv', ['title', 'url', 'id:ID'], b, src)) {
     b.count(src);
     if (r.width) {
       b.skip('Movie.csv: wrong number of fields', r.loc, `${r.width} fields`);
@@ -82,7 +86,7 @@ export async function readOpenKg(dir: string, b: KgMergeBuilder, src: SourceCtx,
   }
   const people = new Map<string, string>();
   const used = new Set<string>();
-  for await (const r of rows(dir, 'Person.csv', ['name', 'id:ID'], b)) {
+  for await (const r of rows(dir, 'Person.csv', ['name', 'id:ID'], b, src)) {
     b.count(src);
     const hash = r.get('id:ID');
     const name = decodeEntities(r.get('name'));
@@ -99,7 +103,7 @@ export async function readOpenKg(dir: string, b: KgMergeBuilder, src: SourceCtx,
   ];
   for (const [file, role] of relFiles) {
     if (!existsSync(join(dir, file))) continue;
-    for await (const r of rows(dir, file, [':START_ID', ':END_ID'], b)) {
+    for await (const r of rows(dir, file, [':START_ID', ':END_ID'], b, src)) {
       b.count(src);
       if (role === null) {
         b.drop(`${file}: skipped by design (composer: 'skip')`, r.loc);
@@ -132,7 +136,7 @@ export async function readOpenKg(dir: string, b: KgMergeBuilder, src: SourceCtx,
   for (const file of ['Country.csv', 'district.csv']) {
     if (!existsSync(join(dir, file))) continue;
     let n = 0;
-    for await (const r of rows(dir, file, [], b)) {
+    for await (const r of rows(dir, file, [], b, src)) {
       n++;
       if (n === 1) b.drop(`${file}: countries are not part of the film KG (by design)`, r.loc);
       else b.drop(`${file}: countries are not part of the film KG (by design)`);
