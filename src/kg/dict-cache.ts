@@ -2,7 +2,8 @@
  * On-disk cache of what `createExtractor` derives from a KG before it can tag (issue 6, cold start):
  * the exported user-dictionary lines (src/kg/dict.ts `exportUserDict`, ~1.2 s for the merged KG, most
  * of it jieba's suggest_freq over the base dictionary) and the common-word entity names of the title
- * policy (src/pipeline/title-policy.ts, which needs the parsed base dictionary, ~0.3 s).
+ * policy (src/pipeline/title-policy.ts, which needs the parsed base dictionary, ~0.3 s); and the mean
+ * of nodejieba's IDF table (src/pipeline/idf.ts, which otherwise parses ~260k lines on a cold start).
  *
  * Both are pure functions of (KG content, options, backend's base dictionary, our code), so an entry is
  * keyed by a SHA-256 of:
@@ -33,7 +34,7 @@ import { fileURLToPath } from 'node:url';
 export const CACHE_FORMAT = 'filmkw-kg-derived-cache 1';
 
 /** Modules whose source decides the cached values (relative to this module). */
-const CODE = ['./dict', './model', '../pipeline/title-policy', '../pipeline/segmenters/common', './dict-cache'];
+const CODE = ['./dict', './model', '../pipeline/title-policy', '../pipeline/segmenters/common', '../pipeline/idf', './dict-cache'];
 
 let fingerprint: string | null = null;
 

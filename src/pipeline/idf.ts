@@ -17,6 +17,7 @@
 import { readFileSync } from 'node:fs';
 import { FilmkwError } from '../errors.js';
 import { nodejiebaDefaultFiles } from './segmenters/nodejieba.js';
+import { cachedStrings } from '../kg/dict-cache.js';
 
 /** The IDF prior (group `prior` of the pipeline options). */
 export interface PriorOptions {
@@ -69,9 +70,72 @@ export function parseIdf(content: string, name: string): IdfTable {
   });
 }
 
+/** Lookups answered by scanning the raw table before the full table is built (see {@link loadBundledIdf}). */
+export const LAZY_IDF_LOOKUPS = 64;
+
+/**
+ * The IDF of `word` in the raw table text exactly as {@link parseIdf} would give it (the last line whose
+ * first field is the word; `undefined` when none), found by searching the text instead of parsing it.
+ */
+export function scanIdf(content: string, word: string): number | undefined {
+  if (word === '' || /\s/u.test(word)) return undefined; // parseIdf never yields such a word
+  let at = content.length;
+  while (at > 0) {
+    const p = content.lastIndexOf(word, at - 1);
+    if (p < 0) return undefined;
+    at = p;
+    // at a line start (parseIdf trims a line: leading whitespace is allowed), followed by whitespace
+    let q = p - 1;
+    while (q >= 0 && content[q] !== '\n' && /\s/u.test(content[q])) q--;
+    if (q >= 0 && content[q] !== '\n') continue;
+    const after = content[p + word.length];
+    if (after === undefined || after === '\n' || !/\s/u.test(after)) continue;
+    let end = content.indexOf('\n', p);
+    if (end < 0) end = content.length;
+    const value = Number(content.slice(p + word.length, end).trim());
+    return Number.isFinite(value) ? value : undefined;
+  }
+  return undefined;
+}
+
+/**
+ * An IDF table over raw text that defers parsing: the first {@link LAZY_IDF_LOOKUPS} distinct words are
+ * looked up by searching the text (a cold start tags one short text with a few dozen lookups instead of
+ * parsing ~260k lines, ~0.3 s), after that the table is parsed once and used. Values are those of
+ * {@link parseIdf} either way; `unknown` (the mean) comes from `mean()` until the table is parsed.
+ */
+export function lazyIdfTable(content: string, name: string, mean: () => number): IdfTable {
+  let full: IdfTable | null = null;
+  let unknown: number | undefined;
+  const memo = new Map<string, number>();
+  const build = (): IdfTable => (full ??= parseIdf(content, name));
+  return Object.freeze({
+    source: name,
+    get size() {
+      return build().size;
+    },
+    get unknown() {
+      return full ? full.unknown : (unknown ??= mean());
+    },
+    weight(word: string): number {
+      if (full) return full.weight(word);
+      const known = memo.get(word);
+      if (known !== undefined) return known;
+      if (memo.size >= LAZY_IDF_LOOKUPS) return build().weight(word);
+      const value = scanIdf(content, word) ?? (unknown ??= mean());
+      memo.set(word, value);
+      return value;
+    },
+  });
+}
+
 let bundled: IdfTable | undefined;
 
-/** nodejieba's bundled idf.utf8, loaded once per process. */
+/**
+ * nodejieba's bundled idf.utf8, loaded once per process, parsed lazily ({@link lazyIdfTable}); its mean
+ * (the IDF of unknown words) is kept in the on-disk cache of src/kg/dict-cache.ts (keyed by nodejieba's
+ * version and this module's source), so a cold start never parses the whole table.
+ */
 export function loadBundledIdf(): IdfTable {
   if (bundled) return bundled;
   const path = nodejiebaDefaultFiles().idfDict;
@@ -81,6 +145,8 @@ export function loadBundledIdf(): IdfTable {
   } catch (err) {
     throw new FilmkwError('INPUT', `idf: cannot read nodejieba's idf.utf8 (${(err as Error).message})`, { cause: err });
   }
-  bundled = parseIdf(content, 'nodejieba idf.utf8');
+  const name = 'nodejieba idf.utf8';
+  const mean = (): number => Number(cachedStrings('idf-mean', 'none', { table: name }, () => [String(parseIdf(content, name).unknown)]).values[0]);
+  bundled = lazyIdfTable(content, name, mean);
   return bundled;
 }

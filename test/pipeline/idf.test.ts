@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { FilmkwError } from '../../src/errors.js';
-import { loadBundledIdf, parseIdf } from '../../src/pipeline/idf.js';
+import { LAZY_IDF_LOOKUPS, lazyIdfTable, loadBundledIdf, parseIdf, scanIdf } from '../../src/pipeline/idf.js';
 import { createExtractor } from '../../src/pipeline/extract.js';
 import { toyKg } from '../fixtures/pipeline/mini-kg.js';
 
@@ -48,4 +48,32 @@ test('explain gives the rank score and the IDF factor behind each word score (sc
     assert.equal(k.explain!.idf, undefined, 'no prior, no factor');
     assert.equal(k.explain!.rank, k.score, k.word);
   }
+});
+
+test('scanIdf finds what parseIdf parses: line starts, substrings, tabs, CRLF, leading spaces, the last duplicate', () => {
+  const content = '电影 2.0\r\n  唢呐\t10\n大电影 7\n影 3\n传承 6\n电影院 4\n传承 8\n百鸟朝凤 12';
+  const full = parseIdf(content, 'toy.idf');
+  for (const w of ['电影', '唢呐', '大电影', '影', '传承', '电影院', '百鸟朝凤', '朝凤', '电', '院', '不在', '', '电影 2.0']) {
+    assert.equal(scanIdf(content, w) ?? full.unknown, full.weight(w), JSON.stringify(w));
+  }
+  assert.equal(scanIdf(content, '传承'), 8, 'the last line of a repeated word, as parseIdf');
+  assert.equal(scanIdf(content, '朝凤'), undefined, 'inside a word is not a match');
+});
+
+test('lazyIdfTable: scans for the first LAZY_IDF_LOOKUPS words, then parses once; same weights and mean either way', () => {
+  const lines = Array.from({ length: 300 }, (_, i) => `词${i} ${(i % 17) + 0.5}`);
+  const content = lines.join('\n');
+  const full = parseIdf(content, 'many.idf');
+  let means = 0;
+  const lazy = lazyIdfTable(content, 'many.idf', () => {
+    means++;
+    return full.unknown;
+  });
+  const words = [...Array.from({ length: 300 }, (_, i) => `词${i}`), '没有', '词', '词3000'];
+  for (const w of words) assert.equal(lazy.weight(w), full.weight(w), w);
+  for (const w of words) assert.equal(lazy.weight(w), full.weight(w), `${w} again`);
+  assert.equal(lazy.unknown, full.unknown);
+  assert.equal(lazy.size, full.size);
+  assert.ok(means <= 1, 'the mean is asked for at most once');
+  assert.ok(LAZY_IDF_LOOKUPS < words.length, 'the table was parsed on the way');
 });

@@ -41,30 +41,58 @@ const HOLDABLE =
  */
 export function parseUserDict(text: string, source: string): UserDictEntry[] {
   const out: UserDictEntry[] = [];
-  const lines = text.replace(/^\uFEFF/u, '').split('\n');
+  const lines = (text.charCodeAt(0) === 0xfeff ? text.slice(1) : text).split('\n');
   for (let i = 0; i < lines.length; i++) {
-    const raw = lines[i].replace(/\r$/u, '');
+    let raw = lines[i];
+    if (raw.charCodeAt(raw.length - 1) === 0x0d) raw = raw.slice(0, -1);
     if (raw.trim() === '') continue;
     const line = i + 1;
-    const cols = raw.split(' ');
-    if (cols.length !== 3 || cols.some((c) => c === '')) {
+    // "word freq tag": exactly two single spaces, no empty column (checked without regexes: this runs
+    // over the ~56k lines of the merged KG's lexicon on every cold start)
+    const s1 = raw.indexOf(' ');
+    const s2 = s1 < 0 ? -1 : raw.indexOf(' ', s1 + 1);
+    if (s1 <= 0 || s2 < 0 || s2 === s1 + 1 || s2 === raw.length - 1 || raw.indexOf(' ', s2 + 1) >= 0) {
       throw inputError(
         `segment: user dictionary ${source}:${line}: expected "word freq tag" separated by single spaces, got ${JSON.stringify(raw)}`,
       );
     }
-    const [word, freqText, tag] = cols;
-    if (!/^[1-9][0-9]{0,11}$/u.test(freqText)) {
+    const word = raw.slice(0, s1);
+    const freqText = raw.slice(s1 + 1, s2);
+    const tag = raw.slice(s2 + 1);
+    if (!isPositiveInteger(freqText)) {
       throw inputError(`segment: user dictionary ${source}:${line}: freq must be a positive integer, got ${JSON.stringify(freqText)}`);
     }
-    if (/[\t\u0000]/u.test(raw)) {
+    if (raw.indexOf('\t') >= 0 || raw.indexOf('\u0000') >= 0) {
       throw inputError(`segment: user dictionary ${source}:${line}: tab or NUL character in ${JSON.stringify(raw)}`);
     }
-    if (!/^[A-Za-z]{1,8}$/u.test(tag)) {
+    if (!isTag(tag)) {
       throw inputError(`segment: user dictionary ${source}:${line}: tag must be 1-8 ASCII letters, got ${JSON.stringify(tag)}`);
     }
     out.push({ word, freq: Number(freqText), tag, line });
   }
   return out;
+}
+
+/** `^[1-9][0-9]{0,11}$` */
+function isPositiveInteger(text: string): boolean {
+  if (text.length < 1 || text.length > 12) return false;
+  const first = text.charCodeAt(0);
+  if (first < 0x31 || first > 0x39) return false;
+  for (let k = 1; k < text.length; k++) {
+    const c = text.charCodeAt(k);
+    if (c < 0x30 || c > 0x39) return false;
+  }
+  return true;
+}
+
+/** `^[A-Za-z]{1,8}$` */
+function isTag(text: string): boolean {
+  if (text.length < 1 || text.length > 8) return false;
+  for (let k = 0; k < text.length; k++) {
+    const c = text.charCodeAt(k) | 0x20;
+    if (c < 0x61 || c > 0x7a) return false;
+  }
+  return true;
 }
 
 /** Render entries back to the canonical text form (one `word freq tag` a line, trailing newline). */
