@@ -99,7 +99,20 @@ export interface KgView {
  * inner whitespace runs to one space. Case is kept (Latin titles are case-sensitive in dictionaries).
  */
 export function normalizeName(raw: string): string {
+  // fast path (the pipeline normalises every candidate that matches an entity): printable ASCII
+  // without spaces and CJK Unified Ideographs are left unchanged by NFKC, whitespace collapsing and trim
+  if (isPlainName(raw)) return raw;
   return raw.normalize('NFKC').replace(/\s+/gu, ' ').trim();
+}
+
+/** True for a non-empty string of printable ASCII without spaces and CJK Unified Ideographs (U+4E00–U+9FFF). */
+function isPlainName(s: string): boolean {
+  if (s.length === 0) return false;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (!((c >= 0x4e00 && c <= 0x9fff) || (c > 0x20 && c < 0x7f))) return false;
+  }
+  return true;
 }
 
 /** Deterministic id for an entity without a source id (see module header). */
