@@ -46,6 +46,7 @@ import type { EntityKind, KgView } from './model.js';
 import { ENTITY_KINDS } from './model.js';
 import { FilmkwError, usageError } from '../errors.js';
 import { DEFAULT_BACKEND, isHoldableWord, SEGMENTER_BACKENDS, type SegmenterBackend } from '../pipeline/segment.js';
+import { splitRoute } from '../pipeline/segmenters/common.js';
 import { nodejiebaDefaultFiles } from '../pipeline/segmenters/nodejieba.js';
 import { dict as nodeRsDict } from '@node-rs/jieba/dict.js';
 import { isCommonPhrase } from '../pipeline/title-policy.js';
@@ -188,28 +189,9 @@ export function baseLexicon(backend: SegmenterBackend = DEFAULT_BACKEND): BaseLe
  * below the word's own base frequency.
  */
 export function suggestFreq(word: string, lex: BaseLexicon): number {
-  const chars = [...word];
-  const n = chars.length;
-  const logTotal = Math.log(lex.total);
-  // route[i] = best log-probability of chars[i..n)
-  const route = new Float64Array(n + 1);
-  for (let i = n - 1; i >= 0; i--) {
-    let best = -Infinity;
-    let piece = '';
-    for (let j = i + 1; j <= n; j++) {
-      piece += chars[j - 1];
-      if (i === 0 && j === n) break; // not the word itself
-      const f = lex.freq.get(piece);
-      let lp: number;
-      if (f !== undefined && f > 0) lp = Math.log(f) - logTotal;
-      else if (j === i + 1) lp = -logTotal; // unknown single character: frequency 1 (jieba)
-      else continue;
-      const s = lp + route[j];
-      if (s > best) best = s;
-    }
-    route[i] = best;
-  }
-  const split = n <= 1 ? 0 : Math.floor(Math.exp(route[0]) * lex.total) + 1;
+  const n = [...word].length;
+  const route = splitRoute(word, lex.freq, Math.log(lex.total), 1); // an unknown character counts once (jieba)
+  const split = n <= 1 || route === null ? 0 : Math.floor(Math.exp(route.logProbability) * lex.total) + 1;
   return Math.max(split, lex.freq.get(word) ?? 1, 1);
 }
 

@@ -39,6 +39,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { EntityKind, KgView } from '../kg/model.js';
 import { normalizeName } from '../kg/model.js';
+import { splitRoute } from './segmenters/common.js';
 
 /** Options of the title policy (group `titles`). */
 export interface TitlePolicyOptions {
@@ -126,35 +127,11 @@ export const COMMON_CHARACTER_MIN_FREQ = 50_000;
  * mostly real titles (花样年华, 重庆森林, 黑客帝国) and are not affected.
  */
 export function isCommonPhrase(name: string, freq: ReadonlyMap<string, number>, minFreq: number, maxLength: number): boolean {
-  const chars = [...name];
-  const n = chars.length;
+  const n = [...name].length;
   if (n < 2 || n > maxLength) return false;
-  // route[i] = best log-frequency sum of chars[i..n) split into base words (jieba's route up to a constant per piece)
-  const route = new Float64Array(n + 1);
-  const next = new Int32Array(n + 1);
-  for (let i = n - 1; i >= 0; i--) {
-    let best = -Infinity;
-    let piece = '';
-    for (let j = i + 1; j <= n; j++) {
-      piece += chars[j - 1];
-      if (i === 0 && j === n) break; // not the name itself
-      const f = freq.get(piece);
-      if (f === undefined || f <= 0 || route[j] === -Infinity) continue;
-      const score = Math.log(f) - LOG_TOTAL + route[j];
-      if (score > best) {
-        best = score;
-        next[i] = j;
-      }
-    }
-    route[i] = best;
-  }
-  if (route[0] === -Infinity) return false;
-  for (let i = 0; i < n; i = next[i]) {
-    const piece = chars.slice(i, next[i]).join('');
-    const f = freq.get(piece) ?? 0;
-    if (f < (next[i] - i === 1 ? COMMON_CHARACTER_MIN_FREQ : minFreq)) return false;
-  }
-  return true;
+  const route = splitRoute(name, freq, LOG_TOTAL);
+  if (route === null) return false;
+  return route.pieces.every((piece) => (freq.get(piece) ?? 0) >= ([...piece].length === 1 ? COMMON_CHARACTER_MIN_FREQ : minFreq));
 }
 /** log of the base dictionary's total frequency (jieba's dict.txt ≈ 60.1 M); a constant per piece, so the route is jieba's. */
 const LOG_TOTAL = Math.log(60_101_967);

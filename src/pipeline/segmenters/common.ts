@@ -95,6 +95,50 @@ function isTag(text: string): boolean {
   return true;
 }
 
+/** A max-probability split of a word over a base dictionary (see {@link splitRoute}). */
+export interface SplitRoute {
+  /** Sum over the pieces of log(freq) − log(total). */
+  logProbability: number;
+  pieces: string[];
+}
+
+/**
+ * jieba's max-probability route over a base dictionary with the word itself excluded: the split jieba
+ * would choose if the word were not in the dictionary (the DAG of dictionary words, each piece scored
+ * log(freq) − log(total)). A single character absent from the dictionary counts with frequency
+ * `unknownCharFreq` (jieba: 1); without it, a word with such a character has no route (null).
+ */
+export function splitRoute(word: string, freq: ReadonlyMap<string, number>, logTotal: number, unknownCharFreq?: number): SplitRoute | null {
+  const chars = [...word];
+  const n = chars.length;
+  // route[i] = best log-probability of chars[i..n); next[i] = end of its first piece
+  const route = new Float64Array(n + 1);
+  const next = new Int32Array(n + 1);
+  for (let i = n - 1; i >= 0; i--) {
+    let best = -Infinity;
+    let piece = '';
+    for (let j = i + 1; j <= n; j++) {
+      piece += chars[j - 1];
+      if (i === 0 && j === n) break; // not the word itself
+      const f = freq.get(piece);
+      let lp: number;
+      if (f !== undefined && f > 0) lp = Math.log(f) - logTotal;
+      else if (j === i + 1 && unknownCharFreq !== undefined) lp = Math.log(unknownCharFreq) - logTotal;
+      else continue;
+      const score = lp + route[j];
+      if (score > best) {
+        best = score;
+        next[i] = j;
+      }
+    }
+    route[i] = best;
+  }
+  if (n === 0 || route[0] === -Infinity) return null;
+  const pieces: string[] = [];
+  for (let i = 0; i < n; i = next[i]) pieces.push(chars.slice(i, next[i]).join(''));
+  return { logProbability: route[0], pieces };
+}
+
 /** Render entries back to the canonical text form (one `word freq tag` a line, trailing newline). */
 export function renderUserDict(entries: readonly { word: string; freq: number; tag: string }[]): string {
   return entries.map((e) => `${e.word} ${e.freq} ${e.tag}\n`).join('');
