@@ -5,7 +5,7 @@
  * Readers hand every unreadable record to `onBad(line, reason)` and go on; a file that cannot be opened
  * is a FilmkwError('INPUT') naming it.
  */
-import { createReadStream } from 'node:fs';
+import { createReadStream, type ReadStream } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -199,15 +199,7 @@ export async function* readCsv(
     });
     parser.on('error', (err) => (failure ??= err));
     const stream = createReadStream(file, { start: base });
-    const opened = new Promise<void>((resolve, reject) => {
-      stream.once('open', () => resolve());
-      stream.once('error', reject);
-    });
-    try {
-      await opened;
-    } catch (err) {
-      throw inputError(`kg import: cannot read ${display}: ${(err as Error).message}`, err);
-    }
+    await opened(stream, display);
     const drain = function* (): Generator<CsvRecord> {
       for (let rec = queue.shift(); rec; rec = queue.shift()) {
         const invalid = rec.fields.some((f) => f.includes('\uFFFD'));
@@ -255,6 +247,18 @@ export function visible(s: string): string {
   return s.replace(/[\p{Cc}\p{Cf}\p{Z}]/gu, (c) => (c === ' ' ? c : `U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`));
 }
 
+/** Wait until a read stream is open; a file that cannot be opened is an INPUT error naming it. */
+async function opened(stream: ReadStream, display: string): Promise<void> {
+  try {
+    await new Promise<void>((resolve, reject) => {
+      stream.once('open', () => resolve());
+      stream.once('error', reject);
+    });
+  } catch (err) {
+    throw inputError(`kg import: cannot read ${display}: ${(err as Error).message}`, err);
+  }
+}
+
 /**
  * Streams a JSON-lines file: one value per non-blank line (a BOM at the start of the file and CR
  * tolerated). A line that is not valid JSON (a BOM at the start of a later line included), not an
@@ -267,15 +271,7 @@ export async function* readJsonLines(
   onBad: (line: number, reason: string) => void,
 ): AsyncGenerator<{ value: Record<string, unknown>; line: number }> {
   const stream = createReadStream(file, { encoding: 'utf8' });
-  const opened = new Promise<void>((resolve, reject) => {
-    stream.once('open', () => resolve());
-    stream.once('error', reject);
-  });
-  try {
-    await opened;
-  } catch (err) {
-    throw inputError(`kg import: cannot read ${display}: ${(err as Error).message}`, err);
-  }
+  await opened(stream, display);
   const rl = createInterface({ input: stream, crlfDelay: Infinity });
   let line = 0;
   for await (let text of rl) {
