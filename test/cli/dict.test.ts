@@ -13,7 +13,7 @@ const run = (...args: string[]) => spawnSync(process.execPath, ['bin/filmkw', ..
 test('dict export --help lists every option with its default', () => {
   const r = run('dict', 'export', '--help');
   assert.equal(r.status, 0, r.stderr);
-  for (const o of ['--out', '--kg', '--neo4j', '--backend', '--common-word-titles', '--freq-margin', '--no-compound-parts', '--json']) {
+  for (const o of ['--out', '--kg', '--neo4j', '--backend', '--common-word-titles', '--common-phrases', '--freq-margin', '--no-compound-parts', '--json']) {
     assert.ok(r.stdout.includes(o), o);
   }
   assert.match(r.stdout, /default: "node-rs"/u);
@@ -26,6 +26,7 @@ test('dict export: bad or missing options are usage errors (exit 2) naming the v
     [['dict', 'export'], /required option '--out/u],
     [['dict', 'export', '--out', out, '--backend', 'hanlp'], /unknown --backend "hanlp" \(valid: node-rs, nodejieba\)/u],
     [['dict', 'export', '--out', out, '--common-word-titles', 'some'], /include or exclude/u],
+    [['dict', 'export', '--out', out, '--common-phrases', 'maybe'], /--common-phrases must be include or exclude/u],
     [['dict', 'export', '--out', out, '--freq-margin', '0.5'], /--freq-margin must be a number ≥ 1/u],
     [['dict', 'export', '--out', out, '--kg', 'x', '--neo4j'], /--kg or --neo4j, not both/u],
   ];

@@ -2,7 +2,7 @@
  * `filmkw dict export`: write the segmenter user dictionary of a KG (src/kg/dict.ts). Thin.
  *
  *   filmkw dict export --out <path> [--kg <file> | --neo4j] [--backend node-rs|nodejieba]
- *                      [--common-word-titles include|exclude] [--freq-margin N] [--no-compound-parts] [--json]
+ *                      [--common-word-titles include|exclude] [--common-phrases include|exclude] [--freq-margin N] [--no-compound-parts] [--json]
  *
  * Prints a summary on stderr (entries, compounds, parts, skipped names by reason with examples), or the
  * same as one JSON object on stdout with --json.
@@ -20,6 +20,7 @@ interface ExportFlags {
   out: string;
   backend: string;
   commonWordTitles: string;
+  commonPhrases: string;
   freqMargin: string;
   compoundParts: boolean;
   json?: boolean;
@@ -80,6 +81,9 @@ export async function runDictExport(flags: ExportFlags): Promise<void> {
   if (flags.commonWordTitles !== 'include' && flags.commonWordTitles !== 'exclude') {
     throw usageError(`dict export: --common-word-titles must be include or exclude, got ${JSON.stringify(flags.commonWordTitles)}`);
   }
+  if (flags.commonPhrases !== 'include' && flags.commonPhrases !== 'exclude') {
+    throw usageError(`dict export: --common-phrases must be include or exclude, got ${JSON.stringify(flags.commonPhrases)}`);
+  }
   const margin = Number(flags.freqMargin);
   if (!Number.isFinite(margin) || margin < 1) throw usageError(`dict export: --freq-margin must be a number ≥ 1, got ${JSON.stringify(flags.freqMargin)}`);
   const examples = Number(flags.examples);
@@ -88,6 +92,7 @@ export async function runDictExport(flags: ExportFlags): Promise<void> {
   const opts: Partial<ExportUserDictOptions> = {
     backend: flags.backend as SegmenterBackend,
     commonWordTitles: flags.commonWordTitles,
+    commonPhrases: flags.commonPhrases,
     freqMargin: margin,
     compoundParts: flags.compoundParts,
   };
@@ -137,6 +142,7 @@ export function registerDict(program: Command): void {
     .option('--neo4j', 'read the KG from Neo4j (NEO4J_URI, NEO4J_USER, NEO4J_PASSWORD)')
     .option('--backend <name>', `base dictionary used for frequencies and common words: ${SEGMENTER_BACKENDS.join(' | ')}`, DEFAULT_EXPORT_OPTIONS.backend)
     .option('--common-word-titles <mode>', 'include | exclude titles and character names that are common words (活着, 英雄)', DEFAULT_EXPORT_OPTIONS.commonWordTitles)
+    .option('--common-phrases <mode>', 'include | exclude titles and character names made of common words (来了, 一个人)', DEFAULT_EXPORT_OPTIONS.commonPhrases)
     .option('--freq-margin <n>', 'multiplier on the suggested frequency', String(DEFAULT_EXPORT_OPTIONS.freqMargin))
     .option('--no-compound-parts', 'do not add the non-word parts of names with punctuation (迪卡普里奥 of 莱昂纳多·迪卡普里奥)')
     .option('--examples <n>', 'skipped names shown per reason', '5')
