@@ -38,7 +38,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { inputError, usageError } from '../errors.js';
 import type { Compound, UserDictEntry } from './segmenters/common.js';
-import { alignTokens, buildCompoundIndex, findCompounds, isHoldableWord, parseUserDict } from './segmenters/common.js';
+import { alignTokens, buildCompoundIndex, findCompounds, isHoldableWord, parseUserDict, renderUserDict } from './segmenters/common.js';
 import { createNodejiebaTagger } from './segmenters/nodejieba.js';
 import { createNodeRsTagger } from './segmenters/node-rs.js';
 
@@ -87,6 +87,12 @@ function wellFormed(text: string): string {
   return s.isWellFormed() ? text : s.toWellFormed();
 }
 
+/** A user-dictionary line that a parsed entry renders back to exactly (one line, no BOM, no CR); parseUserDict validated the rest. */
+function isCanonicalLine(line: string | undefined, first: boolean): boolean {
+  if (line === undefined || line.charCodeAt(line.length - 1) === 0x0d || line.indexOf('\n') >= 0) return false;
+  return !(first && line.charCodeAt(0) === 0xfeff);
+}
+
 /** The segmenter factory (see module header). Throws FilmkwError USAGE/INPUT on bad options or dictionaries. */
 export function createSegmenter(opts: CreateSegmenterOptions = {}): Segmenter {
   const backend = opts.backend ?? DEFAULT_BACKEND;
@@ -127,7 +133,14 @@ export function createSegmenter(opts: CreateSegmenterOptions = {}): Segmenter {
     else compounds.push({ word: e.word, tag: e.tag });
   }
   const index = buildCompoundIndex(compounds);
-  const tagger = backend === 'nodejieba' ? createNodejiebaTagger(holdable) : createNodeRsTagger(holdable);
+  // The native loaders take the text of the holdable entries; lines given in canonical form are reused as
+  // they are (no re-rendering of ~40k entries on a cold start with the merged KG's lexicon).
+  const given = opts.userDictLines;
+  const holdableText =
+    given != null && holdable.every((e) => isCanonicalLine(given[e.line - 1], e.line === 1))
+      ? holdable.map((e) => given[e.line - 1]).join('\n') + (holdable.length > 0 ? '\n' : '')
+      : renderUserDict(holdable);
+  const tagger = backend === 'nodejieba' ? createNodejiebaTagger(holdableText) : createNodeRsTagger(holdableText);
   const dictionaries = Object.freeze({ base: tagger.base, user });
   return Object.freeze({
     backend,

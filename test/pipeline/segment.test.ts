@@ -258,3 +258,14 @@ test('compounds are hard boundaries in both backends: the HMM cannot glue a neig
     assert.deepEqual(t.filter((x) => x.tag === 'nz' || x.tag === 'nr').map((x) => [x.word, x.start]), [['千と千尋の神隠し', 3], ['本·金斯利', 12]], backend);
   }
 });
+
+test('userDictLines: BOM, CR, embedded newlines and repeated words act as the same canonical dictionary (both backends)', () => {
+  const text = '易烊千玺主演了长津湖，还有伍万里。';
+  for (const backend of SEGMENTER_BACKENDS) {
+    const canonical = createSegmenter({ backend, userDictLines: ['长津湖 9 nz', '易烊千玺 5 nr', '伍万里 3 nr'] });
+    const messy = createSegmenter({ backend, userDictLines: ['\uFEFF长津湖 9 nz', '易烊千玺 1 nr\r', '易烊千玺 5 nr', '伍万里 3 nr\n'] });
+    assert.deepEqual(messy.tag(text), canonical.tag(text), backend);
+    assert.equal(messy.userEntries, 3);
+    assert.ok(canonical.tag(text).some((t) => t.word === '伍万里' && t.tag === 'nr'), backend);
+  }
+});

@@ -15,7 +15,6 @@
 import { Jieba } from '@node-rs/jieba';
 import { dict } from '@node-rs/jieba/dict.js';
 import type { RawTagged } from './common.js';
-import { renderUserDict } from './common.js';
 
 /** Identifier of the base dictionary of this backend (package-relative, no machine path). */
 export const NODE_RS_BASE = '@node-rs/jieba/dict.txt';
@@ -26,12 +25,12 @@ export interface NodeRsTagger {
   tag(text: string): RawTagged[];
 }
 
-export function createNodeRsTagger(entries: readonly { word: string; freq: number; tag: string }[]): NodeRsTagger {
+export function createNodeRsTagger(userDictText: string): NodeRsTagger {
   let jieba: Jieba;
-  if (entries.length === 0) {
+  if (userDictText === '') {
     jieba = Jieba.withDict(dict);
   } else {
-    const user = Buffer.from(renderUserDict(entries));
+    const user = Buffer.from(userDictText);
     jieba = new Jieba();
     jieba.loadDict(user);
     jieba.loadDict(dict);

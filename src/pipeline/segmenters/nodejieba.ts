@@ -22,7 +22,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inputError, FilmkwError } from '../../errors.js';
 import type { RawTagged } from './common.js';
-import { renderUserDict } from './common.js';
 
 /** Identifier of the base dictionary of this backend (package-relative, no machine path). */
 export const NODEJIEBA_BASE = 'nodejieba/submodules/cppjieba/dict/jieba.dict.utf8';
@@ -80,8 +79,8 @@ export interface NodejiebaTagger {
   native(): typeof nodejieba;
 }
 
-export function createNodejiebaTagger(entries: readonly { word: string; freq: number; tag: string }[]): NodejiebaTagger {
-  const userDictFile = materialiseUserDict(renderUserDict(entries));
+export function createNodejiebaTagger(userDictText: string): NodejiebaTagger {
+  const userDictFile = materialiseUserDict(userDictText);
   const files = { ...nodejiebaDefaultFiles(), userDict: userDictFile };
   const key = JSON.stringify(files);
   const ensure = (): void => {
