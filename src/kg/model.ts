@@ -105,8 +105,11 @@ export function normalizeName(raw: string): string {
   return raw.normalize('NFKC').replace(/\s+/gu, ' ').trim();
 }
 
-/** True for a non-empty string of printable ASCII without spaces and CJK Unified Ideographs (U+4E00–U+9FFF). */
-function isPlainName(s: string): boolean {
+/**
+ * Cheap test that normalizeName(s) === s: true only for a non-empty string of printable ASCII without
+ * spaces and CJK Unified Ideographs (U+4E00–U+9FFF), which NFKC leaves alone.
+ */
+export function isPlainName(s: string): boolean {
   if (s.length === 0) return false;
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);

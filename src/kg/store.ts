@@ -31,6 +31,7 @@ import {
   ENTITY_KINDS,
   RELATION_KINDS,
   emptyStats,
+  isPlainName,
   normalizeName,
   type Entity,
   type EntityKind,
@@ -473,7 +474,7 @@ export class KgStore implements KgView {
     for (let i = lo; i < hi; i++) (extra[relFrom[i]] ??= []).push(aliasNames[relTo[i]]);
     this.allAliases = cols.aliases.map((a, i) => (extra[i] ? Object.freeze(sortedUnique([...a, ...extra[i]])) : a));
     // names first (ascending indices); `lookup` shares those lists until an alias adds to one (copy on write)
-    const norm = (x: string) => (alreadyNormal(x) ? x : normalizeName(x));
+    const norm = normalizeName; // has its own fast path for plain ASCII/CJK names
     const names = this.nameIdx as Map<string, number[]>;
     for (let i = 0; i < this.entityCount; i++) {
       const n = norm(cols.names[i]);
@@ -535,7 +536,7 @@ export class KgStore implements KgView {
   lookup(name: string): readonly number[] {
     const hit = this.anyIdx.get(name);
     if (hit) return hit;
-    if (alreadyNormal(name)) return EMPTY;
+    if (isPlainName(name)) return EMPTY;
     const n = normalizeName(name);
     return n === name ? EMPTY : this.anyIdx.get(n) ?? EMPTY;
   }
@@ -543,7 +544,7 @@ export class KgStore implements KgView {
   lookupName(name: string): readonly number[] {
     const hit = this.nameIdx.get(name);
     if (hit) return hit;
-    if (alreadyNormal(name)) return EMPTY;
+    if (isPlainName(name)) return EMPTY;
     const n = normalizeName(name);
     return n === name ? EMPTY : this.nameIdx.get(n) ?? EMPTY;
   }
@@ -631,18 +632,6 @@ export class KgStore implements KgView {
       yield { name, kinds: ENTITY_KINDS.filter((_, k) => mask & (1 << k)) };
     }
   }
-}
-
-/**
- * Cheap test that normalizeName(s) === s, true only for strings made of printable ASCII without spaces
- * and CJK Unified Ideographs (U+4E00–U+9FFF), which NFKC leaves alone (the usual case for a missed token).
- */
-function alreadyNormal(s: string): boolean {
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (!((c >= 0x4e00 && c <= 0x9fff) || (c > 0x20 && c < 0x7f))) return false;
-  }
-  return s.length > 0;
 }
 
 function lowerBoundU8(a: Uint8Array, v: number): number {
