@@ -250,29 +250,38 @@ async function spin(threads: number, iterations: number): Promise<number> {
   return (threads * iterations) / s;
 }
 
-const SEG = `
+/**
+ * A worker-thread body that loads a library (`setup`, run once) and then, on each 'go' message, runs
+ * `call` (an expression of `t`, the text) over every text `times` times.
+ */
+function threadBody(setup: string, call: string): string {
+  return `
 const { parentPort, workerData } = require('node:worker_threads');
-const { Jieba } = require('@node-rs/jieba');
-const { dict } = require('@node-rs/jieba/dict');
-const jieba = Jieba.withDict(dict);
+${setup}
 const { texts, times } = workerData;
-for (const t of texts) jieba.tag(t, true);
+for (const t of texts) ${call};
 parentPort.postMessage('ready');
 parentPort.on('message', () => {
-  for (let r = 0; r < times; r++) for (const t of texts) jieba.tag(t, true);
+  for (let r = 0; r < times; r++) for (const t of texts) ${call};
   parentPort.postMessage('done');
 });`;
+}
 
-/** Threads that each segment the same texts with bare @node-rs/jieba (the native, memory-heavy floor). */
-class SegThreads {
+/** Bare @node-rs/jieba `tag` (the native, memory-heavy floor). */
+const SEG = threadBody("const { Jieba } = require('@node-rs/jieba');\nconst { dict } = require('@node-rs/jieba/dict');\nconst jieba = Jieba.withDict(dict);", 'jieba.tag(t, true)');
+/** nodejieba textRankExtract(5) (nodejieba ≈ 250 MB per thread). */
+const TEXTRANK_THREAD = threadBody("const nodejieba = require('nodejieba');\nnodejieba.load();", 'nodejieba.textRankExtract(t, 5)');
+
+/** Threads that each run one thread body over the same texts, started together. */
+class Threads {
   private constructor(
     private readonly ws: Worker[],
     private readonly docs: number,
   ) {}
-  static async create(threads: number, texts: string[], times: number): Promise<SegThreads> {
-    const ws = Array.from({ length: threads }, () => new Worker(SEG, { eval: true, workerData: { texts, times } }));
+  static async create(body: string, threads: number, texts: string[], times: number): Promise<Threads> {
+    const ws = Array.from({ length: threads }, () => new Worker(body, { eval: true, workerData: { texts, times } }));
     await Promise.all(ws.map((w) => new Promise((resolve, reject) => (w.once('message', resolve), w.once('error', reject)))));
-    return new SegThreads(ws, texts.length * times);
+    return new Threads(ws, texts.length * times);
   }
   /** Docs/s of all threads together, started at once. */
   async run(): Promise<number> {
@@ -285,28 +294,13 @@ class SegThreads {
   }
 }
 
-const TEXTRANK_THREAD = `
-const { parentPort, workerData } = require('node:worker_threads');
-const nodejieba = require('nodejieba');
-nodejieba.load();
-const { texts, times } = workerData;
-for (const t of texts) nodejieba.textRankExtract(t, 5);
-parentPort.postMessage('ready');
-parentPort.on('message', () => {
-  for (let r = 0; r < times; r++) for (const t of texts) nodejieba.textRankExtract(t, 5);
-  parentPort.postMessage('done');
-});`;
-
-/** Threads that each run nodejieba textRankExtract(5) over the same texts (nodejieba ≈ 250 MB per thread). */
+/** Docs/s of nodejieba textRankExtract(5) in `threads` threads (created, run once, closed). */
 async function textRankThreads(threads: number, texts: string[], times: number): Promise<number> {
-  const ws = Array.from({ length: threads }, () => new Worker(TEXTRANK_THREAD, { eval: true, workerData: { texts, times } }));
+  const t = await Threads.create(TEXTRANK_THREAD, threads, texts, times);
   try {
-    await Promise.all(ws.map((w) => new Promise((resolve, reject) => (w.once('message', resolve), w.once('error', reject)))));
-    const t0 = performance.now();
-    await Promise.all(ws.map((w) => new Promise((resolve, reject) => (w.once('message', resolve), w.once('error', reject), w.postMessage('go')))));
-    return (threads * texts.length * times) / ((performance.now() - t0) / 1000);
+    return await t.run();
   } finally {
-    await Promise.all(ws.map((w) => w.terminate()));
+    await t.close();
   }
 }
 
@@ -409,12 +403,12 @@ async function measurePool(c: Corpus, kg: KgView, kgPath: string | undefined, wo
   // each timed pass: the corpus repeated until it is ≥ 1.5 M chars (≈ 1.5–3 s of work on one thread;
   // shorter passes let start-of-pass effects decide the 2-worker ratio on the long reviews)
   const times = Math.max(1, Math.ceil(1_500_000 / Math.max(1, c.chars)));
-  let seg1: SegThreads | undefined;
-  let segN: SegThreads | undefined;
+  let seg1: Threads | undefined;
+  let segN: Threads | undefined;
   try {
     for (const e of [inline, pool1, poolN]) await throughEngine(e, c.texts, 1); // warm-up
-    seg1 = await SegThreads.create(1, c.texts, times);
-    segN = await SegThreads.create(workers, c.texts, times);
+    seg1 = await Threads.create(SEG, 1, c.texts, times);
+    segN = await Threads.create(SEG, workers, c.texts, times);
     const spinIterations = 2e8;
     const out: PoolRep[] = [];
     for (let r = 0; r < reps; r++) {
