@@ -116,13 +116,7 @@ export function extractFromTokens(
   let adjacency: number[][] | null = null;
   for (const i of order) {
     const keyword: Keyword = { word: doc.words[i], score: values[i] };
-    if (kg && entities && o.output.annotateEntities) {
-      const e = primaryEntity(kg, i, entities);
-      if (e >= 0) {
-        keyword.kind = kg.kindOf(e);
-        keyword.entityId = kg.idOf(e);
-      }
-    }
+    if (kg && entities && o.output.annotateEntities) annotate(keyword, kg, primaryEntity(kg, i, entities));
     if (call.explain) {
       adjacency ??= incidentEdges(graph);
       keyword.explain = explainWord(adjacency, i);
@@ -130,6 +124,13 @@ export function extractFromTokens(
     out.push(keyword);
   }
   return out;
+}
+
+/** Give a keyword the kind and id of entity `e` (none when e < 0). */
+function annotate(keyword: Keyword, kg: KgView, e: number): void {
+  if (e < 0) return;
+  keyword.kind = kg.kindOf(e);
+  keyword.entityId = kg.idOf(e);
 }
 
 function checkTopK(call: ExtractCallOptions, o: ResolvedOptions): number {
@@ -186,11 +187,7 @@ function withPhrases(
     const keyword: Keyword = { word: items[i].text, score: all[i] };
     const phrase = i >= n ? phrases[i - n] : null;
     if (kg && o.output.annotateEntities) {
-      const e = phrase ? phraseEntity(kg, phrase.text, entities, context) : entities ? primaryEntity(kg, i, entities) : -1;
-      if (e >= 0) {
-        keyword.kind = kg.kindOf(e);
-        keyword.entityId = kg.idOf(e);
-      }
+      annotate(keyword, kg, phrase ? phraseEntity(kg, phrase.text, entities, context) : entities ? primaryEntity(kg, i, entities) : -1);
     }
     if (call.explain) {
       adjacency ??= incidentEdges(graph);
