@@ -51,13 +51,16 @@ test('explain gives the rank score and the IDF factor behind each word score (sc
 });
 
 test('scanIdf finds what parseIdf parses: line starts, substrings, tabs, CRLF, leading spaces, the last duplicate', () => {
-  const content = '电影 2.0\r\n  唢呐\t10\n大电影 7\n影 3\n传承 6\n电影院 4\n传承 8\n百鸟朝凤 12';
+  const content = '\ufeff电影 2.0\r\n  唢呐\t10\n大电影 7\n影 3\n传承 6\n电影院 4\n传承 8\n\u3000朝 5\n百鸟朝凤 12';
   const full = parseIdf(content, 'toy.idf');
-  for (const w of ['电影', '唢呐', '大电影', '影', '传承', '电影院', '百鸟朝凤', '朝凤', '电', '院', '不在', '', '电影 2.0']) {
-    assert.equal(scanIdf(content, w) ?? full.unknown, full.weight(w), JSON.stringify(w));
+  const bytes = Buffer.from(content, 'utf8');
+  for (const w of ['电影', '唢呐', '大电影', '影', '传承', '电影院', '百鸟朝凤', '朝凤', '朝', '电', '院', '不在', '', '电影 2.0', '\ud800', '12']) {
+    assert.equal(scanIdf(bytes, w) ?? full.unknown, full.weight(w), JSON.stringify(w));
   }
-  assert.equal(scanIdf(content, '传承'), 8, 'the last line of a repeated word, as parseIdf');
-  assert.equal(scanIdf(content, '朝凤'), undefined, 'inside a word is not a match');
+  assert.equal(scanIdf(bytes, '传承'), 8, 'the last line of a repeated word, as parseIdf');
+  assert.equal(scanIdf(bytes, '朝凤'), undefined, 'inside a word is not a match');
+  assert.equal(scanIdf(bytes, '朝'), 5, 'a line led by an ideographic space, trimmed as parseIdf trims it');
+  assert.equal(scanIdf(bytes, '电影'), 2, 'the first line, after a byte-order mark');
 });
 
 test('lazyIdfTable: scans for the first LAZY_IDF_LOOKUPS words, then parses once; same weights and mean either way', () => {
@@ -65,7 +68,7 @@ test('lazyIdfTable: scans for the first LAZY_IDF_LOOKUPS words, then parses once
   const content = lines.join('\n');
   const full = parseIdf(content, 'many.idf');
   let means = 0;
-  const lazy = lazyIdfTable(content, 'many.idf', () => {
+  const lazy = lazyIdfTable(Buffer.from(content, 'utf8'), 'many.idf', () => {
     means++;
     return full.unknown;
   });
