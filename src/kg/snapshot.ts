@@ -1,6 +1,8 @@
 /**
- * KG snapshot file: one binary file holding a {@link KgStore} so that loading does not rebuild anything
- * (the neighbour CSR is stored as is; only the name index is rebuilt, which is cheap).
+ * KG snapshot file: one binary file holding a {@link KgStore} so that loading builds nothing: every
+ * section, strings and name index included, is used as it is, as a typed-array view on the file's bytes
+ * (format 2; issue 6, cold start: format 1 stored the strings as JSON and rebuilt the name index at every
+ * load, ~0.25 s and ~55 MB with the merged KG).
  *
  * Layout (all integers little-endian; every section starts at a multiple of 8 bytes):
  *   0   5 bytes  magic "FKWKG"
@@ -9,10 +11,17 @@
  *   8   4 bytes  header length H (uint32)
  *   12  H bytes  header JSON (utf-8): counts, contentHash, stats, createdBy, fileBytes, and the section
  *                table [{name, type, offset, count}] (offsets from the start of the file)
- *   …   sections: "strings" (utf-8 JSON {ids, names, surfaces, aliases, aliasNames}), then typed arrays
- *                kinds u8, movieOf i32, relKind u8, relFrom i32, relTo i32, relMovie i32,
- *                nbOffsets i32, nbTargets i32, nbCounts i32 (zero padding between sections)
+ *   …   sections (zero padding between them), all typed arrays (u8, u16 or i32):
+ *                string tables (src/kg/packed.ts StringTable: `<t>.units` u16, `<t>.offsets` i32) for
+ *                ids, names, aliasNames; per-entity lists (ListColumn: `<l>.offsets` i32 and the string
+ *                table `<l>.items`) for surfaces, aliases and allAliases (aliases ∪ ALIAS targets);
+ *                kinds u8, movieOf i32, relKind u8, relFrom i32, relTo i32, relMovie i32, nbOffsets i32,
+ *                nbTargets i32, nbCounts i32; the name index (NameIndex): string table `index.keys`,
+ *                `index.slots`, `index.nameOff`, `index.nameIds`, `index.anyOff`, `index.anyIds` (i32)
  *   end 32 bytes sha256 of every byte before it
+ *
+ * Format 1 (filmkw before 2026-11-24: a "strings" section of UTF-8 JSON {ids, names, surfaces, aliases,
+ * aliasNames} and the same typed columns, no index) is still read; the index is then built at load.
  *
  * Writes are atomic: a temp file in the target directory, fsync, rename over the target, fsync of the
  * directory. A kill at any point leaves the old file (or none) and at most a stray `.<name>.tmp-<pid>-*`
@@ -25,11 +34,12 @@ import { readFileSync } from 'node:fs';
 import { open, readFile, readdir, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { FilmkwError, inputError } from '../errors.js';
-import { KgStore, LITTLE_ENDIAN, leBytes, type KgColumns } from './store.js';
+import { KgStore, LITTLE_ENDIAN, leBytes, packColumns, type KgColumns, type KgIndexes } from './store.js';
+import { ListColumn, NameIndex, StringTable } from './packed.js';
 import type { KgStats } from './model.js';
 
 export const SNAPSHOT_MAGIC = 'FKWKG';
-export const SNAPSHOT_FORMAT = 1;
+export const SNAPSHOT_FORMAT = 2;
 const PREAMBLE = 12;
 const CHECKSUM = 32;
 let createdByCache: string | undefined;
@@ -45,14 +55,15 @@ function createdBy(): string {
   return createdByCache;
 }
 
-type SectionType = 'json' | 'u8' | 'i32';
+type SectionType = 'json' | 'u8' | 'u16' | 'i32';
 interface Section {
   name: string;
   type: SectionType;
   offset: number;
-  /** elements (bytes for json/u8, int32 values for i32). */
+  /** elements (bytes for json/u8, uint16 values for u16, int32 values for i32). */
   count: number;
 }
+type Typed = Uint8Array | Uint16Array | Int32Array;
 
 /** The header of a snapshot file. */
 export interface SnapshotHeader {
@@ -68,7 +79,8 @@ export interface SnapshotHeader {
   sections: Section[];
 }
 
-const TYPED: [keyof KgColumns, SectionType][] = [
+/** The typed columns that both formats hold under these names. */
+const TYPED: [keyof KgColumns, 'u8' | 'i32'][] = [
   ['kinds', 'u8'],
   ['movieOf', 'i32'],
   ['relKind', 'u8'],
@@ -81,22 +93,43 @@ const TYPED: [keyof KgColumns, SectionType][] = [
 ];
 
 const pad8 = (n: number) => (n + 7) & ~7;
-const bytesOf = (type: SectionType, count: number) => (type === 'i32' ? count * 4 : count);
+const bytesOf = (type: SectionType, count: number) => (type === 'i32' ? count * 4 : type === 'u16' ? count * 2 : count);
+
+const tableSections = (name: string, t: StringTable): [string, SectionType, Typed][] => [
+  [`${name}.units`, 'u16', t.units],
+  [`${name}.offsets`, 'i32', t.offsets],
+];
+const listSections = (name: string, l: ListColumn): [string, SectionType, Typed][] => [
+  [`${name}.offsets`, 'i32', l.offsets],
+  ...tableSections(`${name}.items`, l.items),
+];
+
+/** Every section of a format-2 snapshot of the store, in file order. */
+function sectionsOf(store: KgStore): [string, SectionType, Typed][] {
+  const c = store.cols;
+  const x = store.indexes;
+  const n = x.nameIndex;
+  return [
+    ...tableSections('ids', c.ids),
+    ...tableSections('names', c.names),
+    ...listSections('surfaces', c.surfaces),
+    ...listSections('aliases', c.aliases),
+    ...tableSections('aliasNames', c.aliasNames),
+    ...TYPED.map(([name, type]): [string, SectionType, Typed] => [name, type, c[name] as Typed]),
+    ...listSections('allAliases', x.allAliases),
+    ...tableSections('index.keys', n.keys),
+    ['index.slots', 'i32', n.slots],
+    ['index.nameOff', 'i32', n.nameOff],
+    ['index.nameIds', 'i32', n.nameIds],
+    ['index.anyOff', 'i32', n.anyOff],
+    ['index.anyIds', 'i32', n.anyIds],
+  ];
+}
 
 /** Writes the store to `path` atomically; returns the file size. */
 export async function saveSnapshot(store: KgStore, path: string): Promise<{ bytes: number }> {
   const c = store.cols;
-  const strings = Buffer.from(
-    JSON.stringify({ ids: c.ids, names: c.names, surfaces: c.surfaces, aliases: c.aliases, aliasNames: c.aliasNames }),
-    'utf8',
-  );
-  const payload: { name: string; type: SectionType; data: Uint8Array; count: number }[] = [
-    { name: 'strings', type: 'json', data: strings, count: strings.length },
-    ...TYPED.map(([name, type]) => {
-      const a = c[name] as Uint8Array | Int32Array;
-      return { name, type, data: leBytes(a), count: a.length };
-    }),
-  ];
+  const payload = sectionsOf(store).map(([name, type, a]) => ({ name, type, data: leBytes(a), count: a.length }));
   // the header's size depends on the offsets it lists: iterate until stable (offsets only grow)
   let headerBuf = Buffer.alloc(0);
   let header!: SnapshotHeader;
@@ -302,40 +335,76 @@ export async function loadSnapshot(path: string): Promise<KgStore> {
     if (!s || s.type !== type || s.offset % 8 !== 0 || s.offset + bytesOf(type, s.count) > body.length) throw fail(`corrupt section table (${name})`);
     return s;
   };
-  const s = get('strings', 'json');
-  let str: { ids: string[]; names: string[]; surfaces: string[][]; aliases: string[][]; aliasNames: string[] };
-  try {
-    str = JSON.parse(buf.toString('utf8', s.offset, s.offset + s.count));
-  } catch {
-    throw fail('corrupt string table');
-  }
-  const typed = (name: keyof KgColumns, type: SectionType): Uint8Array | Int32Array => {
+  // typed sections are views on the file's bytes (copied only on a big-endian host)
+  function typed(name: string, type: 'u8'): Uint8Array;
+  function typed(name: string, type: 'u16'): Uint16Array;
+  function typed(name: string, type: 'i32'): Int32Array;
+  function typed(name: string, type: 'u8' | 'u16' | 'i32'): Typed {
     const t = get(name, type);
-    if (type === 'u8') return new Uint8Array(buf.buffer, buf.byteOffset + t.offset, t.count);
-    if (LITTLE_ENDIAN && (buf.byteOffset + t.offset) % 4 === 0) return new Int32Array(buf.buffer, buf.byteOffset + t.offset, t.count);
+    const at = buf.byteOffset + t.offset;
+    if (type === 'u8') return new Uint8Array(buf.buffer, at, t.count);
+    if (type === 'u16') {
+      if (LITTLE_ENDIAN && at % 2 === 0) return new Uint16Array(buf.buffer, at, t.count);
+      const out = new Uint16Array(t.count);
+      for (let i = 0; i < t.count; i++) out[i] = buf.readUInt16LE(t.offset + i * 2);
+      return out;
+    }
+    if (LITTLE_ENDIAN && at % 4 === 0) return new Int32Array(buf.buffer, at, t.count);
     const out = new Int32Array(t.count);
     for (let i = 0; i < t.count; i++) out[i] = buf.readInt32LE(t.offset + i * 4);
     return out;
-  };
-  const frozen = (xs: string[][]) => xs.map((x) => Object.freeze(x));
-  const E = h.entityCount;
-  const cols: KgColumns = {
-    ids: str.ids,
-    names: str.names,
-    surfaces: frozen(str.surfaces),
-    aliases: frozen(str.aliases),
-    aliasNames: str.aliasNames,
-    kinds: typed('kinds', 'u8') as Uint8Array,
-    movieOf: typed('movieOf', 'i32') as Int32Array,
-    relKind: typed('relKind', 'u8') as Uint8Array,
-    relFrom: typed('relFrom', 'i32') as Int32Array,
-    relTo: typed('relTo', 'i32') as Int32Array,
-    relMovie: typed('relMovie', 'i32') as Int32Array,
-    nbOffsets: typed('nbOffsets', 'i32') as Int32Array,
-    nbTargets: typed('nbTargets', 'i32') as Int32Array,
-    nbCounts: typed('nbCounts', 'i32') as Int32Array,
+  }
+  const table = (name: string) => new StringTable(typed(`${name}.units`, 'u16'), typed(`${name}.offsets`, 'i32'));
+  const list = (name: string) => new ListColumn(typed(`${name}.offsets`, 'i32'), table(`${name}.items`));
+  const rest = {
+    kinds: typed('kinds', 'u8'),
+    movieOf: typed('movieOf', 'i32'),
+    relKind: typed('relKind', 'u8'),
+    relFrom: typed('relFrom', 'i32'),
+    relTo: typed('relTo', 'i32'),
+    relMovie: typed('relMovie', 'i32'),
+    nbOffsets: typed('nbOffsets', 'i32'),
+    nbTargets: typed('nbTargets', 'i32'),
+    nbCounts: typed('nbCounts', 'i32'),
     contentHash: h.contentHash,
   };
+  const E = h.entityCount;
+  let cols: KgColumns;
+  let indexes: KgIndexes | undefined;
+  if (h.format === 1) {
+    const s = get('strings', 'json');
+    let str: { ids: string[]; names: string[]; surfaces: string[][]; aliases: string[][]; aliasNames: string[] };
+    try {
+      str = JSON.parse(buf.toString('utf8', s.offset, s.offset + s.count));
+    } catch {
+      throw fail('corrupt string table');
+    }
+    const lists = [str.ids, str.names, str.surfaces, str.aliases, str.aliasNames];
+    if (!lists.every(Array.isArray) || ![str.ids, str.names, str.surfaces, str.aliases].every((a) => a.length === E)) throw fail('inconsistent section lengths');
+    cols = packColumns(str, rest);
+  } else {
+    cols = { ...rest, ids: table('ids'), names: table('names'), surfaces: list('surfaces'), aliases: list('aliases'), aliasNames: table('aliasNames') };
+    indexes = {
+      allAliases: list('allAliases'),
+      nameIndex: new NameIndex(
+        table('index.keys'),
+        typed('index.slots', 'i32'),
+        typed('index.nameOff', 'i32'),
+        typed('index.nameIds', 'i32'),
+        typed('index.anyOff', 'i32'),
+        typed('index.anyIds', 'i32'),
+      ),
+    };
+    const bad =
+      (cols.ids.check() && 'ids') ||
+      (cols.names.check() && 'names') ||
+      (cols.aliasNames.check() && 'alias names') ||
+      (cols.surfaces.check(E) && 'surfaces') ||
+      (cols.aliases.check(E) && 'aliases') ||
+      (indexes.allAliases.check(E) && 'all aliases') ||
+      (indexes.nameIndex.check(E) && 'name index');
+    if (bad) throw fail(`inconsistent ${bad} section`);
+  }
   // structural checks (cheap next to the checksum): lengths, offsets monotonic, indices in range
   const R = h.relationCount;
   const okLen =
@@ -350,5 +419,5 @@ export async function loadSnapshot(path: string): Promise<KgStore> {
   for (let i = 0; i < E; i++) if (o[i + 1] < o[i]) throw fail('inconsistent neighbour offsets');
   const nt = cols.nbTargets;
   for (let i = 0; i < nt.length; i++) if (nt[i] < 0 || nt[i] >= E) throw fail('neighbour index out of range');
-  return new KgStore(cols);
+  return new KgStore(cols, indexes);
 }

@@ -27,12 +27,11 @@
  */
 import { createHash } from 'node:crypto';
 import { inputError } from '../errors.js';
+import { ListColumn, NameIndex, StringTable } from './packed.js';
 import {
   ENTITY_KINDS,
   RELATION_KINDS,
   emptyStats,
-  isPlainName,
-  normalizeName,
   type Entity,
   type EntityKind,
   type KgData,
@@ -75,13 +74,13 @@ export interface KgBuildReport {
 
 /** The raw columns of a store (what a snapshot holds). Internal to src/kg. */
 export interface KgColumns {
-  ids: string[];
-  names: string[];
+  ids: StringTable;
+  names: StringTable;
   kinds: Uint8Array;
-  surfaces: (readonly string[])[];
-  aliases: (readonly string[])[];
+  surfaces: ListColumn;
+  aliases: ListColumn;
   movieOf: Int32Array;
-  aliasNames: string[];
+  aliasNames: StringTable;
   relKind: Uint8Array;
   relFrom: Int32Array;
   relTo: Int32Array;
@@ -90,6 +89,55 @@ export interface KgColumns {
   nbTargets: Int32Array;
   nbCounts: Int32Array;
   contentHash: string;
+}
+
+/** What a store derives from its columns for lookups (stored in a snapshot, built otherwise). Internal to src/kg. */
+export interface KgIndexes {
+  /** Entity.aliases ∪ ALIAS relation targets, sorted unique, per entity. */
+  allAliases: ListColumn;
+  nameIndex: NameIndex;
+}
+
+/** The string columns as plain arrays (what the builder has, and what the content hash reads). */
+interface PlainStrings {
+  ids: readonly string[];
+  names: readonly string[];
+  surfaces: readonly (readonly string[])[];
+  aliases: readonly (readonly string[])[];
+  aliasNames: readonly string[];
+}
+
+/** The columns with their string parts packed (see packed.ts). */
+export function packColumns(
+  plain: PlainStrings,
+  rest: Omit<KgColumns, 'ids' | 'names' | 'surfaces' | 'aliases' | 'aliasNames'>,
+): KgColumns {
+  return {
+    ...rest,
+    ids: StringTable.from(plain.ids),
+    names: StringTable.from(plain.names),
+    surfaces: ListColumn.from(plain.surfaces),
+    aliases: ListColumn.from(plain.aliases),
+    aliasNames: StringTable.from(plain.aliasNames),
+  };
+}
+
+/** Builds the lookup indexes of a store from its columns (a store built from data, or an older snapshot). */
+export function buildIndexes(cols: KgColumns): KgIndexes {
+  const E = cols.ids.length;
+  // aliases: Entity.aliases ∪ ALIAS relation targets
+  const extra: string[][] = [];
+  const { relKind, relFrom, relTo, aliasNames } = cols;
+  // relations are sorted by kind, so ALIAS relations are one contiguous run
+  const lo = lowerBoundU8(relKind, ALIAS_CODE), hi = lowerBoundU8(relKind, ALIAS_CODE + 1);
+  for (let i = lo; i < hi; i++) (extra[relFrom[i]] ??= []).push(aliasNames.get(relTo[i]));
+  const all = new Array<readonly string[]>(E);
+  for (let i = 0; i < E; i++) {
+    const a = cols.aliases.get(i);
+    all[i] = extra[i] ? Object.freeze(sortedUnique([...a, ...extra[i]])) : a;
+  }
+  const allAliases = ListColumn.from(all);
+  return { allAliases, nameIndex: NameIndex.build(cols.names, allAliases) };
 }
 
 class GrowInt32 {
@@ -312,22 +360,11 @@ export class KgBuilder {
       if (rk[i] !== ALIAS_CODE && rf[i] === rt[i]) this.report.selfRelations++;
       u++;
     }
-    const cols: Omit<KgColumns, 'nbOffsets' | 'nbTargets' | 'nbCounts' | 'contentHash'> = {
-      ids,
-      names,
-      kinds,
-      surfaces,
-      aliases,
-      movieOf,
-      aliasNames,
-      relKind: relKind.slice(0, u),
-      relFrom: relFrom.slice(0, u),
-      relTo: relTo.slice(0, u),
-      relMovie: relMovie.slice(0, u),
-    };
-    const csr = buildCsr(nE, cols.relKind, cols.relFrom, cols.relTo, movieOf);
-    const contentHash = hashContent(cols);
-    const store = new KgStore({ ...cols, ...csr, contentHash });
+    const plain: PlainStrings = { ids, names, surfaces, aliases, aliasNames };
+    const rel = { kinds, movieOf, relKind: relKind.slice(0, u), relFrom: relFrom.slice(0, u), relTo: relTo.slice(0, u), relMovie: relMovie.slice(0, u) };
+    const csr = buildCsr(nE, rel.relKind, rel.relFrom, rel.relTo, movieOf);
+    const contentHash = hashContent(plain, rel);
+    const store = new KgStore(packColumns(plain, { ...rel, ...csr, contentHash }));
     store.buildReport = this.report;
     return store;
   }
@@ -420,13 +457,13 @@ function buildCsr(
 }
 
 /** sha256 of the canonical content (entities as JSON lines, alias table, relation columns as bytes). */
-function hashContent(c: Omit<KgColumns, 'nbOffsets' | 'nbTargets' | 'nbCounts' | 'contentHash'>): string {
+function hashContent(c: PlainStrings, r: Pick<KgColumns, 'kinds' | 'movieOf' | 'relKind' | 'relFrom' | 'relTo' | 'relMovie'>): string {
   const h = createHash('sha256');
-  h.update(`filmkw-kg-content-v1\n${c.ids.length} ${c.aliasNames.length} ${c.relKind.length}\n`);
+  h.update(`filmkw-kg-content-v1\n${c.ids.length} ${c.aliasNames.length} ${r.relKind.length}\n`);
   let buf = '';
   for (let i = 0; i < c.ids.length; i++) {
-    const m = c.movieOf[i];
-    buf += JSON.stringify([c.ids[i], ENTITY_KINDS[c.kinds[i]], c.names[i], c.surfaces[i], c.aliases[i], m < 0 ? null : c.ids[m]]) + '\n';
+    const m = r.movieOf[i];
+    buf += JSON.stringify([c.ids[i], ENTITY_KINDS[r.kinds[i]], c.names[i], c.surfaces[i], c.aliases[i], m < 0 ? null : c.ids[m]]) + '\n';
     if (buf.length > 1 << 16) {
       h.update(buf);
       buf = '';
@@ -434,16 +471,17 @@ function hashContent(c: Omit<KgColumns, 'nbOffsets' | 'nbTargets' | 'nbCounts' |
   }
   h.update(buf);
   h.update(JSON.stringify(c.aliasNames) + '\n');
-  for (const a of [c.relKind, c.relFrom, c.relTo, c.relMovie]) h.update(leBytes(a));
+  for (const a of [r.relKind, r.relFrom, r.relTo, r.relMovie]) h.update(leBytes(a));
   return h.digest('hex');
 }
 
 /** Little-endian bytes of a typed array (a view on little-endian hosts). */
-export function leBytes(a: Uint8Array | Int32Array): Uint8Array {
+export function leBytes(a: Uint8Array | Uint16Array | Int32Array): Uint8Array {
   if (a instanceof Uint8Array || LITTLE_ENDIAN) return new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
   const out = new Uint8Array(a.byteLength);
   const dv = new DataView(out.buffer);
-  for (let i = 0; i < a.length; i++) dv.setInt32(i * 4, a[i], true);
+  if (a instanceof Uint16Array) for (let i = 0; i < a.length; i++) dv.setUint16(i * 2, a[i], true);
+  else for (let i = 0; i < a.length; i++) dv.setInt32(i * 4, a[i], true);
   return out;
 }
 export const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
@@ -455,47 +493,16 @@ export class KgStore implements KgView {
   buildReport?: KgBuildReport;
   /** @internal raw columns (read by the snapshot writer; do not mutate). */
   readonly cols: KgColumns;
-  private readonly nameIdx = new Map<string, readonly number[]>();
-  private readonly anyIdx: Map<string, readonly number[]>;
-  private readonly allAliases: (readonly string[])[];
+  /** @internal the lookup indexes (written into snapshots). */
+  readonly indexes: KgIndexes;
   private idIdx?: Map<string, number>;
 
-  /** @internal use {@link KgStore.fromData}, {@link KgBuilder} or loadSnapshot. */
-  constructor(cols: KgColumns) {
+  /** @internal use {@link KgStore.fromData}, {@link KgBuilder} or loadSnapshot (which passes the stored indexes). */
+  constructor(cols: KgColumns, indexes?: KgIndexes) {
     this.cols = cols;
     this.entityCount = cols.ids.length;
     this.contentHash = cols.contentHash;
-    // aliases: Entity.aliases ∪ ALIAS relation targets
-    const extra: string[][] = [];
-    const ALIAS = ALIAS_CODE;
-    const { relKind, relFrom, relTo, aliasNames } = cols;
-    // relations are sorted by kind, so ALIAS relations are one contiguous run
-    const lo = lowerBoundU8(relKind, ALIAS), hi = lowerBoundU8(relKind, ALIAS + 1);
-    for (let i = lo; i < hi; i++) (extra[relFrom[i]] ??= []).push(aliasNames[relTo[i]]);
-    this.allAliases = cols.aliases.map((a, i) => (extra[i] ? Object.freeze(sortedUnique([...a, ...extra[i]])) : a));
-    // names first (ascending indices); `lookup` shares those lists until an alias adds to one (copy on write)
-    const norm = normalizeName; // has its own fast path for plain ASCII/CJK names
-    const names = this.nameIdx as Map<string, number[]>;
-    for (let i = 0; i < this.entityCount; i++) {
-      const n = norm(cols.names[i]);
-      const l = names.get(n);
-      if (!l) names.set(n, [i]);
-      else if (l[l.length - 1] !== i) l.push(i);
-    }
-    const any = (this.anyIdx = new Map(names)) as Map<string, number[]>;
-    const touched = new Set<string>();
-    for (let i = 0; i < this.entityCount; i++) {
-      for (const a of this.allAliases[i]) {
-        const n = norm(a);
-        const l = any.get(n);
-        if (!l) any.set(n, [i]);
-        else if (!l.includes(i)) {
-          any.set(n, l === names.get(n) ? [...l, i] : (l.push(i), l));
-          touched.add(n);
-        }
-      }
-    }
-    for (const n of touched) any.get(n)!.sort((a, b) => a - b);
+    this.indexes = indexes ?? buildIndexes(cols);
   }
 
   static fromData(data: KgData, opts: KgBuildOptions = {}): KgStore {
@@ -509,16 +516,16 @@ export class KgStore implements KgView {
   /** Canonical content (see module header). Allocates one object per relation. */
   toData(): KgData {
     const c = this.cols;
-    const entities: Entity[] = c.ids.map((id, i) => {
-      const e: Entity = { id, kind: ENTITY_KINDS[c.kinds[i]], name: c.names[i], surfaces: [...c.surfaces[i]], aliases: [...c.aliases[i]] };
-      if (c.movieOf[i] >= 0) e.movieId = c.ids[c.movieOf[i]];
+    const entities: Entity[] = c.ids.toArray().map((id, i) => {
+      const e: Entity = { id, kind: ENTITY_KINDS[c.kinds[i]], name: c.names.get(i), surfaces: [...c.surfaces.get(i)], aliases: [...c.aliases.get(i)] };
+      if (c.movieOf[i] >= 0) e.movieId = c.ids.get(c.movieOf[i]);
       return e;
     });
     const relations: Relation[] = new Array(c.relKind.length);
     for (let i = 0; i < c.relKind.length; i++) {
       const k = c.relKind[i];
-      const r: Relation = { kind: RELATION_KINDS[k], from: c.ids[c.relFrom[i]], to: k === ALIAS_CODE ? c.aliasNames[c.relTo[i]] : c.ids[c.relTo[i]] };
-      if (c.relMovie[i] >= 0) r.movieId = c.ids[c.relMovie[i]];
+      const r: Relation = { kind: RELATION_KINDS[k], from: c.ids.get(c.relFrom[i]), to: k === ALIAS_CODE ? c.aliasNames.get(c.relTo[i]) : c.ids.get(c.relTo[i]) };
+      if (c.relMovie[i] >= 0) r.movieId = c.ids.get(c.relMovie[i]);
       relations[i] = r;
     }
     return { entities, relations };
@@ -528,42 +535,38 @@ export class KgStore implements KgView {
   entityIndex(id: string): number {
     if (!this.idIdx) {
       this.idIdx = new Map();
-      this.cols.ids.forEach((x, i) => this.idIdx!.set(x, i));
+      this.cols.ids.toArray().forEach((x, i) => this.idIdx!.set(x, i));
     }
     return this.idIdx.get(id) ?? -1;
   }
 
   lookup(name: string): readonly number[] {
-    const hit = this.anyIdx.get(name);
-    if (hit) return hit;
-    if (isPlainName(name)) return EMPTY;
-    const n = normalizeName(name);
-    return n === name ? EMPTY : this.anyIdx.get(n) ?? EMPTY;
+    const idx = this.indexes.nameIndex;
+    const k = idx.resolve(name);
+    return k < 0 ? EMPTY : idx.any(k);
   }
 
   lookupName(name: string): readonly number[] {
-    const hit = this.nameIdx.get(name);
-    if (hit) return hit;
-    if (isPlainName(name)) return EMPTY;
-    const n = normalizeName(name);
-    return n === name ? EMPTY : this.nameIdx.get(n) ?? EMPTY;
+    const idx = this.indexes.nameIndex;
+    const k = idx.resolve(name);
+    return k < 0 ? EMPTY : idx.named(k);
   }
 
   kindOf(index: number): EntityKind {
     return ENTITY_KINDS[this.cols.kinds[index]];
   }
   idOf(index: number): string {
-    return this.cols.ids[index];
+    return this.cols.ids.get(index);
   }
   nameOf(index: number): string {
-    return this.cols.names[index];
+    return this.cols.names.get(index);
   }
   /** Entity.aliases ∪ ALIAS relation targets, sorted unique. */
   aliasesOf(index: number): readonly string[] {
-    return this.allAliases[index];
+    return this.indexes.allAliases.get(index);
   }
   surfacesOf(index: number): readonly string[] {
-    return this.cols.surfaces[index];
+    return this.cols.surfaces.get(index);
   }
   /** Character only: index of its movie, -1 otherwise. */
   movieOf(index: number): number {
@@ -627,9 +630,10 @@ export class KgStore implements KgView {
   }
 
   *names(): Iterable<{ name: string; kinds: EntityKind[] }> {
-    for (const [name, list] of this.anyIdx) {
-      const mask = list.reduce((m, i) => m | (1 << this.cols.kinds[i]), 0);
-      yield { name, kinds: ENTITY_KINDS.filter((_, k) => mask & (1 << k)) };
+    const idx = this.indexes.nameIndex;
+    for (let key = 0; key < idx.size; key++) {
+      const mask = idx.any(key).reduce((m, i) => m | (1 << this.cols.kinds[i]), 0);
+      yield { name: idx.keys.get(key), kinds: ENTITY_KINDS.filter((_, k) => mask & (1 << k)) };
     }
   }
 }

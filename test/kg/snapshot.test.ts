@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, writeFileSync, readdirSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -84,7 +85,7 @@ test('snapshot load errors: missing, directory, empty, foreign, truncated, newer
   const newer = Buffer.from(bytes);
   newer.writeUInt16LE(SNAPSHOT_FORMAT + 1, 6);
   writeFileSync(join(dir, 'newer'), newer);
-  await rejects(join(dir, 'newer'), /newer filmkw \(snapshot format 2/);
+  await rejects(join(dir, 'newer'), new RegExp(`newer filmkw \\(snapshot format ${SNAPSHOT_FORMAT + 1}; this version reads format ${SNAPSHOT_FORMAT} and older`));
   const flipped = Buffer.from(bytes);
   flipped[bytes.length - 40] ^= 0xff;
   writeFileSync(join(dir, 'flipped'), flipped);
@@ -101,4 +102,49 @@ test('saveSnapshot: unwritable target is an OUTPUT error and leaves the old file
   const s2 = syntheticKgStore({ entities: 100, relations: 500, seed: 3 });
   await saveSnapshot(s2, p);
   assert.equal((await loadSnapshot(p)).contentHash, s2.contentHash, 'rename replaces the old file');
+});
+
+test('a format-1 snapshot (JSON string table, no stored index) still loads, with the same content, lookups and names', async () => {
+  const fixture = new URL('../fixtures/kg/small-format1.fkg', import.meta.url).pathname;
+  const h = await readSnapshotHeader(fixture);
+  assert.equal(h.format, 1);
+  const old = await loadSnapshot(fixture);
+  sameStore(KgStore.fromData(smallKg()), old);
+  // re-saved, it is format 2 and reads back the same
+  const p = join(dir, 'from-format1.fkg');
+  await saveSnapshot(old, p);
+  assert.equal((await readSnapshotHeader(p)).format, SNAPSHOT_FORMAT);
+  sameStore(old, await loadSnapshot(p));
+});
+
+/** The snapshot bytes with one int32 of a section changed, and the checksum made to match again. */
+function tamper(bytes: Buffer, section: string, index: number, value: number): Buffer {
+  const out = Buffer.from(bytes);
+  const hlen = out.readUInt32LE(8);
+  const header = JSON.parse(out.toString('utf8', 12, 12 + hlen)) as { sections: { name: string; offset: number; count: number }[] };
+  const s = header.sections.find((x) => x.name === section)!;
+  assert.ok(s && index < s.count, `section ${section}[${index}]`);
+  out.writeInt32LE(value, s.offset + index * 4);
+  createHash('sha256').update(out.subarray(0, out.length - 32)).digest().copy(out, out.length - 32);
+  return out;
+}
+
+test('snapshot load: stored tables and name index that do not fit are refused with the section named', async () => {
+  const a = KgStore.fromData(smallKg());
+  const p = join(dir, 'index.fkg');
+  await saveSnapshot(a, p);
+  const bytes = readFileSync(p);
+  const cases: [string, number, number, RegExp][] = [
+    ['index.nameIds', 0, a.entityCount + 3, /inconsistent name index section/],
+    ['index.slots', 0, 1 << 20, /inconsistent name index section/],
+    ['index.anyOff', 1, -1, /inconsistent name index section/],
+    ['names.offsets', 1, 1 << 20, /inconsistent names section/],
+    ['surfaces.offsets', 0, 1, /inconsistent surfaces section/],
+    ['allAliases.items.offsets', 1, -5, /inconsistent all aliases section/],
+  ];
+  for (const [section, index, value, re] of cases) {
+    const f = join(dir, `tampered-${section}`);
+    writeFileSync(f, tamper(bytes, section, index, value));
+    await rejects(f, re);
+  }
 });

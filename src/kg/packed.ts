@@ -1,0 +1,288 @@
+/**
+ * Packed string columns of the KG store, laid out so that a snapshot's sections are used as they are
+ * (views on the file's bytes) and loading builds nothing (issue 6, cold start: the JSON string table and
+ * the name index rebuilt at every load took ~0.25 s and ~55 MB with the merged KG):
+ *
+ *   - {@link StringTable}: n strings as UTF-16 code units in one Uint16Array, with n+1 Int32 offsets;
+ *     a string is decoded on first use and kept. UTF-16 keeps any JS string exactly (lone surrogates
+ *     too) and is smaller than UTF-8 for CJK text.
+ *   - {@link ListColumn}: one list of strings per entity (surfaces, aliases): entity i's strings are items
+ *     offsets[i] .. offsets[i+1]-1 of a StringTable.
+ *   - {@link NameIndex}: normalised name → entity indices, as an open-addressing hash table (linear
+ *     probing, FNV-1a over UTF-16 code units, a power-of-two table at least twice the key count) over a
+ *     StringTable of keys, each key with two sorted index lists: the entities it names, and the entities
+ *     it names or is an alias of. Keys are in the order the store used to insert them (names in entity
+ *     order, then alias-only keys), which is the order of `KgView.names()`.
+ *
+ * The hash function and the probing are part of the snapshot format (src/kg/snapshot.ts, format 2).
+ */
+import { isPlainName, normalizeName } from './model.js';
+
+const EMPTY_STRINGS: readonly string[] = Object.freeze([]);
+const EMPTY_INDICES: readonly number[] = Object.freeze([]);
+
+/** Decodes code units a..b-1 (in slices: `fromCharCode.apply` takes a bounded number of arguments). */
+function decode(units: Uint16Array, a: number, b: number): string {
+  if (b - a <= 4096) return String.fromCharCode.apply(null, units.subarray(a, b) as unknown as number[]);
+  let s = '';
+  for (let p = a; p < b; p += 4096) s += String.fromCharCode.apply(null, units.subarray(p, Math.min(b, p + 4096)) as unknown as number[]);
+  return s;
+}
+
+/** FNV-1a (32 bits) over the UTF-16 code units of `s`. */
+export function hashName(s: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+  return h >>> 0;
+}
+
+/** `ok` is false when offsets do not describe `total` items (first 0, non-decreasing, last = total). */
+function offsetsOk(o: Int32Array, total: number): boolean {
+  if (o.length === 0 || o[0] !== 0 || o[o.length - 1] !== total) return false;
+  for (let i = 1; i < o.length; i++) if (o[i] < o[i - 1]) return false;
+  return true;
+}
+
+/** n strings packed as UTF-16 code units (module header). Read only. */
+export class StringTable {
+  private memo: (string | undefined)[] | undefined;
+
+  constructor(
+    readonly units: Uint16Array,
+    readonly offsets: Int32Array,
+  ) {}
+
+  static from(strings: readonly string[]): StringTable {
+    let total = 0;
+    for (const s of strings) total += s.length;
+    const units = new Uint16Array(total);
+    const offsets = new Int32Array(strings.length + 1);
+    let p = 0;
+    for (let i = 0; i < strings.length; i++) {
+      const s = strings[i];
+      for (let k = 0; k < s.length; k++) units[p++] = s.charCodeAt(k);
+      offsets[i + 1] = p;
+    }
+    const t = new StringTable(units, offsets);
+    t.memo = strings.slice(); // the strings are at hand: nothing to decode later
+    return t;
+  }
+
+  get length(): number {
+    return this.offsets.length - 1;
+  }
+
+  get(i: number): string {
+    const memo = (this.memo ??= new Array<string | undefined>(this.length));
+    let s = memo[i];
+    if (s === undefined) {
+      s = decode(this.units, this.offsets[i], this.offsets[i + 1]);
+      memo[i] = s;
+    }
+    return s;
+  }
+
+  /** Whether string i equals `s` (compared in place, nothing decoded). */
+  equals(i: number, s: string): boolean {
+    const a = this.offsets[i];
+    if (this.offsets[i + 1] - a !== s.length) return false;
+    const u = this.units;
+    for (let k = 0; k < s.length; k++) if (u[a + k] !== s.charCodeAt(k)) return false;
+    return true;
+  }
+
+  toArray(): string[] {
+    const out = new Array<string>(this.length);
+    for (let i = 0; i < out.length; i++) out[i] = this.get(i);
+    return out;
+  }
+
+  /** A reason when the offsets do not fit the code units, else null. */
+  check(): string | null {
+    return offsetsOk(this.offsets, this.units.length) ? null : 'offsets do not fit the string data';
+  }
+}
+
+/** One list of strings per entity over a {@link StringTable} (module header). Read only. */
+export class ListColumn {
+  private memo: (readonly string[] | undefined)[] | undefined;
+
+  constructor(
+    readonly offsets: Int32Array,
+    readonly items: StringTable,
+  ) {}
+
+  static from(lists: readonly (readonly string[])[]): ListColumn {
+    const offsets = new Int32Array(lists.length + 1);
+    const flat: string[] = [];
+    for (let i = 0; i < lists.length; i++) {
+      for (const s of lists[i]) flat.push(s);
+      offsets[i + 1] = flat.length;
+    }
+    const c = new ListColumn(offsets, StringTable.from(flat));
+    c.memo = lists.map((l) => (l.length === 0 ? EMPTY_STRINGS : Object.isFrozen(l) ? l : Object.freeze([...l])));
+    return c;
+  }
+
+  get length(): number {
+    return this.offsets.length - 1;
+  }
+
+  /** The list of entity i (frozen). */
+  get(i: number): readonly string[] {
+    const a = this.offsets[i], b = this.offsets[i + 1];
+    if (a === b) return EMPTY_STRINGS;
+    const memo = (this.memo ??= new Array<readonly string[] | undefined>(this.length));
+    let l = memo[i];
+    if (l === undefined) {
+      const xs = new Array<string>(b - a);
+      for (let k = a; k < b; k++) xs[k - a] = this.items.get(k);
+      l = Object.freeze(xs);
+      memo[i] = l;
+    }
+    return l;
+  }
+
+  toArrays(): (readonly string[])[] {
+    const out = new Array<readonly string[]>(this.length);
+    for (let i = 0; i < out.length; i++) out[i] = this.get(i);
+    return out;
+  }
+
+  check(entities: number): string | null {
+    if (this.offsets.length !== entities + 1 || !offsetsOk(this.offsets, this.items.length)) return 'list offsets do not fit';
+    return this.items.check();
+  }
+}
+
+/** The name index (module header). Read only. */
+export class NameIndex {
+  private nameMemo: (readonly number[] | undefined)[] | undefined;
+  private anyMemo: (readonly number[] | undefined)[] | undefined;
+
+  constructor(
+    readonly keys: StringTable,
+    /** Hash table: key index, or -1 for an empty slot; length a power of two > number of keys. */
+    readonly slots: Int32Array,
+    /** Entities named by key k: nameIds[nameOff[k] .. nameOff[k+1]-1], ascending. */
+    readonly nameOff: Int32Array,
+    readonly nameIds: Int32Array,
+    /** Entities named by key k or having it as an alias: anyIds[anyOff[k] .. anyOff[k+1]-1], ascending. */
+    readonly anyOff: Int32Array,
+    readonly anyIds: Int32Array,
+  ) {}
+
+  /**
+   * Builds the index of entities with these names and aliases (Entity.aliases ∪ ALIAS targets); every
+   * name and alias is normalised with `normalizeName`.
+   */
+  static build(names: StringTable, aliases: ListColumn): NameIndex {
+    const E = names.length;
+    const byName = new Map<string, number[]>();
+    for (let i = 0; i < E; i++) {
+      const n = normalizeName(names.get(i));
+      const l = byName.get(n);
+      if (!l) byName.set(n, [i]);
+      else if (l[l.length - 1] !== i) l.push(i);
+    }
+    const byAny = new Map<string, number[]>();
+    for (const [n, l] of byName) byAny.set(n, l.slice());
+    for (let i = 0; i < E; i++) {
+      for (const a of aliases.get(i)) {
+        const n = normalizeName(a);
+        const l = byAny.get(n);
+        if (!l) byAny.set(n, [i]);
+        else if (!l.includes(i)) l.push(i);
+      }
+    }
+    const keys = [...byAny.keys()];
+    const K = keys.length;
+    const nameOff = new Int32Array(K + 1), anyOff = new Int32Array(K + 1);
+    let nn = 0, na = 0;
+    for (let k = 0; k < K; k++) {
+      nn += byName.get(keys[k])?.length ?? 0;
+      na += byAny.get(keys[k])!.length;
+      nameOff[k + 1] = nn;
+      anyOff[k + 1] = na;
+    }
+    const nameIds = new Int32Array(nn), anyIds = new Int32Array(na);
+    for (let k = 0; k < K; k++) {
+      const ln = byName.get(keys[k]);
+      if (ln) nameIds.set(ln, nameOff[k]);
+      anyIds.set(byAny.get(keys[k])!.sort((a, b) => a - b), anyOff[k]);
+    }
+    let cap = 8;
+    while (cap < 2 * K) cap *= 2;
+    const slots = new Int32Array(cap).fill(-1);
+    const mask = cap - 1;
+    for (let k = 0; k < K; k++) {
+      let s = hashName(keys[k]) & mask;
+      while (slots[s] !== -1) s = (s + 1) & mask;
+      slots[s] = k;
+    }
+    return new NameIndex(StringTable.from(keys), slots, nameOff, nameIds, anyOff, anyIds);
+  }
+
+  get size(): number {
+    return this.keys.length;
+  }
+
+  /** Index of the key equal to `s` (exactly, not normalised), -1 if none. */
+  find(s: string): number {
+    const slots = this.slots;
+    const mask = slots.length - 1;
+    for (let p = hashName(s) & mask; ; p = (p + 1) & mask) {
+      const k = slots[p];
+      if (k === -1) return -1;
+      if (this.keys.equals(k, s)) return k;
+    }
+  }
+
+  /** Entities named by key k (ascending). */
+  named(k: number): readonly number[] {
+    return list((this.nameMemo ??= new Array(this.size)), k, this.nameOff, this.nameIds);
+  }
+
+  /** Entities named by key k or having it as an alias (ascending). */
+  any(k: number): readonly number[] {
+    return list((this.anyMemo ??= new Array(this.size)), k, this.anyOff, this.anyIds);
+  }
+
+  /** `find` on the name, then (unless it is already normal) on its normalised form; -1 if neither. */
+  resolve(name: string): number {
+    const k = this.find(name);
+    if (k >= 0 || isPlainName(name)) return k;
+    const n = normalizeName(name);
+    return n === name ? -1 : this.find(n);
+  }
+
+  check(entities: number): string | null {
+    const K = this.keys.length;
+    const bad = this.keys.check();
+    if (bad) return `keys: ${bad}`;
+    const cap = this.slots.length;
+    if (cap < 8 || (cap & (cap - 1)) !== 0 || cap <= K) return 'hash table size';
+    let used = 0;
+    for (let i = 0; i < cap; i++) {
+      const k = this.slots[i];
+      if (k < -1 || k >= K) return 'hash slot out of range';
+      if (k >= 0) used++;
+    }
+    if (used !== K) return 'hash table does not hold every key';
+    if (this.nameOff.length !== K + 1 || !offsetsOk(this.nameOff, this.nameIds.length)) return 'name list offsets';
+    if (this.anyOff.length !== K + 1 || !offsetsOk(this.anyOff, this.anyIds.length)) return 'alias list offsets';
+    for (const ids of [this.nameIds, this.anyIds]) for (let i = 0; i < ids.length; i++) if (ids[i] < 0 || ids[i] >= entities) return 'entity index out of range';
+    return null;
+  }
+}
+
+function list(memo: (readonly number[] | undefined)[], k: number, off: Int32Array, ids: Int32Array): readonly number[] {
+  const a = off[k], b = off[k + 1];
+  if (a === b) return EMPTY_INDICES;
+  let l = memo[k];
+  if (l === undefined) {
+    l = Array.from(ids.subarray(a, b));
+    memo[k] = l;
+  }
+  return l;
+}
