@@ -34,7 +34,7 @@ import { fileURLToPath } from 'node:url';
 export const CACHE_FORMAT = 'filmkw-kg-derived-cache 1';
 
 /** Modules whose source decides the cached values (relative to this module). */
-const CODE = ['./dict', './model', '../pipeline/title-policy', '../pipeline/segmenters/common', '../pipeline/idf', './dict-cache'];
+const CODE = ['./dict', './model', '../pipeline/title-policy', '../pipeline/segment', '../pipeline/segmenters/common', '../pipeline/idf', './dict-cache'];
 
 let fingerprint: string | null = null;
 
@@ -109,26 +109,26 @@ function usableDir(dir: string): boolean {
 
 /** Read and validate an entry; null if absent or invalid. */
 function readEntry(path: string, key: string): string[] | null {
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = readFileSync(path, 'utf8');
+    bytes = readFileSync(path);
   } catch {
     return null;
   }
-  const nl = text.indexOf('\n');
+  const nl = bytes.indexOf(0x0a);
   if (nl < 0) return null;
   let header: { format?: unknown; key?: unknown; sha256?: unknown };
   try {
-    header = JSON.parse(text.slice(0, nl)) as typeof header;
+    header = JSON.parse(bytes.toString('utf8', 0, nl)) as typeof header;
   } catch {
     return null;
   }
   if (header.format !== CACHE_FORMAT || header.key !== key || typeof header.sha256 !== 'string') return null;
-  const body = text.slice(nl + 1);
-  if (createHash('sha256').update(body).digest('hex') !== header.sha256) return null;
+  // the digest is over the body's UTF-8 bytes, as written: hashed as read, decoded once
+  if (createHash('sha256').update(bytes.subarray(nl + 1)).digest('hex') !== header.sha256) return null;
   let values: unknown;
   try {
-    values = JSON.parse(body);
+    values = JSON.parse(bytes.toString('utf8', nl + 1));
   } catch {
     return null;
   }

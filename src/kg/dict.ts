@@ -48,7 +48,7 @@ import { FilmkwError, usageError } from '../errors.js';
 import { DEFAULT_BACKEND, isHoldableWord, SEGMENTER_BACKENDS, type SegmenterBackend } from '../pipeline/segment.js';
 import { splitRoute } from '../pipeline/segmenters/common.js';
 import { nodejiebaDefaultFiles } from '../pipeline/segmenters/nodejieba.js';
-import { dict as nodeRsDict } from '@node-rs/jieba/dict.js';
+import { nodeRsBaseDict } from '../pipeline/segmenters/node-rs.js';
 import { isCommonPhrase } from '../pipeline/title-policy.js';
 
 export interface ExportUserDictOptions {
@@ -164,7 +164,7 @@ export function baseLexicon(backend: SegmenterBackend = DEFAULT_BACKEND): BaseLe
   if (backend === 'nodejieba') {
     text = readFileSync(nodejiebaDefaultFiles().dict, 'utf8');
   } else {
-    text = Buffer.from(nodeRsDict).toString('utf8');
+    text = nodeRsBaseDict().toString('utf8');
   }
   const freq = new Map<string, number>();
   let total = 0;

@@ -69,8 +69,8 @@ export interface ImportResult {
 
 async function jiebaTagger(): Promise<NonNullable<PlayedOptions['tagger']>> {
   const { Jieba } = await import('@node-rs/jieba');
-  const { dict } = await import('@node-rs/jieba/dict.js');
-  const j = Jieba.withDict(dict);
+  const { nodeRsBaseDict } = await import('../pipeline/segmenters/node-rs.js');
+  const j = Jieba.withDict(nodeRsBaseDict());
   return (text: string) => j.tag(text, true);
 }
 

@@ -21,7 +21,7 @@ import { MatchCache } from './kg-match.js';
 import { JaccardMemo } from './graph.js';
 import { resolveOptions, type OptionOverrides } from './options.js';
 import { commonEntityNames } from './title-policy.js';
-import { createSegmenter, DEFAULT_BACKEND, type SegmenterBackend } from './segment.js';
+import { createSegmenter, DEFAULT_BACKEND, prepareUserDict, preparedFromStrings, preparedToStrings, type PreparedUserDict, type SegmenterBackend } from './segment.js';
 import { selectCandidates } from './candidates.js';
 import { baseLexicon, exportUserDict } from '../kg/dict.js';
 import { cachedStrings } from '../kg/dict-cache.js';
@@ -54,7 +54,7 @@ export function createExtractor(create: CreateExtractorOptions = {}): Extractor 
   const titles = options.titles;
   // the lexicon and the title policy agree on what a common word is
   // Both KG-derived tables are cached on disk by KG content hash + options + backend (kg/dict-cache.ts).
-  let userDictLines: readonly string[] | undefined;
+  let prepared: PreparedUserDict | null = null;
   if (options.lexicon.useDomainLexicon && kg) {
     const exportOptions = {
       backend,
@@ -63,9 +63,11 @@ export function createExtractor(create: CreateExtractorOptions = {}): Extractor 
       commonPhraseMaxLength: titles.commonPhraseMaxLength,
       commonWordKinds: [...titles.titleKinds],
     };
-    userDictLines = cachedStrings('userdict', kg.contentHash, exportOptions, () => exportUserDict(kg, exportOptions).lines).values;
+    // kept made ready for the segmenter (parsed, split into holdable words and compounds), not as lines
+    const prepare = () => preparedToStrings(prepareUserDict({ userDictLines: exportUserDict(kg, exportOptions).lines })!);
+    prepared = preparedFromStrings(cachedStrings('segmenter-lexicon', kg.contentHash, exportOptions, prepare).values) ?? preparedFromStrings(prepare());
   }
-  const segmenter = createSegmenter({ backend, userDictLines });
+  const segmenter = createSegmenter({ backend, prepared });
   let common = NO_COMMON;
   if (kg && titles.titlePolicy !== 'always') {
     const commonOptions = {

@@ -79,6 +79,44 @@ export interface CreateSegmenterOptions {
   userDict?: string | null;
   /** User dictionary given as lines instead of a file (same format). Not together with `userDict`. */
   userDictLines?: readonly string[];
+  /** A user dictionary already made ready by {@link prepareUserDict} (e.g. kept in the on-disk cache). Not together with the other two. */
+  prepared?: PreparedUserDict | null;
+}
+
+/**
+ * A user dictionary made ready for the backends (parsed, validated, de-duplicated, split into holdable
+ * words and compounds): all that {@link createSegmenter} needs of it, in a form that can be stored
+ * (src/pipeline/extract.ts keeps the KG lexicon's in the on-disk cache, so a cold start neither parses
+ * nor re-renders its ~56k entries).
+ */
+export interface PreparedUserDict {
+  /** What `dictionaries.user` reports: the path, or `inline:sha256:<16 hex>` of the lines given. */
+  readonly user: string;
+  /** Entries in effect after de-duplication. */
+  readonly entries: number;
+  /** Entries a backend cannot hold as one token, found in the text first (see module header). */
+  readonly compounds: readonly Compound[];
+  /** The holdable entries as `word freq tag` lines, as the native loaders take them. */
+  readonly holdableText: string;
+}
+
+/** The stored form of a {@link PreparedUserDict} (two strings: a JSON head and the holdable text). */
+export function preparedToStrings(p: PreparedUserDict): string[] {
+  return [JSON.stringify({ user: p.user, entries: p.entries, compounds: p.compounds }), p.holdableText];
+}
+
+/** Reads back {@link preparedToStrings}; null if the strings are not such a form. */
+export function preparedFromStrings(values: readonly string[]): PreparedUserDict | null {
+  if (values.length !== 2) return null;
+  try {
+    const head = JSON.parse(values[0]) as { user?: unknown; entries?: unknown; compounds?: unknown };
+    const compounds = head.compounds;
+    if (typeof head.user !== 'string' || typeof head.entries !== 'number' || !Array.isArray(compounds)) return null;
+    if (!compounds.every((c: Compound) => c && typeof c.word === 'string' && typeof c.tag === 'string')) return null;
+    return { user: head.user, entries: head.entries, compounds: compounds as Compound[], holdableText: values[1] };
+  } catch {
+    return null;
+  }
 }
 
 /** Lone surrogates → U+FFFD, same length (`String.prototype.toWellFormed`, ES2024, Node ≥ 20). */
@@ -93,17 +131,14 @@ function isCanonicalLine(line: string | undefined, first: boolean): boolean {
   return !(first && line.charCodeAt(0) === 0xfeff);
 }
 
-/** The segmenter factory (see module header). Throws FilmkwError USAGE/INPUT on bad options or dictionaries. */
-export function createSegmenter(opts: CreateSegmenterOptions = {}): Segmenter {
-  const backend = opts.backend ?? DEFAULT_BACKEND;
-  if (!(SEGMENTER_BACKENDS as readonly string[]).includes(backend)) {
-    throw usageError(`segment: unknown backend ${JSON.stringify(backend)} (valid: ${SEGMENTER_BACKENDS.join(', ')})`);
-  }
-  if (opts.userDict != null && opts.userDictLines != null) {
-    throw usageError('segment: give either userDict (a path) or userDictLines, not both');
-  }
-  let entries: UserDictEntry[] = [];
-  let user: string | null = null;
+/**
+ * Parses, validates and de-duplicates a user dictionary (a file or lines) and splits it into what the
+ * native loaders hold and the compounds; null when neither is given. Throws FilmkwError INPUT on a
+ * missing or malformed dictionary.
+ */
+export function prepareUserDict(opts: Pick<CreateSegmenterOptions, 'userDict' | 'userDictLines'>): PreparedUserDict | null {
+  let entries: UserDictEntry[];
+  let user: string;
   if (opts.userDict != null) {
     const path = opts.userDict;
     if (!existsSync(path)) throw inputError(`segment: user dictionary not found: ${path}`);
@@ -119,6 +154,8 @@ export function createSegmenter(opts: CreateSegmenterOptions = {}): Segmenter {
     const text = opts.userDictLines.join('\n');
     entries = parseUserDict(text, 'userDictLines');
     user = `inline:sha256:${createHash('sha256').update(text).digest('hex').slice(0, 16)}`;
+  } else {
+    return null;
   }
   // De-duplicate: the last entry for a word wins (as in both native loaders), order by first appearance.
   const byWord = new Map<string, UserDictEntry>();
@@ -132,20 +169,33 @@ export function createSegmenter(opts: CreateSegmenterOptions = {}): Segmenter {
     if (isHoldableWord(e.word)) holdable.push(e);
     else compounds.push({ word: e.word, tag: e.tag });
   }
-  const index = buildCompoundIndex(compounds);
-  // The native loaders take the text of the holdable entries; lines given in canonical form are reused as
-  // they are (no re-rendering of ~40k entries on a cold start with the merged KG's lexicon).
+  // Lines given in canonical form are passed on as they are (no re-rendering of ~40k entries).
   const given = opts.userDictLines;
   const holdableText =
     given != null && holdable.every((e) => isCanonicalLine(given[e.line - 1], e.line === 1))
       ? holdable.map((e) => given[e.line - 1]).join('\n') + (holdable.length > 0 ? '\n' : '')
       : renderUserDict(holdable);
+  return { user, entries: byWord.size, compounds, holdableText };
+}
+
+/** The segmenter factory (see module header). Throws FilmkwError USAGE/INPUT on bad options or dictionaries. */
+export function createSegmenter(opts: CreateSegmenterOptions = {}): Segmenter {
+  const backend = opts.backend ?? DEFAULT_BACKEND;
+  if (!(SEGMENTER_BACKENDS as readonly string[]).includes(backend)) {
+    throw usageError(`segment: unknown backend ${JSON.stringify(backend)} (valid: ${SEGMENTER_BACKENDS.join(', ')})`);
+  }
+  const given = [opts.userDict, opts.userDictLines, opts.prepared].filter((x) => x != null).length;
+  if (given > 1) throw usageError('segment: give one of userDict (a path), userDictLines or prepared, not several');
+  const prepared = opts.prepared ?? prepareUserDict(opts);
+  const compounds = prepared?.compounds ?? [];
+  const index = buildCompoundIndex(compounds);
+  const holdableText = prepared?.holdableText ?? '';
   const tagger = backend === 'nodejieba' ? createNodejiebaTagger(holdableText) : createNodeRsTagger(holdableText);
-  const dictionaries = Object.freeze({ base: tagger.base, user });
+  const dictionaries = Object.freeze({ base: tagger.base, user: prepared?.user ?? null });
   return Object.freeze({
     backend,
     dictionaries,
-    userEntries: byWord.size,
+    userEntries: prepared?.entries ?? 0,
     compounds: compounds.length,
     tag(text: string): Token[] {
       if (typeof text !== 'string') throw usageError(`segment: tag() needs a string, got ${typeof text}`);

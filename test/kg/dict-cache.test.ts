@@ -8,7 +8,7 @@ import { loadKg } from '../../src/kg/load.js';
 import { createExtractor } from '../../src/pipeline/extract.js';
 import { exportUserDict } from '../../src/kg/dict.js';
 import { resolveOptions } from '../../src/pipeline/options.js';
-import { DEFAULT_BACKEND } from '../../src/pipeline/segment.js';
+import { DEFAULT_BACKEND, prepareUserDict, preparedFromStrings } from '../../src/pipeline/segment.js';
 
 function tempDir(): string {
   return mkdtempSync(join(tmpdir(), 'filmkw-dict-cache-test-'));
@@ -110,17 +110,19 @@ test('createExtractor: keywords identical with the cache off, filled and read fr
     delete process.env.FILMKW_CACHE;
     process.env.FILMKW_CACHE_DIR = dir;
     const filled = run();
-    assert.equal(readdirSync(dir).filter((f) => f.startsWith('userdict-')).length, 1);
+    assert.equal(readdirSync(dir).filter((f) => f.startsWith('segmenter-lexicon-')).length, 1);
     assert.equal(readdirSync(dir).filter((f) => f.startsWith('common-names-')).length, 1);
     const fromDisk = run();
     assert.deepEqual(filled, off);
     assert.deepEqual(fromDisk, off);
-    // the cached user dictionary is the export itself
-    const entry = readdirSync(dir).find((f) => f.startsWith('userdict-'))!;
+    // the cached lexicon is the export itself, made ready for the segmenter
+    const entry = readdirSync(dir).find((f) => f.startsWith('segmenter-lexicon-'))!;
     const text = readFileSync(join(dir, entry), 'utf8');
-    const lines = JSON.parse(text.slice(text.indexOf('\n') + 1)) as string[];
+    const stored = preparedFromStrings(JSON.parse(text.slice(text.indexOf('\n') + 1)) as string[]);
     const t = resolveOptions('textrank+w+g+r').titles;
-    assert.deepEqual(lines, exportUserDict(kg, { backend: DEFAULT_BACKEND, commonMinFreq: t.commonMinFreq, commonMaxLength: t.commonMaxLength, commonWordKinds: t.titleKinds }).lines);
+    const lines = exportUserDict(kg, { backend: DEFAULT_BACKEND, commonMinFreq: t.commonMinFreq, commonMaxLength: t.commonMaxLength, commonWordKinds: t.titleKinds }).lines;
+    assert.ok(lines.length > 100);
+    assert.deepEqual(stored, prepareUserDict({ userDictLines: lines }));
     assert.ok(existsSync(dir));
   } finally {
     if (saved.dir === undefined) delete process.env.FILMKW_CACHE_DIR;

@@ -4,7 +4,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { createSegmenter, DEFAULT_BACKEND, SEGMENTER_BACKENDS, type Segmenter, type Token } from '../../src/pipeline/segment.js';
+import { createSegmenter, DEFAULT_BACKEND, SEGMENTER_BACKENDS, prepareUserDict, preparedFromStrings, preparedToStrings, type Segmenter, type Token } from '../../src/pipeline/segment.js';
 import { buildCompoundIndex, findCompounds, isHoldableWord, parseUserDict } from '../../src/pipeline/segmenters/common.js';
 import { nodejiebaLoadCount } from '../../src/pipeline/segmenters/nodejieba.js';
 import { FilmkwError } from '../../src/errors.js';
@@ -202,7 +202,31 @@ test('bad options are usage errors', () => {
     () => createSegmenter({ userDict: 'x', userDictLines: [] }),
     (e: unknown) => e instanceof FilmkwError && e.code === 'USAGE',
   );
+  assert.throws(
+    () => createSegmenter({ userDictLines: [], prepared: prepareUserDict({ userDictLines: [] }) }),
+    (e: unknown) => e instanceof FilmkwError && e.code === 'USAGE' && /not several/u.test(e.message),
+  );
   assert.equal(createSegmenter().backend, DEFAULT_BACKEND);
+});
+
+test('a prepared user dictionary, stored and read back, makes the same segmenter as its lines (both backends)', () => {
+  const lines = ['长津湖 9 nz', '易烊千玺 1 nr', '易烊千玺 5 nr', '本·金斯利 1 nr', '伍万里 3 nr'];
+  const prepared = prepareUserDict({ userDictLines: lines })!;
+  assert.equal(prepared.entries, 4, 'after de-duplication');
+  assert.deepEqual(prepared.compounds, [{ word: '本·金斯利', tag: 'nr' }]);
+  assert.equal(prepared.holdableText, '长津湖 9 nz\n易烊千玺 5 nr\n伍万里 3 nr\n', 'canonical lines passed on as they are, the last duplicate kept');
+  const stored = preparedFromStrings(preparedToStrings(prepared));
+  assert.deepEqual(stored, prepared);
+  assert.equal(preparedFromStrings(['{"user":1}', '']), null, 'not a stored form');
+  assert.equal(preparedFromStrings(['not json', '']), null);
+  assert.equal(prepareUserDict({}), null);
+  const text = '易烊千玺在长津湖里演伍万里，本·金斯利也来了。';
+  for (const backend of SEGMENTER_BACKENDS) {
+    const a = createSegmenter({ backend, userDictLines: lines });
+    const b = createSegmenter({ backend, prepared: stored });
+    assert.deepEqual(b.tag(text), a.tag(text), backend);
+    assert.deepEqual([b.dictionaries, b.userEntries, b.compounds], [a.dictionaries, a.userEntries, a.compounds], backend);
+  }
 });
 
 test('parseUserDict: canonical lines, BOM and CRLF tolerated, blank lines skipped, line numbers kept', () => {
