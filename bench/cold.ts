@@ -15,14 +15,10 @@
  * KG: FILMKW_BENCH_KG, else $TMPDIR/filmkw-merged.fkg when present, else the bundled demo KG.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-const root = fileURLToPath(new URL('../', import.meta.url));
-/** Preloaded into each measured child: prints its CPU time (µs, user + system) on stderr at exit. */
-const CPU_HOOK = `data:text/javascript,${encodeURIComponent("import { writeSync } from 'node:fs'; process.on('exit', () => { const u = process.cpuUsage(); writeSync(2, '\\nFILMKW_BENCH_CPU_US ' + (u.user + u.system) + '\\n'); });")}`;
+import { CPU_HOOK, benchKgPath, bin, childCpuMs, distState, root } from './_cli.js';
 const TEXT = '以易烊千玺扮演的伍万里这个孩子的视角，拎起《长津湖》整篇故事的主线。';
 
 interface Stats {
@@ -42,19 +38,6 @@ interface Stats {
 function hasHyperfine(): boolean {
   const r = spawnSync('hyperfine', ['--version'], { encoding: 'utf8' });
   return r.status === 0;
-}
-
-function newestMtime(dir: string, ext: string): number {
-  let newest = 0;
-  const walk = (d: string) => {
-    for (const e of readdirSync(d, { withFileTypes: true })) {
-      const p = join(d, e.name);
-      if (e.isDirectory()) walk(p);
-      else if (e.name.endsWith(ext)) newest = Math.max(newest, statSync(p).mtimeMs);
-    }
-  };
-  if (existsSync(dir)) walk(dir);
-  return newest;
 }
 
 function measure(label: string, argv: string[], env: NodeJS.ProcessEnv, runs: number, hyperfine: boolean, display: string): Stats {
@@ -81,8 +64,8 @@ function measure(label: string, argv: string[], env: NodeJS.ProcessEnv, runs: nu
     const r = spawnSync(withCpu[0], withCpu.slice(1), { cwd: root, env, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
     times.push(performance.now() - t0);
     if (r.status !== 0) throw new Error(`bench/cold: ${display} exited ${r.status}: ${r.stderr}`);
-    const m = /FILMKW_BENCH_CPU_US (\d+)/u.exec(r.stderr);
-    if (m) cpu.push(Number(m[1]) / 1000);
+    const c = childCpuMs(r.stderr);
+    if (c !== undefined) cpu.push(c);
   }
   times.sort((a, b) => a - b);
   cpu.sort((a, b) => a - b);
@@ -107,15 +90,12 @@ function main(): void {
     else if (args[i] === '--json') json = true;
     else throw new Error(`bench/cold: unknown argument ${args[i]} (valid: --runs N, --json)`);
   }
-  const bin = join(root, 'bin', 'filmkw');
-  if (!existsSync(join(root, 'dist', 'cli', 'main.js'))) {
+  const { built, stale } = distState();
+  if (!built) {
     console.log('## Cold start of `filmkw tag` (bench/cold.ts)\n\nskipped: dist/ is missing (run `npm run build`).');
     return;
   }
-  const stale = newestMtime(join(root, 'src'), '.ts') > newestMtime(join(root, 'dist'), '.js');
-  const merged = join(tmpdir(), 'filmkw-merged.fkg');
-  const kgPath = process.env.FILMKW_BENCH_KG ?? (existsSync(merged) ? merged : undefined);
-  const kgShown = kgPath ? (kgPath === merged ? '$TMPDIR/filmkw-merged.fkg' : '$FILMKW_BENCH_KG') : 'the bundled demo KG';
+  const { path: kgPath, shown: kgShown } = benchKgPath();
   const dir = mkdtempSync(join(tmpdir(), 'filmkw-cold-'));
   const input = join(dir, 'one.jsonl');
   writeFileSync(input, `${JSON.stringify({ id: 'one', text: TEXT })}\n`);

@@ -54,8 +54,8 @@ import type { InputRecord } from '../src/io/readers.js';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const dataDir = process.env.FILMKW_DATA ?? join(root, '..', 'shared', 'data');
-const REVIEWS = join(dataDir, 'texts', 'douban-reviews-bainiaochaofeng', 'douban_reviews.json');
-const SYNOPSES = join(dataDir, 'kg', 'douban-movies-2065', 'douban_all_movies.csv');
+export const REVIEWS = join(dataDir, 'texts', 'douban-reviews-bainiaochaofeng', 'douban_reviews.json');
+export const SYNOPSES = join(dataDir, 'kg', 'douban-movies-2065', 'douban_all_movies.csv');
 const MAIN_PRESET = 'textrank+w+g+r';
 
 interface Args {

@@ -1,0 +1,46 @@
+/**
+ * What the benches that run the built CLI as a child process share (not a bench itself: bench/run.mjs
+ * skips files starting with `_`).
+ */
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const root = fileURLToPath(new URL('../', import.meta.url));
+export const bin = join(root, 'bin', 'filmkw');
+
+/** Preloaded into each measured child: prints its CPU time (µs, user + system) on stderr at exit. */
+export const CPU_HOOK = `data:text/javascript,${encodeURIComponent("import { writeSync } from 'node:fs'; process.on('exit', () => { const u = process.cpuUsage(); writeSync(2, '\\nFILMKW_BENCH_CPU_US ' + (u.user + u.system) + '\\n'); });")}`;
+
+/** The child's CPU time in ms, from the line {@link CPU_HOOK} printed on its stderr. */
+export function childCpuMs(stderr: string): number | undefined {
+  const m = /FILMKW_BENCH_CPU_US (\d+)/u.exec(stderr);
+  return m ? Number(m[1]) / 1000 : undefined;
+}
+
+function newestMtime(dir: string, ext: string): number {
+  let newest = 0;
+  const walk = (d: string) => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      const p = join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (e.name.endsWith(ext)) newest = Math.max(newest, statSync(p).mtimeMs);
+    }
+  };
+  if (existsSync(dir)) walk(dir);
+  return newest;
+}
+
+/** Whether dist/ holds the CLI, and whether a src/ file is newer than every dist/ file. */
+export function distState(): { built: boolean; stale: boolean } {
+  const built = existsSync(join(root, 'dist', 'cli', 'main.js'));
+  return { built, stale: built && newestMtime(join(root, 'src'), '.ts') > newestMtime(join(root, 'dist'), '.js') };
+}
+
+/** The KG of the CLI benches: FILMKW_BENCH_KG, else $TMPDIR/filmkw-merged.fkg if present, else none (the demo KG). */
+export function benchKgPath(): { path: string | undefined; shown: string } {
+  const merged = join(tmpdir(), 'filmkw-merged.fkg');
+  const path = process.env.FILMKW_BENCH_KG ?? (existsSync(merged) ? merged : undefined);
+  return { path, shown: path ? (path === merged ? '$TMPDIR/filmkw-merged.fkg' : '$FILMKW_BENCH_KG') : 'the bundled demo KG' };
+}
