@@ -1,7 +1,8 @@
 /**
  * On-disk cache of what `createExtractor` derives from a KG before it can tag (issue 6, cold start):
- * the exported user-dictionary lines (src/kg/dict.ts `exportUserDict`, ~1.2 s for the merged KG, most
- * of it jieba's suggest_freq over the base dictionary) and the common-word entity names of the title
+ * the exported user dictionary, made ready for the segmenter (src/kg/dict.ts `exportUserDict`, ~1.2 s
+ * for the merged KG, most of it jieba's suggest_freq over the base dictionary, then
+ * src/pipeline/segment.ts `prepareUserDict`) and the common-word entity names of the title
  * policy (src/pipeline/title-policy.ts, which needs the parsed base dictionary, ~0.3 s); and the mean
  * of nodejieba's IDF table (src/pipeline/idf.ts, which otherwise parses ~260k lines on a cold start).
  *
@@ -22,9 +23,11 @@
  * Directory: `FILMKW_CACHE_DIR`, else `<os.tmpdir()>/filmkw-cache-<uid>` (created mode 0700; a directory
  * owned by another user is not used). `FILMKW_CACHE=off` (or `0`) disables the cache. Failures to
  * create, read or write the cache are never errors: the entry is computed as without a cache.
+ * Each write keeps the {@link KEEP_PER_KIND} most recently written entries of its kind and removes the
+ * older ones (other KGs, options or versions), so the directory does not grow without bound.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -32,6 +35,9 @@ import { fileURLToPath } from 'node:url';
 
 /** First token of an entry's header line; bump the number when the layout changes. */
 export const CACHE_FORMAT = 'filmkw-kg-derived-cache 1';
+
+/** Entries of one kind kept in the directory (the newest by modification time); older ones are removed on write. */
+export const KEEP_PER_KIND = 8;
 
 /** Modules whose source decides the cached values (relative to this module). */
 const CODE = ['./dict', './model', '../pipeline/title-policy', '../pipeline/segment', '../pipeline/segmenters/common', '../pipeline/idf', './dict-cache'];
@@ -137,6 +143,32 @@ function readEntry(path: string, key: string): string[] | null {
 }
 
 /** Write an entry atomically (temporary file + rename); failures are ignored. */
+/** Removes all but the {@link KEEP_PER_KIND} newest entries `<kind>-<32 hex>.json` of the directory (best effort). */
+function pruneKind(dir: string, kind: string): void {
+  const pattern = new RegExp(`^${kind}-[0-9a-f]{32}\\.json$`, 'u');
+  try {
+    const entries = readdirSync(dir)
+      .filter((n) => pattern.test(n))
+      .map((n) => {
+        try {
+          return { n, t: statSync(join(dir, n)).mtimeMs };
+        } catch {
+          return { n, t: Infinity }; // removed meanwhile by another process: not ours to count
+        }
+      })
+      .sort((a, b) => b.t - a.t || (a.n < b.n ? -1 : 1));
+    for (const e of entries.slice(KEEP_PER_KIND)) {
+      try {
+        unlinkSync(join(dir, e.n));
+      } catch {
+        /* already gone */
+      }
+    }
+  } catch {
+    /* an unreadable directory: nothing to prune */
+  }
+}
+
 function writeEntry(path: string, key: string, values: readonly string[]): void {
   const body = JSON.stringify(values);
   const header = JSON.stringify({ format: CACHE_FORMAT, key, sha256: createHash('sha256').update(body).digest('hex') });
@@ -174,7 +206,10 @@ export function cachedStrings(kind: string, kgHash: string, options: unknown, co
   }
   if (values === null) {
     values = compute();
-    if (path !== null && dir !== null && usableDir(dir)) writeEntry(path, key, values);
+    if (path !== null && dir !== null && usableDir(dir)) {
+      writeEntry(path, key, values);
+      pruneKind(dir, kind);
+    }
   }
   memo.set(memoKey, values);
   return { values, source };

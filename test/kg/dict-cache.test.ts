@@ -1,9 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { cacheDir, cachedStrings, clearMemo, CACHE_FORMAT } from '../../src/kg/dict-cache.js';
+import { cacheDir, cachedStrings, clearMemo, CACHE_FORMAT, KEEP_PER_KIND } from '../../src/kg/dict-cache.js';
 import { loadKg } from '../../src/kg/load.js';
 import { createExtractor } from '../../src/pipeline/extract.js';
 import { exportUserDict } from '../../src/kg/dict.js';
@@ -129,6 +129,38 @@ test('createExtractor: keywords identical with the cache off, filled and read fr
     else process.env.FILMKW_CACHE_DIR = saved.dir;
     if (saved.flag === undefined) delete process.env.FILMKW_CACHE;
     else process.env.FILMKW_CACHE = saved.flag;
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('cachedStrings: a write keeps the newest entries of its kind and removes older ones; other kinds untouched', () => {
+  const dir = tempDir();
+  try {
+    const hex = (i: number) => i.toString(16).padStart(32, '0');
+    const old: string[] = [];
+    for (let i = 0; i < KEEP_PER_KIND + 3; i++) {
+      const name = `prune-test-${hex(i)}.json`;
+      writeFileSync(join(dir, name), 'old entry');
+      utimesSync(join(dir, name), 1_000 + i, 1_000 + i); // i = 0 is the oldest
+      old.push(name);
+    }
+    const others = [`prune-test-x-${hex(1)}.json`, `other-${hex(2)}.json`, 'notes.txt'];
+    for (const n of others) {
+      writeFileSync(join(dir, n), 'keep');
+      utimesSync(join(dir, n), 1, 1);
+    }
+    clearMemo();
+    const r = cachedStrings('prune-test', 'h', {}, () => ['v'], { FILMKW_CACHE_DIR: dir });
+    assert.equal(r.source, 'computed');
+    const left = readdirSync(dir);
+    const kept = left.filter((n) => /^prune-test-[0-9a-f]{32}\.json$/u.test(n));
+    assert.equal(kept.length, KEEP_PER_KIND);
+    assert.ok(!kept.some((n) => old.includes(n) && old.indexOf(n) < old.length - (KEEP_PER_KIND - 1)), `the oldest removed: ${kept.join(' ')}`);
+    for (const n of old.slice(-(KEEP_PER_KIND - 1))) assert.ok(left.includes(n), `${n} kept`);
+    for (const n of others) assert.ok(left.includes(n), `${n} untouched`);
+    clearMemo();
+    assert.equal(cachedStrings('prune-test', 'h', {}, () => ['v'], { FILMKW_CACHE_DIR: dir }).source, 'disk', 'the new entry is kept');
+  } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 });
