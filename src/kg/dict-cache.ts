@@ -6,12 +6,13 @@
  * policy (src/pipeline/title-policy.ts, which needs the parsed base dictionary, ~0.3 s); and the mean
  * of nodejieba's IDF table (src/pipeline/idf.ts, which otherwise parses ~260k lines on a cold start).
  *
- * Both are pure functions of (KG content, options, backend's base dictionary, our code), so an entry is
- * keyed by a SHA-256 of:
+ * All three are pure functions of (KG content, options, backend's base dictionary, our code), so an
+ * entry is keyed by a SHA-256 of:
  * - the KG's content hash (`KgView.contentHash`), the kind of entry and its options (canonical JSON),
  * - the backend and the installed versions of @node-rs/jieba and nodejieba (their base dictionaries),
- * - a fingerprint of the source of the modules that compute the entries (dict, title policy,
- *   segmenter common rules, model normalisation), so a code change never reads a stale entry.
+ * - a fingerprint of the source of the modules that compute the entries (`CODE`: dict, model
+ *   normalisation, title policy, segment and its common rules, idf, this module), so a code change
+ *   never reads a stale entry.
  *
  * An entry is one file `<kind>-<key>.json` in the cache directory: a first line with the format, the
  * full key and the SHA-256 of the body, then the body (a JSON array of strings). It is written to a
@@ -23,11 +24,13 @@
  * Directory: `FILMKW_CACHE_DIR`, else `<os.tmpdir()>/filmkw-cache-<uid>` (created mode 0700; a directory
  * owned by another user is not used). `FILMKW_CACHE=off` (or `0`) disables the cache. Failures to
  * create, read or write the cache are never errors: the entry is computed as without a cache.
- * Each write keeps the {@link KEEP_PER_KIND} most recently written entries of its kind and removes the
- * older ones (other KGs, options or versions), so the directory does not grow without bound.
+ * Each write keeps the {@link KEEP_PER_KIND} most recently used entries of its kind (a hit refreshes the
+ * entry's modification time) and removes the older ones (other KGs, options or versions), entries of
+ * kinds no version reads any more, and temporary files a killed writer left over an hour ago, so the
+ * directory does not grow without bound.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -36,7 +39,7 @@ import { fileURLToPath } from 'node:url';
 /** First token of an entry's header line; bump the number when the layout changes. */
 export const CACHE_FORMAT = 'filmkw-kg-derived-cache 1';
 
-/** Entries of one kind kept in the directory (the newest by modification time); older ones are removed on write. */
+/** Entries of one kind kept in the directory (the most recently used); older ones are removed on write. */
 export const KEEP_PER_KIND = 8;
 
 /** Modules whose source decides the cached values (relative to this module). */
@@ -101,6 +104,16 @@ export interface CachedResult {
   source: 'memory' | 'disk' | 'computed';
 }
 
+/** Marks an entry as just used (pruning keeps the most recently used ones); failures are ignored. */
+function touch(path: string): void {
+  try {
+    const now = new Date();
+    utimesSync(path, now, now);
+  } catch {
+    /* read-only cache: the entry is still valid */
+  }
+}
+
 function usableDir(dir: string): boolean {
   try {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
@@ -142,33 +155,56 @@ function readEntry(path: string, key: string): string[] | null {
   return values as string[];
 }
 
-/** Write an entry atomically (temporary file + rename); failures are ignored. */
-/** Removes all but the {@link KEEP_PER_KIND} newest entries `<kind>-<32 hex>.json` of the directory (best effort). */
-function pruneKind(dir: string, kind: string): void {
-  const pattern = new RegExp(`^${kind}-[0-9a-f]{32}\\.json$`, 'u');
+/** Entry kinds earlier versions wrote and nothing reads any more (removed by the next write). */
+const LEGACY_KINDS = ['userdict'];
+/** A temporary file of a write, `<entry>.<pid>.<random>.tmp`, is left only by a killed writer; removed when this old. */
+const STALE_TEMP_MS = 60 * 60 * 1000;
+
+/**
+ * Keeps the {@link KEEP_PER_KIND} most recently used entries `<kind>-<32 hex>.json` (a hit refreshes an
+ * entry's modification time) and removes the others, the entries of {@link LEGACY_KINDS} and stale
+ * temporary files. Best effort: another process may be pruning too.
+ */
+function pruneDir(dir: string, kind: string): void {
+  const entry = /^([a-z][a-z0-9-]*)-[0-9a-f]{32}\.json$/u;
+  let names: string[];
   try {
-    const entries = readdirSync(dir)
-      .filter((n) => pattern.test(n))
-      .map((n) => {
-        try {
-          return { n, t: statSync(join(dir, n)).mtimeMs };
-        } catch {
-          return { n, t: Infinity }; // removed meanwhile by another process: not ours to count
-        }
-      })
-      .sort((a, b) => b.t - a.t || (a.n < b.n ? -1 : 1));
-    for (const e of entries.slice(KEEP_PER_KIND)) {
-      try {
-        unlinkSync(join(dir, e.n));
-      } catch {
-        /* already gone */
-      }
-    }
+    names = readdirSync(dir);
   } catch {
-    /* an unreadable directory: nothing to prune */
+    return; // an unreadable directory: nothing to prune
   }
+  const mtime = (n: string): number | null => {
+    try {
+      return statSync(join(dir, n)).mtimeMs;
+    } catch {
+      return null; // removed meanwhile
+    }
+  };
+  const remove = (n: string) => {
+    try {
+      unlinkSync(join(dir, n));
+    } catch {
+      /* already gone */
+    }
+  };
+  const mine: { n: string; t: number }[] = [];
+  const now = Date.now();
+  for (const n of names) {
+    const m = entry.exec(n);
+    if (m && m[1] === kind) {
+      const t = mtime(n);
+      if (t !== null) mine.push({ n, t });
+    } else if (m && LEGACY_KINDS.includes(m[1])) remove(n);
+    else if (n.endsWith('.tmp') && entry.test(n.replace(/\.\d+\.[0-9a-z]+\.tmp$/u, ''))) {
+      const t = mtime(n);
+      if (t !== null && now - t > STALE_TEMP_MS) remove(n);
+    }
+  }
+  mine.sort((a, b) => b.t - a.t || (a.n < b.n ? -1 : 1));
+  for (const e of mine.slice(KEEP_PER_KIND)) remove(e.n);
 }
 
+/** Write an entry atomically (temporary file + rename); failures are ignored. */
 function writeEntry(path: string, key: string, values: readonly string[]): void {
   const body = JSON.stringify(values);
   const header = JSON.stringify({ format: CACHE_FORMAT, key, sha256: createHash('sha256').update(body).digest('hex') });
@@ -202,13 +238,16 @@ export function cachedStrings(kind: string, kgHash: string, options: unknown, co
   const path = dir !== null ? join(dir, `${kind}-${id}.json`) : null;
   if (path !== null && dir !== null && usableDir(dir)) {
     values = readEntry(path, key);
-    if (values) source = 'disk';
+    if (values) {
+      source = 'disk';
+      touch(path);
+    }
   }
   if (values === null) {
     values = compute();
     if (path !== null && dir !== null && usableDir(dir)) {
       writeEntry(path, key, values);
-      pruneKind(dir, kind);
+      pruneDir(dir, kind);
     }
   }
   memo.set(memoKey, values);

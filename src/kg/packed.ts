@@ -9,7 +9,8 @@
  *   - {@link ListColumn}: one list of strings per entity (surfaces, aliases): entity i's strings are items
  *     offsets[i] .. offsets[i+1]-1 of a StringTable.
  *   - {@link NameIndex}: normalised name → entity indices, as an open-addressing hash table (linear
- *     probing, FNV-1a over UTF-16 code units, a power-of-two table at least twice the key count) over a
+ *     probing, FNV-1a over UTF-16 code units; a power-of-two table, built at least twice the key count,
+ *     and a loaded one must have an empty slot) over a
  *     StringTable of keys, each key with two sorted index lists: the entities it names, and the entities
  *     it names or is an alias of. Keys are in the order the store used to insert them (names in entity
  *     order, then alias-only keys), which is the order of `KgView.names()`.
@@ -34,6 +35,19 @@ export function hashName(s: string): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
   return h >>> 0;
+}
+
+/** {@link hashName} of code units a..b-1 of a packed table (the same value as of the decoded string). */
+function hashUnits(units: Uint16Array, a: number, b: number): number {
+  let h = 0x811c9dc5;
+  for (let i = a; i < b; i++) h = Math.imul(h ^ units[i], 0x01000193);
+  return h >>> 0;
+}
+
+/** Whether every list ids[off[k] .. off[k+1]-1] is strictly ascending. */
+function ascendingLists(off: Int32Array, ids: Int32Array): boolean {
+  for (let k = 0; k + 1 < off.length; k++) for (let i = off[k] + 1; i < off[k + 1]; i++) if (ids[i] <= ids[i - 1]) return false;
+  return true;
 }
 
 /** `ok` is false when offsets do not describe `total` items (first 0, non-decreasing, last = total). */
@@ -268,10 +282,22 @@ export class NameIndex {
       if (k < -1 || k >= K) return 'hash slot out of range';
       if (k >= 0) used++;
     }
-    if (used !== K) return 'hash table does not hold every key';
+    if (used !== K || used === cap) return 'hash table does not hold every key once, with an empty slot';
+    // every key sits once, on its own probe chain: from its hash slot to its slot, no empty slot between
+    const seen = new Uint8Array(K);
+    const mask = cap - 1;
+    const { units, offsets } = this.keys;
+    for (let p = 0; p < cap; p++) {
+      const k = this.slots[p];
+      if (k < 0) continue;
+      if (seen[k]) return 'a key is in the hash table twice';
+      seen[k] = 1;
+      for (let q = hashUnits(units, offsets[k], offsets[k + 1]) & mask; q !== p; q = (q + 1) & mask) if (this.slots[q] === -1) return 'a key is not on its probe chain';
+    }
     if (this.nameOff.length !== K + 1 || !offsetsOk(this.nameOff, this.nameIds.length)) return 'name list offsets';
     if (this.anyOff.length !== K + 1 || !offsetsOk(this.anyOff, this.anyIds.length)) return 'alias list offsets';
     for (const ids of [this.nameIds, this.anyIds]) for (let i = 0; i < ids.length; i++) if (ids[i] < 0 || ids[i] >= entities) return 'entity index out of range';
+    if (!ascendingLists(this.nameOff, this.nameIds) || !ascendingLists(this.anyOff, this.anyIds)) return 'entity lists not ascending';
     return null;
   }
 }

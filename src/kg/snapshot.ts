@@ -77,7 +77,16 @@ export interface SnapshotHeader {
   contentHash: string;
   stats: KgStats;
   sections: Section[];
+  /**
+   * Format 2: how the stored name index normalised names ({@link NAME_INDEX_VERSION} and the Unicode
+   * version of the writer's ICU); a loader whose normalisation differs rebuilds the index instead.
+   */
+  nameIndex?: string;
 }
+
+/** The name normalisation behind a stored index (model.ts `normalizeName`: NFKC, whitespace collapsed, trimmed). */
+export const NAME_INDEX_VERSION = 'normalizeName/1';
+const nameIndexStamp = (): string => `${NAME_INDEX_VERSION} unicode ${process.versions.unicode}`;
 
 /** The typed columns that both formats hold under these names. */
 const TYPED: [keyof KgColumns, 'u8' | 'i32'][] = [
@@ -151,6 +160,7 @@ export async function saveSnapshot(store: KgStore, path: string): Promise<{ byte
       contentHash: store.contentHash,
       stats: store.stats(),
       sections,
+      nameIndex: nameIndexStamp(),
     };
     headerBuf = Buffer.from(JSON.stringify(header), 'utf8');
     if (headerBuf.length <= guess) {
@@ -273,6 +283,7 @@ function parseHeader(buf: Buffer, path: string): SnapshotHeader {
     throw fail('corrupt header (not JSON)');
   }
   if (!h || typeof h.fileBytes !== 'number' || !Array.isArray(h.sections)) throw fail('corrupt header (missing fields)');
+  if (h.format !== version) throw fail(`corrupt header (format ${JSON.stringify(h.format)} in the header, ${version} in the preamble)`);
   return h;
 }
 
@@ -332,10 +343,12 @@ export async function loadSnapshot(path: string): Promise<KgStore> {
   const sec = new Map(h.sections.map((s) => [s.name, s]));
   const get = (name: string, type: SectionType): Section => {
     const s = sec.get(name);
-    if (!s || s.type !== type || s.offset % 8 !== 0 || s.offset + bytesOf(type, s.count) > body.length) throw fail(`corrupt section table (${name})`);
+    if (!s || s.type !== type || !Number.isSafeInteger(s.offset) || !Number.isSafeInteger(s.count) || s.offset < 0 || s.count < 0 || s.offset % 8 !== 0 || s.offset + bytesOf(type, s.count) > body.length) {
+      throw fail(`corrupt section table (${name})`);
+    }
     return s;
   };
-  // typed sections are views on the file's bytes (copied only on a big-endian host)
+  // typed sections are views on the file's bytes (copied on a big-endian host, or where a view would be misaligned)
   function typed(name: string, type: 'u8'): Uint8Array;
   function typed(name: string, type: 'u16'): Uint16Array;
   function typed(name: string, type: 'i32'): Int32Array;
@@ -395,14 +408,15 @@ export async function loadSnapshot(path: string): Promise<KgStore> {
         typed('index.anyIds', 'i32'),
       ),
     };
+    if (h.nameIndex !== nameIndexStamp()) indexes = undefined; // written with another normalisation: rebuilt by KgStore
     const bad =
       (cols.ids.check() && 'ids') ||
       (cols.names.check() && 'names') ||
       (cols.aliasNames.check() && 'alias names') ||
       (cols.surfaces.check(E) && 'surfaces') ||
       (cols.aliases.check(E) && 'aliases') ||
-      (indexes.allAliases.check(E) && 'all aliases') ||
-      (indexes.nameIndex.check(E) && 'name index');
+      (indexes?.allAliases.check(E) && 'all aliases') ||
+      (indexes?.nameIndex.check(E) && 'name index');
     if (bad) throw fail(`inconsistent ${bad} section`);
   }
   // structural checks (cheap next to the checksum): lengths, offsets monotonic, indices in range

@@ -3,9 +3,11 @@
  *
  * Layout (all per-entity data is addressed by a dense index 0..entityCount-1 in canonical id order,
  * i.e. entities sorted by id with plain UTF-16 code-unit comparison):
- *   - entity columns: ids, names, kinds (Uint8Array), surfaces, aliases, movieOf (Int32Array, -1 = none);
- *   - name index: normalised name → sorted entity indices (`lookupName`), and name-or-alias → sorted
- *     indices (`lookup`). ALIAS targets and `Entity.aliases` both count as aliases;
+ *   - entity columns: ids, names (packed string tables, kg/packed.ts: UTF-16 code units decoded on first
+ *     use), kinds (Uint8Array), surfaces, aliases (packed per-entity lists), movieOf (Int32Array, -1 = none);
+ *   - name index (kg/packed.ts NameIndex, a hash table on typed arrays, stored in snapshots so a load
+ *     builds nothing): normalised name → sorted entity indices (`lookupName`), and name-or-alias →
+ *     sorted indices (`lookup`). ALIAS targets and `Entity.aliases` both count as aliases;
  *   - relations as columns in canonical order (kind, from, to, movieId), deduplicated: `relKind`
  *     (Uint8Array, index into RELATION_KINDS), `relFrom`/`relTo`/`relMovie` (Int32Array entity indices;
  *     for ALIAS `relTo` indexes the sorted alias-name table `aliasNames`; `relMovie` -1 = none);
@@ -23,7 +25,8 @@
  * Self-relations are kept in the content but are not neighbours; `buildReport` counts them.
  *
  * Memory at the paper's scale (17k entities, 3M relations): relation columns 13 B/relation, CSR
- * 8 B per directed neighbour slot plus 4 B offsets per entity.
+ * 8 B per directed neighbour slot plus 4 B offsets per entity; strings 2 B per code unit plus 4 B per
+ * string; the name index 4 B per hash slot (≥ 2 per key) plus 8 B per key and 4 B per listed entity.
  */
 import { createHash } from 'node:crypto';
 import { inputError } from '../errors.js';
@@ -630,10 +633,12 @@ export class KgStore implements KgView {
   }
 
   *names(): Iterable<{ name: string; kinds: EntityKind[] }> {
-    const idx = this.indexes.nameIndex;
-    for (let key = 0; key < idx.size; key++) {
-      const mask = idx.any(key).reduce((m, i) => m | (1 << this.cols.kinds[i]), 0);
-      yield { name: idx.keys.get(key), kinds: ENTITY_KINDS.filter((_, k) => mask & (1 << k)) };
+    const { keys, anyOff, anyIds } = this.indexes.nameIndex;
+    const kinds = this.cols.kinds;
+    for (let key = 0; key < keys.length; key++) {
+      let mask = 0;
+      for (let p = anyOff[key]; p < anyOff[key + 1]; p++) mask |= 1 << kinds[anyIds[p]];
+      yield { name: keys.get(key), kinds: ENTITY_KINDS.filter((_, k) => mask & (1 << k)) };
     }
   }
 }

@@ -32,8 +32,7 @@
  * (explain output, tests, interoperability) — building it per document costs more than the rest of the
  * stage (measured in bench/tag.ts).
  */
-import { createRequire } from 'node:module';
-import type { UndirectedGraph } from 'graphology';
+import { UndirectedGraph } from 'graphology';
 import type { KgView } from '../kg/model.js';
 import { jaccard } from './jaccard.js';
 import type { OccurrenceView } from './positions.js';
@@ -739,9 +738,7 @@ export interface WordEdgeAttributes {
  * the edge table).
  */
 export function toGraphology(graph: WordGraph): UndirectedGraph<WordNodeAttributes, WordEdgeAttributes> {
-  // loaded on first use: `filmkw tag` never needs it (issue 6, cold start)
-  const { UndirectedGraph: Graph } = createRequire(import.meta.url)('graphology') as typeof import('graphology');
-  const g = new Graph<WordNodeAttributes, WordEdgeAttributes>({ allowSelfLoops: true });
+  const g = new UndirectedGraph<WordNodeAttributes, WordEdgeAttributes>({ allowSelfLoops: true });
   graph.words.forEach((word, i) => g.addNode(word, { word, entities: graph.entities[i] ? Array.from(graph.entities[i]!) : [] }));
   for (let e = 0; e < graph.edgeCount; e++) {
     g.addEdge(graph.words[graph.source[e]], graph.words[graph.target[e]], {

@@ -73,12 +73,17 @@ export function parseIdf(content: string, name: string): IdfTable {
 /** Lookups answered by scanning the raw table before the full table is built (see {@link loadBundledIdf}). */
 export const LAZY_IDF_LOOKUPS = 64;
 
+/** A printable, non-space ASCII byte (never part of a whitespace character). */
+const isAsciiWord = (b: number): boolean => b > 0x20 && b < 0x7f;
+
 const asBuffer = (b: Uint8Array): Buffer => (Buffer.isBuffer(b) ? b : Buffer.from(b.buffer, b.byteOffset, b.byteLength));
 
 /**
  * The IDF of `word` in the raw table (its UTF-8 bytes) exactly as {@link parseIdf} would give it (the last
  * line whose first field is the word; `undefined` when none), found by searching the bytes instead of
  * decoding and parsing ~6 MB: each hit's line alone is decoded and read as parseIdf reads a line.
+ * The table must be valid UTF-8 (nodejieba's is): a word parseIdf would decode from invalid bytes (with
+ * U+FFFD in it) is not found here.
  */
 export function scanIdf(content: Uint8Array, word: string): number | undefined {
   // parseIdf never yields such a word (fields split at whitespace; decoded text has no lone surrogate)
@@ -90,7 +95,13 @@ export function scanIdf(content: Uint8Array, word: string): number | undefined {
     const p = bytes.lastIndexOf(needle, at);
     if (p < 0) return undefined;
     at = p - 1;
+    // cheap rejections: a printable ASCII byte right before or after the hit is not a field boundary
+    // (11 inside 2011, 电 inside a longer word ending in ASCII); anything else is decided on the line
+    if (p > 0 && isAsciiWord(bytes[p - 1])) continue;
+    const after = p + needle.length;
+    if (after < bytes.length && isAsciiWord(bytes[after])) continue;
     const start = p === 0 ? 0 : bytes.lastIndexOf(0x0a, p - 1) + 1;
+    at = start - 1; // the line's first field is not the word: no other hit on this line can be
     let end = bytes.indexOf(0x0a, p);
     if (end < 0) end = bytes.length;
     const line = bytes.toString('utf8', start, end).trim();

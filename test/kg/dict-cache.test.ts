@@ -144,9 +144,15 @@ test('cachedStrings: a write keeps the newest entries of its kind and removes ol
       utimesSync(join(dir, name), 1_000 + i, 1_000 + i); // i = 0 is the oldest
       old.push(name);
     }
-    const others = [`prune-test-x-${hex(1)}.json`, `other-${hex(2)}.json`, 'notes.txt'];
+    const others = [`prune-test-x-${hex(1)}.json`, `other-${hex(2)}.json`, 'notes.txt', `other-${hex(3)}.json.123.abc.tmp`];
     for (const n of others) {
       writeFileSync(join(dir, n), 'keep');
+      utimesSync(join(dir, n), Date.now() / 1000, Date.now() / 1000);
+    }
+    // an entry kind no version reads any more, and a temporary file a killed writer left long ago
+    const gone = [`userdict-${hex(4)}.json`, `other-${hex(5)}.json.4242.zz9.tmp`];
+    for (const n of gone) {
+      writeFileSync(join(dir, n), 'stale');
       utimesSync(join(dir, n), 1, 1);
     }
     clearMemo();
@@ -158,8 +164,20 @@ test('cachedStrings: a write keeps the newest entries of its kind and removes ol
     assert.ok(!kept.some((n) => old.includes(n) && old.indexOf(n) < old.length - (KEEP_PER_KIND - 1)), `the oldest removed: ${kept.join(' ')}`);
     for (const n of old.slice(-(KEEP_PER_KIND - 1))) assert.ok(left.includes(n), `${n} kept`);
     for (const n of others) assert.ok(left.includes(n), `${n} untouched`);
+    for (const n of gone) assert.ok(!left.includes(n), `${n} removed`);
     clearMemo();
     assert.equal(cachedStrings('prune-test', 'h', {}, () => ['v'], { FILMKW_CACHE_DIR: dir }).source, 'disk', 'the new entry is kept');
+    // a hit refreshes the entry: made the oldest, then read, it outlives the others at the next write
+    const fresh = kept.find((n) => !old.includes(n))!;
+    utimesSync(join(dir, fresh), 1, 1);
+    clearMemo();
+    assert.equal(cachedStrings('prune-test', 'h', {}, () => ['v'], { FILMKW_CACHE_DIR: dir }).source, 'disk');
+    clearMemo();
+    cachedStrings('prune-test', 'h2', {}, () => ['w'], { FILMKW_CACHE_DIR: dir });
+    const after = readdirSync(dir).filter((n) => /^prune-test-[0-9a-f]{32}\.json$/u.test(n));
+    assert.equal(after.length, KEEP_PER_KIND);
+    assert.ok(after.includes(fresh), 'the entry just read is kept');
+    assert.ok(!after.includes(old[old.length - (KEEP_PER_KIND - 1)]), 'the least recently used one is removed');
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

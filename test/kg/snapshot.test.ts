@@ -148,3 +148,41 @@ test('snapshot load: stored tables and name index that do not fit are refused wi
     await rejects(f, re);
   }
 });
+
+/** The snapshot bytes with its header JSON changed by `edit` (padded to the same length), checksum fixed. */
+function editHeader(bytes: Buffer, edit: (h: Record<string, unknown>) => void): Buffer {
+  const out = Buffer.from(bytes);
+  const hlen = out.readUInt32LE(8);
+  const h = JSON.parse(out.toString('utf8', 12, 12 + hlen)) as Record<string, unknown>;
+  edit(h);
+  const text = Buffer.from(JSON.stringify(h), 'utf8');
+  assert.ok(text.length <= hlen, 'the edited header fits');
+  Buffer.concat([text, Buffer.alloc(hlen - text.length, 0x20)]).copy(out, 12);
+  createHash('sha256').update(out.subarray(0, out.length - 32)).digest().copy(out, out.length - 32);
+  return out;
+}
+
+test('snapshot load: a name index with a key twice, a bad section count or another preamble format is refused; another normalisation rebuilds the index', async () => {
+  const a = KgStore.fromData(smallKg());
+  const p = join(dir, 'index2.fkg');
+  await saveSnapshot(a, p);
+  const bytes = readFileSync(p);
+  const slots = a.indexes.nameIndex.slots;
+  const at = slots.indexOf(1);
+  assert.ok(at >= 0);
+  writeFileSync(join(dir, 'twice.fkg'), tamper(bytes, 'index.slots', at, 0));
+  await rejects(join(dir, 'twice.fkg'), /inconsistent name index section/);
+  writeFileSync(
+    join(dir, 'count.fkg'),
+    editHeader(bytes, (h) => ((h.sections as { name: string; count: number }[]).find((x) => x.name === 'names.units')!.count = -1)),
+  );
+  await rejects(join(dir, 'count.fkg'), /corrupt section table \(names\.units\)/);
+  writeFileSync(join(dir, 'format.fkg'), editHeader(bytes, (h) => (h.format = 1)));
+  await rejects(join(dir, 'format.fkg'), /corrupt header \(format 1 in the header, 2 in the preamble\)/);
+  const stored = await loadSnapshot(p);
+  assert.equal(stored.indexes.nameIndex.slots.buffer.byteLength, bytes.length, 'the stored index is a view on the file');
+  writeFileSync(join(dir, 'norm.fkg'), editHeader(bytes, (h) => (h.nameIndex = 'normalizeName/0')));
+  const rebuilt = await loadSnapshot(join(dir, 'norm.fkg'));
+  assert.notEqual(rebuilt.indexes.nameIndex.slots.buffer.byteLength, bytes.length, 'an index written with another normalisation is rebuilt');
+  sameStore(a, rebuilt);
+});

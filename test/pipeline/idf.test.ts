@@ -51,10 +51,10 @@ test('explain gives the rank score and the IDF factor behind each word score (sc
 });
 
 test('scanIdf finds what parseIdf parses: line starts, substrings, tabs, CRLF, leading spaces, the last duplicate', () => {
-  const content = '\ufeff电影 2.0\r\n  唢呐\t10\n大电影 7\n影 3\n传承 6\n电影院 4\n传承 8\n\u3000朝 5\n百鸟朝凤 12';
+  const content = '\ufeff电影 2.0\r\n  唢呐\t10\n大电影 7\n影 3\n传承 6\n电影院 4\n传承 8\n\u3000朝 5\n2011 9\n11 7.5\nab11 2\n百鸟朝凤 12';
   const full = parseIdf(content, 'toy.idf');
   const bytes = Buffer.from(content, 'utf8');
-  for (const w of ['电影', '唢呐', '大电影', '影', '传承', '电影院', '百鸟朝凤', '朝凤', '朝', '电', '院', '不在', '', '电影 2.0', '\ud800', '12']) {
+  for (const w of ['电影', '唢呐', '大电影', '影', '传承', '电影院', '百鸟朝凤', '朝凤', '朝', '电', '院', '不在', '', '电影 2.0', '\ud800', '12', '11', '2011', '0', '1', 'ab', '5']) {
     assert.equal(scanIdf(bytes, w) ?? full.unknown, full.weight(w), JSON.stringify(w));
   }
   assert.equal(scanIdf(bytes, '传承'), 8, 'the last line of a repeated word, as parseIdf');
