@@ -66,5 +66,5 @@ export async function loadKg(opts: LoadKgOptions = {}): Promise<KgStore> {
     return loadCsvKg(opts.kg, warn);
   }
   say?.(`kg: loading the snapshot ${opts.kg}`);
-  return loadSnapshot(opts.kg);
+  return loadSnapshot(opts.kg, { onWarning: warn });
 }

@@ -325,8 +325,14 @@ function openError(err: unknown, path: string): FilmkwError {
   return inputError(`kg snapshot ${path}: ${why}`, err);
 }
 
+/** Options of {@link loadSnapshot}. */
+export interface LoadSnapshotOptions {
+  /** Told when the file loads but slowly: an older format, or a name index that has to be rebuilt. */
+  onWarning?: (message: string) => void;
+}
+
 /** Loads a snapshot written by {@link saveSnapshot}; verifies magic, version, size and checksum. */
-export async function loadSnapshot(path: string): Promise<KgStore> {
+export async function loadSnapshot(path: string, opts: LoadSnapshotOptions = {}): Promise<KgStore> {
   let buf: Buffer;
   try {
     buf = await readFile(path);
@@ -395,6 +401,7 @@ export async function loadSnapshot(path: string): Promise<KgStore> {
     const lists = [str.ids, str.names, str.surfaces, str.aliases, str.aliasNames];
     if (!lists.every(Array.isArray) || ![str.ids, str.names, str.surfaces, str.aliases].every((a) => a.length === E)) throw fail('inconsistent section lengths');
     cols = packColumns(str, rest);
+    opts.onWarning?.(`kg snapshot ${path}: format 1, written by an older filmkw: its strings are parsed and its name index rebuilt at every load (~0.3 s with the merged KG); re-run \`filmkw kg import\` to rewrite it in format ${SNAPSHOT_FORMAT}`);
   } else {
     cols = { ...rest, ids: table('ids'), names: table('names'), surfaces: list('surfaces'), aliases: list('aliases'), aliasNames: table('aliasNames') };
     indexes = {
@@ -408,7 +415,10 @@ export async function loadSnapshot(path: string): Promise<KgStore> {
         typed('index.anyIds', 'i32'),
       ),
     };
-    if (h.nameIndex !== nameIndexStamp()) indexes = undefined; // written with another normalisation: rebuilt by KgStore
+    if (h.nameIndex !== nameIndexStamp()) {
+      indexes = undefined; // written with another normalisation: rebuilt by KgStore
+      opts.onWarning?.(`kg snapshot ${path}: its name index was written by another filmkw or Unicode version (${h.nameIndex ?? 'none'}; this one: ${nameIndexStamp()}) and is rebuilt at every load; re-run \`filmkw kg import\` to rewrite it`);
+    }
     const bad =
       (cols.ids.check() && 'ids') ||
       (cols.names.check() && 'names') ||

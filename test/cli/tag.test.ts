@@ -145,6 +145,18 @@ test('tag --out writes no progress file once finished; --resume then refuses to 
   assert.match(again.stderr, /no .*o\.jsonl\.progress\.json \(the run finished/u);
 });
 
+test('tag with a format-1 snapshot: tags, and says once on stderr that the file loads slowly and how to rewrite it', () => {
+  const old = join(root, 'test', 'fixtures', 'kg', 'small-format1.fkg');
+  const r = run(['tag', '-', '--format', 'jsonl', '--id-field', 'id', '--kg', old, '--preset', 'textrank+w+g+r'], '{"id":"a","text":"《霸王别姬》是陈凯歌导演的电影，张国荣主演。"}\n');
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(r.stdout.trim().split('\n').length, 1);
+  assert.match(JSON.parse(r.stdout).keywords.map((k: { word: string }) => k.word).join(' '), /\S/u);
+  const said = r.stderr.split('\n').filter((l) => l.includes('format 1, written by an older filmkw'));
+  assert.equal(said.length, 1, r.stderr);
+  assert.match(said[0], /re-run `filmkw kg import` to rewrite it in format \d/u);
+  noStack(r.stderr);
+});
+
 const haveLoader = existsSync(join(root, 'dist', 'kg', 'load.js')) && existsSync(join(root, 'kg', 'demo'));
 test('tag without --kg uses the bundled demo KG', { skip: !haveLoader && 'needs the KG loader (src/kg/load.ts, built)' }, async () => {
   const kg = await demoSnapshot();

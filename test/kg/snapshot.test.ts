@@ -108,8 +108,11 @@ test('a format-1 snapshot (JSON string table, no stored index) still loads, with
   const fixture = new URL('../fixtures/kg/small-format1.fkg', import.meta.url).pathname;
   const h = await readSnapshotHeader(fixture);
   assert.equal(h.format, 1);
-  const old = await loadSnapshot(fixture);
+  const warnings: string[] = [];
+  const old = await loadSnapshot(fixture, { onWarning: (m) => warnings.push(m) });
   sameStore(KgStore.fromData(smallKg()), old);
+  assert.equal(warnings.length, 1);
+  assert.match(warnings[0], /^kg snapshot .*small-format1\.fkg: format 1, written by an older filmkw: .* re-run `filmkw kg import`/u);
   // re-saved, it is format 2 and reads back the same
   const p = join(dir, 'from-format1.fkg');
   await saveSnapshot(old, p);
@@ -182,7 +185,9 @@ test('snapshot load: a name index with a key twice, a bad section count or anoth
   const stored = await loadSnapshot(p);
   assert.equal(stored.indexes.nameIndex.slots.buffer.byteLength, bytes.length, 'the stored index is a view on the file');
   writeFileSync(join(dir, 'norm.fkg'), editHeader(bytes, (h) => (h.nameIndex = 'normalizeName/0')));
-  const rebuilt = await loadSnapshot(join(dir, 'norm.fkg'));
+  const warnings: string[] = [];
+  const rebuilt = await loadSnapshot(join(dir, 'norm.fkg'), { onWarning: (m) => warnings.push(m) });
+  assert.match(warnings.join('\n'), /name index was written by another filmkw or Unicode version \(normalizeName\/0;/u);
   assert.notEqual(rebuilt.indexes.nameIndex.slots.buffer.byteLength, bytes.length, 'an index written with another normalisation is rebuilt');
   sameStore(a, rebuilt);
 });
