@@ -1,7 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { FilmkwError } from '../../src/errors.js';
-import { LAZY_IDF_LOOKUPS, lazyIdfTable, loadBundledIdf, parseIdf, scanIdf } from '../../src/pipeline/idf.js';
+import { readFileSync } from 'node:fs';
+import { nodejiebaDefaultFiles } from '../../src/pipeline/segmenters/nodejieba.js';
+import { LAZY_IDF_LOOKUPS, indexIdf, lazyIdfTable, loadBundledIdf, parseIdf, scanIdf } from '../../src/pipeline/idf.js';
 import { createExtractor } from '../../src/pipeline/extract.js';
 import { toyKg } from '../fixtures/pipeline/mini-kg.js';
 
@@ -79,4 +81,46 @@ test('lazyIdfTable: scans for the first LAZY_IDF_LOOKUPS words, then parses once
   assert.equal(lazy.size, full.size);
   assert.ok(means <= 1, 'the mean is asked for at most once');
   assert.ok(LAZY_IDF_LOOKUPS < words.length, 'the table was parsed on the way');
+});
+
+test('indexIdf: the same weights, size and mean as parseIdf on nodejieba\'s idf.utf8 and on plain toy tables', () => {
+  const bytes = readFileSync(nodejiebaDefaultFiles().idfDict);
+  const text = bytes.toString('utf8');
+  const parsed = parseIdf(text, 'idf.utf8');
+  const indexed = indexIdf(bytes, 'idf.utf8');
+  assert.ok(indexed, 'nodejieba\'s table is in plain form');
+  assert.equal(indexed.size, parsed.size);
+  assert.equal(indexed.unknown, parsed.unknown);
+  const words = text.split('\n').map((l) => l.split(' ')[0]).filter((w) => w !== '');
+  assert.ok(words.length > 250_000);
+  for (const w of words) if (indexed.weight(w) !== parsed.weight(w)) assert.fail(`weight of ${w}: ${indexed.weight(w)} vs ${parsed.weight(w)}`);
+  for (const w of ['不在表里的词', '电影院线', 'x', '', '\ud800', '长'.repeat(200)]) assert.equal(indexed.weight(w), parsed.weight(w), JSON.stringify(w));
+
+  const toy = '\ufeff电影 2\n\n传承 6\n唢呐 10\n传承 8\n百鸟朝凤 1.5e1\n\ufffd 3\n';
+  const t = indexIdf(Buffer.from(toy), 'toy')!;
+  const p = parseIdf(toy, 'toy');
+  assert.deepEqual([t.size, t.unknown], [p.size, p.unknown], 'the mean counts each word once, at its first line');
+  for (const w of ['电影', '传承', '唢呐', '百鸟朝凤', '\ufffd', '\ud800', '影', '']) assert.equal(t.weight(w), p.weight(w), JSON.stringify(w));
+  assert.equal(t.weight('传承'), 8, 'the last line wins');
+});
+
+test('indexIdf: tables not in plain form are left to parseIdf (null)', () => {
+  const bad = [
+    '电影 2\r\n唢呐 10\n', // CR
+    '电影\t2\n', // tab
+    '  电影 2\n', // leading space
+    '电影 2 \n', // trailing space
+    '电\u3000影 2\n', // ideographic space inside the word
+    '电影 0x1F\n', // a number Number() reads, but not plain
+    '电影 abc\n', // not a number
+    '电影\n', // no value
+    '\n\n', // no entry
+  ];
+  for (const text of bad) assert.equal(indexIdf(Buffer.from(text), 'bad'), null, JSON.stringify(text));
+  assert.equal(indexIdf(Buffer.from([0xe7, 0x94, 0x20, 0x31, 0x0a]), 'bad'), null, 'invalid UTF-8');
+  // the lazy table falls back to the parser and keeps its exact results
+  const lazy = lazyIdfTable(Buffer.from('电影\t2\n唢呐 10\n'), 'tab', () => 6);
+  for (let i = 0; i < LAZY_IDF_LOOKUPS + 1; i++) lazy.weight(`词${i}`);
+  assert.equal(lazy.weight('电影'), 2);
+  assert.equal(lazy.size, 2);
 });
