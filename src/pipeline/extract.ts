@@ -4,9 +4,10 @@
  *
  * `createExtractor` resolves the options once, exports the KG lexicon and creates the segmenter once
  * (explicitly, with the user dictionary only when the lexicon is on), and loads the title policy's
- * common-word list once; the exported lexicon and the common-word list are cached on disk keyed by the
- * KG content hash, options, backend and code (src/kg/dict-cache.ts), which takes ~1.5 s off the cold
- * start with the merged KG. `extract(text)` is then a pure function of the text: no state is carried from
+ * common-word list once; the exported lexicon (made ready for the segmenter: segment.ts
+ * `prepareUserDict`) and the common-word list are cached on disk keyed by the KG content hash, options,
+ * backend and code (src/kg/dict-cache.ts), which takes ~2 s off the cold start with the merged KG
+ * (0.6–0.7 s in all, issue 6). `extract(text)` is then a pure function of the text: no state is carried from
  * one document to the next (the only caches are memo tables of pure lookups), so a document gives the
  * same keywords alone or inside a batch.
  *
