@@ -120,16 +120,32 @@ test('a format-1 snapshot (JSON string table, no stored index) still loads, with
   sameStore(old, await loadSnapshot(p));
 });
 
-/** The snapshot bytes with one int32 of a section changed, and the checksum made to match again. */
-function tamper(bytes: Buffer, section: string, index: number, value: number): Buffer {
+/** A copy of the snapshot bytes changed by `change` (given the copy and its header), checksum made to match again. */
+function tampered(bytes: Buffer, change: (out: Buffer, header: Record<string, unknown>, headerBytes: number) => void): Buffer {
   const out = Buffer.from(bytes);
   const hlen = out.readUInt32LE(8);
-  const header = JSON.parse(out.toString('utf8', 12, 12 + hlen)) as { sections: { name: string; offset: number; count: number }[] };
-  const s = header.sections.find((x) => x.name === section)!;
-  assert.ok(s && index < s.count, `section ${section}[${index}]`);
-  out.writeInt32LE(value, s.offset + index * 4);
+  change(out, JSON.parse(out.toString('utf8', 12, 12 + hlen)) as Record<string, unknown>, hlen);
   createHash('sha256').update(out.subarray(0, out.length - 32)).digest().copy(out, out.length - 32);
   return out;
+}
+
+/** The snapshot bytes with one int32 of a section changed. */
+function tamper(bytes: Buffer, section: string, index: number, value: number): Buffer {
+  return tampered(bytes, (out, header) => {
+    const s = (header.sections as { name: string; offset: number; count: number }[]).find((x) => x.name === section)!;
+    assert.ok(s && index < s.count, `section ${section}[${index}]`);
+    out.writeInt32LE(value, s.offset + index * 4);
+  });
+}
+
+/** The snapshot bytes with its header JSON changed by `edit` (padded to the same length). */
+function editHeader(bytes: Buffer, edit: (h: Record<string, unknown>) => void): Buffer {
+  return tampered(bytes, (out, header, hlen) => {
+    edit(header);
+    const text = Buffer.from(JSON.stringify(header), 'utf8');
+    assert.ok(text.length <= hlen, 'the edited header fits');
+    Buffer.concat([text, Buffer.alloc(hlen - text.length, 0x20)]).copy(out, 12);
+  });
 }
 
 test('snapshot load: stored tables and name index that do not fit are refused with the section named', async () => {
@@ -151,19 +167,6 @@ test('snapshot load: stored tables and name index that do not fit are refused wi
     await rejects(f, re);
   }
 });
-
-/** The snapshot bytes with its header JSON changed by `edit` (padded to the same length), checksum fixed. */
-function editHeader(bytes: Buffer, edit: (h: Record<string, unknown>) => void): Buffer {
-  const out = Buffer.from(bytes);
-  const hlen = out.readUInt32LE(8);
-  const h = JSON.parse(out.toString('utf8', 12, 12 + hlen)) as Record<string, unknown>;
-  edit(h);
-  const text = Buffer.from(JSON.stringify(h), 'utf8');
-  assert.ok(text.length <= hlen, 'the edited header fits');
-  Buffer.concat([text, Buffer.alloc(hlen - text.length, 0x20)]).copy(out, 12);
-  createHash('sha256').update(out.subarray(0, out.length - 32)).digest().copy(out, out.length - 32);
-  return out;
-}
 
 test('snapshot load: a name index with a key twice, a bad section count or another preamble format is refused; another normalisation rebuilds the index', async () => {
   const a = KgStore.fromData(smallKg());
