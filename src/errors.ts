@@ -2,6 +2,8 @@
  * Typed errors and the CLI exit codes (documented in README "Exit codes").
  * Library code throws FilmkwError; only the CLI entry maps them to exit codes.
  */
+import { dirname } from 'node:path';
+
 export const EXIT = {
   OK: 0,
   /** The job ran but some records failed (e.g. error records in a batch) — only with --fail-on-error. */
@@ -38,3 +40,26 @@ export class FilmkwError extends Error {
 
 export const usageError = (msg: string) => new FilmkwError('USAGE', msg);
 export const inputError = (msg: string, cause?: unknown) => new FilmkwError('INPUT', msg, { cause });
+
+/** Why writing `path` failed, in words, for the usual file-system error codes; undefined for others. */
+export function writeFailureReason(code: string | undefined, path: string): string | undefined {
+  switch (code) {
+    case 'ENOENT':
+      return `the directory ${dirname(path)} does not exist`;
+    case 'ENOTDIR':
+      return `a parent of ${path} is not a directory`;
+    case 'EISDIR':
+      return 'it is a directory';
+    case 'EACCES':
+    case 'EPERM':
+      return 'permission denied';
+    case 'EROFS':
+      return 'read-only file system';
+    case 'ENOSPC':
+      return 'no space left on the device';
+    case 'EDQUOT':
+      return 'disk quota exceeded';
+    default:
+      return undefined;
+  }
+}

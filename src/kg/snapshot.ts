@@ -33,7 +33,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { open, readFile, readdir, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { FilmkwError, inputError } from '../errors.js';
+import { FilmkwError, inputError, writeFailureReason } from '../errors.js';
 import { KgStore, LITTLE_ENDIAN, leBytes, packColumns, type KgColumns, type KgIndexes } from './store.js';
 import { ListColumn, NameIndex, StringTable } from './packed.js';
 import type { KgStats } from './model.js';
@@ -230,15 +230,7 @@ export async function saveSnapshot(store: KgStore, path: string): Promise<{ byte
 /** OUTPUT error naming the target and the reason in words (the old file, if any, is left as it was). */
 function writeError(err: unknown, path: string): FilmkwError {
   const code = (err as NodeJS.ErrnoException).code;
-  const why =
-    code === 'ENOENT' ? `the directory ${dirname(path)} does not exist`
-    : code === 'ENOTDIR' ? `a parent of ${path} is not a directory`
-    : code === 'EISDIR' ? 'it is a directory'
-    : code === 'EACCES' || code === 'EPERM' ? 'permission denied'
-    : code === 'EROFS' ? 'read-only file system'
-    : code === 'ENOSPC' ? 'no space left on the device'
-    : code === 'EDQUOT' ? 'disk quota exceeded'
-    : (code ?? (err as Error).message);
+  const why = writeFailureReason(code, path) ?? code ?? (err as Error).message;
   return new FilmkwError('OUTPUT', `kg snapshot ${path}: cannot write (${why}${code && why !== code ? `, ${code}` : ''}); nothing was changed at that path`, { cause: err });
 }
 

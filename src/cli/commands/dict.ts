@@ -8,8 +8,7 @@
  * same as one JSON object on stdout with --json.
  */
 import type { Command } from 'commander';
-import { dirname } from 'node:path';
-import { FilmkwError, inputError, usageError } from '../../errors.js';
+import { FilmkwError, inputError, usageError, writeFailureReason } from '../../errors.js';
 import type { KgView } from '../../kg/model.js';
 import { writeUserDict, DEFAULT_EXPORT_OPTIONS, type ExportUserDictOptions, type SkippedName } from '../../kg/dict.js';
 import { SEGMENTER_BACKENDS, type SegmenterBackend } from '../../pipeline/segment.js';
@@ -49,15 +48,7 @@ function writeError(err: unknown, out: string): unknown {
   if (!(err instanceof FilmkwError) || err.code !== 'OUTPUT') return err;
   const cause = err.cause as NodeJS.ErrnoException | undefined;
   const code = cause?.code;
-  const why =
-    code === 'ENOENT' ? `the directory ${dirname(out)} does not exist`
-    : code === 'ENOTDIR' ? `a parent of ${out} is not a directory`
-    : code === 'EISDIR' ? 'it is a directory'
-    : code === 'EACCES' || code === 'EPERM' ? 'permission denied'
-    : code === 'EROFS' ? 'read-only file system'
-    : code === 'ENOSPC' ? 'no space left on the device'
-    : code === 'EDQUOT' ? 'disk quota exceeded'
-    : undefined;
+  const why = writeFailureReason(code, out);
   const msg = code
     ? `dict: cannot write ${out}: ${code}${why ? ` (${why})` : ''}; nothing was changed at that path`
     : `dict: cannot write ${out}: ${(cause?.message ?? err.message).split(`${out}.${process.pid}.tmp`).join(out)}`;
