@@ -23,6 +23,7 @@ import { fileURLToPath } from 'node:url';
 import { loadSnapshot, saveSnapshot } from '../src/kg/snapshot.js';
 import { syntheticKgStore } from '../src/kg/synthetic.js';
 import type { KgStore } from '../src/kg/store.js';
+import { benchKgPath } from './_cli.js';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const self = fileURLToPath(import.meta.url);
@@ -220,8 +221,7 @@ async function main() {
     else if (k === '--entities' || k === '--relations' || k === '--seed') opt[k.slice(2) as 'entities' | 'relations' | 'seed'] = Number(argv[++i]);
     else throw new Error(`bench/kg: unknown argument ${k} (valid: --entities N, --relations N, --seed N, --json)`);
   }
-  const merged = join(tmpdir(), 'filmkw-merged.fkg');
-  let realPath = process.env.FILMKW_BENCH_KG ?? (existsSync(merged) ? merged : undefined);
+  let realPath = benchKgPath().path;
   let realLabel = realPath ? `merged real KG (${show(realPath)})` : '';
   const synPath = join(tmpdir(), `filmkw-bench-synthetic-${process.pid}.fkg`);
   const demoPath = join(tmpdir(), `filmkw-bench-demo-${process.pid}.fkg`);

@@ -51,6 +51,7 @@ import { prepareWorkerKg } from '../src/batch/kg-source.js';
 import { tagOrdered } from '../src/batch/ordered.js';
 import { resolveOptions } from '../src/pipeline/options.js';
 import type { InputRecord } from '../src/io/readers.js';
+import { benchKgPath } from './_cli.js';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const dataDir = process.env.FILMKW_DATA ?? join(root, '..', 'shared', 'data');
@@ -141,8 +142,7 @@ export function readSynopses(limit = Infinity): Corpus {
 
 /** The KG the bench uses, where it came from, and the snapshot path the pool workers load. */
 async function benchKg(): Promise<{ kg: KgView; source: string; path: string | undefined }> {
-  const merged = join(tmpdir(), 'filmkw-merged.fkg');
-  const path = process.env.FILMKW_BENCH_KG ?? (existsSync(merged) ? merged : undefined);
+  const { path } = benchKgPath();
   const kg = await loadKg(path ? { kg: path } : {});
   return { kg, source: path ? `snapshot ${path.replace(tmpdir(), '$TMPDIR')}` : 'bundled demo KG', path };
 }
