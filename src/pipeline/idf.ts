@@ -19,6 +19,7 @@ import { readFileSync } from 'node:fs';
 import { FilmkwError } from '../errors.js';
 import { nodejiebaDefaultFiles } from './segmenters/nodejieba.js';
 import { cachedStrings } from '../kg/dict-cache.js';
+import { FNV_OFFSET, FNV_PRIME, hashUnits } from '../kg/packed.js';
 
 /** The IDF prior (group `prior` of the pipeline options). */
 export interface PriorOptions {
@@ -71,8 +72,6 @@ export function parseIdf(content: string, name: string): IdfTable {
   });
 }
 
-const FNV_OFFSET = 0x811c9dc5;
-const FNV_PRIME = 0x01000193;
 
 /** Whether a multi-byte UTF-8 sequence at b[p] is a character JS counts as whitespace (`\s`, `trim`). */
 function isWideSpace(b: Uint8Array, p: number): boolean {
@@ -168,9 +167,7 @@ export function indexIdf(content: Uint8Array, name: string): IdfTable | null {
     if (word === '' || !(word as string & { isWellFormed(): boolean }).isWellFormed()) return unknown;
     if (scratch.length < word.length * 3) scratch = Buffer.alloc(word.length * 3);
     const len = scratch.write(word, 'utf8');
-    let h = FNV_OFFSET;
-    for (let i = 0; i < len; i++) h = Math.imul(h ^ scratch[i], FNV_PRIME);
-    for (let slot = (h >>> 0) & mask; ; slot = (slot + 1) & mask) {
+    for (let slot = hashUnits(scratch, 0, len) & mask; ; slot = (slot + 1) & mask) {
       const k = slots[slot];
       if (k < 0) return unknown;
       const a = wordStart[k];
