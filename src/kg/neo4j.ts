@@ -31,6 +31,9 @@
  * managed read transactions; the number of entities read is checked against a count taken first.
  * Integers come back as JS numbers (`disableLosslessIntegers`); counts are converted defensively anyway.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { subscribe } from 'node:diagnostics_channel';
+import type { Socket } from 'node:net';
 import neo4j, { Neo4jError, type Driver, type ManagedTransaction } from 'neo4j-driver';
 import { FilmkwError } from '../errors.js';
 import {
@@ -551,6 +554,34 @@ function openDriver(cfg: Neo4jConfig, t: Neo4jTuning): Driver {
   }
 }
 
+/**
+ * The TCP sockets each job's driver opened. The driver does not track a connection that is still in its
+ * Bolt handshake: when acquiring it times out (a peer that accepts TCP but never answers), `driver.close()`
+ * leaves that socket open, and an open socket keeps the process alive after the job has failed. Node
+ * publishes every `net.connect` socket on the `net.client.socket` diagnostics channel; the job's
+ * AsyncLocalStorage context (which the driver's connection set-up runs in) attributes it to the job, so
+ * {@link withDriver} can destroy what is still open once the driver is closed, without touching sockets of
+ * other jobs or other code of the process. TLS schemes (`+s`, `+ssc`) open theirs through `tls.connect`,
+ * which is not published; the CLI's launcher ends the process after the command in any case.
+ */
+const jobSockets = new AsyncLocalStorage<Set<Socket>>();
+subscribe('net.client.socket', (msg) => {
+  jobSockets.getStore()?.add((msg as { socket: Socket }).socket);
+});
+
+/** Destroys the sockets a job's driver left open (see {@link jobSockets}); returns how many. */
+function destroyLeftSockets(sockets: Set<Socket>): number {
+  let n = 0;
+  for (const s of sockets) {
+    if (!s.destroyed) {
+      s.destroy();
+      n++;
+    }
+  }
+  sockets.clear();
+  return n;
+}
+
 /** What a job gets from {@link withDriver}. */
 interface JobCtx {
   driver: Driver;
@@ -566,6 +597,11 @@ interface JobCtx {
  * `closeTimeoutMs`). Tuning: defaults, then `cfg.tuning` (environment), then the job's `tuning`.
  */
 async function withDriver<T>(cfg: Neo4jConfig, tuning: Partial<Neo4jTuning> | undefined, job: (ctx: JobCtx) => Promise<T>): Promise<T> {
+  const sockets = new Set<Socket>();
+  return jobSockets.run(sockets, () => withDriverIn(sockets, cfg, tuning, job));
+}
+
+async function withDriverIn<T>(sockets: Set<Socket>, cfg: Neo4jConfig, tuning: Partial<Neo4jTuning> | undefined, job: (ctx: JobCtx) => Promise<T>): Promise<T> {
   const t: Neo4jTuning = { ...NEO4J_DEFAULTS.tuning, ...cfg.tuning, ...tuning };
   const driver = openDriver(cfg, t);
   let phase: Phase = 'connect';
@@ -588,6 +624,7 @@ async function withDriver<T>(cfg: Neo4jConfig, tuning: Partial<Neo4jTuning> | un
   } finally {
     // the driver's close also closes connections in use (the hung one included)
     await closeWithin(driver, silent ? Math.min(t.closeTimeoutMs, 1000) : t.closeTimeoutMs);
+    destroyLeftSockets(sockets);
   }
 }
 
