@@ -103,13 +103,18 @@ export interface Neo4jSkip {
 }
 
 export interface Neo4jWriteResult {
-  /** Entity nodes written (MERGEd). */
+  /** Entity nodes of the data (MERGEd). */
   nodes: number;
   /** Relationships written (MERGEd), ALIAS included. */
   relationships: number;
   ms: number;
   /** What the server reported as newly created (0 on a re-run of the same import). */
   created: { nodes: number; relationships: number };
+  /**
+   * What was written: entity nodes created or changed (properties or kind label), and the properties the
+   * server reports as set. Both 0 on a re-run of the same import: an unchanged KG costs no writes.
+   */
+  written: { nodes: number; properties: number };
   skipped: Neo4jSkip[];
 }
 
@@ -186,25 +191,36 @@ function checkRelationKind(kind: string): RelationKind {
   return kind as RelationKind;
 }
 
-/** Schema statements, run first, each in its own transaction. */
+/**
+ * Schema statements, run first, each in its own transaction: the two uniqueness constraints that every
+ * MERGE and read is anchored on. The last one drops `filmkw_entity_name`, an index on :Entity(name) that
+ * earlier versions created: no filmkw read uses it, and it only cost writes.
+ */
 export function schemaStatements(): string[] {
   return [
     'CREATE CONSTRAINT filmkw_entity_id IF NOT EXISTS FOR (n:Entity) REQUIRE n.id IS UNIQUE',
     'CREATE CONSTRAINT filmkw_alias_name IF NOT EXISTS FOR (n:Alias) REQUIRE n.name IS UNIQUE',
-    'CREATE INDEX filmkw_entity_name IF NOT EXISTS FOR (n:Entity) ON (n.name)',
+    'DROP INDEX filmkw_entity_name IF EXISTS',
   ];
 }
 
-/** MERGE statement for entities of one kind; `$rows`: {@link EntityRow}[]. Returns the number of rows written as `n`. */
+/**
+ * MERGE statement for entities of one kind; `$rows`: {@link EntityRow}[]. Writes a node's properties and
+ * kind label only when they differ from the row (a re-import of an unchanged KG writes nothing).
+ * Returns the rows as `n` and the nodes created or changed as `written`.
+ */
 export function entityMergeQuery(kind: EntityKind): string {
   const k = checkEntityKind(kind);
   const others = ENTITY_KINDS.filter((x) => x !== k);
   return [
     'UNWIND $rows AS row',
     'MERGE (n:Entity {id: row.id})',
-    `SET n:${k}, n.name = row.name, n.aliases = row.aliases, n.surfaces = row.surfaces, n.movieId = row.movieId`,
-    `REMOVE n:${others.join(':')}`,
-    'RETURN count(n) AS n',
+    `WITH n, row, coalesce(n:${k} AND NOT (${others.map((o) => `n:${o}`).join(' OR ')}) AND n.name = row.name AND n.aliases = row.aliases AND n.surfaces = row.surfaces`,
+    '  AND (n.movieId = row.movieId OR n.movieId IS NULL AND row.movieId IS NULL), false) AS same',
+    'FOREACH (_ IN CASE WHEN same THEN [] ELSE [1] END |',
+    `  SET n:${k}, n.name = row.name, n.aliases = row.aliases, n.surfaces = row.surfaces, n.movieId = row.movieId`,
+    `  REMOVE n:${others.join(':')})`,
+    'RETURN count(n) AS n, sum(CASE WHEN same THEN 0 ELSE 1 END) AS written',
   ].join('\n');
 }
 
@@ -652,6 +668,7 @@ export async function writeKgToNeo4j(data: KgData, cfg: Neo4jConfig, opts: Neo4j
   return withDriver(cfg, opts.tuning, async ({ driver, setPhase, guard, closeSession }) => {
     const session = sessionFor(driver, cfg);
     const created = { nodes: 0, relationships: 0 };
+    const written = { nodes: 0, properties: 0 };
     const lost = new Map<string, number>();
     let nodes = 0;
     let relationships = 0;
@@ -668,11 +685,20 @@ export async function writeKgToNeo4j(data: KgData, cfg: Neo4jConfig, opts: Neo4j
           session.executeWrite(async (tx: ManagedTransaction) => {
             const r = await tx.run(b.query, { rows: b.rows });
             const u = r.summary.counters.updates();
-            return { n: num(r.records[0]?.get('n')), nodesCreated: u.nodesCreated, relsCreated: u.relationshipsCreated };
+            const rec = r.records[0];
+            return {
+              n: num(rec?.get('n')),
+              written: b.phase === 'entities' ? num(rec?.get('written')) : 0,
+              nodesCreated: u.nodesCreated,
+              relsCreated: u.relationshipsCreated,
+              propertiesSet: u.propertiesSet,
+            };
           }),
         );
         created.nodes += b.phase === 'entities' ? res.nodesCreated : 0;
         created.relationships += res.relsCreated;
+        written.nodes += res.written;
+        written.properties += res.propertiesSet;
         if (res.n < b.rows.length) lost.set(String(b.kind), (lost.get(String(b.kind)) ?? 0) + b.rows.length - res.n);
         if (b.phase === 'entities') {
           nodes += res.n;
@@ -689,7 +715,7 @@ export async function writeKgToNeo4j(data: KgData, cfg: Neo4jConfig, opts: Neo4j
     for (const [kind, count] of lost) {
       skipped.push({ reason: `${kind}: endpoint node not found in the database while writing (deleted concurrently?)`, count, examples: [] });
     }
-    return { nodes, relationships, ms: Math.round(performance.now() - t0), created, skipped };
+    return { nodes, relationships, ms: Math.round(performance.now() - t0), created, written, skipped };
   });
 }
 
@@ -795,9 +821,58 @@ export async function neo4jStats(cfg: Neo4jConfig, opts: { tuning?: Partial<Neo4
   });
 }
 
+/** The property keys filmkw writes on :Entity nodes (src/kg/neo4j.ts import). */
+const ENTITY_KEYS = ['id', 'name', 'aliases', 'surfaces', 'movieId'];
+
+/**
+ * Statements that find data filmkw did not write (params `$kinds`, `$keys`, `$types`), at most 5 examples
+ * each: a node that is neither an `:Entity` with exactly one kind label, a non-empty string id and only
+ * filmkw's property keys, nor an `:Alias` with only a `name`; a relationship of a type filmkw does not write.
+ */
+export function foreignDataQueries(): { nodes: string; relationships: string } {
+  return {
+    nodes: [
+      'MATCH (n)',
+      'WHERE NOT coalesce(',
+      '  (n:Entity AND size(labels(n)) = 2 AND any(l IN labels(n) WHERE l IN $kinds) AND n.id > \'\' AND all(k IN keys(n) WHERE k IN $keys))',
+      "  OR (n:Alias AND size(labels(n)) = 1 AND keys(n) = ['name']), false)",
+      'WITH n LIMIT 5',
+      'RETURN labels(n) AS labels, keys(n) AS keys',
+    ].join('\n'),
+    relationships: 'MATCH ()-[r]->() WHERE NOT type(r) IN $types WITH r LIMIT 5 RETURN type(r) AS type',
+  };
+}
+
+/**
+ * Examples (up to 5 each) of nodes and relationships in the database that filmkw did not write, see
+ * {@link foreignDataQueries}; both lists empty when the database holds only filmkw's KG (or nothing).
+ */
+export async function foreignDataInNeo4j(cfg: Neo4jConfig, opts: { tuning?: Partial<Neo4jTuning> } = {}): Promise<{ nodes: string[]; relationships: string[] }> {
+  return withDriver(cfg, opts.tuning, async ({ driver, setPhase, guard, closeSession }) => {
+    setPhase('read');
+    const session = sessionFor(driver, cfg);
+    try {
+      return await guard(session.executeRead((tx: ManagedTransaction) => foreignIn(tx)));
+    } finally {
+      await closeSession(session);
+    }
+  });
+}
+
+async function foreignIn(tx: ManagedTransaction): Promise<{ nodes: string[]; relationships: string[] }> {
+  const q = foreignDataQueries();
+  const nodes = (await tx.run(q.nodes, { kinds: [...ENTITY_KINDS], keys: ENTITY_KEYS })).records.map(
+    (r) => `(${(r.get('labels') as string[]).map((l) => `:${l}`).join('')} {${(r.get('keys') as string[]).join(', ')}})`,
+  );
+  const relationships = (await tx.run(q.relationships, { types: [...RELATION_KINDS] })).records.map((r) => `[:${r.get('type') as string}]`);
+  return { nodes, relationships };
+}
+
 /**
  * Deletes every filmkw node (:Entity, :Alias) and its relationships, in batches of `batchSize`
  * relationships / nodes per transaction (used by tests and benchmarks on a scratch database).
+ * Refuses (NEO4J_FAILED, nothing deleted) when the database holds data filmkw did not write
+ * ({@link foreignDataInNeo4j}): `:Entity` is a common label, and this is meant for a scratch database.
  * Returns the numbers deleted.
  */
 export async function clearKgInNeo4j(
@@ -806,10 +881,19 @@ export async function clearKgInNeo4j(
 ): Promise<{ nodes: number; relationships: number }> {
   const limit = neo4j.int(opts.batchSize ?? 10_000);
   return withDriver(cfg, opts.tuning, async ({ driver, setPhase, guard, closeSession }) => {
-    setPhase('write');
+    setPhase('read');
     const session = sessionFor(driver, cfg);
     const out = { nodes: 0, relationships: 0 };
     try {
+      const foreign = await guard(session.executeRead((tx: ManagedTransaction) => foreignIn(tx)));
+      if (foreign.nodes.length || foreign.relationships.length) {
+        const db = cfg.database ? ` "${cfg.database}"` : '';
+        throw new FilmkwError(
+          'NEO4J_FAILED',
+          `neo4j: refusing to delete filmkw's nodes: the database${db} at ${redactUri(cfg.uri)} holds data filmkw did not write (e.g. ${[...foreign.nodes, ...foreign.relationships].slice(0, 3).join(', ')}); use a scratch database (NEO4J_DATABASE or another server)`,
+        );
+      }
+      setPhase('write');
       const loop = async (query: string): Promise<number> => {
         let total = 0;
         for (;;) {

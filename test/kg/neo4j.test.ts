@@ -77,11 +77,11 @@ test('neo4jConfigFromEnv: reads the variables, defaults the user, errors clearly
   assert.equal(redactUri('bolt://neo4j:secret@host:7687'), 'bolt://host:7687');
 });
 
-test('schema statements: named uniqueness constraints and index, idempotent', () => {
+test('schema statements: named uniqueness constraints, the unused name index of earlier versions dropped, idempotent', () => {
   assert.deepEqual(schemaStatements(), [
     'CREATE CONSTRAINT filmkw_entity_id IF NOT EXISTS FOR (n:Entity) REQUIRE n.id IS UNIQUE',
     'CREATE CONSTRAINT filmkw_alias_name IF NOT EXISTS FOR (n:Alias) REQUIRE n.name IS UNIQUE',
-    'CREATE INDEX filmkw_entity_name IF NOT EXISTS FOR (n:Entity) ON (n.name)',
+    'DROP INDEX filmkw_entity_name IF EXISTS',
   ]);
 });
 
@@ -91,9 +91,12 @@ test('MERGE statements: exact text, parameters only, labels from the enums', () 
     [
       'UNWIND $rows AS row',
       'MERGE (n:Entity {id: row.id})',
-      'SET n:Movie, n.name = row.name, n.aliases = row.aliases, n.surfaces = row.surfaces, n.movieId = row.movieId',
-      'REMOVE n:Person:Character:Genre',
-      'RETURN count(n) AS n',
+      'WITH n, row, coalesce(n:Movie AND NOT (n:Person OR n:Character OR n:Genre) AND n.name = row.name AND n.aliases = row.aliases AND n.surfaces = row.surfaces',
+      '  AND (n.movieId = row.movieId OR n.movieId IS NULL AND row.movieId IS NULL), false) AS same',
+      'FOREACH (_ IN CASE WHEN same THEN [] ELSE [1] END |',
+      '  SET n:Movie, n.name = row.name, n.aliases = row.aliases, n.surfaces = row.surfaces, n.movieId = row.movieId',
+      '  REMOVE n:Person:Character:Genre)',
+      'RETURN count(n) AS n, sum(CASE WHEN same THEN 0 ELSE 1 END) AS written',
     ].join('\n'),
   );
   assert.equal(
