@@ -1,7 +1,8 @@
 /**
- * `filmkw kg stats --neo4j` / `kg import --neo4j` through bin/filmkw (run `npm run build` first):
- * one clear line and a distinct exit code for each Neo4j failure, and stats equal to the embedded
- * store's against the scripted Bolt server. Marked todo until the kg command has its --neo4j option.
+ * `filmkw kg stats --neo4j` / `kg import --neo4j` / `tag --neo4j` / `dict export --neo4j` through bin/filmkw
+ * (run `npm run build` first): one clear line and a distinct exit code for each Neo4j failure, stats equal
+ * to the embedded store's against the scripted Bolt server, and every command ending after its error line
+ * when the peer accepts TCP but never answers Bolt. Marked todo until the kg command has its --neo4j option.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
