@@ -6,7 +6,6 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import net from 'node:net';
 import { fileURLToPath } from 'node:url';
@@ -14,36 +13,13 @@ import { KgStore } from '../../src/kg/store.js';
 import { writeKgToNeo4j } from '../../src/kg/neo4j.js';
 import { FakeBolt } from '../fixtures/neo4j/fake-bolt.js';
 import { demoKg } from '../fixtures/neo4j/demo-kg.js';
+import { cli } from '../fixtures/neo4j/server.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const landed = readFileSync(`${root}src/cli/commands/kg.ts`, 'utf8').includes('--neo4j');
 const TODO = !landed && 'waits for `kg stats --neo4j` / `kg import --neo4j` in src/cli/commands/kg.ts';
 
-/**
- * Async (the scripted server runs in this process, so the event loop must stay free). A child still
- * running after `killAfterMs` is killed and reported with `hung: true`.
- */
-function run(args: string[], env: Record<string, string | undefined>, killAfterMs = 120_000): Promise<{ status: number | null; stdout: string; stderr: string; hung: boolean; ms: number }> {
-  return new Promise((resolve) => {
-    const clean = { ...process.env };
-    for (const k of Object.keys(clean)) if (k.startsWith('NEO4J_') || k.startsWith('FILMKW_NEO4J_')) delete clean[k];
-    const t0 = Date.now();
-    const child = spawn(process.execPath, ['bin/filmkw', ...args], { cwd: root, env: { ...clean, ...env } });
-    let stdout = '';
-    let stderr = '';
-    let hung = false;
-    const timer = setTimeout(() => {
-      hung = true;
-      child.kill('SIGKILL');
-    }, killAfterMs);
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('close', (status) => {
-      clearTimeout(timer);
-      resolve({ status, stdout, stderr, hung, ms: Date.now() - t0 });
-    });
-  });
-}
+const run = (args: string[], env: Record<string, string | undefined>, killAfterMs?: number) => cli(args, env, { killAfterMs });
 
 test('a peer that accepts TCP and never answers Bolt: every --neo4j command prints its exit-4 line and ends', async () => {
   // reads what the client sends (so it sees the client close) and never answers; counts open connections

@@ -78,12 +78,14 @@ test('server killed mid-import: exit 6, exit 4 while down; restarted, the re-run
   // kill -9 the server once the first batch of entities is committed (the first progress line)
   let killedAt = '';
   const fast = { ...env, FILMKW_NEO4J_RETRY_TIME_MS: '3000', FILMKW_NEO4J_ACQUISITION_TIMEOUT_MS: '5000' };
-  const cut = await cli(['kg', 'import', '--neo4j', ...SOURCES], fast, (chunk) => {
-    const m = /kg import: neo4j entities (\d+)\/(\d+)/.exec(chunk);
-    if (m && !killedAt) {
-      killedAt = m[0];
-      process.kill(pid, 'SIGKILL');
-    }
+  const cut = await cli(['kg', 'import', '--neo4j', ...SOURCES], fast, {
+    onStderr: (chunk) => {
+      const m = /kg import: neo4j entities (\d+)\/(\d+)/.exec(chunk);
+      if (m && !killedAt) {
+        killedAt = m[0];
+        process.kill(pid, 'SIGKILL');
+      }
+    },
   });
   assert.ok(killedAt, `no progress line seen: ${cut.stderr}`);
   assert.equal(cut.status, 6, cut.stderr);

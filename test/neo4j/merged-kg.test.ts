@@ -15,7 +15,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { clearKgInNeo4j, neo4jConfigFromEnv } from '../../src/kg/neo4j.js';
-import { cli, neo4jSkip, ROOT, serverEnv } from '../fixtures/neo4j/server.js';
+import { cli, neo4jSkip, oneLine, ROOT, serverEnv } from '../fixtures/neo4j/server.js';
 
 const DATA = join(ROOT, '..', 'shared', 'data');
 const SOURCES = [
@@ -31,15 +31,6 @@ const SKIP =
 
 let dir = '';
 let snap = '';
-
-/** Exactly one "filmkw: …" line, last on stderr, matching `re`; no stack trace. */
-function oneLine(stderr: string, re: RegExp): void {
-  assert.doesNotMatch(stderr, /\n\s+at |internal error/u, stderr);
-  const errs = stderr.split('\n').filter((l) => l.startsWith('filmkw: '));
-  assert.equal(errs.length, 1, stderr);
-  assert.match(errs[0], re);
-  assert.ok(stderr.endsWith(`${errs[0]}\n`), stderr);
-}
 
 before(async () => {
   if (SKIP) return;
