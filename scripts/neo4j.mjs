@@ -189,6 +189,7 @@ function jvmArgs(heap, cp) {
 async function start(a) {
   const running = readState(a.home);
   if (running && isOurs(running.pid, a.home)) {
+    if (a.fresh) throw new Fail(`the server of ${a.home} runs (pid ${running.pid}); stop it before --fresh`);
     if ((await boltAnswers(running)).ok) {
       say(`already running (pid ${running.pid}) at ${running.uri}; data in ${a.home}`);
       process.stdout.write(exportLines(running));
