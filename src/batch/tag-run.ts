@@ -3,9 +3,9 @@
  * worker pool) → write JSON lines to a file or stdout, with checkpoints for `--resume` (resume.ts),
  * a progress bar on a TTY, and a summary.
  */
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, rmSync, statSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { assertNotAnInput, lockOutput } from '../io/files.js';
 import { FilmkwError, inputError, usageError } from '../errors.js';
 import { readRecords, type InputFormat, type InputRecord, type ReadStats } from '../io/readers.js';
 import { DEFAULT_MAX_RECORD_BYTES } from '../io/lines.js';
@@ -221,7 +221,17 @@ export async function runTag(o: TagRunOptions): Promise<TagRunSummary> {
   }
   if (o.resume && !o.out) throw usageError('tag: --resume needs --out FILE (the output of the interrupted run)');
   if (o.resume && stdin) throw usageError('tag: --resume needs an input file (stdin cannot be re-read)');
-  if (o.out && !stdin && resolve(o.out) === resolve(o.input)) throw usageError(`tag: --out ${o.out} is the input file`);
+  if (o.out) assertNotAnInput('tag', '--out', o.out, [...(stdin ? [] : [o.input]), ...(o.kg ? [o.kg] : [])]);
+  // One run per output: a second run on the same --out (and its checkpoint) fails naming the first.
+  const unlock = o.out ? lockOutput('tag', o.out) : () => undefined;
+  try {
+    return await tagLocked(o, stdin, workers, maxRecordBytes, stderr);
+  } finally {
+    unlock();
+  }
+}
+
+async function tagLocked(o: TagRunOptions, stdin: boolean, workers: number, maxRecordBytes: number, stderr: NonNullable<TagRunOptions['stderr']>): Promise<TagRunSummary> {
 
   // Options first (an unknown preset fails before anything is loaded).
   const call: TagCallOptions = { topK: o.topK, explain: o.explain === true };
@@ -276,10 +286,13 @@ export async function runTag(o: TagRunOptions): Promise<TagRunSummary> {
   let sink: Sink | null = null;
   let input: InputIdentity | null = null;
   let resumed = 0;
+  // A run that fails before writing a record leaves nothing behind when it created the output.
+  const outWasThere = o.out !== undefined && existsSync(o.out);
+  let recordsDone = 0;
   try {
     // Output and checkpoint.
     if (o.out) {
-      input = stdin ? null : inputIdentity(o.input);
+      input = stdin ? null : await inputIdentity(o.input);
       let startAt: number | null = null;
       if (o.resume) {
         const saved = readProgress(o.out);
@@ -298,7 +311,7 @@ export async function runTag(o: TagRunOptions): Promise<TagRunSummary> {
       sink = streamSink(o.stdout ?? process.stdout);
     }
     const out = o.out;
-    let recordsDone = resumed;
+    recordsDone = resumed;
     const checkpoint = async () => {
       if (!out || !input) return;
       await sink!.sync();
@@ -401,6 +414,13 @@ export async function runTag(o: TagRunOptions): Promise<TagRunSummary> {
       docsPerSecond: rate(documents, seconds),
     };
     return summary;
+  } catch (err) {
+    if (o.out && !outWasThere && recordsDone === 0 && sink !== null) {
+      await sink.close().catch(() => undefined);
+      rmSync(o.out, { force: true });
+      removeProgress(o.out);
+    }
+    throw err;
   } finally {
     await engine.close();
   }

@@ -17,7 +17,8 @@
  * - `jsonl`: one JSON object per non-blank line. The text is the value at `textField` (a dotted path,
  *   default `text`; a key that itself contains dots is tried first); it may be a string or an array of
  *   strings, joined with "\n". The id is the value at `idField` (string or number, or a one-element array
- *   of one, as scraped data often has); without `idField` the id is the line number. Invalid JSON, a line
+ *   of one, as scraped data often has); without `idField` it is the record's own `id` field when that is
+ *   a string or a number (as `filmkw eval` reads gold files), else the line number. Invalid JSON, a line
  *   that is not an object, a missing field or a field of the wrong type is an error record naming the
  *   field.
  * - `csv`: RFC 4180 with a header row (csv.ts); `textField`/`idField` are column names (default text
@@ -68,6 +69,9 @@ export interface ReadStats {
 
 /** Default text field / column. */
 export const DEFAULT_TEXT_FIELD = 'text';
+
+/** jsonl: the field used as the id when it is present and no `idField` is given. */
+export const DEFAULT_ID_FIELD = 'id';
 
 /** Format implied by a file extension, or undefined (e.g. `.json`, which could be a JSON array). */
 export function inferFormat(path: string): InputFormat | undefined {
@@ -159,8 +163,12 @@ export async function* readRecords(source: ByteSource, opts: ReaderOptions): Asy
         return;
       case 'csv':
       case 'tsv': {
-        const rows = opts.format === 'csv' ? parseCsvRows(trackInvalid(lines), { maxRecordBytes: max }) : parseTsvRows(trackInvalid(lines), { maxRecordBytes: max });
-        yield* tableRecords(rows, opts, name, invalidLines, stats);
+        const header: { fields?: number } = {};
+        const rows =
+          opts.format === 'csv'
+            ? parseCsvRows(trackInvalid(lines), { maxRecordBytes: max, expectedFields: () => header.fields })
+            : parseTsvRows(trackInvalid(lines), { maxRecordBytes: max });
+        yield* tableRecords(rows, opts, name, invalidLines, stats, header);
         return;
       }
       default:
@@ -276,7 +284,11 @@ function jsonlRecord(raw: RawLine, textField: string, idField: string | undefine
     const r = idValue(getPath(obj, idField), idField);
     if ('error' in r) return { line: raw.line, error: r.error };
     id = r.id;
-  } else id = String(raw.line);
+  } else {
+    // Without --id-field, the record's own `id` (string or number) when it has one, as `eval` reads it.
+    const own = Object.prototype.hasOwnProperty.call(obj, DEFAULT_ID_FIELD) ? idValue((obj as Record<string, unknown>)[DEFAULT_ID_FIELD], DEFAULT_ID_FIELD) : null;
+    id = own && 'id' in own ? own.id : String(raw.line);
+  }
   const t = textValue(getPath(obj, textField), textField);
   if ('error' in t) return { line: raw.line, id, error: t.error };
   return { line: raw.line, id, text: t.text };
@@ -298,6 +310,7 @@ async function* tableRecords(
   source: string,
   invalidLines: number[],
   stats: ReadStats | undefined,
+  headerInfo: { fields?: number } = {},
 ): AsyncGenerator<InputRecord> {
   let header: string[] | null = null;
   let headerLine = 0;
@@ -307,6 +320,7 @@ async function* tableRecords(
     if (header === null) {
       if ('error' in row) throw inputError(`tag: ${source}:${row.line}: cannot read the header row: ${row.error}`);
       header = row.fields;
+      headerInfo.fields = header.length;
       headerLine = row.line;
       textIdx = columnIndex(header, opts.textField ?? DEFAULT_TEXT_FIELD, 'text', source, headerLine);
       if (opts.idField !== undefined) idIdx = columnIndex(header, opts.idField, 'id', source, headerLine);

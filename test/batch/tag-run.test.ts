@@ -86,7 +86,10 @@ test('--resume refuses a changed input, changed options, a shortened output, or 
   const interrupted = async () => {
     process.env.FAKE_EXIT = '1';
     try {
-      await assert.rejects(runTag(base(input, { out, workers: 1 + 1 })));
+      // small batches: records before the crash are written (a run that fails before writing any
+      // record leaves nothing behind, so there would be nothing to resume)
+      await assert.rejects(runTag(base(input, { out, workers: 1 + 1, ordered: { batchDocs: 2 } })));
+      assert.ok(existsSync(`${out}.progress.json`), 'the interrupted run left a checkpoint');
     } finally {
       delete process.env.FAKE_EXIT;
     }
@@ -127,7 +130,7 @@ test('runTag: usage and input errors', async () => {
   await assert.rejects(runTag(base(d)), (e: unknown) => e instanceof FilmkwError && e.code === 'INPUT' && /is a directory/u.test(e.message));
   writeFileSync(join(d, 'a.jsonl'), '{"text":"x"}\n');
   await assert.rejects(runTag(base(join(d, 'a.jsonl'), { workers: 0 })), /--workers must be an integer ≥ 1/u);
-  await assert.rejects(runTag(base(join(d, 'a.jsonl'), { out: join(d, 'a.jsonl') })), /is the input file/u);
+  await assert.rejects(runTag(base(join(d, 'a.jsonl'), { out: join(d, 'a.jsonl') })), /is the input .*writing it would destroy the input/u);
   await assert.rejects(runTag({ ...base(join(d, 'a.jsonl')), factory: undefined, preset: 'nope' }), (e: unknown) => e instanceof FilmkwError && e.code === 'USAGE' && /tag: unknown preset "nope"; valid presets: textrank, /u.test(e.message));
   await assert.rejects(runTag(base(join(d, 'a.jsonl'), { out: join(d, 'no-such-dir', 'o.jsonl') })), (e: unknown) => e instanceof FilmkwError && e.code === 'OUTPUT' && /cannot write/u.test(e.message));
 });

@@ -22,7 +22,7 @@ test('tag --help lists every option with its default', () => {
   for (const o of ['--format', '--text-field', '--id-field', '--kg', '--neo4j', '--preset', '--set', '--backend', '--top', '--explain', '--out', '--workers', '--resume', '--max-record-bytes', '--fail-on-error']) {
     assert.match(r.stdout, new RegExp(`\\n\\s+${o}[ <]`, 'u'), o);
   }
-  for (const d of ['default: from the file extension', 'default: "text"', 'default: the line number', 'default: the bundled demo KG', 'default: "filmkw"', 'default: "node-rs"', "default: the preset's output.topK, 5", 'default: stdout', 'default: "1"', 'default: false', 'default: "16777216"']) {
+  for (const d of ['default: from the file extension', 'default: "text"', 'default: the bundled demo KG', 'default: "filmkw"', 'default: "node-rs"', "default: the preset's output.topK, 5", 'default: stdout', 'default: "1"', 'default: false', 'default: "16777216"']) {
     assert.ok(r.stdout.replace(/\s+/gu, ' ').includes(d), d);
   }
   assert.match(r.stdout.replace(/\s+/gu, ' '), /textrank, textrank\+w, textrank\+w\+g, textrank\+w\+g\+r, positionrank, positionrank\+mkg, jieba-textrank, cppjieba-textrank, filmkw/u);

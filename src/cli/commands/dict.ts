@@ -8,6 +8,7 @@
  * same as one JSON object on stdout with --json.
  */
 import type { Command } from 'commander';
+import { assertNotAnInput } from '../../io/files.js';
 import { FilmkwError, inputError, usageError, writeFailureReason } from '../../errors.js';
 import type { KgView } from '../../kg/model.js';
 import { writeUserDict, DEFAULT_EXPORT_OPTIONS, type ExportUserDictOptions, type SkippedName } from '../../kg/dict.js';
@@ -80,6 +81,7 @@ export async function runDictExport(flags: ExportFlags): Promise<void> {
   const examples = Number(flags.examples);
   if (!Number.isInteger(examples) || examples < 0) throw usageError(`dict export: --examples must be an integer ≥ 0, got ${JSON.stringify(flags.examples)}`);
   if (flags.kg && flags.neo4j) throw usageError('dict export: give --kg or --neo4j, not both');
+  if (flags.kg) assertNotAnInput('dict export', '--out', flags.out, [flags.kg]);
   const opts: Partial<ExportUserDictOptions> = {
     backend: flags.backend as SegmenterBackend,
     commonWordTitles: flags.commonWordTitles,

@@ -10,6 +10,7 @@
  */
 import { createWriteStream, type WriteStream } from 'node:fs';
 import type { Command } from 'commander';
+import { assertNotAnInput, lockOutput } from '../../io/files.js';
 import { FilmkwError, usageError } from '../../errors.js';
 import { listPages, recordsOfFile, resolveMode, type RecordRenderer, type RecordsMode } from '../../html/records.js';
 
@@ -57,7 +58,10 @@ export async function runHtmlRecords(path: string, flags: Flags): Promise<void> 
     }
     if (!out.write(s)) await new Promise<void>((r) => out!.once('drain', () => r()));
   };
+  let unlock = () => undefined as void;
   if (flags.out) {
+    assertNotAnInput('html records', '--out', flags.out, [path]);
+    unlock = lockOutput('html records', flags.out);
     out = createWriteStream(flags.out);
     await new Promise<void>((resolve, reject) => {
       out!.once('open', () => resolve());
@@ -81,6 +85,7 @@ export async function runHtmlRecords(path: string, flags: Flags): Promise<void> 
   } finally {
     if (renderer) await renderer.close();
     if (out) await new Promise<void>((r) => out!.end(() => r()));
+    unlock();
   }
   const s = (performance.now() - t0) / 1000;
   err(

@@ -14,6 +14,7 @@
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
+import { assertNotAnInput, lockOutput } from '../../io/files.js';
 import { EXIT, FilmkwError, usageError } from '../../errors.js';
 import { htmlBytesToRecord, listHtmlPages, type MainTextOptions } from '../../html/index.js';
 import { registerHtmlRecords } from './html-records.js';
@@ -45,7 +46,10 @@ export async function runHtmlText(path: string, flags: TextFlags): Promise<void>
   }
   const pages = await listHtmlPages(path, 'html text');
   let out: WriteStream | null = null;
+  let unlock = () => undefined as void;
   if (flags.out) {
+    assertNotAnInput('html text', '--out', flags.out, [path]);
+    unlock = lockOutput('html text', flags.out);
     const o = createWriteStream(flags.out);
     await new Promise<void>((resolve, reject) => {
       o.once('open', () => resolve());
@@ -73,6 +77,7 @@ export async function runHtmlText(path: string, flags: TextFlags): Promise<void>
     }
   } finally {
     if (out) await new Promise<void>((r) => out!.end(() => r()));
+    unlock();
   }
   const s = (performance.now() - t0) / 1000;
   process.stderr.write(`html text: ${pages.length} page(s), ${pages.length - errors} with main text, ${errors} error record(s); ${(pages.length / Math.max(s, 1e-6)).toFixed(1)} pages/s\n`);

@@ -122,7 +122,7 @@ export function registerTag(program: Command): void {
     .argument('[input]', 'input file (or, for --format html, a directory of pages), or - for stdin (default: stdin when it is not a terminal)')
     .addOption(new Option('--format <format>', `input format: ${INPUT_FORMATS.join(', ')} (default: from the file extension; required for stdin)`))
     .addOption(new Option('--text-field <field>', `jsonl: field path of the text (string or array of strings); csv/tsv: column name (default: "${DEFAULT_TEXT_FIELD}")`))
-    .addOption(new Option('--id-field <field>', 'field path / column of the record id (default: the line number)'))
+    .addOption(new Option('--id-field <field>', 'field path / column of the record id (default: jsonl: the record\'s own "id" when it is a string or a number, else the line number; csv/tsv/txt: the line number)'))
     .addOption(new Option('--kg <path>', 'KG snapshot file or csv directory (default: the bundled demo KG)'))
     .option('--neo4j', 'read the KG from Neo4j (NEO4J_URI, NEO4J_USER, NEO4J_PASSWORD)', false)
     .option('--preset <name>', `pipeline preset: ${listPresets().join(', ')}`, DEFAULT_PRESET)
