@@ -12,7 +12,7 @@ import { FilmkwError, usageError } from '../errors.js';
 import { BASELINES, baselineNeedsDict, checkBaseline, createBaselineSystem, type BaselineUserDict } from './baselines.js';
 import { createExtractor } from '../pipeline/extract.js';
 import { listPresets } from '../pipeline/presets.js';
-import { resolveOptions } from '../pipeline/options.js';
+import { parseOverride, resolveOptions } from '../pipeline/options.js';
 import type { SegmenterBackend } from '../pipeline/segment.js';
 import { writeUserDict } from '../kg/dict.js';
 import { canonicalJson, type SystemSpec } from './experiments.js';
@@ -29,18 +29,10 @@ export function systemName(spec: Pick<SystemSpec, 'preset' | 'baseline' | 'overr
 
 /** Parse repeated `--set key=value` flags: values are JSON when they parse as JSON, strings otherwise. */
 export function parseOverrides(pairs: readonly string[]): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
+  const out: Record<string, unknown> = Object.create(null) as Record<string, unknown>; // keys are untyped input
   for (const pair of pairs) {
-    const eq = pair.indexOf('=');
-    if (eq <= 0) throw usageError(`eval: --set expects key=value, got "${pair}"`);
-    const key = pair.slice(0, eq).trim();
-    const raw = pair.slice(eq + 1).trim();
-    let value: unknown = raw;
-    try {
-      value = JSON.parse(raw);
-    } catch {
-      value = raw;
-    }
+    if (pair.indexOf('=') <= 0) throw usageError(`eval: --set expects key=value, got "${pair}"`);
+    const [key, value] = parseOverride(pair);
     out[key] = value;
   }
   return out;

@@ -11,7 +11,8 @@
  *   over. A library such as proper-lockfile was considered: its lock is a directory refreshed by mtime
  *   and records no owner, so the second run could not say which run holds the file.
  * - {@link walkFiles}: a directory walk that never throws on a bad entry (symlink loop, dangling link,
- *   unreadable directory): each such entry is reported with its reason, the rest is listed.
+ *   unreadable directory): each such entry is listed with its reason, so that readers turn it into an
+ *   error record or a skip with that reason.
  */
 import { closeSync, lstatSync, openSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeSync, type Stats } from 'node:fs';
 import { hostname } from 'node:os';
@@ -42,8 +43,8 @@ export function assertNotAnInput(cmd: string, outFlag: string, out: string, inpu
     const st = statOrNull(input);
     if (!st) continue;
     if (st.isDirectory()) {
-      const hit = walkFiles(input, { limit: MAX_WALK }).files.find((f) => {
-        const s = statOrNull(f.path);
+      const hit = walkFiles(input, { limit: MAX_WALK }).find((f) => {
+        const s = f.problem ? null : statOrNull(f.path);
         return s !== null && key(s) === key(o);
       });
       if (hit) throw sameFile(cmd, outFlag, out, hit.path);
@@ -56,22 +57,24 @@ function sameFile(cmd: string, outFlag: string, out: string, input: string): Fil
   return usageError(`${cmd}: ${outFlag} ${out} is the input ${input}${how}; writing it would destroy the input; choose another output path`);
 }
 
-/** An entry of {@link walkFiles}. */
+/** An entry of {@link walkFiles}: a regular file, or an entry that cannot be read with the reason. */
 export interface WalkedFile {
   path: string;
   /** Path relative to the walked directory, with `/`. */
   rel: string;
+  /** Set when the entry cannot be read (symlink loop, dangling link, permission): the reason. */
+  problem?: string;
 }
 
 /**
  * Regular files under `dir` (recursive, following symlinks to files and directories, each real directory
- * visited once), sorted by relative path; `skipped` lists entries that cannot be read (symlink loop,
- * dangling link, permission) with the reason. Never throws for an entry; throws only when `dir` itself
- * cannot be read.
+ * visited once), depth first with the names of each directory sorted. An entry that cannot be read
+ * (symlink loop, dangling link, unreadable directory) is listed with its `problem` instead of throwing;
+ * only `dir` itself being unreadable throws. `filter` selects files by name (bad entries are kept when
+ * they match it or are symlinks, whose target kind is unknown).
  */
-export function walkFiles(dir: string, opts: { filter?: (name: string) => boolean; limit?: number } = {}): { files: WalkedFile[]; skipped: { rel: string; reason: string }[] } {
-  const files: WalkedFile[] = [];
-  const skipped: { rel: string; reason: string }[] = [];
+export function walkFiles(dir: string, opts: { filter?: (name: string) => boolean; limit?: number } = {}): WalkedFile[] {
+  const out: WalkedFile[] = [];
   const seen = new Set<string>();
   const limit = opts.limit ?? Infinity;
   const rel = (p: string) => relative(dir, p).split('\\').join('/');
@@ -79,7 +82,7 @@ export function walkFiles(dir: string, opts: { filter?: (name: string) => boolea
     const real = statOrNull(d);
     if (real) {
       if (seen.has(key(real))) {
-        skipped.push({ rel: rel(d), reason: 'directory already visited (symlink loop)' });
+        out.push({ path: d, rel: rel(d), problem: 'symlink loop (a directory already listed through another path)' });
         return;
       }
       seen.add(key(real));
@@ -89,35 +92,34 @@ export function walkFiles(dir: string, opts: { filter?: (name: string) => boolea
       names = readdirSync(d).sort();
     } catch (err) {
       if (d === dir) throw err;
-      skipped.push({ rel: rel(d), reason: describeFsError(err) });
+      out.push({ path: d, rel: rel(d), problem: `unreadable directory: ${describeFsError(err)}` });
       return;
     }
     for (const name of names) {
-      if (files.length >= limit) return;
+      if (out.length >= limit) return;
       const p = join(d, name);
       let st: Stats;
       try {
         st = statSync(p);
       } catch (err) {
-        const code = (err as NodeJS.ErrnoException).code;
         let isLink = false;
         try {
           isLink = lstatSync(p).isSymbolicLink();
         } catch {
-          // vanished
+          // vanished meanwhile
         }
+        const code = (err as NodeJS.ErrnoException).code;
         if (!opts.filter || opts.filter(name) || isLink) {
-          skipped.push({ rel: rel(p), reason: code === 'ENOENT' && isLink ? 'dangling symlink (its target does not exist)' : code === 'ELOOP' ? 'symlink loop (ELOOP)' : describeFsError(err) });
+          out.push({ path: p, rel: rel(p), problem: code === 'ENOENT' && isLink ? 'dangling symlink (its target does not exist)' : describeFsError(err) });
         }
         continue;
       }
       if (st.isDirectory()) visit(p);
-      else if (st.isFile() && (!opts.filter || opts.filter(name))) files.push({ path: p, rel: rel(p) });
+      else if (st.isFile() && (!opts.filter || opts.filter(name))) out.push({ path: p, rel: rel(p) });
     }
   };
   visit(dir);
-  files.sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
-  return { files, skipped };
+  return out;
 }
 
 function describeFsError(err: unknown): string {

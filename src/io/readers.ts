@@ -206,6 +206,10 @@ async function* htmlRecords(source: ByteSource, opts: ReaderOptions, max: number
   const pages = await html.listHtmlPages(source, 'tag');
   for (let i = 0; i < pages.length; i++) {
     const p = pages[i]!;
+    if (p.problem) {
+      yield { line: i + 1, id: p.id, error: `skipped: ${p.problem}` };
+      continue;
+    }
     let bytes: Buffer;
     try {
       bytes = await readFile(p.path);

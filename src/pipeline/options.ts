@@ -61,7 +61,7 @@
  * the valid keys or values.
  */
 import { ENTITY_KINDS, type EntityKind } from '../kg/model.js';
-import { usageError } from '../errors.js';
+import { usageError, checkUntrustedKey } from '../errors.js';
 import type { GraphOptions, SemanticOptions } from './graph.js';
 import type { KgMatchOptions } from './kg-match.js';
 import type { RankOptions } from './rank.js';
@@ -189,17 +189,19 @@ export type OptionRule =
   | { type: 'enum'; values: readonly string[] }
   | { type: 'boolean' }
   | { type: 'number'; min?: number; max?: number; integer?: boolean; exclusiveMin?: boolean }
-  | { type: 'enumOrNumber'; values: readonly string[]; min: number; exclusiveMin?: boolean }
+  | { type: 'enumOrNumber'; values: readonly string[]; min: number; max: number; exclusiveMin?: boolean }
   | { type: 'subset'; values: readonly string[] }
   | { type: 'enumOrStrings'; values: readonly string[]; pattern: RegExp; describe: string }
   | { type: 'strings'; pattern: RegExp; describe: string };
 
+// Every number has a range (issue 17): a value outside it silently empties the output (graph.lambda=1e308)
+// or makes a run take forever (rank.maxIter=1e9). The bounds are far outside anything measured.
 const SCHEMA: { [G in keyof PipelineOptions]: Record<keyof PipelineOptions[G], OptionRule> } = {
   lexicon: { useDomainLexicon: { type: 'boolean' } },
   candidates: {
     posFilter: { type: 'enumOrStrings', values: POS_FILTERS, pattern: /^[A-Za-z]{1,8}$/u, describe: 'POS tags' },
     stopwords: { type: 'enum', values: STOPWORD_SETS },
-    minLength: { type: 'number', min: 1, integer: true },
+    minLength: { type: 'number', min: 1, max: 64, integer: true },
     english: { type: 'enum', values: ['keep', 'drop'] },
     numbers: { type: 'enum', values: ['drop', 'keep'] },
     stopwordCase: { type: 'enum', values: ['insensitive', 'sensitive'] },
@@ -213,19 +215,19 @@ const SCHEMA: { [G in keyof PipelineOptions]: Record<keyof PipelineOptions[G], O
   titles: {
     titlePolicy: { type: 'enum', values: ['contextual', 'always', 'never'] },
     titleKinds: { type: 'subset', values: ENTITY_KINDS },
-    commonMinFreq: { type: 'number', min: 0 },
-    commonMaxLength: { type: 'number', min: 0, integer: true },
-    commonPhraseMaxLength: { type: 'number', min: 0, integer: true },
+    commonMinFreq: { type: 'number', min: 0, max: 1e9 },
+    commonMaxLength: { type: 'number', min: 0, max: 64, integer: true },
+    commonPhraseMaxLength: { type: 'number', min: 0, max: 64, integer: true },
   },
   graph: {
-    window: { type: 'number', min: 2, integer: true },
+    window: { type: 'number', min: 2, max: 100, integer: true },
     windowOver: { type: 'enum', values: ['candidates', 'allTokens'] },
     crossSentence: { type: 'boolean' },
     selfLoops: { type: 'enum', values: ['drop', 'keep', 'keepDouble'] },
     kgEdges: { type: 'boolean' },
-    kgEdgeWeight: { type: 'enumOrNumber', values: ['binary', 'relationCount'], min: 0, exclusiveMin: true },
+    kgEdgeWeight: { type: 'enumOrNumber', values: ['binary', 'relationCount'], min: 0, max: 1e6, exclusiveMin: true },
     combine: { type: 'enum', values: ['sum', 'max', 'coOnlyWeightKgBinary'] },
-    lambda: { type: 'number', min: 0 },
+    lambda: { type: 'number', min: 0, max: 1e3 },
   },
   semantic: {
     enabled: { type: 'boolean' },
@@ -240,8 +242,8 @@ const SCHEMA: { [G in keyof PipelineOptions]: Record<keyof PipelineOptions[G], O
   rank: {
     algorithm: { type: 'enum', values: ['textrank', 'positionrank'] },
     damping: { type: 'number', min: 0, max: 1, exclusiveMin: true },
-    tol: { type: 'number', min: 0, exclusiveMin: true },
-    maxIter: { type: 'number', min: 1, integer: true },
+    tol: { type: 'number', min: 1e-12, max: 0.1 },
+    maxIter: { type: 'number', min: 1, max: 10000, integer: true },
     iterationMode: { type: 'enum', values: ['converge', 'fixed10GaussSeidel'] },
     positionBase: { type: 'enum', values: ['allTokens', 'candidates', 'chars'] },
     tieBreak: { type: 'enum', values: ['firstOccurrence', 'lexicographic'] },
@@ -254,13 +256,13 @@ const SCHEMA: { [G in keyof PipelineOptions]: Record<keyof PipelineOptions[G], O
     spans: { type: 'enum', values: PHRASE_SPANS },
     pos: { type: 'enum', values: PHRASE_POS },
     entityWords: { type: 'enum', values: PHRASE_ENTITY_WORDS },
-    maxTokens: { type: 'number', min: 2, integer: true },
-    minCount: { type: 'number', min: 1, integer: true },
+    maxTokens: { type: 'number', min: 2, max: 8, integer: true },
+    minCount: { type: 'number', min: 1, max: 1e6, integer: true },
     score: { type: 'enum', values: PHRASE_SCORES },
     dedup: { type: 'enum', values: PHRASE_DEDUP },
   },
   output: {
-    topK: { type: 'number', min: 1, integer: true },
+    topK: { type: 'number', min: 1, max: 1000, integer: true },
     scoreScale: { type: 'enum', values: ['raw', 'minMax10', 'sum'] },
     isolated: { type: 'enum', values: ['keep', 'drop', 'zero'] },
     annotateEntities: { type: 'boolean' },
@@ -284,11 +286,11 @@ export function describeRule(rule: OptionRule): string {
     case 'number': {
       const parts: string[] = [rule.integer ? 'an integer' : 'a number'];
       if (rule.min !== undefined) parts.push(`${rule.exclusiveMin ? '>' : '≥'} ${rule.min}`);
-      if (rule.max !== undefined) parts.push(`≤ ${rule.max}`);
+      if (rule.max !== undefined) parts.push(`${rule.min !== undefined ? 'and ' : ''}≤ ${rule.max}`);
       return parts.join(' ');
     }
     case 'enumOrNumber':
-      return `${rule.values.map((v) => `'${v}'`).join(' | ')} | a number ${rule.exclusiveMin ? '>' : '≥'} ${rule.min}`;
+      return `${rule.values.map((v) => `'${v}'`).join(' | ')} | a number ${rule.exclusiveMin ? '>' : '≥'} ${rule.min} and ≤ ${rule.max}`;
     case 'subset':
       return `a list of ${rule.values.join(', ')}`;
     case 'enumOrStrings':
@@ -301,8 +303,10 @@ export function describeRule(rule: OptionRule): string {
 /** The rule of `group.key`, or undefined. */
 export function ruleOf(path: string): OptionRule | undefined {
   const [g, k] = path.split('.');
+  // own properties only: `__proto__.toString` or `rank.constructor` must not find Object.prototype's
+  if (!Object.prototype.hasOwnProperty.call(SCHEMA, g)) return undefined;
   const group = (SCHEMA as Record<string, Record<string, OptionRule>>)[g];
-  return group?.[k];
+  return Object.prototype.hasOwnProperty.call(group, k) ? group[k] : undefined;
 }
 
 /** Check one value; returns an error message or null. */
@@ -319,7 +323,7 @@ function check(rule: OptionRule, value: unknown): string | null {
       if (typeof value !== 'number' || !Number.isFinite(value)) return bad;
       if (rule.type === 'number' && rule.integer && !Number.isInteger(value)) return bad;
       if (rule.min !== undefined && (rule.exclusiveMin ? value <= rule.min : value < rule.min)) return bad;
-      if (rule.type === 'number' && rule.max !== undefined && value > rule.max) return bad;
+      if (rule.max !== undefined && value > rule.max) return bad;
       return null;
     }
     case 'subset':
@@ -348,11 +352,13 @@ export function normaliseOverrides(overrides: Record<string, unknown> | OptionOv
   if (typeof overrides !== 'object' || Array.isArray(overrides)) throw usageError(`options: ${source} must be an object of option: value`);
   const valid = () => `valid options: ${optionKeys().join(', ')}`;
   for (const [key, value] of Object.entries(overrides)) {
+    checkUntrustedKey(key, `options: ${source}`);
     if ((GROUPS as string[]).includes(key)) {
       if (value === null || typeof value !== 'object' || Array.isArray(value)) {
         throw usageError(`options: ${source}: "${key}" is an option group and takes an object, e.g. {"${key}": {"${Object.keys(SCHEMA[key as keyof PipelineOptions])[0]}": ...}}`);
       }
       for (const [inner, v] of Object.entries(value)) {
+        checkUntrustedKey(`${key}.${inner}`, `options: ${source}`);
         if (!Object.prototype.hasOwnProperty.call(SCHEMA[key as keyof PipelineOptions], inner)) {
           throw usageError(`options: ${source}: unknown option "${key}.${inner}"; valid options in ${key}: ${Object.keys(SCHEMA[key as keyof PipelineOptions]).join(', ')}`);
         }
@@ -431,6 +437,7 @@ export function parseOverride(assignment: string): [string, unknown] {
   const eq = assignment.indexOf('=');
   if (eq <= 0) throw usageError(`options: expected key=value, got ${JSON.stringify(assignment)}; valid options: ${optionKeys().join(', ')}`);
   const key = assignment.slice(0, eq).trim();
+  checkUntrustedKey(key, 'options: --set');
   const raw = assignment.slice(eq + 1).trim();
   let value: unknown = raw;
   try {

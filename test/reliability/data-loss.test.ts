@@ -13,6 +13,7 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { demoSnapshot } from '../batch/demo-kg.js';
+import { longDocs } from './long-docs.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const built = existsSync(join(root, 'dist', 'cli', 'main.js'));
@@ -23,11 +24,6 @@ const sha = (p: string) => createHash('sha256').update(readFileSync(p)).digest('
 const oneLine = (stderr: string) => {
   assert.equal(stderr.trimEnd().split('\n').filter((l) => l.startsWith('filmkw:')).length, 1, stderr);
   assert.doesNotMatch(stderr, /\n\s+at |internal error/u, stderr);
-};
-/** n documents of a few hundred characters (the bundled samples, numbered): a run of 10,000 takes seconds. */
-export const longDocs = (n: number): string[] => {
-  const texts = readFileSync(join(root, 'datasets', 'samples', 'reviews.jsonl'), 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l).text as string);
-  return Array.from({ length: n }, (_, i) => JSON.stringify({ id: `d${i}`, text: `${texts[i % texts.length]}第${i}条。` }));
 };
 const doc = (i: number) => `{"id":"d${i}","text":"第${i}条：《长津湖》里易烊千玺扮演伍万里，吴京饰演的连长伍千里是他的哥哥。"}`;
 

@@ -77,9 +77,9 @@ export async function runDictExport(flags: ExportFlags): Promise<void> {
     throw usageError(`dict export: --common-phrases must be include or exclude, got ${JSON.stringify(flags.commonPhrases)}`);
   }
   const margin = Number(flags.freqMargin);
-  if (!Number.isFinite(margin) || margin < 1) throw usageError(`dict export: --freq-margin must be a number ≥ 1, got ${JSON.stringify(flags.freqMargin)}`);
+  if (!Number.isFinite(margin) || margin < 1 || margin > 1e6) throw usageError(`dict export: --freq-margin must be a number ≥ 1 and ≤ 1000000, got ${JSON.stringify(flags.freqMargin)}`);
   const examples = Number(flags.examples);
-  if (!Number.isInteger(examples) || examples < 0) throw usageError(`dict export: --examples must be an integer ≥ 0, got ${JSON.stringify(flags.examples)}`);
+  if (!Number.isInteger(examples) || examples < 0 || examples > 1e6) throw usageError(`dict export: --examples must be an integer ≥ 0 and ≤ 1000000, got ${JSON.stringify(flags.examples)}`);
   if (flags.kg && flags.neo4j) throw usageError('dict export: give --kg or --neo4j, not both');
   if (flags.kg) assertNotAnInput('dict export', '--out', flags.out, [flags.kg]);
   const opts: Partial<ExportUserDictOptions> = {

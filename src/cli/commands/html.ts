@@ -66,7 +66,8 @@ export async function runHtmlText(path: string, flags: TextFlags): Promise<void>
   try {
     for (const p of pages) {
       let line;
-      try {
+      if (p.problem) line = { id: p.id, error: `html text: ${p.id}: skipped: ${p.problem}` };
+      else try {
         const b = await readFile(p.path);
         line = htmlBytesToRecord(new Uint8Array(b.buffer, b.byteOffset, b.byteLength), p.id, opts);
       } catch (err) {
