@@ -140,7 +140,7 @@ test('tag: SIGINT says what is saved and how to resume (exit 130); the resumed o
   writeFileSync(input, `${longDocs(10000).join('\n')}\n`);
   const out = join(d, 'out.jsonl');
   const p = start(['tag', input, '--kg', kg, '--out', out]);
-  for (let i = 0; i < 800; i++) {
+  for (let i = 0; i < 2400; i++) {
     if (existsSync(`${out}.progress.json`) && JSON.parse(readFileSync(`${out}.progress.json`, 'utf8')).records > 0) break;
     await new Promise((r) => setTimeout(r, 25));
   }

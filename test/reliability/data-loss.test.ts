@@ -160,7 +160,7 @@ test('--resume refuses an input edited in place with the same size and a restore
   const child = spawn(process.execPath, [join(root, 'bin', 'filmkw'), 'tag', input, '--kg', kg, '--out', out], { stdio: 'ignore' });
   const closed = new Promise((r) => child.on('close', r));
   const progress = `${out}.progress.json`;
-  for (let i = 0; i < 400; i++) {
+  for (let i = 0; i < 2400; i++) {
     if (existsSync(progress) && JSON.parse(readFileSync(progress, 'utf8')).records > 0) break;
     await new Promise((r) => setTimeout(r, 25));
   }
