@@ -7,7 +7,7 @@ import { existsSync, rmSync, statSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { assertNotAnInput, lockOutput } from '../io/files.js';
 import { FilmkwError, inputError, usageError } from '../errors.js';
-import { readRecords, type InputFormat, type InputRecord, type ReadStats } from '../io/readers.js';
+import { encodingWarning, readRecords, type InputFormat, type InputRecord, type ReadStats } from '../io/readers.js';
 import { DEFAULT_MAX_RECORD_BYTES } from '../io/lines.js';
 import { resolveOptions } from '../pipeline/options.js';
 import type { SegmenterBackend } from '../lexicon/base.js';
@@ -35,6 +35,8 @@ export interface TagRunOptions {
   input: string;
   format: InputFormat;
   textField?: string;
+  /** Input encoding (iconv-lite name); absent: UTF-8, or UTF-16 by its BOM. */
+  encoding?: string;
   idField?: string;
   /** @default 16 MiB */
   maxRecordBytes?: number;
@@ -73,6 +75,8 @@ export interface TagRunSummary {
   /** Records skipped because an interrupted run had done them (--resume). */
   resumed: number;
   invalidUtf8: number;
+  /** The encoding the input was read in (`utf-8`, a BOM-detected UTF-16, or --encoding). */
+  encoding: string;
   workers: number;
   preset: string;
   kg: string;
@@ -240,7 +244,7 @@ async function tagLocked(o: TagRunOptions, stdin: boolean, workers: number, maxR
   let preset: string;
   let kgSource = 'none (test factory)';
   let identity: Record<string, unknown>;
-  const common = { format: o.format, textField: o.textField ?? null, idField: o.idField ?? null, maxRecordBytes, topK: o.topK ?? null, explain: call.explain };
+  const common = { format: o.format, textField: o.textField ?? null, idField: o.idField ?? null, encoding: o.encoding ?? null, maxRecordBytes, topK: o.topK ?? null, explain: call.explain };
   if (o.factory) {
     const ex = workers === 1 ? await loadFactory(o.factory) : null;
     engine = ex ? new InlineEngine(ex, call) : await WorkerPool.create(workers, o.factory, call);
@@ -356,6 +360,7 @@ async function tagLocked(o: TagRunOptions, stdin: boolean, workers: number, maxR
       format: o.format,
       textField: o.textField,
       idField: o.idField,
+      encoding: o.encoding,
       maxRecordBytes,
       stats,
       onBytes: (b) => {
@@ -399,6 +404,8 @@ async function tagLocked(o: TagRunOptions, stdin: boolean, workers: number, maxR
       await sink.close();
       removeProgress(out);
     }
+    const warning = encodingWarning(stats);
+    if (warning) stderr.write(`${warning}\n`);
     const seconds = (Date.now() - t0) / 1000;
     const summary: TagRunSummary = {
       records,
@@ -406,6 +413,7 @@ async function tagLocked(o: TagRunOptions, stdin: boolean, workers: number, maxR
       errors,
       resumed,
       invalidUtf8: stats.invalidUtf8,
+      encoding: stats.encoding ?? 'utf-8',
       workers,
       preset,
       kg: kgSource,
@@ -439,5 +447,6 @@ export function summaryLine(s: TagRunSummary, out: string | undefined): string {
   ];
   if (s.resumed > 0) parts.push(`resumed after ${s.resumed} records`);
   if (s.invalidUtf8 > 0) parts.push(`${s.invalidUtf8} with invalid UTF-8 (replaced by U+FFFD)`);
+  if (s.encoding !== 'utf-8') parts.push(`read as ${s.encoding}`);
   return `${parts.join(', ')}${out ? ` → ${out}` : ''}\n`;
 }

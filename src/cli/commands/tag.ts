@@ -16,7 +16,7 @@
 import { statSync } from 'node:fs';
 import { Command, Option } from 'commander';
 import { checkUntrustedKey, usageError, EXIT } from '../../errors.js';
-import { checkFormat, DEFAULT_TEXT_FIELD, inferFormat, INPUT_FORMATS, type InputFormat } from '../../io/readers.js';
+import { checkEncoding, checkFormat, DEFAULT_TEXT_FIELD, inferFormat, INPUT_FORMATS, type InputFormat } from '../../io/readers.js';
 import { DEFAULT_MAX_RECORD_BYTES } from '../../io/lines.js';
 import { DEFAULT_OPTIONS, DEFAULT_PRESET, describeOptions, parseOverride, resolveOptions } from '../../pipeline/options.js';
 import { listPresets } from '../../pipeline/presets.js';
@@ -28,6 +28,7 @@ interface TagFlags {
   format?: string;
   textField?: string;
   idField?: string;
+  encoding?: string;
   kg?: string;
   neo4j?: boolean;
   preset: string;
@@ -134,6 +135,7 @@ export async function runTagCommand(inputArg: string | undefined, flags: TagFlag
     format,
     textField: flags.textField,
     idField: flags.idField,
+    encoding: flags.encoding === undefined ? undefined : checkEncoding(flags.encoding),
     maxRecordBytes: integer('--max-record-bytes', flags.maxRecordBytes, 1, MAX_RECORD_BYTES),
     out: flags.out,
     resume: flags.resume === true,
@@ -162,6 +164,7 @@ export function registerTag(program: Command): void {
     .addOption(new Option('--format <format>', `input format: ${INPUT_FORMATS.join(', ')} (default: from the file extension; required for stdin)`))
     .addOption(new Option('--text-field <field>', `jsonl: field path of the text (string or array of strings); csv/tsv: column name (default: "${DEFAULT_TEXT_FIELD}")`))
     .addOption(new Option('--id-field <field>', 'field path / column of the record id (default: jsonl: the record\'s own "id" when it is a string or a number, else the line number; csv/tsv/txt: the line number)'))
+    .addOption(new Option('--encoding <name>', 'input encoding, e.g. gbk, gb18030, big5, utf-16le (default: UTF-8, or UTF-16 when the file starts with its byte-order mark)'))
     .addOption(new Option('--kg <path>', 'KG snapshot file or csv directory (default: the bundled demo KG)'))
     .option('--neo4j', 'read the KG from Neo4j (NEO4J_URI, NEO4J_USER, NEO4J_PASSWORD)', false)
     .option('--preset <name>', `pipeline preset: ${listPresets().join(', ')}`, DEFAULT_PRESET)
