@@ -5,7 +5,7 @@
  */
 import { existsSync, rmSync, statSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
-import { assertNotAnInput, lockOutput } from '../io/files.js';
+import { assertNotAnInput, lockOutput } from '../util/files.js';
 import { FilmkwError, inputError, usageError } from '../errors.js';
 import { encodingWarning, readRecords, type InputFormat, type InputRecord, type ReadStats } from '../io/readers.js';
 import { DEFAULT_MAX_RECORD_BYTES } from '../io/lines.js';

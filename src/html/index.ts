@@ -5,7 +5,7 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { walkFiles } from '../io/files.js';
+import { walkFiles } from '../util/files.js';
 import { FilmkwError, inputError } from '../errors.js';
 import { mainTextOfBytes, type MainTextOptions } from './maintext.js';
 

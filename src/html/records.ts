@@ -12,7 +12,7 @@
 import { existsSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { walkFiles } from '../io/files.js';
+import { walkFiles } from '../util/files.js';
 import type { Element } from 'domhandler';
 import { FilmkwError, inputError } from '../errors.js';
 

@@ -133,3 +133,15 @@ test('rendered mode: only data: and about:blank load (no file:, no network); the
   assert.match(sandboxNote(0)!, /running as root, so chromium runs without its sandbox/u);
   assert.equal(sandboxNote(1000), undefined);
 });
+
+test('the library by its package name, from inside the checkout (package.json "exports"): the README snippet runs', { skip }, () => {
+  const snippet = [
+    "import { createExtractor, loadKg } from 'filmkw';",
+    'const kg = await loadKg({});',
+    "const extractor = createExtractor({ preset: 'textrank+mkg', kg });",
+    "console.log(JSON.stringify(extractor.extract('以易烊千玺扮演的伍万里这个孩子的视角，拎起《长津湖》整篇故事的主线。', { topK: 5 })));",
+  ].join('\n');
+  const r = spawnSync(process.execPath, ['--input-type=module', '-e', snippet], { cwd: root, encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  assert.ok((JSON.parse(r.stdout) as { word: string }[]).some((k) => k.word === '伍万里'), r.stdout);
+});

@@ -8,7 +8,7 @@
  * same as one JSON object on stdout with --json.
  */
 import type { Command } from 'commander';
-import { assertNotAnInput } from '../../io/files.js';
+import { assertNotAnInput } from '../../util/files.js';
 import { FilmkwError, inputError, usageError, writeFailureReason } from '../../errors.js';
 import type { KgView } from '../../kg/model.js';
 import { writeUserDict, DEFAULT_EXPORT_OPTIONS, type ExportUserDictOptions, type SkippedName } from '../../lexicon/dict.js';

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
-import { assertNotAnInput } from '../../io/files.js';
+import { assertNotAnInput } from '../../util/files.js';
 import type { KgView } from '../../kg/model.js';
 import { usageError } from '../../errors.js';
 import { readGold, type GoldDocument, type ReadGoldOptions } from '../../eval/readers.js';

@@ -11,7 +11,7 @@
  */
 import { createWriteStream, type WriteStream } from 'node:fs';
 import type { Command } from 'commander';
-import { assertNotAnInput, lockOutput } from '../../io/files.js';
+import { assertNotAnInput, lockOutput } from '../../util/files.js';
 import { EXIT, FilmkwError, usageError } from '../../errors.js';
 import { listPages, recordsOfFile, resolveMode, type RecordRenderer, type RecordsLine, type RecordsMode } from '../../html/records.js';
 

@@ -14,7 +14,7 @@
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
-import { assertNotAnInput, lockOutput } from '../../io/files.js';
+import { assertNotAnInput, lockOutput } from '../../util/files.js';
 import { EXIT, FilmkwError, usageError } from '../../errors.js';
 import { htmlBytesToRecord, listHtmlPages, type MainTextOptions } from '../../html/index.js';
 import { registerHtmlRecords } from './html-records.js';

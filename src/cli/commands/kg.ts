@@ -10,7 +10,7 @@
  *       Counts by kind; --json prints exactly {"entities":{"total":N,"byKind":{…}},"relations":{…}}.
  */
 import type { Command } from 'commander';
-import { assertNotAnInput } from '../../io/files.js';
+import { assertNotAnInput } from '../../util/files.js';
 import { FilmkwError, inputError, usageError } from '../../errors.js';
 import { importSources, importSummary, formatSummary, parseSource } from '../../kg/import.js';
 import { loadKg } from '../../kg/load.js';
