@@ -23,6 +23,7 @@ import { listPresets } from '../../pipeline/presets.js';
 import { DEFAULT_BACKEND, SEGMENTER_BACKENDS, type SegmenterBackend } from '../../lexicon/base.js';
 import { runTag, summaryLine } from '../../batch/tag-run.js';
 import { readProgress } from '../../batch/resume.js';
+import { cacheDirFromEnv } from '../../lexicon/cache.js';
 
 interface TagFlags {
   format?: string;
@@ -147,6 +148,7 @@ export async function runTagCommand(inputArg: string | undefined, flags: TagFlag
     backend: flags.backend as SegmenterBackend,
     kg: flags.kg,
     neo4j: flags.neo4j === true,
+    cacheDir: cacheDirFromEnv(),
     progress: process.stderr.isTTY === true,
   });
   process.off('SIGINT', onInt);
