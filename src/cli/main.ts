@@ -61,9 +61,11 @@ export async function buildProgram(argv?: readonly string[]): Promise<Command> {
  * the CLI exits the process itself: the command cannot be told to stop from an event handler, and its
  * output has nowhere to go. Lock files are removed by their exit hook (src/io/files.ts).
  */
+let stdoutGuarded = false;
+
 function guardStdout(): void {
-  if (process.stdout.listenerCount('error') > 0 && (process.stdout as { filmkwGuard?: boolean }).filmkwGuard) return;
-  (process.stdout as { filmkwGuard?: boolean }).filmkwGuard = true;
+  if (stdoutGuarded) return; // run() may be called more than once in a process (tests)
+  stdoutGuarded = true;
   process.stdout.on('error', (err: NodeJS.ErrnoException) => {
     const why = err.code === 'EPIPE' ? 'the output was closed early (EPIPE, e.g. `| head`); stopped' : `cannot write to stdout (${err.code ?? err.message}); stopped`;
     process.stderr.write(`filmkw: ${why}\n`);

@@ -80,12 +80,19 @@ export function resolveReadGoldOptions(partial: Record<string, unknown> = {}): R
   return out;
 }
 
+/** A text file's bytes as a string: UTF-16 LE / BE when it starts with that byte-order mark, else UTF-8. */
+function decodeText(buf: Buffer): string {
+  if (buf.length >= 2 && buf[0] === 0xff && buf[1] === 0xfe) return new TextDecoder('utf-16le').decode(buf.subarray(2));
+  if (buf.length >= 2 && buf[0] === 0xfe && buf[1] === 0xff) return new TextDecoder('utf-16be').decode(buf.subarray(2));
+  return buf.toString('utf8');
+}
+
 /** Read and parse a gold file. `displayName` is used in error messages (default: the path). */
 export function readGold(path: string, partial: Partial<ReadGoldOptions> = {}, displayName = path): GoldDocument[] {
   const options = resolveReadGoldOptions(partial as Record<string, unknown>);
   let content: string;
   try {
-    content = readFileSync(path, 'utf8');
+    content = decodeText(readFileSync(path));
   } catch (err) {
     throw inputError(`${displayName}: cannot read gold file (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`, err);
   }
