@@ -17,7 +17,7 @@
 import { closeSync, lstatSync, openSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeSync, type Stats } from 'node:fs';
 import { hostname } from 'node:os';
 import { basename, dirname, join, relative } from 'node:path';
-import { FilmkwError, usageError } from '../errors.js';
+import { FilmkwError, usageError, writeFailureReason } from '../errors.js';
 
 const key = (st: Stats) => `${st.dev}:${st.ino}`;
 
@@ -206,9 +206,15 @@ export function lockOutput(cmd: string, out: string): () => void {
     }
     try {
       writeSync(fd, `${JSON.stringify(me)}\n`);
-    } finally {
+    } catch (err) {
+      // e.g. ENOSPC: the output could not be written either; say so like the write would
       closeSync(fd);
+      rmSync(path, { force: true });
+      const code = (err as NodeJS.ErrnoException).code;
+      const why = writeFailureReason(code, out);
+      throw new FilmkwError('OUTPUT', `${cmd}: cannot write ${out}: ${code ?? (err as Error).message}${why ? ` (${why})` : ''}`, { cause: err });
     }
+    closeSync(fd);
     held.add(path);
     if (!exitHook) {
       exitHook = true;
