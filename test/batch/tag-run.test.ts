@@ -111,6 +111,17 @@ test('--resume refuses a changed input, changed options, a shortened output, or 
   appendFileSync(input, '{"id":"more","text":"x"}\n');
   await refused({}, /input size \d+ → \d+ bytes/u);
 
+  // issue 17: edited in place, same size, modification time restored: the content hash tells
+  // (a whole-second mtime, so that restoring it is exact: a Date loses sub-millisecond digits)
+  corpus(input, 50, 31);
+  utimesSync(input, 1_700_000_000, 1_700_000_000);
+  await interrupted();
+  const size = statSync(input).size;
+  writeFileSync(input, readFileSync(input, 'utf8').replace('第0篇', '第O篇'));
+  utimesSync(input, 1_700_000_000, 1_700_000_000);
+  assert.equal(statSync(input).size, size);
+  await refused({}, /the input changed since the interrupted run \(input content differs \(sha256 .* although size and modification time are the same\)/u);
+
   corpus(input, 50, 31);
   await interrupted();
   writeFileSync(out, '');
