@@ -57,7 +57,7 @@ export interface OutputOptions {
 export const DEFAULT_OUTPUT_OPTIONS: Readonly<OutputOptions> = Object.freeze({ topK: 5, scoreScale: 'raw', isolated: 'keep', annotateEntities: true });
 
 export const OUTPUT_OPTION_RULES: OptionRules<OutputOptions> = Object.freeze({
-  topK: { type: 'number', min: 1, integer: true },
+  topK: { type: 'number', min: 1, max: 1000, integer: true },
   scoreScale: { type: 'enum', values: SCORE_SCALES },
   isolated: { type: 'enum', values: ISOLATED_RULES },
   annotateEntities: { type: 'boolean' },
