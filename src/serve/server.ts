@@ -4,6 +4,7 @@
  * (README "Viewer"):
  *
  *   GET  /api/info                     presets, KG, batch files, limits
+ *   GET  /api/samples                  the bundled sample texts (datasets/samples/reviews.jsonl)
  *   POST /api/extract                  {text, preset?, options?, topK?, explain?} → keywords, occurrences, word graph
  *   POST /api/compare                  {text, presets: [a, b], options?, topK?, gold?} → both results and their differences
  *   GET  /api/kg/search?q=             entities whose name or alias contains q
@@ -82,6 +83,19 @@ class BadRequest extends Error {
 }
 
 const own = (o: object, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
+
+/** The bundled samples (id, title, text, gold tag) shown in the page's sample menu; [] when absent. */
+function readSamples(): unknown[] {
+  const file = fileURLToPath(new URL('../../datasets/samples/reviews.jsonl', import.meta.url));
+  if (!existsSync(file)) return [];
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => {
+      const o = JSON.parse(l) as Record<string, unknown>;
+      return { id: String(o.id), title: typeof o.title === 'string' ? o.title : undefined, text: String(o.text), tag: Array.isArray(o.tag) ? o.tag : undefined };
+    });
+}
 
 /** The front end folder of the package (the same from src/serve and dist/serve). */
 export function defaultWebDir(): string {
@@ -185,6 +199,9 @@ export function createServeApp(resources: ServeResources): Hono {
     return analyzeText(ex, kg, req.text, { topK, explain: req.explain });
   };
 
+  // the first view's extractor is made (and warmed) before the first request
+  extractorFor(defaultPreset, {}).extract('《长津湖》');
+
   const app = new Hono();
   app.onError((err, c) => {
     if (err instanceof BadRequest) return c.json(err.field ? { error: err.message, field: err.field } : { error: err.message }, err.status);
@@ -221,6 +238,10 @@ export function createServeApp(resources: ServeResources): Hono {
       limits,
     }),
   );
+
+  app.get('/favicon.ico', (c) => c.body(null, 204));
+  const samples = readSamples();
+  app.get('/api/samples', (c) => c.json(samples));
 
   app.post('/api/extract', async (c) => {
     const req = parseExtract(await readBody(c));

@@ -1,6 +1,6 @@
 /**
  * `filmkw serve`: the local web viewer (src/serve/server.ts). Thin: loads the KG and the batch files,
- * warms the default preset up, listens, prints the URL on stdout, and runs until SIGINT/SIGTERM.
+ * listens (the server warms the default preset up first), prints the URL on stdout, and runs until SIGINT/SIGTERM.
  *
  *   filmkw serve [--kg FILE|DIR | --neo4j] [--host 127.0.0.1] [--port 0] [--preset P]
  *                [--files TAGS.jsonl...] [--input FILE] [--text-field F] [--id-field F] [--gold FILE]
@@ -36,16 +36,9 @@ export async function runServeCommand(flags: ServeFlags): Promise<void> {
   const maxBodyBytes = integer('--max-body-bytes', flags.maxBodyBytes, 1024, 1 << 30);
   if (!findPreset(flags.preset)) throw usageError(`serve: unknown --preset ${JSON.stringify(flags.preset)} (valid: ${listPresets().join(', ')})`);
   if ((flags.input !== undefined || flags.gold !== undefined) && flags.files.length === 0) throw usageError('serve: --input and --gold go with --files (the tag outputs to browse)');
-  const [{ loadKg }, { loadBatch }, { startServer }, { createExtractor }] = await Promise.all([
-    import('../../kg/load.js'),
-    import('../../serve/batch.js'),
-    import('../../serve/server.js'),
-    import('../../pipeline/extract.js'),
-  ]);
+  const [{ loadKg }, { loadBatch }, { startServer }] = await Promise.all([import('../../kg/load.js'), import('../../serve/batch.js'), import('../../serve/server.js')]);
   const kg = await loadKg({ kg: flags.kg, neo4j: flags.neo4j === true, onWarning: (m) => process.stderr.write(`filmkw: ${m}\n`) });
   const batch = await loadBatch({ files: flags.files, input: flags.input, textField: flags.textField, idField: flags.idField, gold: flags.gold });
-  // warm-up: the default preset's lexicon and segmenter (cached on disk by KG hash)
-  createExtractor({ preset: flags.preset, kg }).extract('《长津湖》');
   const server = await startServer({
     kg,
     kgLabel: flags.neo4j ? 'Neo4j' : (flags.kg ?? 'demo KG (kg/demo)'),
