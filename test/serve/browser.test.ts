@@ -19,6 +19,11 @@ import { runTag } from '../../src/batch/tag-run.js';
 import { loadBatch } from '../../src/serve/batch.js';
 import { defaultWebDir, startServer, type RunningServer } from '../../src/serve/server.js';
 
+// The callbacks given to page.evaluate run in the page; the project compiles without the DOM library.
+declare const window: any;
+declare const document: any;
+type HTMLElement = { dataset: Record<string, string>; childNodes: Iterable<{ nodeName: string; textContent: string | null }> };
+
 const SAMPLES = 'datasets/samples/reviews.jsonl';
 const samples = readFileSync(SAMPLES, 'utf8')
   .trim()
@@ -72,7 +77,7 @@ async function tagInPage(text: string, topK = 5): Promise<void> {
 async function highlighted(): Promise<string[]> {
   return page.evaluate(() => {
     const byRank = new Map<number, string>();
-    for (const el of document.querySelectorAll<HTMLElement>('#doc [data-rank]')) {
+    for (const el of document.querySelectorAll("#doc [data-rank]") as HTMLElement[]) {
       const r = Number(el.dataset.rank);
       const own = [...el.childNodes].filter((n) => n.nodeName !== 'SUP').map((n) => n.textContent).join('');
       if (!byRank.has(r)) byRank.set(r, own);
