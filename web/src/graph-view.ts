@@ -28,25 +28,33 @@ interface EdgeAttrs {
   edge: ViewEdge;
 }
 
-/** The laid-out graphology graph of a result (deterministic: circle start, fixed ForceAtlas2 iterations). */
+/**
+ * The laid-out graphology graph of a result, deterministic: nodes start on a sunflower spiral (top K
+ * in the middle, then the other words in order of first occurrence, so that co-occurring words start
+ * close), then a fixed number of ForceAtlas2 iterations, fewer on large graphs (the exact repulsion
+ * costs n² per iteration; Barnes-Hut only pays off on much larger graphs than a review's).
+ */
 export function buildGraph(result: ExtractResult): Graph<NodeAttrs, EdgeAttrs> {
   const g = new Graph<NodeAttrs, EdgeAttrs>({ type: 'undirected', multi: false });
   const n = result.nodes.length;
   const ranks = result.nodes.map((x) => x.rank);
   const min = Math.min(...ranks);
   const span = Math.max(1e-12, Math.max(...ranks) - min);
+  const order = result.nodes.map((_, i) => i).sort((a, b) => (result.nodes[a].keyword ?? Infinity) - (result.nodes[b].keyword ?? Infinity) || a - b);
+  const slot = new Int32Array(n);
+  order.forEach((node, k) => (slot[node] = k));
   result.nodes.forEach((node, i) => {
-    const angle = (2 * Math.PI * i) / Math.max(1, n);
-    const top = node.keyword !== undefined;
     const kind = kindOf(node);
+    const angle = slot[i] * 2.39996; // the golden angle
+    const radius = Math.sqrt(slot[i] + 0.5);
     g.addNode(String(i), {
-      x: Math.cos(angle) * (top ? 0.3 : 1),
-      y: Math.sin(angle) * (top ? 0.3 : 1),
+      x: Math.cos(angle) * radius,
+      y: Math.sin(angle) * radius,
       size: 4 + 14 * ((node.rank - min) / span),
       color: KIND_COLOURS[kind] ?? KIND_COLOURS.word,
       label: node.word,
       index: i,
-      top,
+      top: node.keyword !== undefined,
     });
   });
   const maxW = Math.max(1e-9, ...result.edges.map((e) => e.weight));
@@ -55,8 +63,8 @@ export function buildGraph(result: ExtractResult): Graph<NodeAttrs, EdgeAttrs> {
     g.addEdge(String(e.source), String(e.target), { size: 0.6 + 3.4 * Math.sqrt(Math.max(0, e.weight) / maxW), color: EDGE_COLOURS[kind], kind, edge: e });
   }
   if (n > 1) {
-    const settings = forceAtlas2.inferSettings(g);
-    forceAtlas2.assign(g, { iterations: n > 300 ? 60 : 120, settings: { ...settings, gravity: 1.5, scalingRatio: 6, barnesHutOptimize: n > 300 } });
+    const iterations = n <= 120 ? 100 : n <= 250 ? 60 : n <= 500 ? 35 : 20;
+    forceAtlas2.assign(g, { iterations, settings: { ...forceAtlas2.inferSettings(g), gravity: 1.5, scalingRatio: 6, barnesHutOptimize: n > 2000 } });
   }
   return g;
 }
@@ -79,22 +87,28 @@ export class GraphView {
     }
   }
 
+  private drawn: Graph<NodeAttrs, EdgeAttrs> | null = null;
+
   /** Keep the result; the graph is laid out now and drawn when the view is visible. */
   set(result: ExtractResult): void {
     this.result = result;
     this.graph = buildGraph(result);
     this.selected = null;
-    this.sigma?.kill();
-    this.sigma = null;
     clear(byId('node-info'));
   }
 
-  /** Draw (the container must be visible); resolves after the first frame. */
+  /** Draw (the container must be visible); resolves after the first frame. One sigma instance is kept. */
   draw(): Promise<void> {
-    if (!this.graph || this.sigma) return Promise.resolve();
+    if (!this.graph || this.drawn === this.graph) return Promise.resolve();
+    this.drawn = this.graph;
+    if (this.sigma) {
+      this.sigma.setGraph(this.graph);
+      this.sigma.getCamera().setState({ x: 0.5, y: 0.5, ratio: 1, angle: 0 });
+      return new Promise((resolve) => requestAnimationFrame(() => resolve()));
+    }
     const container = byId('sigma');
     const sigma = new Sigma<NodeAttrs, EdgeAttrs>(this.graph, container, {
-      settings: { enableNodeDrag: true, itemSizesReference: 'screen', labelRenderedSizeThreshold: 7, minEdgeThickness: 0.8, enableCameraRotation: false },
+      settings: { allowInvalidContainer: true, enableNodeDrag: true, itemSizesReference: 'screen', labelRenderedSizeThreshold: 12, minEdgeThickness: 0.8, enableCameraRotation: false },
       nodeReducer: (node, data, attrs) => {
         const out: Partial<NodeDisplayData> = { ...data };
         out.labelSize = attrs.top ? 15 : 12;
@@ -110,7 +124,7 @@ export class GraphView {
           out.backdropArea = 'node';
         }
         if (this.selected) {
-          const near = node === this.selected || this.graph!.areNeighbors(node, this.selected);
+          const near = node === this.selected || this.drawn!.areNeighbors(node, this.selected);
           if (!near) {
             out.color = '#dde1e7';
             out.label = null;
@@ -127,7 +141,7 @@ export class GraphView {
         const visible = attrs.edge.kinds.some((k) => this.shown.has(k));
         if (!visible) out.visibility = 'hidden';
         else if (!this.shown.has(attrs.kind)) out.color = EDGE_COLOURS[attrs.edge.kinds.find((k) => this.shown.has(k))!];
-        if (this.selected && !this.graph!.hasExtremity(edge, this.selected)) out.visibility = 'hidden';
+        if (this.selected && !this.drawn!.hasExtremity(edge, this.selected)) out.visibility = 'hidden';
         return out;
       },
     });
@@ -153,7 +167,8 @@ export class GraphView {
     this.sigma?.refresh();
     const info = byId('node-info');
     clear(info);
-    if (node === null || !this.graph || !this.result) return;
+    const graph = this.drawn;
+    if (node === null || !graph || !this.result) return;
     const n = this.result.nodes[Number(node)];
     const kind = kindOf(n);
     info.append(h('h2', {}, n.word, ' ', chip(kind, kind)));
@@ -163,9 +178,9 @@ export class GraphView {
       go.addEventListener('click', () => this.openEntity(n.entityId!));
       info.append(go);
     }
-    const rows = this.graph
+    const rows = graph
       .edges(node)
-      .map((e) => ({ other: this.graph!.opposite(node, e), edge: this.graph!.getEdgeAttribute(e, 'edge') }))
+      .map((e) => ({ other: graph.opposite(node, e), edge: graph.getEdgeAttribute(e, 'edge') }))
       .sort((a, b) => b.edge.weight - a.edge.weight);
     const table = h('table', { class: 'neighbours' }, h('tr', {}, h('th', {}, `neighbours (${rows.length})`), h('th', {}, 'co-oc'), h('th', {}, 'KG'), h('th', {}, 'sem'), h('th', {}, 'weight')));
     for (const r of rows) {
