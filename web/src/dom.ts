@@ -86,4 +86,4 @@ export function chip(text: string, kind: string): HTMLElement {
   return h('span', { class: `chip kind-${kind}` }, text);
 }
 
-export const fmt = (x: number | undefined): string => (x === undefined ? '–' : Math.abs(x) >= 100 ? x.toFixed(1) : Math.abs(x) >= 1 ? x.toFixed(3) : x.toPrecision(3));
+export const fmt = (x: number | undefined): string => (x === undefined ? '–' : Number.isInteger(x) ? String(x) : Math.abs(x) >= 100 ? x.toFixed(1) : Math.abs(x) >= 1 ? x.toFixed(3) : x.toPrecision(3));

@@ -63,8 +63,8 @@ export function buildGraph(result: ExtractResult): Graph<NodeAttrs, EdgeAttrs> {
     g.addEdge(String(e.source), String(e.target), { size: 0.6 + 3.4 * Math.sqrt(Math.max(0, e.weight) / maxW), color: EDGE_COLOURS[kind], kind, edge: e });
   }
   if (n > 1) {
-    const iterations = n <= 120 ? 100 : n <= 250 ? 60 : n <= 500 ? 35 : 20;
-    forceAtlas2.assign(g, { iterations, settings: { ...forceAtlas2.inferSettings(g), gravity: 1.5, scalingRatio: 6, barnesHutOptimize: n > 2000 } });
+    const iterations = n <= 120 ? 150 : n <= 250 ? 80 : n <= 500 ? 45 : 25;
+    forceAtlas2.assign(g, { iterations, settings: { ...forceAtlas2.inferSettings(g), strongGravityMode: true, gravity: 0.4, scalingRatio: 4, slowDown: 1, barnesHutOptimize: n > 2000 } });
   }
   return g;
 }

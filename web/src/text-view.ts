@@ -21,8 +21,7 @@ export function renderText(text: string, result: ExtractResult, hooks: TextViewH
     if (k) {
       el.className = `occ kw kind-${kindOf(k)} r${k.rank}`;
       el.dataset.rank = String(k.rank);
-      el.style.opacity = String(1 - Math.min(0.45, (k.rank - 1) * 0.06));
-      if (!firstSeen.has(k.rank)) {
+            if (!firstSeen.has(k.rank)) {
         firstSeen.add(k.rank);
         el.append(h('sup', {}, k.rank));
       }
