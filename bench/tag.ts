@@ -42,7 +42,7 @@ import { parse } from 'csv-parse/sync';
 import { createExtractor } from '../src/pipeline/extract.js';
 import { listPresets } from '../src/pipeline/presets.js';
 import { createSegmenter } from '../src/pipeline/segment.js';
-import { exportUserDict } from '../src/kg/dict.js';
+import { exportUserDict } from '../src/lexicon/dict.js';
 import type { KgView } from '../src/kg/model.js';
 import { loadKg } from '../src/kg/load.js';
 import { InlineEngine, WorkerPool, type TagEngine } from '../src/batch/engine.js';
@@ -494,7 +494,7 @@ async function main(): Promise<void> {
   out.push('## Tagging throughput (bench/tag.ts)');
   out.push('');
   out.push(
-    `KG: ${source} (${f(kg.entityCount)} entities, loaded in ${f(kgMs)} ms); ${cpus().length} CPUs (${cpus()[0]?.model ?? '?'}), Node ${process.version}, load average at start ${loadavg()[0].toFixed(1)}. One thread: a full warm-up pass, then ${args.rounds} rounds with the systems in turns; p50/p99 are per-document latencies. "create ms" is the extractor creation (the KG-derived lexicon comes from the on-disk cache when it is warm, src/kg/dict-cache.ts).`,
+    `KG: ${source} (${f(kg.entityCount)} entities, loaded in ${f(kgMs)} ms); ${cpus().length} CPUs (${cpus()[0]?.model ?? '?'}), Node ${process.version}, load average at start ${loadavg()[0].toFixed(1)}. One thread: a full warm-up pass, then ${args.rounds} rounds with the systems in turns; p50/p99 are per-document latencies. "create ms" is the extractor creation (the KG-derived lexicon comes from the on-disk cache when it is warm, src/lexicon/cache.ts).`,
   );
   const summary: string[] = [];
   for (const { corpus: c, rows } of results) {

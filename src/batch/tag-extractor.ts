@@ -6,7 +6,7 @@ import type { Extractor } from '../pipeline/api.js';
 import type { KgView } from '../kg/model.js';
 import { createExtractor } from '../pipeline/extract.js';
 import { loadSnapshot } from '../kg/snapshot.js';
-import type { SegmenterBackend } from '../pipeline/segment.js';
+import type { SegmenterBackend } from '../lexicon/base.js';
 
 /** Where a worker gets its KG: a snapshot file (written by the main thread if needed), or none. */
 export type TagKgSource = { snapshot: string } | null;

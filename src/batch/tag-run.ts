@@ -10,7 +10,7 @@ import { FilmkwError, inputError, usageError } from '../errors.js';
 import { readRecords, type InputFormat, type InputRecord, type ReadStats } from '../io/readers.js';
 import { DEFAULT_MAX_RECORD_BYTES } from '../io/lines.js';
 import { resolveOptions } from '../pipeline/options.js';
-import type { SegmenterBackend } from '../pipeline/segment.js';
+import type { SegmenterBackend } from '../lexicon/base.js';
 import { InlineEngine, WorkerPool, type TagCallOptions, type TagEngine } from './engine.js';
 import { loadFactory, siblingModule, type ExtractorFactorySpec } from './factory.js';
 import { tagOrdered, type OrderedOptions } from './ordered.js';

@@ -13,9 +13,10 @@ import { BASELINES, baselineNeedsDict, checkBaseline, createBaselineSystem, type
 import { createExtractor } from '../pipeline/extract.js';
 import { listPresets } from '../pipeline/presets.js';
 import { resolveOptions } from '../pipeline/options.js';
-import type { SegmenterBackend } from '../pipeline/segment.js';
-import { writeUserDict } from '../kg/dict.js';
-import { canonicalJson, type SystemSpec } from './experiments.js';
+import type { SegmenterBackend } from '../lexicon/base.js';
+import { writeUserDict } from '../lexicon/dict.js';
+import { canonicalJson } from '../util/canonical-json.js';
+import type { SystemSpec } from './experiments.js';
 import { extractorSystem, type EvalSystem } from './systems.js';
 
 /** Display name of a system: the preset or baseline, plus its overrides as `key=value`. */

@@ -18,7 +18,7 @@ import { matchEntities, primaryEntity, resolveAmbiguity, type MatchCache } from 
 import type { ResolvedOptions } from './options.js';
 import { positionBias } from './positions.js';
 import { codePointOrder, orderByScore, rankGraph } from './rank.js';
-import { applyTitlePolicy } from './title-policy.js';
+import { applyTitlePolicy } from '../lexicon/title-policy.js';
 import { loadBundledIdf } from './idf.js';
 import { findPhrases, nodeCounts, phraseScores, selectItems, type RankedItem } from './phrases.js';
 

@@ -4,9 +4,9 @@
  *
  * `createExtractor` resolves the options once, exports the KG lexicon and creates the segmenter once
  * (explicitly, with the user dictionary only when the lexicon is on), and loads the title policy's
- * common-word list once; the exported lexicon (made ready for the segmenter: segment.ts
+ * common-word list once; the exported lexicon (made ready for the segmenter: src/lexicon/user-dict.ts
  * `prepareUserDict`) and the common-word list are cached on disk keyed by the KG content hash, options,
- * backend and code (src/kg/dict-cache.ts), which takes ~2 s off the cold start with the merged KG
+ * backend and code (src/lexicon/cache.ts), which takes ~2 s off the cold start with the merged KG
  * (0.6–0.7 s in all, issue 6). `extract(text)` is then a pure function of the text: no state is carried from
  * one document to the next (the only caches are memo tables of pure lookups), so a document gives the
  * same keywords alone or inside a batch.
@@ -20,11 +20,14 @@ import type { Extractor, ExtractCallOptions, Keyword } from './api.js';
 import { extractFromTokens, needsKg, type DocumentContext } from './core.js';
 import { JaccardMemo } from './graph.js';
 import { resolveOptions, type OptionOverrides } from './options.js';
-import { commonEntityNames } from './title-policy.js';
-import { createSegmenter, DEFAULT_BACKEND, prepareUserDict, preparedFromStrings, preparedToStrings, type PreparedUserDict, type SegmenterBackend } from './segment.js';
+import { commonEntityNames } from '../lexicon/title-policy.js';
+import { createSegmenter } from './segment.js';
+import { DEFAULT_BACKEND, type SegmenterBackend } from '../lexicon/base.js';
+import { prepareUserDict, preparedFromStrings, preparedToStrings, type PreparedUserDict } from '../lexicon/user-dict.js';
 import { selectCandidates } from './candidates.js';
-import { baseLexicon, exportUserDict } from '../kg/dict.js';
-import { cachedStrings } from '../kg/dict-cache.js';
+import { exportUserDict } from '../lexicon/dict.js';
+import { baseLexicon } from '../lexicon/base.js';
+import { cachedStrings } from '../lexicon/cache.js';
 
 const NO_COMMON: ReadonlySet<string> = new Set();
 
@@ -53,7 +56,7 @@ export function createExtractor(create: CreateExtractorOptions = {}): Extractor 
   const backend = create.backend ?? DEFAULT_BACKEND;
   const titles = options.titles;
   // the lexicon and the title policy agree on what a common word is
-  // Both KG-derived tables are cached on disk by KG content hash + options + backend (kg/dict-cache.ts).
+  // Both KG-derived tables are cached on disk by KG content hash + options + backend (lexicon/cache.ts).
   let prepared: PreparedUserDict | null = null;
   if (options.lexicon.useDomainLexicon && kg) {
     const exportOptions = {

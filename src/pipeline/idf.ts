@@ -17,9 +17,9 @@
 import { isUtf8 } from 'node:buffer';
 import { readFileSync } from 'node:fs';
 import { FilmkwError } from '../errors.js';
-import { nodejiebaDefaultFiles } from './segmenters/nodejieba.js';
-import { cachedStrings } from '../kg/dict-cache.js';
-import { FNV_OFFSET, FNV_PRIME, hashUnits } from '../kg/packed.js';
+import { nodejiebaDefaultFiles } from '../lexicon/base.js';
+import { cachedStrings } from '../lexicon/cache.js';
+import { FNV_OFFSET, FNV_PRIME, hashUnits } from '../util/hash.js';
 
 /** The IDF prior (group `prior` of the pipeline options). */
 export interface PriorOptions {
@@ -272,7 +272,7 @@ let bundled: IdfTable | undefined;
 
 /**
  * nodejieba's bundled idf.utf8, loaded once per process, parsed lazily ({@link lazyIdfTable}); its mean
- * (the IDF of unknown words) is kept in the on-disk cache of src/kg/dict-cache.ts (keyed by nodejieba's
+ * (the IDF of unknown words) is kept in the on-disk cache of src/lexicon/cache.ts (keyed by nodejieba's
  * version and this module's source), so a cold start never parses the whole table.
  */
 export function loadBundledIdf(): IdfTable {

@@ -12,7 +12,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { inputError, usageError } from '../errors.js';
-import { nodejiebaDefaultFiles } from './segmenters/nodejieba.js';
+import { nodejiebaDefaultFiles } from '../lexicon/base.js';
 
 export const STOPWORD_LISTS = ['nodejieba', 'film'] as const;
 export type StopwordList = (typeof STOPWORD_LISTS)[number];

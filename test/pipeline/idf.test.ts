@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { FilmkwError } from '../../src/errors.js';
 import { readFileSync } from 'node:fs';
-import { nodejiebaDefaultFiles } from '../../src/pipeline/segmenters/nodejieba.js';
+import { nodejiebaDefaultFiles } from '../../src/lexicon/base.js';
 import { LAZY_IDF_LOOKUPS, indexIdf, lazyIdfTable, loadBundledIdf, parseIdf, scanIdf } from '../../src/pipeline/idf.js';
 import { createExtractor } from '../../src/pipeline/extract.js';
 import { toyKg } from '../fixtures/pipeline/mini-kg.js';

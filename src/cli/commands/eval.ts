@@ -21,7 +21,7 @@ import { buildResults, planSystems, readExperimentConfig, roundScores, runExperi
 import { writeExperimentOutputs } from '../../eval/output.js';
 import { resolveOptions } from '../../pipeline/options.js';
 import { needsKg as presetNeedsKg } from '../../pipeline/core.js';
-import { SEGMENTER_BACKENDS } from '../../pipeline/segment.js';
+import { SEGMENTER_BACKENDS } from '../../lexicon/base.js';
 
 const collect = (value: string, previous: string[]): string[] => [...previous, value];
 

@@ -20,7 +20,7 @@ import { checkFormat, DEFAULT_TEXT_FIELD, inferFormat, INPUT_FORMATS, type Input
 import { DEFAULT_MAX_RECORD_BYTES } from '../../io/lines.js';
 import { DEFAULT_OPTIONS, DEFAULT_PRESET, describeOptions, parseOverride, resolveOptions } from '../../pipeline/options.js';
 import { listPresets } from '../../pipeline/presets.js';
-import { DEFAULT_BACKEND, SEGMENTER_BACKENDS, type SegmenterBackend } from '../../pipeline/segment.js';
+import { DEFAULT_BACKEND, SEGMENTER_BACKENDS, type SegmenterBackend } from '../../lexicon/base.js';
 import { runTag, summaryLine } from '../../batch/tag-run.js';
 
 interface TagFlags {

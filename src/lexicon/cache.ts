@@ -1,9 +1,9 @@
 /**
  * On-disk cache of what `createExtractor` derives from a KG before it can tag (issue 6, cold start):
- * the exported user dictionary, made ready for the segmenter (src/kg/dict.ts `exportUserDict`, ~1.2 s
+ * the exported user dictionary, made ready for the segmenter (src/lexicon/dict.ts `exportUserDict`, ~1.2 s
  * for the merged KG, most of it jieba's suggest_freq over the base dictionary, then
- * src/pipeline/segment.ts `prepareUserDict`) and the common-word entity names of the title
- * policy (src/pipeline/title-policy.ts, which needs the parsed base dictionary, ~0.3 s); and the mean
+ * src/lexicon/user-dict.ts `prepareUserDict`) and the common-word entity names of the title
+ * policy (src/lexicon/title-policy.ts, which needs the parsed base dictionary, ~0.3 s); and the mean
  * of nodejieba's IDF table (src/pipeline/idf.ts, which otherwise parses ~260k lines on a cold start).
  *
  * All three are pure functions of (KG content, options, backend's base dictionary, our code), so an
@@ -35,6 +35,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { canonicalJson } from '../util/canonical-json.js';
 
 /** First token of an entry's header line; bump the number when the layout changes. */
 export const CACHE_FORMAT = 'filmkw-kg-derived-cache 1';
@@ -43,7 +44,7 @@ export const CACHE_FORMAT = 'filmkw-kg-derived-cache 1';
 export const KEEP_PER_KIND = 8;
 
 /** Modules whose source decides the cached values (relative to this module). */
-const CODE = ['./dict', './model', '../pipeline/title-policy', '../pipeline/segment', '../pipeline/segmenters/common', '../pipeline/idf', './dict-cache'];
+const CODE = ['./dict', '../kg/model', './title-policy', './base', './user-dict', '../pipeline/segment', '../pipeline/idf', './cache'];
 
 let fingerprint: string | null = null;
 
@@ -79,20 +80,6 @@ export function cacheDir(env: NodeJS.ProcessEnv = process.env): string | null {
   if (env.FILMKW_CACHE_DIR) return env.FILMKW_CACHE_DIR;
   const uid = typeof process.getuid === 'function' ? process.getuid() : 'u';
   return join(tmpdir(), `filmkw-cache-${uid}`);
-}
-
-/** Canonical JSON (object keys sorted) so equal options give equal keys. */
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const o = value as Record<string, unknown>;
-    return `{${Object.keys(o)
-      .filter((k) => o[k] !== undefined)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${canonical(o[k])}`)
-      .join(',')}}`;
-  }
-  return JSON.stringify(value);
 }
 
 /** In-process memo: the same entry is read (or computed) once per process. */
@@ -227,7 +214,7 @@ function writeEntry(path: string, key: string, values: readonly string[]): void 
  */
 export function cachedStrings(kind: string, kgHash: string, options: unknown, compute: () => readonly string[], env: NodeJS.ProcessEnv = process.env): CachedResult {
   if (!/^[a-z][a-z0-9-]*$/u.test(kind)) throw new Error(`dict-cache: bad entry kind ${JSON.stringify(kind)}`);
-  const key = canonical({ kind, kg: kgHash, options, code: codeFingerprint() });
+  const key = canonicalJson({ kind, kg: kgHash, options, code: codeFingerprint() });
   const id = createHash('sha256').update(key).digest('hex').slice(0, 32);
   const dir = cacheDir(env);
   const memoKey = `${dir ?? ''}\u0000${key}`;

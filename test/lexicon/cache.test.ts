@@ -3,12 +3,13 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { cacheDir, cachedStrings, clearMemo, CACHE_FORMAT, KEEP_PER_KIND } from '../../src/kg/dict-cache.js';
+import { cacheDir, cachedStrings, clearMemo, CACHE_FORMAT, KEEP_PER_KIND } from '../../src/lexicon/cache.js';
 import { loadKg } from '../../src/kg/load.js';
 import { createExtractor } from '../../src/pipeline/extract.js';
-import { exportUserDict } from '../../src/kg/dict.js';
+import { exportUserDict } from '../../src/lexicon/dict.js';
 import { resolveOptions } from '../../src/pipeline/options.js';
-import { DEFAULT_BACKEND, prepareUserDict, preparedFromStrings } from '../../src/pipeline/segment.js';
+import { DEFAULT_BACKEND } from '../../src/lexicon/base.js';
+import { prepareUserDict, preparedFromStrings } from '../../src/lexicon/user-dict.js';
 
 function tempDir(): string {
   return mkdtempSync(join(tmpdir(), 'filmkw-dict-cache-test-'));
