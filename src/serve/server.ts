@@ -200,7 +200,7 @@ export function createServeApp(resources: ServeResources): Hono {
   };
 
   // the first view's extractor is made (and warmed) before the first request
-  extractorFor(defaultPreset, {}).extract('《长津湖》');
+  extractorFor(defaultPreset, {}).extract('以易烊千玺扮演的伍万里这个孩子的视角，拎起《长津湖》整篇故事的主线。吴京饰演的连长伍千里是他的哥哥。', { explain: true, inspect: () => undefined });
 
   const app = new Hono();
   app.onError((err, c) => {

@@ -9,6 +9,13 @@ import type { EdgeDisplayData, NodeDisplayData } from 'sigma/types';
 import { byId, chip, clear, fmt, h, kindOf, KIND_COLOURS } from './dom.js';
 import type { ExtractResult, ViewEdge } from './types.js';
 
+/**
+ * Camera ratio below which every word is labelled. At the first view only the top K are: each new CJK
+ * character of a label costs sigma a glyph in its text atlas, which was most of the drawing time of a
+ * 2,000-character review (bench/serve.ts).
+ */
+const ZOOM_LABELS = 0.6;
+
 const EDGE_COLOURS = { cooc: '#c3c8d1', kg: '#f08c00', sem: '#7950f2' } as const;
 type EdgeKind = keyof typeof EDGE_COLOURS;
 
@@ -17,7 +24,9 @@ interface NodeAttrs {
   y: number;
   size: number;
   color: string;
-  label: string;
+  /** Only the top K carry a label attribute; other words get theirs from the reducer (see ZOOM_LABELS). */
+  label: string | null;
+  word: string;
   index: number;
   top: boolean;
 }
@@ -52,7 +61,8 @@ export function buildGraph(result: ExtractResult): Graph<NodeAttrs, EdgeAttrs> {
       y: Math.sin(angle) * radius,
       size: 4 + 14 * ((node.rank - min) / span),
       color: KIND_COLOURS[kind] ?? KIND_COLOURS.word,
-      label: node.word,
+      label: node.keyword !== undefined ? node.word : null,
+      word: node.word,
       index: i,
       top: node.keyword !== undefined,
     });
@@ -88,6 +98,7 @@ export class GraphView {
   }
 
   private drawn: Graph<NodeAttrs, EdgeAttrs> | null = null;
+  private zoomedIn = false;
 
   /** Keep the result; the graph is laid out now and drawn when the view is visible. */
   set(result: ExtractResult): void {
@@ -108,9 +119,10 @@ export class GraphView {
     }
     const container = byId('sigma');
     const sigma = new Sigma<NodeAttrs, EdgeAttrs>(this.graph, container, {
-      settings: { allowInvalidContainer: true, enableNodeDrag: true, itemSizesReference: 'screen', labelRenderedSizeThreshold: 12, minEdgeThickness: 0.8, enableCameraRotation: false },
-      nodeReducer: (node, data, attrs) => {
+      settings: { allowInvalidContainer: true, enableNodeDrag: true, itemSizesReference: 'screen', labelRenderedSizeThreshold: 6, minEdgeThickness: 0.8, enableCameraRotation: false },
+      nodeReducer: (node, data, attrs, state) => {
         const out: Partial<NodeDisplayData> = { ...data };
+        if (!attrs.top && (state.isHovered || this.zoomedIn || (this.selected !== null && (node === this.selected || this.drawn!.areNeighbors(node, this.selected))))) out.label = attrs.word;
         out.labelSize = attrs.top ? 15 : 12;
         out.labelFont = 'Noto Sans CJK SC, Noto Sans SC, sans-serif';
         if (attrs.top) {
@@ -129,6 +141,7 @@ export class GraphView {
             out.color = '#dde1e7';
             out.label = null;
             out.zIndex = 0;
+            out.backdropVisibility = 'hidden';
           } else {
             out.labelVisibility = 'visible';
             out.zIndex = 3;
@@ -144,6 +157,13 @@ export class GraphView {
         if (this.selected && !this.drawn!.hasExtremity(edge, this.selected)) out.visibility = 'hidden';
         return out;
       },
+    });
+    sigma.getCamera().on('updated', (camera) => {
+      const zoomedIn = camera.ratio < ZOOM_LABELS;
+      if (zoomedIn !== this.zoomedIn) {
+        this.zoomedIn = zoomedIn;
+        sigma.refresh();
+      }
     });
     sigma.on('clickNode', ({ node }) => this.select(node));
     sigma.on('clickStage', () => this.select(null));
