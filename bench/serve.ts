@@ -100,7 +100,7 @@ async function main(): Promise<void> {
   out('(sigma.js, WebGL in SwiftShader: software rendering). Server in the bench process, Debian chromium headless,');
   out(`3 warm-up tags first. Target: < ${TARGET_MS} ms. Load average at the start: ${loadavg().map((x) => x.toFixed(1)).join(', ')} (${cpus().length} cores).`);
   out();
-  out('| KG | reviews | words / edges (median) | request median | tagged + drawn median | p90 | max | target |');
+  out(`| KG | reviews | words / edges (median) | request median | tagged + drawn median | p90 | max | < ${TARGET_MS} ms |`);
   out('|---|---:|---:|---:|---:|---:|---:|---|');
   const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: [...VIEWER_CHROMIUM_ARGS] });
   try {
@@ -118,7 +118,7 @@ async function main(): Promise<void> {
         const total = rows.map((r) => r.totalMs);
         const p90 = quantile(total, 0.9);
         out(
-          `| ${k.label} | ${rows.length} | ${quantile(rows.map((r) => r.nodes), 0.5)} / ${quantile(rows.map((r) => r.edges), 0.5)} | ${ms(quantile(rows.map((r) => r.requestMs), 0.5))} ms | ${ms(quantile(total, 0.5))} ms | ${ms(p90)} ms | ${ms(Math.max(...total))} ms | ${p90 < TARGET_MS ? 'met (p90)' : 'NOT met'} |`,
+          `| ${k.label} | ${rows.length} | ${quantile(rows.map((r) => r.nodes), 0.5)} / ${quantile(rows.map((r) => r.edges), 0.5)} | ${ms(quantile(rows.map((r) => r.requestMs), 0.5))} ms | ${ms(quantile(total, 0.5))} ms | ${ms(p90)} ms | ${ms(Math.max(...total))} ms | median ${quantile(total, 0.5) < TARGET_MS ? 'met' : 'NOT met'}, p90 ${p90 < TARGET_MS ? 'met' : 'NOT met'} |`,
         );
       } finally {
         await page.close();
