@@ -136,15 +136,15 @@ export interface BatchQuery {
   limit: number;
   /** Keep records with a keyword containing this text (after normalisation). */
   keyword?: string;
-  /** Keep records with a keyword annotated with this entity id. */
-  entity?: string;
+  /** Keep records with a keyword annotated with one of these entity ids. */
+  entities?: ReadonlySet<string>;
 }
 
 /** A page of records of one batch file, and the most frequent keywords of the filtered records. */
 export function queryBatch(file: BatchFile, q: BatchQuery, topN = 30) {
   const needle = q.keyword ? normalizeKeyword(q.keyword) : '';
   const kept = file.records.filter(
-    (r) => (!needle || r.keywords.some((k) => normalizeKeyword(k.word).includes(needle))) && (!q.entity || r.keywords.some((k) => k.entityId === q.entity)),
+    (r) => (!needle || r.keywords.some((k) => normalizeKeyword(k.word).includes(needle))) && (!q.entities || r.keywords.some((k) => k.entityId !== undefined && q.entities!.has(k.entityId))),
   );
   const freq = new Map<string, { word: string; count: number; kind?: string; entityId?: string }>();
   for (const r of kept) {

@@ -11,7 +11,7 @@
  *   GET  /api/kg/entity?name=          entities named q (name or alias), with their neighbourhood
  *   GET  /api/kg/entity/<id>           one entity by id, with its neighbourhood
  *   GET  /api/batch                    the tag outputs given on the command line
- *   GET  /api/batch/<n>?offset=&limit=&keyword=&entity=   a page of records of file n, most frequent keywords
+ *   GET  /api/batch/<n>?offset=&limit=&keyword=&entity=   a page of records of file n (entity: id, name or alias), most frequent keywords
  *
  * Errors are JSON `{"error": "...", "field"?: "..."}` with 400 (bad request, naming the field), 404,
  * 413 (body over the cap) or 500. Request bodies are capped; the server binds 127.0.0.1 unless told
@@ -303,12 +303,15 @@ export function createServeApp(resources: ServeResources): Hono {
     const index = /^\d+$/u.test(raw) ? Number(raw) : -1;
     const file = resources.batch[index];
     if (!file) throw new BadRequest(`no batch file ${JSON.stringify(raw)}: the viewer was given ${resources.batch.length} file(s) (--files), numbered from 0`, 'file', 404);
+    // an entity id, or a name or alias (every entity it names)
+    const entity = c.req.query('entity')?.trim();
+    const entities = entity ? new Set(kg.entityIndex(entity) >= 0 ? [entity] : kg.lookup(entity).map((i) => kg.idOf(i))) : undefined;
     return c.json(
       queryBatch(file, {
         offset: intParam(c, 'offset', 0, 1e9),
         limit: intParam(c, 'limit', 50, 500),
         keyword: c.req.query('keyword') || undefined,
-        entity: c.req.query('entity') || undefined,
+        entities,
       }),
     );
   });

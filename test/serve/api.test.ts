@@ -234,6 +234,14 @@ test('batch: only the files given, filters, most frequent keywords, gold hits', 
   const byEntity = await call(`/api/batch/0?entity=${encodeURIComponent(entity)}`);
   assert.ok(byEntity.json.matched >= 1);
   for (const r of byEntity.json.records) assert.ok(r.keywords.some((k: { entityId?: string }) => k.entityId === entity));
+  // by name: the records with a keyword annotated with an entity of that name
+  const byName = await call(`/api/batch/0?entity=${encodeURIComponent('吴京')}`);
+  assert.deepEqual(
+    byName.json.records.map((r: { id: string }) => r.id),
+    lines.filter((l) => l.keywords.some((k: { entityId?: string }) => k.entityId === 'person/name/吴京')).map((l) => l.id),
+  );
+  assert.ok(byName.json.matched >= 1);
+  assert.equal((await call(`/api/batch/0?entity=${encodeURIComponent('没有这个人')}`)).json.matched, 0);
   for (const path of ['/api/batch/1', '/api/batch/..%2F..%2Fetc%2Fpasswd', '/api/batch/-1']) {
     const r = await call(path);
     assert.equal(r.status, 404, path);
