@@ -5,7 +5,7 @@
  * with their co-occurrence, KG and semantic parts). A pure function of (extractor, KG, text, call
  * options): the intermediate results come from the pipeline's `inspect` hook, nothing is recomputed.
  */
-import type { Extractor, ExtractTrace } from '../pipeline/api.js';
+import type { Extractor, ExtractTrace, KeywordExplain } from '../pipeline/api.js';
 import type { KgView } from '../kg/model.js';
 import { primaryEntity } from '../pipeline/kg-match.js';
 import { keywordsJson, roundScore } from '../batch/format.js';
@@ -17,7 +17,8 @@ export interface ViewKeyword {
   score: number;
   kind?: string;
   entityId?: string;
-  explain?: Record<string, unknown>;
+  /** As `KeywordExplain`, numbers rounded (the tag output's JSON form). */
+  explain?: KeywordExplain;
 }
 
 /** A candidate occurrence: `text.slice(start, end)` is its surface; `node` indexes `nodes`. */

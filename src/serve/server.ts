@@ -121,6 +121,9 @@ interface ExtractRequest {
 
 /** Build the Hono app (no socket): the API and the static front end. */
 export function createServeApp(resources: ServeResources): Hono {
+  for (const k of Object.keys(resources.limits ?? {})) {
+    if (!Object.prototype.hasOwnProperty.call(SERVE_DEFAULTS, k)) throw new FilmkwError('USAGE', `serve: unknown limit ${JSON.stringify(k)} (valid: ${Object.keys(SERVE_DEFAULTS).join(', ')})`);
+  }
   const limits: ServeLimits = { ...SERVE_DEFAULTS, ...resources.limits };
   for (const [k, v] of Object.entries(limits)) {
     if (!Number.isInteger(v) || v < 1) throw new FilmkwError('USAGE', `serve: limit ${k} must be an integer ≥ 1, got ${JSON.stringify(v)}`);
