@@ -99,6 +99,22 @@ test('POST /api/extract: keywords equal the library (tag output form), occurrenc
   assert.ok(json.edges.some((e: { kinds: string[] }) => e.kinds.includes('kg')));
 });
 
+test('the pipeline inspect hook: called once per document, keywords unchanged, trace consistent', () => {
+  const ex = createExtractor({ preset: 'textrank+w+g+r', kg });
+  const text = samples[0].text;
+  const traces: import('../../src/pipeline/api.js').ExtractTrace[] = [];
+  const withHook = ex.extract(text, { topK: 5, explain: true, inspect: (t) => traces.push(t) });
+  assert.deepEqual(withHook, ex.extract(text, { topK: 5, explain: true }));
+  assert.equal(traces.length, 1);
+  const { tokens, doc, graph, rank } = traces[0];
+  assert.equal(graph.words.length, doc.words.length);
+  assert.equal(rank.length, doc.words.length);
+  for (let k = 0; k < doc.node.length; k++) assert.equal(tokens[doc.tokenIndex[k]].start, doc.charStart[k]);
+  // the top keyword has the highest rank score among the graph's words here (no IDF prior in this preset)
+  const best = doc.words[rank.indexOf(Math.max(...rank))];
+  assert.equal(withHook[0].word, best);
+});
+
 test('POST /api/extract: phrase keywords get text spans', async () => {
   const text = samples.map((s) => s.text).join('');
   const { json } = await call('/api/extract', { text, preset: 'filmkw', topK: 30 });
