@@ -6,7 +6,7 @@
  *   GET  /api/info                     presets, KG, batch files, limits
  *   GET  /api/samples                  the bundled sample texts (datasets/samples/reviews.jsonl)
  *   POST /api/extract                  {text, preset?, options?, topK?, explain?} → keywords, occurrences, word graph
- *   POST /api/compare                  {text, presets: [a, b], options?, topK?, gold?} → both results and their differences
+ *   POST /api/compare                  {text, presets: [2–4 names], options?, topK?, gold?} → the results and their differences
  *   GET  /api/kg/search?q=             entities whose name or alias contains q
  *   GET  /api/kg/entity?name=          entities named q (name or alias), with their neighbourhood
  *   GET  /api/kg/entity/<id>           one entity by id, with its neighbourhood
@@ -253,7 +253,7 @@ export function createServeApp(resources: ServeResources): Hono {
 
   app.post('/api/compare', async (c) => {
     const body = await readBody(c);
-    if (!own(body, 'presets') || !Array.isArray(body.presets) || body.presets.length !== 2) throw new BadRequest('"presets" must be an array of two preset names', 'presets');
+    if (!own(body, 'presets') || !Array.isArray(body.presets) || body.presets.length < 2 || body.presets.length > 4) throw new BadRequest('"presets" must be an array of 2 to 4 preset names', 'presets');
     const presets = (body.presets as unknown[]).map((p, i) => parsePreset(p, `presets[${i}]`));
     let gold: string[] | null = null;
     if (own(body, 'gold') && body.gold !== undefined && body.gold !== null) {
@@ -266,8 +266,9 @@ export function createServeApp(resources: ServeResources): Hono {
     const goldSet = gold ? new Set(gold.map(normalizeKeyword)) : null;
     return c.json({
       results,
-      onlyA: results[0].keywords.filter((k) => !sets[1].has(k.word)).map((k) => k.word),
-      onlyB: results[1].keywords.filter((k) => !sets[0].has(k.word)).map((k) => k.word),
+      // per result: its keywords that no other result has; and those the previous result (a step of a ladder) lacks
+      only: results.map((r, i) => r.keywords.filter((k) => sets.every((set, j) => j === i || !set.has(k.word))).map((k) => k.word)),
+      added: results.map((r, i) => (i === 0 ? [] : r.keywords.filter((k) => !sets[i - 1].has(k.word)).map((k) => k.word))),
       gold: gold ?? undefined,
       hits: goldSet ? results.map((r) => r.keywords.filter((k) => goldSet.has(normalizeKeyword(k.word))).map((k) => k.word)) : undefined,
     });

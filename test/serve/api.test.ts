@@ -212,17 +212,26 @@ test('KG: entity by name and alias with its neighbourhood and relation kinds; by
   assert.equal((await call('/api/kg/search?q=')).json.field, 'q');
 });
 
-test('POST /api/compare: both presets, differences and gold hits', async () => {
+test('POST /api/compare: presets side by side, differences, the ladder, gold hits', async () => {
   const s = samples[0];
   const { status, json } = await call('/api/compare', { text: s.text, presets: ['textrank', 'textrank+w+g+r'], topK: 5, gold: s.tag });
   assert.equal(status, 200);
   const [a, b] = json.results.map((r: { keywords: { word: string }[] }) => r.keywords.map((k) => k.word));
-  assert.deepEqual(json.onlyA, a.filter((w: string) => !b.includes(w)));
-  assert.deepEqual(json.onlyB, b.filter((w: string) => !a.includes(w)));
+  assert.deepEqual(json.only, [a.filter((w: string) => !b.includes(w)), b.filter((w: string) => !a.includes(w))]);
+  assert.deepEqual(json.added, [[], b.filter((w: string) => !a.includes(w))]);
   assert.deepEqual(json.hits[1], b.filter((w: string) => s.tag.includes(w)));
   assert.ok(json.hits[1].length > json.hits[0].length, 'the full model finds more of sample-01 than TextRank');
-  const bad = await call('/api/compare', { text: s.text, presets: ['textrank'] });
-  assert.equal(bad.json.field, 'presets');
+  // the paper's ladder: each step against the one before
+  const ladder = ['textrank', 'textrank+w', 'textrank+w+g', 'textrank+w+g+r'];
+  const steps = await call('/api/compare', { text: s.text, presets: ladder, topK: 5 });
+  assert.deepEqual(steps.json.results.map((r: { preset: string }) => r.preset), ladder);
+  const words = steps.json.results.map((r: { keywords: { word: string }[] }) => r.keywords.map((k) => k.word));
+  for (let i = 1; i < 4; i++) assert.deepEqual(steps.json.added[i], words[i].filter((w: string) => !words[i - 1].includes(w)));
+  for (let i = 0; i < 4; i++) assert.deepEqual(steps.json.only[i], words[i].filter((w: string) => words.every((o: string[], j: number) => j === i || !o.includes(w))));
+  for (const presets of [['textrank'], ['textrank', 'textrank', 'textrank', 'textrank', 'textrank'], 'textrank']) {
+    const bad = await call('/api/compare', { text: s.text, presets });
+    assert.equal(bad.json.field, 'presets');
+  }
   const badName = await call('/api/compare', { text: s.text, presets: ['textrank', 'x'] });
   assert.equal(badName.json.field, 'presets[1]');
 });

@@ -167,7 +167,7 @@ test('KG view: jump from a keyword to its entity, search by name, open a neighbo
   await page.screenshot({ path: join(shots, 'kg.png') });
 });
 
-test('Compare view: two presets side by side with gold hits', { skip }, async () => {
+test('Compare view: presets side by side with gold hits, and the ladder', { skip }, async () => {
   await page.click('#tabs button[data-view=text]');
   await page.selectOption('#sample', 'sample-01');
   await page.waitForFunction(() => (window as any).filmkw.lastTag !== undefined);
@@ -181,6 +181,10 @@ test('Compare view: two presets side by side with gold hits', { skip }, async ()
   const hits = await page.$$eval('#compare-out .card:nth-child(2) .hit', (els) => els.map((e) => e.textContent));
   assert.ok(hits.length >= 1 && hits.every((w) => samples[0].tag.includes(w!)));
   assert.ok((await page.$$('#compare-out .only')).length >= 1, 'differences marked');
+  // the paper's ladder in four columns
+  await page.click('#ladder');
+  await page.waitForFunction(() => document.querySelectorAll('#compare-out .card').length === 4);
+  assert.deepEqual(await page.$$eval('#compare-out .card h2', (els) => els.map((e) => e.textContent)), ['textrank', 'textrank+w', 'textrank+w+g', 'textrank+w+g+r']);
   await page.screenshot({ path: join(shots, 'compare.png') });
 });
 

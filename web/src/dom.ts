@@ -49,7 +49,7 @@ export async function api<T>(path: string, body?: unknown): Promise<T> {
   return data as T;
 }
 
-const FIELD_INPUTS: Record<string, string> = { text: 'text', preset: 'preset', topK: 'topk', options: 'options', gold: 'gold', 'presets[0]': 'preset-a', 'presets[1]': 'preset-b', q: 'kg-query', name: 'kg-query' };
+const FIELD_INPUTS: Record<string, string> = { text: 'text', preset: 'preset', topK: 'topk', options: 'options', gold: 'gold', 'presets[0]': 'preset-a', 'presets[1]': 'preset-b', 'presets[2]': 'preset-c', 'presets[3]': 'preset-d', q: 'kg-query', name: 'kg-query' };
 
 /** Show an error in the page (and mark the input of the field it names); null clears it. */
 export function showError(err: unknown): void {

@@ -112,7 +112,8 @@ async function compare(): Promise<void> {
       .value.split(/[,，、\s]+/u)
       .map((s) => s.trim())
       .filter(Boolean);
-    await runCompare({ text: body.text, topK: body.topK, options: body.options, presets: [byId<HTMLSelectElement>('preset-a').value, byId<HTMLSelectElement>('preset-b').value], gold: gold.length ? gold : undefined });
+    const presets = ['a', 'b', 'c', 'd'].map((x) => byId<HTMLSelectElement>(`preset-${x}`).value).filter((p) => p !== '');
+    await runCompare({ text: body.text, topK: body.topK, options: body.options, presets, gold: gold.length ? gold : undefined });
   } catch (err) {
     showError(err);
   }
@@ -140,6 +141,10 @@ async function init(): Promise<void> {
     if ((ev as KeyboardEvent).key === 'Enter' && ((ev as KeyboardEvent).ctrlKey || (ev as KeyboardEvent).metaKey)) void tag();
   });
   byId('compare').addEventListener('click', () => void compare());
+  byId('ladder').addEventListener('click', () => {
+    ['textrank', 'textrank+w', 'textrank+w+g', 'textrank+w+g+r'].forEach((p, i) => (byId<HTMLSelectElement>(`preset-${'abcd'[i]}`).value = p));
+    void compare();
+  });
   byId('kg-form').addEventListener('submit', (ev) => {
     ev.preventDefault();
     showError(null);
@@ -156,6 +161,10 @@ async function init(): Promise<void> {
     fillSelect('preset', info.presets, info.preset);
     fillSelect('preset-a', info.presets, 'textrank');
     fillSelect('preset-b', info.presets, info.preset);
+    for (const x of ['c', 'd']) {
+      fillSelect(`preset-${x}`, info.presets, '');
+      byId<HTMLSelectElement>(`preset-${x}`).prepend(new Option('—', '', true, true));
+    }
     byId<HTMLInputElement>('topk').value = String(info.topK);
     byId('kg-label').textContent = `KG: ${info.kg.label} · ${info.kg.entities.toLocaleString()} entities, ${info.kg.relations.toLocaleString()} relations`;
     const sampleSel = byId<HTMLSelectElement>('sample');
