@@ -39,7 +39,8 @@ export {
 
 // the stages, each a pure function of (input, options)
 export { createSegmenter, type Segmenter, type Token } from './pipeline/segment.js';
-export { selectCandidates, type CandidateSelection } from './pipeline/candidates.js';
+export { createCandidateFilter, selectCandidates, type CandidateFilter, type CandidateSelection } from './pipeline/candidates.js';
+export { loadBundledIdf, parseIdf, type IdfTable } from './pipeline/idf.js';
 export { loadStopwords } from './pipeline/stopwords.js';
 export { extractFromTokens, type DocumentContext } from './pipeline/core.js';
 export { buildCandidateDoc, buildWordGraph, mergeEntityNodes, toRankInput, toGraphology, type CandidateDoc, type WordGraph, type WordEdgeAttributes, type WordNodeAttributes } from './pipeline/graph.js';
@@ -51,6 +52,7 @@ export { jaccard } from './pipeline/jaccard.js';
 // lexicon: KG names → segmenter user dictionary; the title policy's common-word rules
 export { DEFAULT_BACKEND, SEGMENTER_BACKENDS, type SegmenterBackend } from './lexicon/base.js';
 export { exportUserDict, writeUserDict, type UserDictExport } from './lexicon/dict.js';
+export { DiskCache } from './lexicon/cache.js';
 export { applyTitlePolicy, commonEntityNames, isCommonWord } from './lexicon/title-policy.js';
 
 // knowledge graph

@@ -51,6 +51,8 @@ export interface TagRunOptions {
   backend?: SegmenterBackend;
   kg?: string;
   neo4j?: boolean;
+  /** Directory of the on-disk cache of KG-derived tables (the CLI passes `FILMKW_CACHE_DIR`'s); absent or null: none. */
+  cacheDir?: string | null;
   /** Show a progress bar (the CLI passes stderr.isTTY). @default false */
   progress?: boolean;
   /** Checkpoint interval of `--out` runs. @default 1000 ms */
@@ -245,7 +247,7 @@ export async function runTag(o: TagRunOptions): Promise<TagRunSummary> {
       throw err;
     }
     preset = resolved.preset;
-    const args: Omit<TagExtractorArgs, 'kg'> = { preset: o.preset, overrides: o.overrides, backend: o.backend };
+    const args: Omit<TagExtractorArgs, 'kg'> = { preset: o.preset, overrides: o.overrides, backend: o.backend, cacheDir: o.cacheDir ?? null };
     const onProgress = (m: string) => stderr.write(`${m}\n`);
     let contentHash: string;
     if (workers === 1) {

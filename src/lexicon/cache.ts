@@ -1,28 +1,31 @@
 /**
- * On-disk cache of what `createExtractor` derives from a KG before it can tag (issue 6, cold start):
- * the exported user dictionary, made ready for the segmenter (src/lexicon/dict.ts `exportUserDict`, ~1.2 s
- * for the merged KG, most of it jieba's suggest_freq over the base dictionary, then
- * src/lexicon/user-dict.ts `prepareUserDict`) and the common-word entity names of the title
- * policy (src/lexicon/title-policy.ts, which needs the parsed base dictionary, ~0.3 s); and the mean
- * of nodejieba's IDF table (src/pipeline/idf.ts, which otherwise parses ~260k lines on a cold start).
+ * On-disk cache of what `createExtractor` derives before it can tag (issue 6, cold start): the exported
+ * user dictionary, made ready for the segmenter (src/lexicon/dict.ts `exportUserDict`, ~1.2 s for the
+ * merged KG, most of it jieba's suggest_freq over the base dictionary, then src/lexicon/user-dict.ts
+ * `prepareUserDict`), the common-word entity names of the title policy (src/lexicon/title-policy.ts,
+ * which needs the parsed base dictionary, ~0.3 s), and nodejieba's IDF table packed into arrays
+ * (src/pipeline/idf.ts, which otherwise parses ~260k lines).
  *
- * All three are pure functions of (KG content, options, backend's base dictionary, our code), so an
- * entry is keyed by a SHA-256 of:
+ * A cache is an object passed in ({@link DiskCache}), never process-wide state: the CLI opens the one the
+ * environment names ({@link diskCacheFromEnv}: `FILMKW_CACHE_DIR`, else `<os.tmpdir()>/filmkw-cache-<uid>`;
+ * `FILMKW_CACHE=off` or `0` for none), a library caller has none unless it passes one.
+ *
+ * Every entry is a pure function of (KG content, options, backend's base dictionary, our code), so it is
+ * keyed by a SHA-256 of:
  * - the KG's content hash (`KgView.contentHash`), the kind of entry and its options (canonical JSON),
- * - the backend and the installed versions of @node-rs/jieba and nodejieba (their base dictionaries),
- * - a fingerprint of the source of the modules that compute the entries (`CODE`: dict, model
- *   normalisation, title policy, segment and its common rules, idf, this module), so a code change
- *   never reads a stale entry.
+ * - the installed versions of @node-rs/jieba and nodejieba (their base dictionaries and IDF table),
+ * - a fingerprint of the source of the modules that compute the entry (the caller names them: the
+ *   lexicon's own, {@link LEXICON_CODE}, by default), so a code change never reads a stale entry.
  *
- * An entry is one file `<kind>-<key>.json` in the cache directory: a first line with the format, the
- * full key and the SHA-256 of the body, then the body (a JSON array of strings). It is written to a
- * temporary file and renamed (atomic: readers see the old entry or the new one, never a torn one), and
- * validated on every read (format, key, body hash, array of strings); an entry that fails validation is
- * recomputed and rewritten. The cache never changes a result: a hit returns exactly what the
- * computation returned when the entry was written (tested).
+ * An entry is one file `<kind>-<key>.json` (a JSON array of strings) or `<kind>-<key>.bin` (bytes) in the
+ * cache directory: a first line with the format, the full key and the SHA-256 of the body, padded so
+ * that the body starts at a multiple of 8 bytes, then the body. It is written to a temporary file and
+ * renamed (atomic: readers see the old entry or the new one, never a torn one), and validated on every
+ * read (format, key, body hash, and for strings an array of strings); an entry that fails validation is
+ * recomputed and rewritten. The cache never changes a result: a hit returns exactly what the computation
+ * returned when the entry was written (tested).
  *
- * Directory: `FILMKW_CACHE_DIR`, else `<os.tmpdir()>/filmkw-cache-<uid>` (created mode 0700; a directory
- * owned by another user is not used). `FILMKW_CACHE=off` (or `0`) disables the cache. Failures to
+ * The directory is created mode 0700; a directory owned by another user is not used. Failures to
  * create, read or write the cache are never errors: the entry is computed as without a cache.
  * Each write keeps the {@link KEEP_PER_KIND} most recently used entries of its kind (a hit refreshes the
  * entry's modification time) and removes the older ones (other KGs, options or versions), entries of
@@ -43,20 +46,23 @@ export const CACHE_FORMAT = 'filmkw-kg-derived-cache 1';
 /** Entries of one kind kept in the directory (the most recently used); older ones are removed on write. */
 export const KEEP_PER_KIND = 8;
 
-/** Modules whose source decides the cached values (relative to this module). */
-const CODE = ['./dict', '../kg/model', './title-policy', './base', './user-dict', '../pipeline/segment', '../pipeline/idf', './cache'];
+/** Modules whose source decides the lexicon's cached values (their URLs, for {@link DiskCache.strings}). */
+export const LEXICON_CODE: readonly string[] = Object.freeze(
+  ['./dict.js', './base.js', './user-dict.js', './title-policy.js', './cache.js', '../kg/model.js'].map((m) => new URL(m, import.meta.url).href),
+);
 
-let fingerprint: string | null = null;
-
-/** SHA-256 of the deciding modules' source and of the segmenter packages' versions (once per process). */
-export function codeFingerprint(): string {
-  if (fingerprint !== null) return fingerprint;
+/**
+ * SHA-256 of the source of the modules at `urls` (a `.js` URL is read as the `.ts` file beside it when
+ * running from src/) and of the segmenter packages' versions.
+ */
+function codeFingerprint(urls: readonly string[]): string {
   const h = createHash('sha256');
-  const ext = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
-  for (const m of CODE) {
-    h.update(m);
+  const ts = import.meta.url.endsWith('.ts');
+  for (const u of urls) {
+    const url = ts ? u.replace(/\.js$/u, '.ts') : u;
+    h.update(url.slice(url.lastIndexOf('/') + 1));
     try {
-      h.update(readFileSync(fileURLToPath(new URL(`${m}${ext}`, import.meta.url))));
+      h.update(readFileSync(fileURLToPath(url)));
     } catch {
       h.update(`missing:${Math.random()}`); // unknown code: never reuse an entry
     }
@@ -69,21 +75,21 @@ export function codeFingerprint(): string {
       h.update(`${pkg}@unknown`);
     }
   }
-  fingerprint = h.digest('hex');
-  return fingerprint;
+  return h.digest('hex');
 }
 
-/** The cache directory, or null when the cache is off (see module header). */
-export function cacheDir(env: NodeJS.ProcessEnv = process.env): string | null {
+/**
+ * The command line's cache directory: `FILMKW_CACHE_DIR`, else `<os.tmpdir()>/filmkw-cache-<uid>`; null
+ * when `FILMKW_CACHE` is off (see module header). Library code never reads the environment: a caller
+ * that wants the cache opens one ({@link DiskCache}) and passes it in.
+ */
+export function cacheDirFromEnv(env: NodeJS.ProcessEnv = process.env): string | null {
   const flag = (env.FILMKW_CACHE ?? '').toLowerCase();
   if (flag === 'off' || flag === '0' || flag === 'false' || flag === 'no') return null;
   if (env.FILMKW_CACHE_DIR) return env.FILMKW_CACHE_DIR;
   const uid = typeof process.getuid === 'function' ? process.getuid() : 'u';
   return join(tmpdir(), `filmkw-cache-${uid}`);
 }
-
-/** In-process memo: the same entry is read (or computed) once per process. */
-const memo = new Map<string, readonly string[]>();
 
 export interface CachedResult {
   values: readonly string[];
@@ -113,8 +119,8 @@ function usableDir(dir: string): boolean {
   }
 }
 
-/** Read and validate an entry; null if absent or invalid. */
-function readEntry(path: string, key: string): string[] | null {
+/** Read and validate an entry; its body, or null if absent or invalid. */
+function readEntry(path: string, key: string): Buffer | null {
   let bytes: Buffer;
   try {
     bytes = readFileSync(path);
@@ -131,10 +137,16 @@ function readEntry(path: string, key: string): string[] | null {
   }
   if (header.format !== CACHE_FORMAT || header.key !== key || typeof header.sha256 !== 'string') return null;
   // the digest is over the body's UTF-8 bytes, as written: hashed as read, decoded once
-  if (createHash('sha256').update(bytes.subarray(nl + 1)).digest('hex') !== header.sha256) return null;
+  const body = bytes.subarray(nl + 1);
+  if (createHash('sha256').update(body).digest('hex') !== header.sha256) return null;
+  return body;
+}
+
+/** A strings entry's body: a JSON array of strings, else null. */
+function stringsOf(body: Buffer): string[] | null {
   let values: unknown;
   try {
-    values = JSON.parse(bytes.toString('utf8', nl + 1));
+    values = JSON.parse(body.toString('utf8'));
   } catch {
     return null;
   }
@@ -148,12 +160,12 @@ const LEGACY_KINDS = ['userdict'];
 const STALE_TEMP_MS = 60 * 60 * 1000;
 
 /**
- * Keeps the {@link KEEP_PER_KIND} most recently used entries `<kind>-<32 hex>.json` (a hit refreshes an
+ * Keeps the {@link KEEP_PER_KIND} most recently used entries `<kind>-<32 hex>.json|.bin` (a hit refreshes an
  * entry's modification time) and removes the others, the entries of {@link LEGACY_KINDS} and stale
  * temporary files. Best effort: another process may be pruning too.
  */
 function pruneDir(dir: string, kind: string): void {
-  const entry = /^([a-z][a-z0-9-]*)-[0-9a-f]{32}\.json$/u;
+  const entry = /^([a-z][a-z0-9-]*)-[0-9a-f]{32}\.(?:json|bin)$/u;
   let names: string[];
   try {
     names = readdirSync(dir);
@@ -192,12 +204,15 @@ function pruneDir(dir: string, kind: string): void {
 }
 
 /** Write an entry atomically (temporary file + rename); failures are ignored. */
-function writeEntry(path: string, key: string, values: readonly string[]): void {
-  const body = JSON.stringify(values);
+function writeEntry(path: string, key: string, body: Uint8Array): void {
   const header = JSON.stringify({ format: CACHE_FORMAT, key, sha256: createHash('sha256').update(body).digest('hex') });
   const tmp = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
   try {
-    writeFileSync(tmp, `${header}\n${body}`, { mode: 0o600 });
+    // the header line is padded so that the body starts at a multiple of 8 bytes: a packed body read back
+    // in a buffer of its own is then used in place by typed-array views (nothing copied)
+    const line = Buffer.from(`${header}\n`);
+    const pad = (8 - (line.length % 8)) % 8;
+    writeFileSync(tmp, Buffer.concat([Buffer.from(header + ' '.repeat(pad) + '\n'), body]), { mode: 0o600 });
     renameSync(tmp, path);
   } catch {
     try {
@@ -208,40 +223,84 @@ function writeEntry(path: string, key: string, values: readonly string[]): void 
   }
 }
 
-/**
- * The cached value of `compute()` for (kind, kgHash, options), computing and storing it on a miss.
- * `compute` must be a pure function of the key's parts and the code named in the module header.
- */
-export function cachedStrings(kind: string, kgHash: string, options: unknown, compute: () => readonly string[], env: NodeJS.ProcessEnv = process.env): CachedResult {
-  if (!/^[a-z][a-z0-9-]*$/u.test(kind)) throw new Error(`dict-cache: bad entry kind ${JSON.stringify(kind)}`);
-  const key = canonicalJson({ kind, kg: kgHash, options, code: codeFingerprint() });
-  const id = createHash('sha256').update(key).digest('hex').slice(0, 32);
-  const dir = cacheDir(env);
-  const memoKey = `${dir ?? ''}\u0000${key}`;
-  const hit = memo.get(memoKey);
-  if (hit) return { values: hit, source: 'memory' };
-  let values: readonly string[] | null = null;
-  let source: CachedResult['source'] = 'computed';
-  const path = dir !== null ? join(dir, `${kind}-${id}.json`) : null;
-  if (path !== null && dir !== null && usableDir(dir)) {
-    values = readEntry(path, key);
-    if (values) {
-      source = 'disk';
-      touch(path);
-    }
-  }
-  if (values === null) {
-    values = compute();
-    if (path !== null && dir !== null && usableDir(dir)) {
-      writeEntry(path, key, values);
-      pruneDir(dir, kind);
-    }
-  }
-  memo.set(memoKey, values);
-  return { values, source };
+export interface CachedBytes {
+  value: Uint8Array;
+  source: CachedResult['source'];
 }
 
-/** Forget the in-process memo (tests). */
-export function clearMemo(): void {
-  memo.clear();
+/**
+ * One cache directory (see module header). Values read or computed through an instance are also kept in
+ * its memory, so one instance reads an entry from disk once.
+ */
+export class DiskCache {
+  private readonly memo = new Map<string, readonly string[] | Uint8Array>();
+  private readonly fingerprints = new Map<string, string>();
+
+  constructor(readonly dir: string) {}
+
+  /**
+   * The cached value of `compute()` for (kind, hash, options): from memory, else from disk, else computed
+   * and stored. `compute` must be a pure function of the key's parts and of the source of the modules
+   * in `code` (URLs; default the lexicon's, {@link LEXICON_CODE}).
+   */
+  strings(kind: string, hash: string, options: unknown, compute: () => readonly string[], code: readonly string[] = LEXICON_CODE): CachedResult {
+    const r = this.entry(kind, 'json', hash, options, code, () => Buffer.from(JSON.stringify(compute())), stringsOf);
+    return { values: r.value, source: r.source };
+  }
+
+  /** Like {@link strings} for a binary value (e.g. a packed table). */
+  bytes(kind: string, hash: string, options: unknown, compute: () => Uint8Array, code: readonly string[]): CachedBytes {
+    return this.entry(kind, 'bin', hash, options, code, compute, (b) => b);
+  }
+
+  private entry<T extends readonly string[] | Uint8Array>(
+    kind: string,
+    ext: 'json' | 'bin',
+    hash: string,
+    options: unknown,
+    code: readonly string[],
+    compute: () => Uint8Array,
+    decode: (body: Buffer) => T | null,
+  ): { value: T; source: CachedResult['source'] } {
+    if (!/^[a-z][a-z0-9-]*$/u.test(kind)) throw new Error(`cache: bad entry kind ${JSON.stringify(kind)}`);
+    const codeKey = code.join('\n');
+    let fingerprint = this.fingerprints.get(codeKey);
+    if (fingerprint === undefined) this.fingerprints.set(codeKey, (fingerprint = codeFingerprint(code)));
+    const key = canonicalJson({ kind, kg: hash, options, code: fingerprint });
+    const hit = this.memo.get(key);
+    if (hit) return { value: hit as T, source: 'memory' };
+    const path = join(this.dir, `${kind}-${createHash('sha256').update(key).digest('hex').slice(0, 32)}.${ext}`);
+    const usable = usableDir(this.dir);
+    let value: T | null = null;
+    let source: CachedResult['source'] = 'computed';
+    if (usable) {
+      const body = readEntry(path, key);
+      value = body && decode(body);
+      if (value) {
+        source = 'disk';
+        touch(path);
+      }
+    }
+    if (value === null) {
+      const body = compute();
+      value = decode(Buffer.from(body.buffer, body.byteOffset, body.byteLength))!;
+      if (usable) {
+        writeEntry(path, key, body);
+        pruneDir(this.dir, kind);
+      }
+    }
+    this.memo.set(key, value);
+    return { value, source };
+  }
+}
+
+/** The command line's cache ({@link cacheDirFromEnv}), or null when it is off. */
+export function diskCacheFromEnv(env: NodeJS.ProcessEnv = process.env): DiskCache | null {
+  const dir = cacheDirFromEnv(env);
+  return dir === null ? null : new DiskCache(dir);
+}
+
+/** `cache.strings(…)`, or `compute()` when there is no cache. */
+export function cachedStrings(cache: DiskCache | null, kind: string, hash: string, options: unknown, compute: () => readonly string[]): readonly string[] {
+  return cache ? cache.strings(kind, hash, options, compute).values : compute();
 }
