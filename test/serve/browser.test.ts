@@ -145,6 +145,20 @@ test('Word graph view: drawn with the three edge kinds; clicking a node lists it
   assert.equal(rows, degree);
   assert.ok(result.edges.some((e: { kinds: string[] }) => e.kinds.includes('kg')), 'KG edges in the full model');
   await page.screenshot({ path: join(shots, 'graph.png') });
+  // drag the node: it follows the mouse (sigma starts the drag at the first move, so up to one step behind)
+  await page.mouse.move(at.x, at.y);
+  await page.mouse.down();
+  for (let k = 1; k <= 5; k++) await page.mouse.move(at.x + 12 * k, at.y + 8 * k);
+  await page.mouse.up();
+  const moved = await page.evaluate((w) => (window as any).filmkw.nodePosition(w), top);
+  assert.ok(moved.x - at.x >= 46 && moved.x - at.x <= 62 && moved.y - at.y >= 30 && moved.y - at.y <= 42, `dragged to ${JSON.stringify(moved)} from ${JSON.stringify(at)}`);
+  // zoom with the wheel: the node moves away from the pointer
+  const pointer = { x: moved.x - 80, y: moved.y - 60 };
+  await page.mouse.move(pointer.x, pointer.y);
+  await page.mouse.wheel(0, -300);
+  await page.waitForTimeout(600);
+  const zoomed = await page.evaluate((w) => (window as any).filmkw.nodePosition(w), top);
+  assert.ok(Math.hypot(zoomed.x - pointer.x, zoomed.y - pointer.y) > Math.hypot(moved.x - pointer.x, moved.y - pointer.y) * 1.2, 'zoomed in around the pointer');
   // hiding co-occurrence edges keeps the page working
   await page.uncheck('.edge-kinds input[data-kind=cooc]');
   assert.deepEqual(pageErrors, []);
