@@ -42,7 +42,7 @@ export async function openEntity(id: string): Promise<void> {
   card.append(h('div', { class: 'muted small' }, e.id));
   if (e.aliases.length > 0) card.append(h('div', {}, 'aliases: ', e.aliases.join(' · ')));
   if (e.surfaces.length > 0 && e.surfaces.join() !== e.name) card.append(h('div', { class: 'small' }, 'surfaces: ', e.surfaces.join(' · ')));
-  card.append(h('div', { class: 'small muted' }, `${e.neighbourCount} neighbour(s)${e.neighbourCount > e.neighbours.length ? `, first ${e.neighbours.length} shown` : ''}`));
+  card.append(h('div', { class: 'small muted' }, `${e.neighbourCount} neighbour(s)${e.neighbourCount > e.neighbours.length ? `, first ${e.neighbours.length} shown` : ''} · “←”: the neighbour is the relation’s subject (e.g. the director of this film)`));
   for (const [kind, title] of GROUPS) {
     const items = e.neighbours.filter((n) => n.kind === kind);
     if (items.length === 0) continue;
