@@ -6,7 +6,7 @@
  * runs in this process (src/serve/server.ts), with the bundled demo KG and, when there is one, the
  * merged KG (bench/_cli.ts benchKgPath: FILMKW_BENCH_KG or $TMPDIR/filmkw-merged.fkg).
  *
- * Texts: the first reviews of ../shared/data/texts/douban-long-reviews-19films with at least 2,000
+ * Texts: the first reviews of texts/douban-long-reviews-19films (FILMKW_DATA, default ../shared/data) with at least 2,000
  * characters, cut to 2,000 (the bundled samples, repeated to 2,000 characters, when the data is absent).
  * 3 warm-up tags, then one tag per review; median, p90 and max, and the split between the request
  * (server extraction + JSON) and the drawing.
@@ -15,6 +15,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Page } from 'playwright-core';
 import { CHROMIUM_PATH } from '../src/html/records.js';
@@ -28,7 +29,8 @@ declare const window: any;
 declare const document: any;
 
 const out = (s = '') => process.stdout.write(`${s}\n`);
-const REVIEWS = fileURLToPath(new URL('../../shared/data/texts/douban-long-reviews-19films/reviews.jsonl', import.meta.url));
+const DATA = process.env.FILMKW_DATA ?? fileURLToPath(new URL('../../shared/data/', import.meta.url));
+const REVIEWS = join(DATA, 'texts', 'douban-long-reviews-19films', 'reviews.jsonl');
 const SAMPLES = fileURLToPath(new URL('../datasets/samples/reviews.jsonl', import.meta.url));
 const LENGTH = 2000;
 const TARGET_MS = 300;
