@@ -39,6 +39,15 @@ import type { OccurrenceView } from './positions.js';
 import type { RankInput } from './rank.js';
 import { EdgeTable } from './edge-table.js';
 import { sortedHas } from '../util/sorted.js';
+import type { OptionRules } from '../util/option-rules.js';
+
+export const WINDOW_OVER = ['candidates', 'allTokens'] as const;
+export const SELF_LOOPS = ['drop', 'keep', 'keepDouble'] as const;
+export const KG_EDGE_WEIGHTS = ['binary', 'relationCount'] as const;
+export const COMBINES = ['sum', 'max', 'coOnlyWeightKgBinary'] as const;
+export const JACCARD_NEIGHBOURS = ['kg', 'kgInDoc', 'docGraph'] as const;
+export const SM_SCOPES = ['existingEdges', 'allPairs'] as const;
+export const SM_COMBINES = ['add', 'mul', 'mulOnePlus', 'linear'] as const;
 
 /** Options of the graph stage (group `graph`). */
 export interface GraphOptions {
@@ -51,7 +60,7 @@ export interface GraphOptions {
    * Sequence the distance is measured on: candidate occurrences or all tokens.
    * @default 'candidates'
    */
-  windowOver: 'candidates' | 'allTokens';
+  windowOver: (typeof WINDOW_OVER)[number];
   /**
    * Whether a window may span a sentence end.
    * @default true
@@ -61,7 +70,7 @@ export interface GraphOptions {
    * Same word twice inside a window: no edge, a self-loop counted once, or counted twice (jieba/cppjieba).
    * @default 'drop'
    */
-  selfLoops: 'drop' | 'keep' | 'keepDouble';
+  selfLoops: (typeof SELF_LOOPS)[number];
   /**
    * Ablation "G": add KG edges between candidates whose entities are related in the MKG (eq. 2/3).
    * @default false
@@ -72,12 +81,12 @@ export interface GraphOptions {
    * The paper gives no weight for a KG edge; 16 was measured on film-dev (options.ts header).
    * @default 16
    */
-  kgEdgeWeight: 'binary' | 'relationCount' | number;
+  kgEdgeWeight: (typeof KG_EDGE_WEIGHTS)[number] | number;
   /**
    * How eq. 3 combines co-occurrence and KG weight.
    * @default 'sum'
    */
-  combine: 'sum' | 'max' | 'coOnlyWeightKgBinary';
+  combine: (typeof COMBINES)[number];
   /**
    * λ of eq. 3 (weight of the KG part).
    * @default 1
@@ -97,7 +106,7 @@ export interface SemanticOptions {
    * node's neighbours in the graph of eq. 3.
    * @default 'kg'
    */
-  jaccardNeighbours: 'kg' | 'kgInDoc' | 'docGraph';
+  jaccardNeighbours: (typeof JACCARD_NEIGHBOURS)[number];
   /**
    * Remove the two endpoints from both sets before computing (directly linked pairs are otherwise
    * penalised by each other's presence in the union).
@@ -114,12 +123,12 @@ export interface SemanticOptions {
    * creates an edge).
    * @default 'existingEdges'
    */
-  smScope: 'existingEdges' | 'allPairs';
+  smScope: (typeof SM_SCOPES)[number];
   /**
    * How sm enters eqs. 9/10.
    * @default 'add'
    */
-  smCombine: 'add' | 'mul' | 'mulOnePlus' | 'linear';
+  smCombine: (typeof SM_COMBINES)[number];
   /**
    * μ of `smCombine: 'linear'`.
    * @default 0.5
@@ -131,6 +140,51 @@ export interface SemanticOptions {
    */
   smInDenominator: boolean;
 }
+
+export const DEFAULT_GRAPH_OPTIONS: Readonly<GraphOptions> = Object.freeze({
+  window: 5,
+  windowOver: 'candidates',
+  crossSentence: true,
+  selfLoops: 'drop',
+  kgEdges: false,
+  // β: the paper is silent; measured on film-dev (eval/results/film-dev/ANALYSIS.md, "Defaults")
+  kgEdgeWeight: 16,
+  combine: 'sum',
+  lambda: 1,
+});
+
+export const GRAPH_OPTION_RULES: OptionRules<GraphOptions> = Object.freeze({
+  window: { type: 'number', min: 2, integer: true },
+  windowOver: { type: 'enum', values: WINDOW_OVER },
+  crossSentence: { type: 'boolean' },
+  selfLoops: { type: 'enum', values: SELF_LOOPS },
+  kgEdges: { type: 'boolean' },
+  kgEdgeWeight: { type: 'enumOrNumber', values: KG_EDGE_WEIGHTS, min: 0, exclusiveMin: true },
+  combine: { type: 'enum', values: COMBINES },
+  lambda: { type: 'number', min: 0 },
+});
+
+export const DEFAULT_SEMANTIC_OPTIONS: Readonly<SemanticOptions> = Object.freeze({
+  enabled: false,
+  jaccardNeighbours: 'kg',
+  jaccardExcludeEndpoints: false,
+  jaccardEmpty: 0,
+  smScope: 'existingEdges',
+  smCombine: 'add',
+  mu: 0.5,
+  smInDenominator: true,
+});
+
+export const SEMANTIC_OPTION_RULES: OptionRules<SemanticOptions> = Object.freeze({
+  enabled: { type: 'boolean' },
+  jaccardNeighbours: { type: 'enum', values: JACCARD_NEIGHBOURS },
+  jaccardExcludeEndpoints: { type: 'boolean' },
+  jaccardEmpty: { type: 'number', min: 0, max: 1 },
+  smScope: { type: 'enum', values: SM_SCOPES },
+  smCombine: { type: 'enum', values: SM_COMBINES },
+  mu: { type: 'number', min: 0, max: 1 },
+  smInDenominator: { type: 'boolean' },
+});
 
 /** Minimal token shape the graph stage needs (E1's `Token` satisfies it). */
 export interface TokenLike {
