@@ -120,6 +120,7 @@ export function extractFromTokens(
   const sweepOrder = o.rank.iterationMode === 'fixed10GaussSeidel' ? codePointOrder(doc.words) : null;
   const input = toRankInput(graph, bias, sweepOrder);
   const { scores } = rankGraph(input, o.rank);
+  call.inspect?.({ tokens, doc, graph, entities, rank: scores });
 
   // isolated candidates (no edge at all)
   const included: number[] = [];
