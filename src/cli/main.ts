@@ -20,6 +20,8 @@ const COMMANDS: readonly { name: string; load: () => Promise<Register> }[] = [
   { name: 'dict', load: async () => (await import('./commands/dict.js')).registerDict },
   { name: 'eval', load: async () => (await import('./commands/eval.js')).registerEval },
   { name: 'html', load: async () => (await import('./commands/html.js')).registerHtml },
+  { name: 'crawl', load: async () => (await import('./commands/crawl.js')).registerCrawl },
+  { name: 'replay', load: async () => (await import('./commands/crawl.js')).registerReplay },
 ];
 
 export function packageVersion(): string {
