@@ -227,12 +227,24 @@ export async function crawl(run: CrawlRun, o: Readonly<CrawlOptions>, res: Crawl
       const b = normalizeUrl(page.base, base);
       if (!('error' in b)) baseUrl = b.url;
     }
+    // many links share one block: its context relevance is computed once
+    const contextSim = new Map<string, number>();
+    const simOfContext = (c: string) => {
+      let v = contextSim.get(c);
+      if (v === undefined) contextSim.set(c, (v = textRelevance(c, lib)));
+      return v;
+    };
     page.links.forEach((l, i) => {
       if (o.dropNavLinks && l.blockType === 'navigation') return;
       const n = normalizeUrl(l.href, baseUrl);
       if ('error' in n || seenHere.has(n.url) || n.url === base) return;
       seenHere.add(n.url);
-      const prior = o.frontier === 'fifo' ? 0 : linkPrior(inh, textRelevance(l.anchor, lib), textRelevance(l.context, lib), o.beta, o.gamma);
+      if (o.frontier === 'fifo') {
+        cands.push({ url: n.url, prior: 0, i });
+        return;
+      }
+      const anchor = textRelevance(l.anchor, lib);
+      const prior = linkPrior(inh, anchor, anchor > 0 ? 1 : simOfContext(l.context), o.beta, o.gamma);
       cands.push({ url: n.url, prior, i });
     });
     if (o.frontier !== 'fifo') cands.sort((a, b) => b.prior - a.prior || a.i - b.i);

@@ -41,7 +41,7 @@ test('crawl: index line per fetched URL, relevant film pages saved as text and H
     assert.match(texts[1]!.text, /剧情简介/);
     const files = readdirSync(join(out, 'pages'), { recursive: true }).filter((f) => String(f).endsWith('.html'));
     assert.equal(files.length, sum.relevant);
-    const records: { type: string | undefined; url: string | undefined; status: number | undefined }[] = [];
+    const records: Record<string, unknown>[] = [];
     for await (const r of new WARCParser([readFileSync(join(out, 'crawl.warc.gz'))])) {
       await r.readFully();
       records.push({ type: r.warcType, url: r.warcTargetURI, status: r.httpHeaders?.statusCode });
