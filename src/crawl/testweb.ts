@@ -413,8 +413,9 @@ export function buildTestWeb(inputs: TestWebInputs, out: string, partial: Partia
   write(`${PORTAL}private/report.html`, page('内部报告', '<p>robots.txt 不允许抓取本页。</p>'), 'generated', 0, 'robots-disallowed', []);
   manifest.push(`${CITY}broken.html\tstatus:500\tgenerated`);
 
+  const firstFilm = filmList[0] ? subjectUrl(filmList[0].sid) : undefined;
   const seeds: Record<string, string[]> = {
-    'on-topic': [realFilmUrls.find((u) => /top250/u.test(u)) ?? realFilmUrls[0] ?? subjectUrl(filmList[0]!.sid), realFilmUrls.find((u) => /1905\.com/u.test(u)) ?? subjectUrl(filmList[1]!.sid)],
+    'on-topic': [realFilmUrls.find((u) => /top250/u.test(u)) ?? realFilmUrls[0] ?? firstFilm, realFilmUrls.find((u) => /1905\.com/u.test(u))].filter((u): u is string => !!u),
     'mixed-portal': [PORTAL, realTexts.find((t) => /douban\.com\/note/u.test(t.url))?.url ?? realTexts[0]!.url],
     'off-topic-tunnel': [CITY],
   };
