@@ -32,7 +32,7 @@ import { hostAllowed, type CrawlOptions } from './options.js';
 import { parsePage } from './page.js';
 import { linkPrior, pageRelevance, textRelevance, twoStepScore, type Idf } from './relevance.js';
 import { TopicLibrary } from './topic.js';
-import { hostKey, normalizeUrl, pageFileName } from './url.js';
+import { hostKey, normalizeUrl, pageFileName, urlKey } from './url.js';
 
 /** What the crawler needs besides its options: passed in, so the crawl is a function of its inputs. */
 export interface CrawlResources {
@@ -65,6 +65,8 @@ export interface CrawlProgress {
 
 export interface CrawlSummary extends CrawlProgress {
   seconds: number;
+  /** CPU time of this process during the crawl (user + system), seconds: pages/s on a loaded machine mislead. */
+  cpuSeconds: number;
   evicted: number;
   dtfl: string[];
   replayed: number;
@@ -184,7 +186,8 @@ export async function crawl(run: CrawlRun, o: Readonly<CrawlOptions>, res: Crawl
   const lib = TopicLibrary.fromKg(res.kg, o, res.commonWord);
   const fetcher = new Fetcher(o, run.via);
   const frontier = new Frontier(o.maxFrontier);
-  const seen = new Set<string>();
+  /** URLs already fetched or scheduled, as {@link urlKey} numbers (bounded memory per URL). */
+  const seen = new Set<number>();
   const robots = new Map<string, Promise<HostRules>>();
   const lastRequest = new Map<string, number>();
   const perHost = new Map<string, number>();
@@ -197,6 +200,7 @@ export async function crawl(run: CrawlRun, o: Readonly<CrawlOptions>, res: Crawl
   let errors = 0;
   let seq = 0;
   const t0 = performance.now();
+  const cpu0 = process.cpuUsage();
   let lastProgress = 0;
   const progress = (force = false) => {
     const now = performance.now();
@@ -265,7 +269,7 @@ export async function crawl(run: CrawlRun, o: Readonly<CrawlOptions>, res: Crawl
     // 003's user review fe(UT) is replaced by a contrast check: a term seen on the recent pages judged
     // not relevant is boilerplate or off-topic (法律声明, 登录…), not topic vocabulary
     const off = offBuffer.join('\n');
-    const cands = res.keywords(text, o.topN * 3).filter((w) => w.length >= 2 && /^\p{Script=Han}+$/u.test(w) && !lib.has(w) && !(res.commonWord?.(w) ?? false) && !off.includes(w));
+    const cands = res.keywords(text, o.topN * 3).filter((w) => w.length >= 2 && /^\p{Script=Han}+$/u.test(w) && !lib.has(w) && (o.idfSource === 'none' || res.idf(w) >= o.dtflMinIdf) && !off.includes(w));
     return lib.extend(cands.slice(0, o.topN), o.dtflWeight * o.topicWeights.special, o.dtflMax);
   };
 
@@ -355,7 +359,7 @@ export async function crawl(run: CrawlRun, o: Readonly<CrawlOptions>, res: Crawl
     }
     fetched++;
     perHost.set(host, (perHost.get(host) ?? 0) + 1);
-    if (ev.finalUrl) seen.add(ev.finalUrl);
+    if (ev.finalUrl) seen.add(urlKey(ev.finalUrl));
     if (ev.error && !ev.links) errors++;
     if (ev.relevant) relevant++;
     if (offBuffer.length > OFF_KEEP) offBuffer.splice(0, offBuffer.length - OFF_KEEP);
@@ -368,8 +372,8 @@ export async function crawl(run: CrawlRun, o: Readonly<CrawlOptions>, res: Crawl
   const budgetLeft = () => fetched < o.maxPages;
   for (const s of run.seeds) {
     if (!budgetLeft()) break;
-    if (seen.has(s)) continue;
-    seen.add(s);
+    if (seen.has(urlKey(s))) continue;
+    seen.add(urlKey(s));
     const e = await visit(s, 0, null);
     if (e) frontier.push(e);
   }
@@ -383,8 +387,9 @@ export async function crawl(run: CrawlRun, o: Readonly<CrawlOptions>, res: Crawl
       if (e.depth < o.maxDepth) {
         for (const link of e.links ? e.links.split('\n') : []) {
           if (!budgetLeft()) break;
-          if (seen.has(link)) continue;
-          seen.add(link);
+          const key = urlKey(link);
+          if (seen.has(key)) continue;
+          seen.add(key);
           const k = await visit(link, e.depth + 1, e);
           if (k) {
             kids.push(k);
@@ -416,6 +421,7 @@ export async function crawl(run: CrawlRun, o: Readonly<CrawlOptions>, res: Crawl
     frontier: frontier.size,
     pagesPerSec: fetched / Math.max(seconds, 1e-3),
     seconds,
+    cpuSeconds: ((c) => (c.user + c.system) / 1e6)(process.cpuUsage(cpu0)),
     evicted: frontier.evicted,
     dtfl: [...lib.dynamic],
     replayed: rp,

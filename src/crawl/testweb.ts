@@ -14,6 +14,7 @@ import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { inputError } from '../errors.js';
+import { mulberry32 } from '../util/random.js';
 import type { KgData } from '../kg/model.js';
 import { htmlBytesToRecord } from '../html/index.js';
 import { normalizeUrl, pageFileName, urlHash } from './url.js';
@@ -102,18 +103,6 @@ export const PORTAL = 'http://www.newsportal.example/';
 export const CITY = 'http://www.citynews.example/';
 export const ARCHIVE_HOST = 'http://pages.archive.example/';
 export const SEED_SETS = ['on-topic', 'mixed-portal', 'off-topic-tunnel'] as const;
-
-/** mulberry32: a small seeded PRNG, so the same seed gives the same web. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const esc = (s: string): string => s.replace(/&/gu, '&amp;').replace(/</gu, '&lt;').replace(/>/gu, '&gt;').replace(/"/gu, '&quot;');
 
@@ -208,7 +197,7 @@ function kgIndex(kg: KgData): { films: Map<string, Film>; people: Map<string, Pe
 export function buildTestWeb(inputs: TestWebInputs, out: string, partial: Partial<TestWebOptions> = {}): TestWebResult {
   const o = { ...TESTWEB_DEFAULTS, ...partial };
   mkdirSync(out, { recursive: true });
-  const rnd = prng(o.seed);
+  const rnd = mulberry32(o.seed);
   const manifest: string[] = ['url\tfile\tlabel'];
   const gold: GoldRow[] = [];
   const edges: string[] = ['from\tto\tkind'];

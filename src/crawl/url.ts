@@ -73,3 +73,12 @@ export function pageFileName(url: string, ext = '.html'): string {
   const safeHost = host.toLowerCase().replace(/[^a-z0-9.-]+/gu, '_').replace(/\.{2,}/gu, '_').replace(/^[.-]+/u, '') || 'host';
   return `${safeHost.slice(0, 100)}/${urlHash(url)}${ext}`;
 }
+
+/**
+ * A 53-bit number for a URL (the first 7 bytes of its SHA-1), for the crawler's seen-set: a number costs
+ * a fraction of the string's memory. Two URLs collide with probability ≈ n²/2⁵⁴ (≈ 6·10⁻⁵ at 10⁶ URLs).
+ */
+export function urlKey(url: string): number {
+  const h = createHash('sha1').update(url).digest();
+  return (h.readUIntBE(0, 6) * 32) + (h[6]! >>> 3);
+}
