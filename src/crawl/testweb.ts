@@ -333,14 +333,14 @@ export function buildTestWeb(inputs: TestWebInputs, out: string, partial: Partia
         links.push(t.url);
       }
     }
-    const nav = [`${PORTAL}`, `${PORTAL}list?page=${i + 1}`, `${CITY}`];
+    const nav = [`${PORTAL}`, `${PORTAL}list?page=${i + 1}`, `${CITY}`, ...(i === 0 ? [`${PORTAL}private/report.html`] : [])];
     if (i === 0) {
       // the portal's entertainment corner: the mixed seed set starts here
       const films = [realFilmUrls[0], ...filmList.slice(0, 3).map((f) => subjectUrl(f.sid))].filter((x): x is string => !!x);
       items.push(`<li class="ent"><h3>娱乐</h3>${films.map((f) => `<a href="${f}">${esc(nameOfUrl(f, filmBySid))}</a>`).join(' ')}</li>`);
       links.push(...films);
     }
-    const body = `<div class="nav"><a href="${PORTAL}">首页</a> <a href="${PORTAL}list?page=${i + 1}">下一页</a> <a href="${CITY}">城市新闻</a></div>\n<ul class="list">${items.join('\n')}</ul>`;
+    const body = `<div class="nav"><a href="${PORTAL}">首页</a> <a href="${PORTAL}list?page=${i + 1}">下一页</a> <a href="${CITY}">城市新闻</a>${i === 0 ? ` <a href="${PORTAL}private/report.html">内部报告</a>` : ''}</div>\n<ul class="list">${items.join('\n')}</ul>`;
     write(url, page(`新闻门户 第${i + 1}页`, body), 'generated', 0, 'portal', [...links, ...nav]);
   }
   // Douban's off-topic neighbourhood of the film pages: users (linked from short comments), their
