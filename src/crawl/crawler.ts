@@ -252,7 +252,7 @@ export async function crawl(run: CrawlRun, o: Readonly<CrawlOptions>, res: Crawl
       cands.push({ url: n.url, prior, i });
     });
     if (o.frontier !== 'fifo') cands.sort((a, b) => b.prior - a.prior || a.i - b.i);
-    return { links: cands.slice(0, o.frontier === 'fifo' ? o.maxOutLinks : o.maxLookahead).map((c) => c.url), inheritedForKids: inh };
+    return { links: cands.slice(0, o.maxOutLinks).map((c) => c.url), inheritedForKids: inh };
   };
 
   const writeEvent = (e: JournalEvent) => {
@@ -381,22 +381,28 @@ export async function crawl(run: CrawlRun, o: Readonly<CrawlOptions>, res: Crawl
     const e = frontier.pop();
     if (!e) break;
     if (e.score === undefined) {
-      // lookahead: fetch the children (004 step 2 needs their relevance)
+      // lookahead: fetch the children (004 step 2 needs their relevance), at most maxLookahead of them,
+      // best link prior first; the rest wait in a continuation entry ranked δ·score (Shark-Search's decay)
       const kids: FrontierEntry[] = [];
       const sims: number[] = [];
+      const links = e.links ? e.links.split('\n') : [];
+      let next = 0;
+      let fetchedAhead = 0;
       if (e.depth < o.maxDepth) {
-        for (const link of e.links ? e.links.split('\n') : []) {
+        for (; next < links.length && fetchedAhead < (o.frontier === 'fifo' ? Infinity : o.maxLookahead); next++) {
           if (!budgetLeft()) break;
+          const link = links[next]!;
           const key = urlKey(link);
           if (seen.has(key)) continue;
           seen.add(key);
+          fetchedAhead++;
           const k = await visit(link, e.depth + 1, e);
           if (k) {
             kids.push(k);
             sims.push(k.sim);
           }
         }
-      }
+      } else next = links.length;
       e.links = '';
       if (o.frontier === 'fifo') {
         for (const k of kids) frontier.push(k);
@@ -406,6 +412,9 @@ export async function crawl(run: CrawlRun, o: Readonly<CrawlOptions>, res: Crawl
       e.score = twoStepScore(e.sim, sims, o.alpha, o.tauLow, o.threshold);
       e.key = e.score;
       frontier.push(e);
+      if (next < links.length && budgetLeft()) {
+        frontier.push({ seq: seq++, url: e.url, depth: e.depth, sim: e.sim, key: o.delta * e.score, links: links.slice(next).join('\n'), inherited: e.inherited });
+      }
     } else {
       for (const k of e.kids ?? []) frontier.push(k);
       e.kids = undefined;

@@ -58,12 +58,13 @@ export interface CrawlOptions {
   /** Drop out-links that sit in navigation blocks (004 §2.3 noise links) — not in bfs. */
   dropNavLinks: boolean;
   /**
-   * Children fetched ahead per page, best link prior first (two-step); the others are not followed.
+   * Children fetched ahead per page, best link prior first (two-step); the others wait in a
+   * continuation of the page ranked δ·score and are fetched ahead in later chunks.
    * The spec's 30 [RECON] spent 40 % of a 1,000-page budget on off-topic children (user pages of short
    * comments) on the test web; 10 is the measured default (eval/crawl/ANALYSIS.md).
    */
   maxLookahead: number;
-  /** Out-links kept per page in bfs. */
+  /** Out-links kept per page (bfs: in document order; otherwise best link prior first). */
   maxOutLinks: number;
   maxPages: number;
   maxDepth: number;
