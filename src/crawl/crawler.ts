@@ -87,6 +87,8 @@ interface FetchEvent {
   error?: string;
   /** Candidate children, best first. */
   links?: string[];
+  /** Their link priors (crawler-spec.md §3.4), same order. */
+  priors?: number[];
   /** Terms the DTFL gained after this page (a library update happens inside one journal line). */
   dtfl?: string[];
   /** Text this page contributed to the DTFL buffers (relevant: its main text; other: a snippet). */
@@ -222,7 +224,7 @@ export async function crawl(run: CrawlRun, o: Readonly<CrawlOptions>, res: Crawl
   const robotsCheck = async (url: string): Promise<string | null> => (await rulesOf(url)).disallowed(url) ?? null;
 
   /** Candidate children of a page: resolved, normalised, deduplicated, noise links dropped, best prior first. */
-  const childLinks = (page: ReturnType<typeof parsePage>, base: string, sim: number, inherited: number): { links: string[]; inheritedForKids: number } => {
+  const childLinks = (page: ReturnType<typeof parsePage>, base: string, sim: number, inherited: number): { links: string[]; priors: number[] } => {
     const inh = sim >= o.threshold ? o.delta * sim : o.delta * inherited;
     const seenHere = new Set<string>();
     const cands: { url: string; prior: number; i: number }[] = [];
@@ -252,7 +254,8 @@ export async function crawl(run: CrawlRun, o: Readonly<CrawlOptions>, res: Crawl
       cands.push({ url: n.url, prior, i });
     });
     if (o.frontier !== 'fifo') cands.sort((a, b) => b.prior - a.prior || a.i - b.i);
-    return { links: cands.slice(0, o.maxOutLinks).map((c) => c.url), inheritedForKids: inh };
+    const kept = cands.slice(0, o.maxOutLinks);
+    return { links: kept.map((c) => c.url), priors: kept.map((c) => round(c.prior)) };
   };
 
   const writeEvent = (e: JournalEvent) => {
@@ -293,6 +296,7 @@ export async function crawl(run: CrawlRun, o: Readonly<CrawlOptions>, res: Crawl
       else if ((perHost.get(host) ?? 0) >= o.maxPagesPerHost) why = `host limit of ${o.maxPagesPerHost} pages reached`;
       else why = await robotsCheck(url);
       let links: string[] | undefined;
+      let priors: number[] | undefined;
       let status = 0;
       let error: string | undefined;
       let finalUrl: string | undefined;
@@ -323,6 +327,7 @@ export async function crawl(run: CrawlRun, o: Readonly<CrawlOptions>, res: Crawl
                 if (!isRelevant && o.dynamicLibrary === 'feedback') buf = `${page.title}\n${page.blocks.map((b) => b.text).join(' ')}`.slice(0, 600);
                 const kids = childLinks(page, finalUrl ?? url, score, parent?.inherited ?? 0);
                 links = kids.links;
+                priors = kids.priors;
               } catch (err) {
                 if (!(err instanceof FilmkwError)) throw err;
                 error = err.message.replace(/^html: [^:]*: /u, '');
@@ -354,7 +359,7 @@ export async function crawl(run: CrawlRun, o: Readonly<CrawlOptions>, res: Crawl
       }
       if (buf !== undefined) (isRelevant ? dtflBuffer : offBuffer).push(buf);
       const dtfl = isRelevant && o.dynamicLibrary === 'feedback' && (relevant + 1) % o.updateEvery === 0 ? updateLibrary() : undefined;
-      ev = { ...base, status, relevant: isRelevant, score: round(score), time: new Date().toISOString(), ...(finalUrl ? { finalUrl } : {}), ...(error ? { error } : {}), ...(links ? { links } : {}), ...(dtfl ? { dtfl } : {}), ...(buf !== undefined ? { buf } : {}), warcEnd: warcSize, textsEnd: textsSize };
+      ev = { ...base, status, relevant: isRelevant, score: round(score), time: new Date().toISOString(), ...(finalUrl ? { finalUrl } : {}), ...(error ? { error } : {}), ...(links ? { links, priors } : {}), ...(dtfl ? { dtfl } : {}), ...(buf !== undefined ? { buf } : {}), warcEnd: warcSize, textsEnd: textsSize };
       writeEvent({ t: 'fetch', ...ev });
     }
     fetched++;
@@ -366,7 +371,8 @@ export async function crawl(run: CrawlRun, o: Readonly<CrawlOptions>, res: Crawl
     progress();
     if (!ev.links) return null;
     const inherited = ev.score >= o.threshold ? o.delta * ev.score : o.delta * (parent?.inherited ?? 0);
-    return { seq: seq++, url, depth, sim: ev.score, key: o.frontier === 'fifo' ? -seq : ev.score, links: ev.links.join('\n'), inherited };
+    const links = ev.links.map((u, i) => `${u}\t${ev.priors?.[i] ?? 0}`).join('\n');
+    return { seq: seq++, url, depth, sim: ev.score, key: o.frontier === 'fifo' ? -seq : ev.score, links, inherited };
   };
 
   const budgetLeft = () => fetched < o.maxPages;
@@ -382,7 +388,7 @@ export async function crawl(run: CrawlRun, o: Readonly<CrawlOptions>, res: Crawl
     if (!e) break;
     if (e.score === undefined) {
       // lookahead: fetch the children (004 step 2 needs their relevance), at most maxLookahead of them,
-      // best link prior first; the rest wait in a continuation entry ranked δ·score (Shark-Search's decay)
+      // best link prior first; the rest wait in a continuation entry ranked by their best link prior
       const kids: FrontierEntry[] = [];
       const sims: number[] = [];
       const links = e.links ? e.links.split('\n') : [];
@@ -391,7 +397,7 @@ export async function crawl(run: CrawlRun, o: Readonly<CrawlOptions>, res: Crawl
       if (e.depth < o.maxDepth) {
         for (; next < links.length && fetchedAhead < (o.frontier === 'fifo' ? Infinity : o.maxLookahead); next++) {
           if (!budgetLeft()) break;
-          const link = links[next]!;
+          const link = links[next]!.split('\t')[0]!;
           const key = urlKey(link);
           if (seen.has(key)) continue;
           seen.add(key);
@@ -413,7 +419,8 @@ export async function crawl(run: CrawlRun, o: Readonly<CrawlOptions>, res: Crawl
       e.key = e.score;
       frontier.push(e);
       if (next < links.length && budgetLeft()) {
-        frontier.push({ seq: seq++, url: e.url, depth: e.depth, sim: e.sim, key: o.delta * e.score, links: links.slice(next).join('\n'), inherited: e.inherited });
+        const rest = links.slice(next);
+        frontier.push({ seq: seq++, url: e.url, depth: e.depth, sim: e.sim, key: Number(rest[0]!.split('\t')[1] ?? 0), links: rest.join('\n'), inherited: e.inherited });
       }
     } else {
       for (const k of e.kids ?? []) frontier.push(k);

@@ -15,7 +15,7 @@ export interface FrontierEntry {
   score?: number;
   /** Priority in the heap. */
   key: number;
-  /** Candidate children URLs, best first, joined by '\n' (fetched on lookahead). */
+  /** Candidate children, best first, as `url<TAB>prior` lines joined by '\n' (fetched on lookahead). */
   links: string;
   /** Inherited Shark-Search value for the children. */
   inherited: number;

@@ -59,7 +59,7 @@ export interface CrawlOptions {
   dropNavLinks: boolean;
   /**
    * Children fetched ahead per page, best link prior first (two-step); the others wait in a
-   * continuation of the page ranked δ·score and are fetched ahead in later chunks.
+   * continuation of the page ranked by their best link prior and are fetched ahead in later chunks.
    * The spec's 30 [RECON] spent 40 % of a 1,000-page budget on off-topic children (user pages of short
    * comments) on the test web; 10 is the measured default (eval/crawl/ANALYSIS.md).
    */
