@@ -388,16 +388,20 @@ export async function crawl(run: CrawlRun, o: Readonly<CrawlOptions>, res: Crawl
     if (!e) break;
     if (e.score === undefined) {
       // lookahead: fetch the children (004 step 2 needs their relevance), at most maxLookahead of them,
-      // best link prior first; the rest wait in a continuation entry ranked by their best link prior
+      // best link prior first, and only while their prior is not below the best entry waiting in the
+      // frontier; the rest wait in a continuation entry ranked by their best link prior
       const kids: FrontierEntry[] = [];
       const sims: number[] = [];
       const links = e.links ? e.links.split('\n') : [];
       let next = 0;
       let fetchedAhead = 0;
       if (e.depth < o.maxDepth) {
+        const best = frontier.peekKey() ?? -Infinity;
         for (; next < links.length && fetchedAhead < (o.frontier === 'fifo' ? Infinity : o.maxLookahead); next++) {
           if (!budgetLeft()) break;
-          const link = links[next]!.split('\t')[0]!;
+          const [link, prior] = links[next]!.split('\t') as [string, string | undefined];
+          // a child whose prior is below the best waiting entry waits too (in the continuation)
+          if (o.frontier !== 'fifo' && fetchedAhead > 0 && Number(prior ?? 0) < best) break;
           const key = urlKey(link);
           if (seen.has(key)) continue;
           seen.add(key);

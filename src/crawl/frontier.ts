@@ -48,6 +48,11 @@ export class Frontier {
     if (h.length > this.max + Math.max(16, this.max >> 4)) this.shrink();
   }
 
+  /** Key of the best entry, without removing it. */
+  peekKey(): number | undefined {
+    return this.heap[0]?.key;
+  }
+
   pop(): FrontierEntry | undefined {
     const h = this.heap;
     if (h.length === 0) return undefined;
