@@ -11,77 +11,93 @@ export type CrawlMode = (typeof CRAWL_MODES)[number];
 export type BlockType = 'title' | 'heading' | 'content' | 'anchor' | 'navigation' | 'other';
 
 export interface CrawlOptions {
+  /** @default 'focused' */
   mode: CrawlMode;
-  /** Frontier order: `fifo` (breadth-first) or `two-step` (004 §2.3 with lookahead; α = 1 is one-step). */
+  /** Frontier order: `fifo` (breadth-first) or `two-step` (004 §2.3 with lookahead; α = 1 is one-step). @default 'two-step' */
   frontier: 'fifo' | 'two-step';
-  /** 004's α: score = α·sim(page) + (1−α)·mean sim(children). 1 = one-step VSM. */
+  /** 004's α: score = α·sim(page) + (1−α)·mean sim(children). 1 = one-step VSM. @default 0.7 */
   alpha: number;
-  /** 004 case (a): children below τ_low are dropped from the mean. */
+  /** 004 case (a): children below τ_low are dropped from the mean. @default 0.05 */
   tauLow: number;
-  /** Page relevance threshold η (003 eq. 15 / θ). Measured on the test web: eval/crawl/ANALYSIS.md. */
+  /** Page relevance threshold η (003 eq. 15 / θ). Measured on the test web: eval/crawl/ANALYSIS.md. @default 0.12 */
   threshold: number;
-  /** Page relevance: 003's weighted tag-block vector (eq. 13–15), 003 eq. 7 block-type sum, or 004's position-weighted cosine. */
+  /** Page relevance: 003's weighted tag-block vector (eq. 13–15), 003 eq. 7 block-type sum, or 004's position-weighted cosine. @default 'weightedVector' */
   pageRelevance: 'weightedVector' | 'blockSum' | 'plainCosine';
-  /** 003 impact weights: λ (key-tag part), ρ (transitivity to the enclosing block), impact1 per block type. */
+  /** 003 impact weights: λ (key-tag part), ρ (transitivity to the enclosing block), impact1 per block type. @default 0.3 */
   lambda: number;
+  /** @default 0.5 */
   rho: number;
+  /** @default {'title': 1, 'heading': 0.8, 'content': 0.6, 'anchor': 0.4, 'other': 0.2, 'navigation': 0.1} */
   impact1: Readonly<Record<BlockType, number>>;
-  /** 003 eq. 7 block-type weights (blockSum). */
+  /** 003 eq. 7 block-type weights (blockSum). @default {'title': 0.25, 'heading': 0, 'content': 0.45, 'anchor': 0.15, 'navigation': 0.05, 'other': 0.1} */
   blockTypeWeights: Readonly<Record<BlockType, number>>;
-  /** 004 eq. 1 position weights (plainCosine). */
+  /** 004 eq. 1 position weights (plainCosine). @default {'title': 3, 'anchor': 2, 'heading': 2, 'body': 1} */
   positionWeights: Readonly<{ title: number; anchor: number; heading: number; body: number }>;
-  /** 003 category weights β_b (主体: KG entity concepts), β_s (专用词汇), β_v (判定词). */
+  /** 003 category weights β_b (主体: KG entity concepts), β_s (专用词汇), β_v (判定词). @default {'subject': 1, 'special': 1, 'judgement': 0.5} */
   topicWeights: Readonly<{ subject: number; special: number; judgement: number }>;
-  /** IDF of page terms: nodejieba's bundled table, or none (all 1). */
+  /** IDF of page terms: nodejieba's bundled table, or none (all 1). @default 'bundled' */
   idfSource: 'bundled' | 'none';
-  /** 003 DTFL: off (static library only) or keywords of relevant pages added during the crawl. */
+  /** 003 DTFL: off (static library only) or keywords of relevant pages added during the crawl. @default 'feedback' */
   dynamicLibrary: 'off' | 'feedback';
-  /** DTFL update every this many relevant pages. */
+  /** DTFL update every this many relevant pages. @default 50 */
   updateEvery: number;
-  /** Terms added per update. */
+  /** Terms added per update. @default 20 */
   topN: number;
-  /** Weight of a DTFL term relative to a static 专用词汇 term (≤ 1: drift control). */
+  /** Weight of a DTFL term relative to a static 专用词汇 term (≤ 1: drift control). @default 0.5 */
   dtflWeight: number;
-  /** Cap of the DTFL size. */
+  /** Cap of the DTFL size. @default 200 */
   dtflMax: number;
-  /** A DTFL candidate must have at least this IDF (common words such as 一个, 生活 stay out). */
+  /** A DTFL candidate must have at least this IDF (common words such as 一个, 生活 stay out). @default 7 */
   dtflMinIdf: number;
-  /** Shortest KG movie title / person name taken into the library (short titles are common words). */
+  /** Shortest KG movie title / person name taken into the library (short titles are common words). @default 3 */
   minMovieName: number;
+  /** @default 2 */
   minPersonName: number;
-  /** KG names that are common words (bundled IDF below this) stay out of the library. */
+  /** KG names that are common words (bundled IDF below this) stay out of the library. @default 9 */
   minNameIdf: number;
-  /** Shark-Search link prior (crawler-spec §3.4): decay δ, anchor share β, inherited share γ. */
+  /** Shark-Search link prior (crawler-spec §3.4): decay δ, anchor share β, inherited share γ. @default 0.5 */
   delta: number;
+  /** @default 0.8 */
   beta: number;
+  /** @default 0.5 */
   gamma: number;
-  /** Drop out-links that sit in navigation blocks (004 §2.3 noise links) — not in bfs. */
+  /** Drop out-links that sit in navigation blocks (004 §2.3 noise links) — not in bfs. @default true */
   dropNavLinks: boolean;
   /**
    * Children fetched ahead per page, best link prior first and only while their prior is not below the
    * best waiting frontier entry (two-step); the others wait in a continuation of the page ranked by
    * their best link prior. 30 (the spec's value) is at least as good as 10 on every seed set of the test
    * web (eval/crawl/ANALYSIS.md).
+   * @default 30
    */
   maxLookahead: number;
-  /** Out-links kept per page (bfs: in document order; otherwise best link prior first). */
+  /** Out-links kept per page (bfs: in document order; otherwise best link prior first). @default 100 */
   maxOutLinks: number;
+  /** @default 1000 */
   maxPages: number;
+  /** @default 8 */
   maxDepth: number;
+  /** @default 100000 */
   maxPagesPerHost: number;
-  /** Frontier entries kept in memory; the lowest-priority ones are dropped beyond this (counted). */
+  /** Frontier entries kept in memory; the lowest-priority ones are dropped beyond this (counted). @default 50000 */
   maxFrontier: number;
-  /** Politeness: least delay between two requests to one host (robots Crawl-delay raises it). */
+  /** Politeness: least delay between two requests to one host (robots Crawl-delay raises it). @default 0 */
   delayMs: number;
-  /** Longest Crawl-delay honoured (a larger one skips the host: reported). */
+  /** Longest Crawl-delay honoured (a larger one skips the host: reported). @default 30000 */
   maxCrawlDelayMs: number;
+  /** @default 10000 */
   timeoutMs: number;
+  /** @default 5242880 */
   maxBytes: number;
+  /** @default 5 */
   maxRedirects: number;
+  /** @default true */
   respectRobots: boolean;
+  /** @default 'filmkw-crawler' */
   userAgent: string;
-  /** Hosts that may be fetched (suffix match, `example.com` covers `www.example.com`); empty = any. */
+  /** Hosts that may be fetched (suffix match, `example.com` covers `www.example.com`); empty = any. @default [] */
   allowHosts: readonly string[];
+  /** @default [] */
   denyHosts: readonly string[];
 }
 
