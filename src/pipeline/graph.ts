@@ -154,14 +154,14 @@ export const DEFAULT_GRAPH_OPTIONS: Readonly<GraphOptions> = Object.freeze({
 });
 
 export const GRAPH_OPTION_RULES: OptionRules<GraphOptions> = Object.freeze({
-  window: { type: 'number', min: 2, integer: true },
+  window: { type: 'number', min: 2, max: 100, integer: true },
   windowOver: { type: 'enum', values: WINDOW_OVER },
   crossSentence: { type: 'boolean' },
   selfLoops: { type: 'enum', values: SELF_LOOPS },
   kgEdges: { type: 'boolean' },
-  kgEdgeWeight: { type: 'enumOrNumber', values: KG_EDGE_WEIGHTS, min: 0, exclusiveMin: true },
+  kgEdgeWeight: { type: 'enumOrNumber', values: KG_EDGE_WEIGHTS, min: 0, max: 1e6, exclusiveMin: true },
   combine: { type: 'enum', values: COMBINES },
-  lambda: { type: 'number', min: 0 },
+  lambda: { type: 'number', min: 0, max: 1e3 },
 });
 
 export const DEFAULT_SEMANTIC_OPTIONS: Readonly<SemanticOptions> = Object.freeze({

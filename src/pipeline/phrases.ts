@@ -119,8 +119,8 @@ export const PHRASE_OPTION_RULES: OptionRules<PhraseOptions> = Object.freeze({
   spans: { type: 'enum', values: PHRASE_SPANS },
   pos: { type: 'enum', values: PHRASE_POS },
   entityWords: { type: 'enum', values: PHRASE_ENTITY_WORDS },
-  maxTokens: { type: 'number', min: 2, integer: true },
-  minCount: { type: 'number', min: 1, integer: true },
+  maxTokens: { type: 'number', min: 2, max: 8, integer: true },
+  minCount: { type: 'number', min: 1, max: 1e6, integer: true },
   score: { type: 'enum', values: PHRASE_SCORES },
   dedup: { type: 'enum', values: PHRASE_DEDUP },
 });
