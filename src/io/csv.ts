@@ -1,202 +1,265 @@
 /**
- * Streaming CSV (RFC 4180) and TSV record parsers over physical lines (lines.ts), with recovery.
+ * The one CSV/TSV record reader of filmkw (tag inputs in readers.ts and the KG sources in kg/sources), with
+ * error recovery. Fields are tokenised by csv-parse (RFC 4180, `relax_quotes`: a `"` inside an unquoted
+ * field is a character, as in 他说"好"); this module adds what csv-parse cannot do by itself: every row
+ * knows the physical line it starts on, and a broken row costs only that row.
  *
- * Why not csv-parse: it cannot recover from an unclosed quote (everything after it becomes one error, the
- * rest of the file is lost), and its line counter counts lone CRs and reports where a record ends. Here
- * every record knows the physical line it starts on, and a bad row costs only that row.
+ * Input is physical lines (lines.ts: UTF-8 BOM removed, invalid UTF-8 flagged, runaway lines cut). csv-parse
+ * is fed line by line; a row spans 1 + (line breaks inside its quoted fields) lines, which attributes every
+ * row to its lines. Rules:
+ * - a physical line that is blank (only white space) outside a quoted field is not a row;
+ * - a quoted field spanning lines keeps its line breaks: `\n` by default (CRLF reads as LF), or the line
+ *   end that was there with `anyLineEnd` (which also splits lines on a lone CR, as the KG sources need);
+ * - a closing quote followed by something else than a delimiter or the line end makes the row an error
+ *   row (`unexpected character … after a closing quote on line N`), when the row is one line;
+ * - a quote that is never closed (end of input), a quoted field running over `maxRecordBytes`, a row
+ *   spanning lines whose quoted field is "closed" by a quote with text after it (`1,"abc` then `2,"def",x`:
+ *   the opening quote of line 2 closed the quote of line 1), or (with `expectedFields`) a row spanning lines
+ *   whose field count differs from the header's: the row where the quote opened is the error row and the
+ *   lines after it are read again, so one broken quote costs one row, not the rows it swallowed.
  *
- * CSV rules:
- * - fields separated by `,`; a field that starts with `"` is quoted: `""` is a quote, and it may span
- *   lines (the line break inside is kept as `\n`; CRLF inside a quoted field therefore reads as LF);
- * - a `"` inside an unquoted field is kept as a literal character (common in Chinese text: 他说"好");
- * - a character other than `,` or the line end right after a closing quote makes the row an error
- *   record (`unexpected character after closing quote`); parsing continues after that row;
- * - a quote that is never closed (end of input), or a quoted field running over `maxRecordBytes`, makes
- *   the row where it opened an error record, and parsing restarts on the next physical line: the rows
- *   after it are read normally (the lines it swallowed are re-read, at most `maxRecordBytes` of them);
- * - a quoted field that spans lines and is followed by garbage (`1,"abc` then `2,"def",x`: the quote of line 1
- *   is "closed" by the opening quote of line 2), or a row spanning lines whose field count differs from the
- *   header's, is taken for an unbalanced quote too: the row where it opened is the error record and the
- *   lines after it are re-read, so one broken quote costs one record, not the records it swallowed;
- * - a physical line that is blank (only white space) outside a quoted field is not a row.
- *
- * TSV rules (IANA text/tab-separated-values): one row per non-blank line, fields separated by TAB, no
- * quoting and no escapes (quotes are ordinary characters).
- *
- * Both: the first row is the header; a row whose field count differs from the header's is an error
- * record (`N fields, header has M`).
+ * TSV (IANA text/tab-separated-values): one row per non-blank line, split on TAB, no quoting.
  */
+import { parse } from 'csv-parse';
 import type { RawLine } from './lines.js';
 
-/** A parsed row: fields, or an error, with the physical line it starts on. */
+/** Why a row could not be read. */
+export type CsvErrorKind = 'too-long-line' | 'unclosed' | 'runaway' | 'runs-into-next-rows' | 'closing-quote';
+
+/** A parsed row: fields, or an error, with the physical lines it spans. */
 export type CsvRow =
-  | { line: number; endLine: number; fields: string[] }
-  | { line: number; endLine: number; error: string };
+  | { line: number; endLine: number; fields: string[]; invalidUtf8?: boolean }
+  | { line: number; endLine: number; error: string; kind: CsvErrorKind };
 
 /** Options of {@link parseCsvRows}. */
 export interface CsvRowOptions {
   /** Field delimiter. @default ',' */
   delimiter?: string;
-  /** Largest record (sum of its lines' bytes) before it is declared runaway. @default 16 MiB */
+  /** Largest record (sum of its lines' bytes) before it is declared runaway. */
   maxRecordBytes: number;
   /** Field count of the header once known (a multi-line row with another count is re-synchronised). */
   expectedFields?: () => number | undefined;
+  /** A lone CR also ends a line, and quoted line breaks keep their CRLF / CR / LF. @default false */
+  anyLineEnd?: boolean;
 }
+
+/** A physical line with its line end, as fed to csv-parse. */
+type Line = RawLine & { eol: string };
 
 const isBlank = (s: string) => s.trim() === '';
 
-/**
- * Parse CSV rows from physical lines. The header is not treated specially here (it is the first row).
- * Error rows are yielded in place (ordered by start line).
- */
-export async function* parseCsvRows(lines: AsyncIterable<RawLine>, opts: CsvRowOptions): AsyncGenerator<CsvRow> {
-  const delim = opts.delimiter ?? ',';
-  const pending: RawLine[] = []; // lines to re-read after a recovery (in order; shifted from the front)
-  const iterator = lines[Symbol.asyncIterator]();
-
-  // State of the record being built.
-  let fields: string[] = [];
-  let field = '';
-  let inRecord = false;
-  let quoted = false; // inside a quoted field
-  let afterQuote = false; // just after a closing quote
-  let problem: string | null = null;
-  let startLine = 0;
-  let recordBytes = 0;
-  let held: RawLine[] = []; // lines of the current record (for recovery)
-
-  const reset = () => {
-    fields = [];
-    field = '';
-    inRecord = false;
-    quoted = false;
-    afterQuote = false;
-    problem = null;
-    recordBytes = 0;
-    held = [];
-  };
-
-  const nextLine = async (): Promise<RawLine | null> => {
-    if (pending.length > 0) return pending.shift()!;
-    const r = await iterator.next();
-    return r.done ? null : r.value;
-  };
-
-  // Abandon the current (quoted, runaway or unclosed) record: one error row, then re-read its later lines.
-  const recover = (reason: string): CsvRow => {
-    const row: CsvRow = { line: startLine, endLine: startLine, error: reason };
-    const rest = held.slice(1);
-    reset();
-    pending.unshift(...rest);
-    return row;
-  };
-
-  for (;;) {
-    const raw = await nextLine();
-    if (raw === null) {
-      if (!inRecord) break;
-      // End of input inside a quoted field: the row is an error, then re-read what the quote swallowed.
-      yield recover(`quote opened on line ${startLine} is never closed; row skipped`);
+/** Lines split on a lone CR too (renumbered), each with the line end it had. */
+async function* withLineEnds(lines: AsyncIterable<RawLine>, anyLineEnd: boolean): AsyncGenerator<Line> {
+  let n = 0;
+  for await (const raw of lines) {
+    if (!anyLineEnd) {
+      yield { ...raw, eol: '\n' };
       continue;
     }
-    if (!inRecord) {
-      if (raw.tooLong) {
-        yield { line: raw.line, endLine: raw.line, error: `line is longer than ${opts.maxRecordBytes} bytes (${raw.bytes} bytes); row skipped` };
-        continue;
-      }
-      if (isBlank(raw.text)) continue;
-      inRecord = true;
-      startLine = raw.line;
-    } else if (raw.tooLong || recordBytes + raw.bytes > opts.maxRecordBytes) {
-      // Only reachable inside a quoted field spanning lines.
-      held.push(raw);
-      yield recover(`quoted field opened on line ${startLine} runs over ${opts.maxRecordBytes} bytes (unbalanced quote?); row skipped`);
-      continue;
+    const parts = raw.tooLong ? [raw.text] : raw.text.split('\r');
+    for (let i = 0; i < parts.length; i++) {
+      const last = i === parts.length - 1;
+      const text = parts[i]!;
+      const line: Line = { ...raw, line: ++n, text, bytes: parts.length === 1 ? raw.bytes : Buffer.byteLength(text), eol: last ? (raw.crlf ? '\r\n' : '\n') : '\r' };
+      yield line;
     }
-    held.push(raw);
-    recordBytes += raw.bytes;
-    const text = raw.text;
-    let i = 0;
-    const n = text.length;
-    while (i < n) {
-      const c = text[i];
-      if (quoted) {
-        const q = text.indexOf('"', i);
-        if (q === -1) {
-          field += text.slice(i);
-          i = n;
-          break;
-        }
-        field += text.slice(i, q);
-        if (text[q + 1] === '"') {
-          field += '"';
-          i = q + 2;
-        } else {
-          quoted = false;
-          afterQuote = true;
-          i = q + 1;
-        }
-        continue;
-      }
-      if (c === delim) {
-        fields.push(field);
-        field = '';
-        afterQuote = false;
-        i++;
-        continue;
-      }
-      if (afterQuote) {
-        // RFC 4180 allows only a delimiter or the line end after a closing quote.
-        problem ??= `unexpected character ${JSON.stringify(c)} after a closing quote on line ${raw.line}`;
-        afterQuote = false;
-      }
-      if (c === '"' && field === '' && !fieldStartedUnquoted(text, i, delim)) {
-        quoted = true;
-        i++;
-        continue;
-      }
-      // Unquoted run up to the next delimiter (quotes inside are literal).
-      const d = text.indexOf(delim, i);
-      const stop = d === -1 ? n : d;
-      field += text.slice(i, stop);
-      i = stop;
-    }
-    if (quoted) {
-      field += '\n';
-      continue; // the record goes on on the next line
-    }
-    fields.push(field);
-    if (held.length > 1) {
-      const expected = opts.expectedFields?.();
-      if (problem || (expected !== undefined && fields.length !== expected)) {
-        // A quote opened on startLine swallowed later lines: report that row, re-read the others.
-        yield recover(`quote opened on line ${startLine} is not closed on its line and the row is malformed (${problem ?? `${fields.length} fields, header has ${expected}`}); row skipped, the lines after it are read again`);
-        continue;
-      }
-    }
-    const row: CsvRow = problem ? { line: startLine, endLine: raw.line, error: problem } : { line: startLine, endLine: raw.line, fields };
-    reset();
-    yield row;
   }
 }
 
 /**
- * A quote opens a quoted field only at the very start of the field. `field === ''` alone is not enough:
- * in `a,x"y` the field before `"` is "x", but in `a,""` it is empty — so check that the previous
- * character is the delimiter or the line start.
+ * The first closing quote of `text` (a row's lines joined by `\n`) followed by something else than the
+ * delimiter or a line end: the character and its line (1-based in `text`), or null. csv-parse with
+ * `relax_quotes` reads such a field as text (`"a"b` → `"a"b`), and a quote opened on one line can be
+ * "closed" by the opening quote of a later row; its strict mode would also reject the literal quotes of
+ * unquoted fields (他说"好"), which are allowed, so this one check is done here.
  */
-function fieldStartedUnquoted(text: string, i: number, delim: string): boolean {
-  return i > 0 && text[i - 1] !== delim;
+function closingQuoteProblem(text: string, delimiter: string): { char: string; line: number } | null {
+  if (!text.includes('"')) return null;
+  let line = 1;
+  let i = 0;
+  while (i < text.length) {
+    if (text[i] === '"') {
+      // a quoted field: up to its closing quote (`""` is a quote)
+      let j = i + 1;
+      for (;;) {
+        const q = text.indexOf('"', j);
+        if (q === -1) return null; // not closed: csv-parse reports that
+        for (let k = text.indexOf('\n', j); k !== -1 && k < q; k = text.indexOf('\n', k + 1)) line++;
+        if (text[q + 1] === '"') {
+          j = q + 2;
+          continue;
+        }
+        const c = text[q + 1];
+        if (c !== undefined && c !== delimiter && c !== '\n') return { char: String.fromCodePoint(text.codePointAt(q + 1)!), line };
+        i = q + 1;
+        break;
+      }
+    } else {
+      // an unquoted field: quotes inside are characters
+      while (i < text.length && text[i] !== delimiter && text[i] !== '\n') i++;
+    }
+    if (text[i] === '\n') line++;
+    i++; // the delimiter or line end
+  }
+  return null;
+}
+
+const closingQuoteMessage = (p: { char: string; line: number }, start: number) => `unexpected character ${JSON.stringify(p.char)} after a closing quote on line ${start + p.line - 1}`;
+
+/**
+ * Parse CSV rows from physical lines (see module header). The header is not treated specially here (it
+ * is the first row). Rows, error rows included, come in input order.
+ */
+export async function* parseCsvRows(lines: AsyncIterable<RawLine>, opts: CsvRowOptions): AsyncGenerator<CsvRow> {
+  const delimiter = opts.delimiter ?? ',';
+  const source = withLineEnds(lines, opts.anyLineEnd === true)[Symbol.asyncIterator]();
+  const pending: Line[] = []; // lines to read again after a recovery
+  const nextLine = async (): Promise<Line | null> => {
+    if (pending.length > 0) return pending.shift()!;
+    const r = await source.next();
+    return r.done ? null : r.value;
+  };
+
+  let held: Line[] = []; // lines fed to the parser and not yet attributed to a row
+  let heldBytes = 0;
+  const out: CsvRow[] = [];
+  let broken: { error: string; kind: CsvErrorKind } | null = null; // the row at held[0] must be re-synchronised
+  const newParser = () =>
+    parse({
+      delimiter,
+      record_delimiter: '\n',
+      relax_quotes: true,
+      relax_column_count: true,
+      skip_records_with_error: true,
+      // rows are taken here, synchronously, with their lines; nothing is pushed downstream
+      on_record: (rec: string[]) => {
+        take(rec);
+        return null;
+      },
+      // the only error left with these options is CSV_QUOTE_NOT_CLOSED at the end: the unclosed row stays in `held`
+      on_skip: () => undefined,
+    });
+  let parser = newParser();
+  parser.on('error', () => undefined);
+
+  // Abandon the row starting at held[0]: one error row, its other lines (and `rest`) read again.
+  const recover = (error: string, kind: CsvErrorKind, rest: Line[] = held.slice(1)) => {
+    out.push({ line: held[0]!.line, endLine: held[0]!.line, error, kind });
+    pending.unshift(...rest);
+    held = [];
+    heldBytes = 0;
+  };
+
+  // A row from csv-parse: attribute its lines (1 + the line breaks inside its fields), check it, queue it.
+  function take(fields: string[]): void {
+    if (broken) return;
+    let span = 1;
+    for (const f of fields) for (let i = f.indexOf('\n'); i !== -1; i = f.indexOf('\n', i + 1)) span++;
+    const mine = held.slice(0, span);
+    const first = mine[0]!;
+    const last = mine[mine.length - 1]!;
+    const problem = closingQuoteProblem(mine.map((l) => l.text).join('\n'), delimiter);
+    if (span > 1) {
+      const expected = opts.expectedFields?.();
+      if (problem || (expected !== undefined && fields.length !== expected)) {
+        // a quote opened on `first` swallowed later lines: report that row, read the others again
+        const why = problem ? closingQuoteMessage(problem, first.line) : `${fields.length} fields, header has ${expected}`;
+        broken = { error: `quote opened on line ${first.line} is not closed on its line and the row is malformed (${why}); row skipped, the lines after it are read again`, kind: 'runs-into-next-rows' };
+        return;
+      }
+    }
+    held.splice(0, span);
+    for (const l of mine) heldBytes -= l.bytes;
+    if (span === 1 && isBlank(first.text)) return;
+    if (problem) {
+      out.push({ line: first.line, endLine: last.line, error: closingQuoteMessage(problem, first.line), kind: 'closing-quote' });
+      return;
+    }
+    if (opts.anyLineEnd && span > 1) {
+      let k = 0;
+      fields = fields.map((f) => f.replace(/\n/g, () => mine[k++]!.eol));
+    }
+    const row: CsvRow = { line: first.line, endLine: last.line, fields };
+    if (mine.some((l) => l.invalidUtf8)) row.invalidUtf8 = true;
+    out.push(row);
+  }
+
+  // After csv-parse ran: a malformed multi-line row drops the parser and starts again after its first line.
+  const resync = () => {
+    if (!broken) return;
+    parser.destroy();
+    recover(broken.error, broken.kind);
+    broken = null;
+    parser = newParser();
+    parser.on('error', () => undefined);
+  };
+
+  // End the parser: the row it holds back comes out; an unclosed quoted field is left in `held`.
+  const flush = async (): Promise<void> => {
+    const p = parser;
+    await new Promise<void>((resolve) => p.end(() => resolve()));
+    if (broken) resync();
+    else {
+      parser = newParser();
+      parser.on('error', () => undefined);
+    }
+  };
+
+  const feed = (l: Line) => {
+    held.push(l);
+    heldBytes += l.bytes;
+    parser.write(l.text + '\n'); // synchronous: on_record has run when it returns
+    resync();
+  };
+
+  for (;;) {
+    const raw = await nextLine();
+    if (raw === null || raw.tooLong || (held.length > 0 && heldBytes + raw.bytes > opts.maxRecordBytes)) {
+      // the end, a runaway line, or a row growing over the limit: settle what the parser holds first
+      const after = pending.length; // lines to read after `raw`
+      await flush();
+      yield* out.splice(0);
+      if (pending.length > after) {
+        // a malformed row was re-synchronised: its lines come before `raw`
+        if (raw !== null) pending.splice(pending.length - after, 0, raw);
+        continue;
+      }
+      if (held.length > 0 && raw !== null && !raw.tooLong && heldBytes + raw.bytes <= opts.maxRecordBytes) {
+        // the parser had held back a finished row: the open quoted field is within the limit, go on with it
+        pending.unshift(...held, raw);
+        held = [];
+        heldBytes = 0;
+        continue;
+      }
+      if (held.length > 0) {
+        // an unclosed quoted field
+        const start = held[0]!.line;
+        if (raw === null) recover(`quote opened on line ${start} is never closed; row skipped`, 'unclosed');
+        else recover(`quoted field opened on line ${start} runs over ${opts.maxRecordBytes} bytes (unbalanced quote?); row skipped`, 'runaway', [...held.slice(1), raw]);
+        yield* out.splice(0);
+        continue;
+      }
+      if (raw === null) break;
+      if (raw.tooLong) {
+        yield { line: raw.line, endLine: raw.line, error: `line is longer than ${opts.maxRecordBytes} bytes (${raw.bytes} bytes); row skipped`, kind: 'too-long-line' };
+        continue;
+      }
+    }
+    feed(raw);
+    yield* out.splice(0);
+  }
 }
 
 /** Parse TSV rows (one per non-blank line, split on TAB, no quoting). */
 export async function* parseTsvRows(lines: AsyncIterable<RawLine>, opts: { maxRecordBytes: number }): AsyncGenerator<CsvRow> {
   for await (const raw of lines) {
     if (raw.tooLong) {
-      yield { line: raw.line, endLine: raw.line, error: `line is longer than ${opts.maxRecordBytes} bytes (${raw.bytes} bytes); row skipped` };
+      yield { line: raw.line, endLine: raw.line, error: `line is longer than ${opts.maxRecordBytes} bytes (${raw.bytes} bytes); row skipped`, kind: 'too-long-line' };
       continue;
     }
     if (isBlank(raw.text)) continue;
-    yield { line: raw.line, endLine: raw.line, fields: raw.text.split('\t') };
+    const row: CsvRow = { line: raw.line, endLine: raw.line, fields: raw.text.split('\t') };
+    if (raw.invalidUtf8) row.invalidUtf8 = true;
+    yield row;
   }
 }

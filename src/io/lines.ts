@@ -25,6 +25,8 @@ export interface RawLine {
   invalidUtf8?: boolean;
   /** The line exceeded `maxLineBytes` and was discarded. */
   tooLong?: boolean;
+  /** The line ended with CRLF (the CR was dropped from `text`). */
+  crlf?: boolean;
 }
 
 /** Options of {@link splitLines}. */
@@ -81,10 +83,12 @@ export async function* splitLines(source: AsyncIterable<Uint8Array | string>, op
       first = false;
       if (buf.length >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf) buf = buf.subarray(3);
     }
+    const crlf = buf.length > 0 && buf[buf.length - 1] === 0x0d && tail !== null;
     if (buf.length > 0 && buf[buf.length - 1] === 0x0d) buf = buf.subarray(0, buf.length - 1);
     const { text, invalid } = decodeUtf8(buf);
     const out: RawLine = { line: lineNo, text, bytes: buf.length };
     if (invalid) out.invalidUtf8 = true;
+    if (crlf) out.crlf = true;
     return out;
   };
 

@@ -205,13 +205,6 @@ async function* readTextRecords(source: ByteSource, opts: ReaderOptions, max: nu
     throw inputError(`tag: cannot read ${name}: ${(err as Error).message}`, err);
   }
   const stats = opts.stats;
-  const invalidLines: number[] = []; // csv/tsv: lines with invalid UTF-8, increasing (rows may span lines)
-  async function* trackInvalid(src: AsyncIterable<RawLine>): AsyncGenerator<RawLine> {
-    for await (const raw of src) {
-      if (raw.invalidUtf8) invalidLines.push(raw.line);
-      yield raw;
-    }
-  }
   const countInvalid = (raw: RawLine) => {
     if (raw.invalidUtf8 && stats) stats.invalidUtf8++;
   };
@@ -244,9 +237,9 @@ async function* readTextRecords(source: ByteSource, opts: ReaderOptions, max: nu
         const header: { fields?: number } = {};
         const rows =
           opts.format === 'csv'
-            ? parseCsvRows(trackInvalid(lines), { maxRecordBytes: max, expectedFields: () => header.fields })
-            : parseTsvRows(trackInvalid(lines), { maxRecordBytes: max });
-        yield* tableRecords(rows, opts, name, invalidLines, stats, header);
+            ? parseCsvRows(lines, { maxRecordBytes: max, expectedFields: () => header.fields })
+            : parseTsvRows(lines, { maxRecordBytes: max });
+        yield* tableRecords(rows, opts, name, stats, header);
         return;
       }
       default:
@@ -390,7 +383,6 @@ async function* tableRecords(
   rows: AsyncIterable<CsvRow>,
   opts: ReaderOptions,
   source: string,
-  invalidLines: number[],
   stats: ReadStats | undefined,
   headerInfo: { fields?: number } = {},
 ): AsyncGenerator<InputRecord> {
@@ -408,7 +400,6 @@ async function* tableRecords(
       if (opts.idField !== undefined) idIdx = columnIndex(header, opts.idField, 'id', source, headerLine);
       continue;
     }
-    while (invalidLines.length > 0 && invalidLines[0] < row.line) invalidLines.shift();
     if ('error' in row) {
       yield errorRecord(row.line, opts.idField, row.error);
       continue;
@@ -419,7 +410,7 @@ async function* tableRecords(
       yield id === undefined ? { line: row.line, error: `${f.length} fields, header has ${header.length}` } : { line: row.line, id, error: `${f.length} fields, header has ${header.length}` };
       continue;
     }
-    if (stats && invalidLines.length > 0 && invalidLines[0] <= row.endLine) stats.invalidUtf8++;
+    if (stats && row.invalidUtf8) stats.invalidUtf8++;
     yield { line: row.line, id: id!, text: f[textIdx] };
   }
 }

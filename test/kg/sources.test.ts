@@ -414,3 +414,12 @@ test('fuzz: the PLAYED miner never throws on arbitrary text', () => {
     { numRuns: 300 },
   );
 });
+
+test('readCsv: a closing quote with text after it is reported at its line (the rule of the tag reader), a blank line of spaces is not a record', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'filmkw-csv-'));
+  const f = join(dir, 'x.csv');
+  writeFileSync(f, 'a,b\n1,"甲"乙\n   \n2,"丙"\n');
+  const out: string[] = [];
+  for await (const r of readCsv(f, 'x.csv', (line, reason) => out.push(`${line}! ${reason}`), { header: true })) out.push(`${r.line}:${r.fields.join('|')}`);
+  assert.deepEqual(out, ['1:a|b', '2! unreadable csv record (unexpected character "乙" after a closing quote on line 2)', '4:2|丙']);
+});

@@ -1,16 +1,16 @@
 /**
- * Shared pieces of the KG source readers: locations (file:line), streaming csv and JSON-lines readers
+ * Shared pieces of the KG source readers: locations (file:line), streaming csv (over src/io/csv.ts) and JSON-lines readers
  * that never stop at a bad record, and small text helpers for the Douban sources.
  *
  * Readers hand every unreadable record to `onBad(line, reason)` and go on; a file that cannot be opened
  * is a FilmkwError('INPUT') naming it.
  */
 import { createReadStream, type ReadStream } from 'node:fs';
-import { open, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { createInterface } from 'node:readline';
-import { parse, type CsvError, type InfoRecord } from 'csv-parse';
-import { parse as parseSync } from 'csv-parse/sync';
+import { parseCsvRows, type CsvErrorKind } from '../../io/csv.js';
+import { DEFAULT_MAX_RECORD_BYTES, splitLines } from '../../io/lines.js';
 import { inputError } from '../../errors.js';
 
 /** Where a record came from: the file (as given on the command line) and its 1-based line. */
@@ -41,109 +41,34 @@ export interface CsvRecord {
   line: number;
 }
 
-/**
- * Longest csv record (csv-parse `max_record_size`, which counts the characters of the fields read and
- * the bytes of the field being read), as the tag reader's default `--max-record-bytes`: a longer record
- * is reported and skipped. It bounds what an unbalanced quote can swallow before the reader re-syncs
- * (see {@link readCsv}).
- */
-export const MAX_CSV_RECORD_BYTES = 16 * 1024 * 1024;
-
-const RECORD_DELIMITERS = ['\r\n', '\n', '\r'];
-
-/** A record as csv-parse hands it to `on_record` with `raw: true`. */
-type RawRecord = { record: string[]; raw: string };
-
-/** Why csv-parse gave up on a record (`on_skip`), in words, without its "at line N" part. */
-function csvErrorWhy(err: CsvError, maxBytes: number): string {
-  if (err.code === 'CSV_QUOTE_NOT_CLOSED') return 'unclosed quote';
-  if (err.code === 'CSV_MAX_RECORD_SIZE') return `longer than ${maxBytes} bytes, unbalanced quote?`;
-  return err.message.replace(/ at line \d+.*$/s, '').replace(/:\s*$/, '');
-}
-
-const RUNS_INTO_NEXT_ROWS = 'unbalanced quote: a quoted field runs past the line end into the next rows';
-
-/**
- * True when the raw text of a record spanning several lines has a quoted field whose closing quote is
- * followed by something else than a delimiter or a line end — `,"张三,,⏎,"李四",,`: the quote opened on
- * the first line was never closed and the opening quote of a later row closed it. csv-parse with
- * `relax_quotes` accepts that silently (it would merge the rows into one); the same text parsed again
- * without `relax_quotes` reports it as CSV_INVALID_CLOSING_QUOTE. (A quote inside an unquoted field,
- * `他说"好"`, is INVALID_OPENING_QUOTE there and stays allowed.)
- */
-function quoteRunsIntoNextRow(raw: string): boolean {
-  let bad = false;
-  parseSync(raw, {
-    record_delimiter: RECORD_DELIMITERS,
-    relax_quotes: false,
-    relax_column_count: true,
-    skip_empty_lines: true,
-    skip_records_with_error: true,
-    on_skip: (err: CsvError | undefined) => {
-      if (err?.code === 'CSV_INVALID_CLOSING_QUOTE') bad = true;
-      return undefined;
-    },
-  });
-  return bad;
-}
-
-/**
- * Byte offset just after `n` more lines of `file` from byte `from` (a line ends at LF, CRLF or a lone
- * CR, as csv-parse's record delimiters here), or the file size when the file ends first.
- */
-async function offsetAfterLines(file: string, from: number, n: number): Promise<number> {
-  const fh = await open(file, 'r');
-  try {
-    const buf = Buffer.alloc(64 * 1024);
-    let bufStart = from;
-    let len = 0;
-    let pos = from;
-    let left = n;
-    let afterCr = false; // the last line ended at a CR: a LF right after it belongs to that line end
-    while (left > 0 || afterCr) {
-      if (pos >= bufStart + len) {
-        bufStart = pos;
-        len = (await fh.read(buf, 0, buf.length, pos)).bytesRead;
-        if (len === 0) return pos;
-      }
-      let i = pos - bufStart;
-      if (afterCr) {
-        afterCr = false;
-        if (buf[i] === 0x0a) pos++;
-        continue;
-      }
-      while (i < len && buf[i] !== 0x0a && buf[i] !== 0x0d) i++;
-      pos = bufStart + i;
-      if (i === len) continue; // the line goes on in the next block
-      pos++;
-      left--;
-      afterCr = buf[i] === 0x0d;
-    }
-    return pos;
-  } finally {
-    await fh.close();
+/** Why a csv row could not be read, in the words of the import report. */
+function csvWhy(kind: CsvErrorKind, error: string, maxBytes: number): string {
+  switch (kind) {
+    case 'unclosed':
+      return 'unclosed quote';
+    case 'runaway':
+    case 'too-long-line':
+      return `longer than ${maxBytes} bytes, unbalanced quote?`;
+    case 'runs-into-next-rows':
+      return 'unbalanced quote: a quoted field runs past the line end into the next rows';
+    default:
+      return error;
   }
 }
 
 /**
- * Streams a csv file with csv-parse (RFC 4180, UTF-8, optional BOM, LF, CRLF or CR line ends, quotes
- * relaxed inside unquoted fields, any number of fields). Empty lines are skipped. Each record comes with
- * the line it starts on. A header is the first record, returned like the others; with `header: true`
- * the file has one, and when the first record cannot be read (see below) that is a FilmkwError('INPUT')
- * naming file:line and why, instead of taking the next row as the header.
+ * Streams a csv file through the project's csv reader (src/io/csv.ts: csv-parse with re-sync; UTF-8,
+ * optional BOM, LF, CRLF or lone CR line ends, quotes relaxed inside unquoted fields, any number of fields,
+ * quoted line breaks kept as they are). Blank lines are skipped. Each record comes with the line it starts
+ * on. A header is the first record, returned like the others; with `header: true` the file has one, and
+ * when the first record cannot be read that is a FilmkwError('INPUT') naming file:line and why, instead
+ * of taking the next row as the header.
  *
- * A record that cannot be read is reported through `onBad` with the line it starts on (the reason says
- * `unreadable csv record (…)`), and the reader re-syncs: csv-parse starts again at the line after that
- * start, so the rows a broken record swallowed are read again and only its first line is lost. Broken:
- * - an unclosed quote (csv-parse finds it at the end of the file);
- * - a record longer than `maxRecordBytes` (a runaway quote, found before the end of the file);
- * - a record spanning several lines (a quoted field with a line break) whose quoted field is closed by a
- *   quote with text after it ({@link quoteRunsIntoNextRow}): an unbalanced quote that ran into the next
- *   rows and was closed by the opening quote of one of them.
- * A quoted field with line breaks inside that is closed properly is one record, as RFC 4180 says, even
- * when the quote was meant to be closed earlier (`a,"b⏎c,d⏎e,5"` is valid csv: two fields); readers see
- * its wrong number of fields. A record containing invalid UTF-8 (U+FFFD after decoding) is reported as
- * `invalid UTF-8` and skipped.
+ * A record that cannot be read (an unclosed quote, a record longer than `maxRecordBytes`, a quoted field
+ * running into the next rows, a closing quote followed by text) is reported through `onBad` with the line
+ * it starts on (`unreadable csv record (…)`), and the lines after that first line are read again, so a
+ * broken record costs only its own row. A record containing invalid UTF-8 is reported as `invalid UTF-8`
+ * and skipped.
  */
 export async function* readCsv(
   file: string,
@@ -151,91 +76,29 @@ export async function* readCsv(
   onBad: (line: number, reason: string) => void,
   opts: { maxRecordBytes?: number; header?: boolean } = {},
 ): AsyncGenerator<CsvRecord> {
-  const maxBytes = opts.maxRecordBytes ?? MAX_CSV_RECORD_BYTES;
-  let base = 0; // byte offset where the current csv-parse run starts
-  let baseLine = 0; // lines of the file before it
+  const maxBytes = opts.maxRecordBytes ?? DEFAULT_MAX_RECORD_BYTES;
   let header = opts.header === true; // the header is still to come
-  for (;;) {
-    const queue: CsvRecord[] = [];
-    // end of the last record taken in this run, relative to `base`: bytes, its last line, empty lines so
-    // far. Lines are counted here from the raw text: csv-parse's `info.lines` counts a CRLF inside a
-    // quoted field as two lines.
-    let last = { bytes: 0, line: 0, empty: 0 };
-    let broken: { line: number; lines: number; why: string } | null = null;
-    let failure: Error | null = null;
-    const parser = parse({
-      bom: base === 0,
-      raw: true,
-      record_delimiter: RECORD_DELIMITERS,
-      relax_quotes: true,
-      relax_column_count: true,
-      skip_empty_lines: true,
-      skip_records_with_error: true,
-      max_record_size: maxBytes,
-      // records are taken here, synchronously, with their position; nothing is pushed downstream
-      on_record: (r: string[], info: InfoRecord) => {
-        if (broken) return null;
-        const rec = r as unknown as RawRecord; // with `raw: true` csv-parse hands { record, raw }
-        const empties = info.empty_lines - last.empty;
-        const start = last.line + 1 + empties;
-        // raw = the empty lines before the record (the first character of each line end), the record,
-        // the first character of its record delimiter (none at the end of the file)
-        const body = rec.raw.slice(empties, /[\r\n]$/.test(rec.raw) ? -1 : undefined);
-        const inner = body.match(/\r\n|\r|\n/g)?.length ?? 0;
-        if (inner > 0 && quoteRunsIntoNextRow(rec.raw)) {
-          broken = { line: start, lines: empties + 1, why: RUNS_INTO_NEXT_ROWS };
-          return null;
-        }
-        last = { bytes: info.bytes, line: start + inner, empty: info.empty_lines };
-        queue.push({ fields: rec.record, line: baseLine + start });
-        return null;
-      },
-      on_skip: (err: CsvError | undefined) => {
-        if (broken || !err) return undefined;
-        const empties = Number(err.empty_lines ?? last.empty) - last.empty;
-        broken = { line: last.line + 1 + empties, lines: empties + 1, why: csvErrorWhy(err, maxBytes) };
-        return undefined;
-      },
-    });
-    parser.on('error', (err) => (failure ??= err));
-    const stream = createReadStream(file, { start: base });
-    await opened(stream, display);
-    const drain = function* (): Generator<CsvRecord> {
-      for (let rec = queue.shift(); rec; rec = queue.shift()) {
-        const invalid = rec.fields.some((f) => f.includes('\uFFFD'));
-        if (header && invalid) throw inputError(`kg import: ${display}:${rec.line}: unreadable header (invalid UTF-8)`);
-        header = false;
-        if (invalid) {
-          onBad(rec.line, 'invalid UTF-8');
-          continue;
-        }
-        yield rec;
+  const stream = createReadStream(file, { highWaterMark: 256 * 1024 });
+  await opened(stream, display);
+  try {
+    for await (const row of parseCsvRows(splitLines(stream, { maxLineBytes: maxBytes }), { maxRecordBytes: maxBytes, anyLineEnd: true })) {
+      if ('error' in row) {
+        const why = csvWhy(row.kind, row.error, maxBytes);
+        if (header) throw inputError(`kg import: ${display}:${row.line}: unreadable header (${why})`);
+        onBad(row.line, row.kind === 'closing-quote' ? `unreadable csv record (${why})` : `unreadable csv record (${why}; the lines after it are read again)`);
+        continue;
       }
-    };
-    try {
-      for await (const chunk of stream) {
-        parser.write(chunk); // synchronous: on_record / on_skip have run when it returns
-        if (failure) throw failure;
-        yield* drain();
-        if (broken) break;
+      const invalid = row.fields.some((f) => f.includes('\uFFFD'));
+      if (header && invalid) throw inputError(`kg import: ${display}:${row.line}: unreadable header (invalid UTF-8)`);
+      header = false;
+      if (invalid) {
+        onBad(row.line, 'invalid UTF-8');
+        continue;
       }
-      if (!broken) {
-        await new Promise<void>((resolve) => parser.end(() => resolve()));
-        if (failure) throw failure;
-        yield* drain();
-      }
-    } finally {
-      stream.destroy();
-      parser.destroy();
+      yield { fields: row.fields, line: row.line };
     }
-    if (!broken) return;
-    const { line: rel, lines, why } = broken as { line: number; lines: number; why: string };
-    const line = baseLine + rel;
-    if (header) throw inputError(`kg import: ${display}:${line}: unreadable header (${why})`);
-    onBad(line, `unreadable csv record (${why}; the lines after it are read again)`);
-    // csv-parse again from the line after the broken record's first line
-    base = await offsetAfterLines(file, base + last.bytes, lines);
-    baseLine = line;
+  } finally {
+    stream.destroy();
   }
 }
 
