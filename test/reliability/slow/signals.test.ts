@@ -6,13 +6,13 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { demoSnapshot } from '../../batch/demo-kg.js';
-import { longDocs } from '../long-docs.js';
+import { longDocs, startCli as start } from '../cli-helpers.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const skip = existsSync(join(root, 'dist', 'cli', 'main.js')) ? false : 'dist/ is missing: run `npm run build` first';
@@ -25,16 +25,6 @@ const oneLine = (stderr: string): void => {
 const FIX = join(root, 'test', 'fixtures');
 const chromium = existsSync('/usr/bin/chromium');
 
-/** Spawn with stderr collected; resolves the exit code (or 128 + signal number). */
-function start(args: string[], stdio: 'pipe' | 'ignore' = 'pipe'): { child: ChildProcess; stderr: () => string; stdout: () => string; done: Promise<number> } {
-  const child = spawn(process.execPath, [bin, ...args], { cwd: root, stdio: ['ignore', stdio, 'pipe'] });
-  let err = '';
-  let out = '';
-  child.stderr!.on('data', (b: Buffer) => (err += b.toString()));
-  child.stdout?.on('data', (b: Buffer) => (out += b.toString()));
-  const done = new Promise<number>((r) => child.on('close', (code, sig) => r(code ?? 128 + (sig === 'SIGTERM' ? 15 : sig === 'SIGINT' ? 2 : 9))));
-  return { child, stderr: () => err, stdout: () => out, done };
-}
 
 /** Descendant pids of a process (from /proc). */
 function descendants(pid: number): number[] {
