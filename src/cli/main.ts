@@ -20,6 +20,7 @@ const COMMANDS: readonly { name: string; load: () => Promise<Register> }[] = [
   { name: 'dict', load: async () => (await import('./commands/dict.js')).registerDict },
   { name: 'eval', load: async () => (await import('./commands/eval.js')).registerEval },
   { name: 'html', load: async () => (await import('./commands/html.js')).registerHtml },
+  { name: 'serve', load: async () => (await import('./commands/serve.js')).registerServe },
 ];
 
 export function packageVersion(): string {
