@@ -25,6 +25,7 @@ import { createSegmenter, DEFAULT_BACKEND, prepareUserDict, preparedFromStrings,
 import { selectCandidates } from './candidates.js';
 import { baseLexicon, exportUserDict } from '../kg/dict.js';
 import { cachedStrings } from '../kg/dict-cache.js';
+import { loadBundledRerankModel, type RerankModel } from './rerank-model.js';
 
 const NO_COMMON: ReadonlySet<string> = new Set();
 
@@ -38,6 +39,11 @@ export interface CreateExtractorOptions {
   kg?: KgView | null;
   /** Segmentation backend (segment.ts; default the segmenter's default). */
   backend?: SegmenterBackend;
+  /**
+   * The re-ranker's model (option `rerank.enabled`); default the bundled models/rerank.json. The
+   * trainer passes its own.
+   */
+  rerankModel?: RerankModel;
 }
 
 /**
@@ -85,7 +91,8 @@ export function createExtractor(create: CreateExtractorOptions = {}): Extractor 
   // No MatchCache in front of the KG: the store's name index is already a hash table on typed arrays
   // (kg/packed.ts), and a memo Map of every word seen cost more than it saved (2.5–3 % slower on the
   // synopses, A/B in one process).
-  const context: DocumentContext = { options, kg, common, cache: null, jaccardMemo: kg ? new JaccardMemo() : null };
+  const rerankModel = options.rerank.enabled ? (create.rerankModel ?? loadBundledRerankModel()) : null;
+  const context: DocumentContext = { options, kg, common, cache: null, jaccardMemo: kg ? new JaccardMemo() : null, rerankModel };
   const selectOptions = options.candidates;
   const described = Object.freeze({
     ...options,

@@ -69,10 +69,11 @@ import type { TitlePolicyOptions } from './title-policy.js';
 import type { PriorOptions } from './idf.js';
 import { findPreset, listPresets } from './presets.js';
 import { DEFAULT_CANDIDATE_OPTIONS, POS_FILTERS, STOPWORD_SETS, type CandidateOptions } from './candidates.js';
-import { DEFAULT_PHRASE_OPTIONS, PHRASE_DEDUP, PHRASE_ENTITY_WORDS, PHRASE_POS, PHRASE_SCORES, PHRASE_SPANS, type PhraseOptions } from './phrases.js';
+import { DEFAULT_PHRASE_OPTIONS, PHRASE_DEDUP, PHRASE_ENTITY_WORDS, PHRASE_PARTS, PHRASE_POS, PHRASE_SCORES, PHRASE_SPANS, type PhraseOptions } from './phrases.js';
+import { DEFAULT_RERANK_OPTIONS, type RerankOptions } from './rerank.js';
 
 
-export type { GraphOptions, SemanticOptions, KgMatchOptions, RankOptions, TitlePolicyOptions, CandidateOptions, PriorOptions, PhraseOptions };
+export type { GraphOptions, SemanticOptions, KgMatchOptions, RankOptions, TitlePolicyOptions, CandidateOptions, PriorOptions, PhraseOptions, RerankOptions };
 
 /** Ablation "W" (group `lexicon`). */
 export interface LexiconOptions {
@@ -123,6 +124,7 @@ export interface PipelineOptions {
   rank: RankOptions;
   prior: PriorOptions;
   phrases: PhraseOptions;
+  rerank: RerankOptions;
   output: OutputOptions;
 }
 
@@ -178,6 +180,7 @@ export const DEFAULT_OPTIONS: Readonly<PipelineOptions> = deepFreeze({
   },
   prior: { idf: 'off' },
   phrases: { ...DEFAULT_PHRASE_OPTIONS },
+  rerank: { ...DEFAULT_RERANK_OPTIONS },
   output: { topK: 5, scoreScale: 'raw', isolated: 'keep', annotateEntities: true },
 } satisfies PipelineOptions);
 
@@ -258,6 +261,10 @@ const SCHEMA: { [G in keyof PipelineOptions]: Record<keyof PipelineOptions[G], O
     minCount: { type: 'number', min: 1, integer: true },
     score: { type: 'enum', values: PHRASE_SCORES },
     dedup: { type: 'enum', values: PHRASE_DEDUP },
+    parts: { type: 'enum', values: PHRASE_PARTS },
+  },
+  rerank: {
+    enabled: { type: 'boolean' },
   },
   output: {
     topK: { type: 'number', min: 1, integer: true },

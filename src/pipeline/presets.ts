@@ -99,6 +99,19 @@ export const PRESETS: readonly Preset[] = Object.freeze([
     overrides: { ...WGR, candidates: { posFilter: 'none' }, prior: { idf: 'multiply' }, phrases: { enabled: true } },
     needsKg: true,
   },
+  {
+    name: 'filmkw-rerank',
+    aliases: [],
+    description: 'filmkw with compound phrase candidates (content-word parts, up to 3 tokens, seen once) ordered by the learned re-ranker (models/rerank.json)',
+    overrides: {
+      ...WGR,
+      candidates: { posFilter: 'none' },
+      prior: { idf: 'multiply' },
+      phrases: { enabled: true, parts: 'content', maxTokens: 3, minCount: 1 },
+      rerank: { enabled: true },
+    },
+    needsKg: true,
+  },
 ] satisfies Preset[]);
 
 /** Canonical preset names. */
