@@ -143,7 +143,9 @@ export function inCastContext(text: string, s: number, e: number): boolean {
   if (before === 0x3001 || before === 0xff08 || before === 0x28) return true;
   const left = text.slice(Math.max(0, s - 8), s);
   for (const cue of CAST_LEFT) if (left.includes(cue)) return true;
-  return false;
+  // 主演 / 饰演 right after the name (由吴京主演)
+  const right = text.slice(e, e + 2);
+  return right === '主演' || right === '饰演' || right === '领衔';
 }
 
 /** Whether [s, e) lies inside 《》 (the nearest mark to the left is an opening one and 》 follows). */
