@@ -59,17 +59,21 @@ export function selectWithModel(doc: TrainingDocument, model: RerankModel, k: nu
 }
 
 /** The parameters of the committed model (chosen by cross-validation on film-train, ANALYSIS.md §7). */
-export const DEFAULT_TREE_PARAMETERS: Readonly<TreeParameters> = Object.freeze({ trees: 200, depth: 4, rate: 0.05, minLeaf: 20, bins: 32, l2: 1 });
+export const DEFAULT_TREE_PARAMETERS: Readonly<TreeParameters> = Object.freeze({ trees: 200, depth: 4, rate: 0.05, minLeaf: 20, bins: 32, l2: 1, objective: 'pointwise' });
 
 /** Fit on the documents' rows. */
 export function fitDocuments(docs: readonly TrainingDocument[], params: TreeParameters = DEFAULT_TREE_PARAMETERS): Omit<RerankModel, 'training'> {
   const rows: Float64Array[] = [];
   const labels: number[] = [];
-  for (const d of docs) for (const it of d.items) {
-    rows.push(it.x);
-    labels.push(it.label);
-  }
-  return fitTrees(rows, labels, params);
+  const groups: number[] = [];
+  docs.forEach((d, k) => {
+    for (const it of d.items) {
+      rows.push(it.x);
+      labels.push(it.label);
+      groups.push(k);
+    }
+  });
+  return fitTrees(rows, labels, params, groups);
 }
 
 /** Macro F1@1..5 of held-out predictions by k-fold cross-validation over documents. */

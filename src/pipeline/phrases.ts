@@ -163,6 +163,8 @@ export interface PhraseCandidate {
   readonly oneCharParts?: number;
   /** Whether it joins names with a name dot or a space (set by {@link findCompounds}). */
   readonly joined?: boolean;
+  /** Whether it is a word plus a sequel number (阿凡达2, 复联4; set by {@link findCompounds}). */
+  readonly sequel?: boolean;
 }
 
 /**
@@ -329,7 +331,9 @@ const HAS_LETTER = /\p{L}/u;
  * 2..`maxTokens` parts, at least one of them a candidate occurrence (so it has a graph score), at least
  * one part of two or more characters, no part that names a KG entity when `entities` is given (except
  * in a joined name), and occurs ≥ `minCount` times; a surface that is itself a graph word is not a
- * phrase. Members that are not graph words are -1. Pure; order of first occurrence.
+ * phrase. A graph word directly followed by a sequel number of one or two digits (阿凡达2, 复联4; not
+ * 2年, 4个) is a phrase too (`sequel`), after the others. Members that are not graph words are -1. Pure;
+ * order of first occurrence.
  * @param stop the stop-word test of the candidate stage
  */
 export function findCompounds(
@@ -408,11 +412,32 @@ export function findCompounds(
     }
     t = u;
   }
+  // a graph word followed by a sequel number (阿凡达2, 复联4): one or two digits, then no more digits,
+  // letters, classifier or unit (阿凡达2年, 4个 are not titles)
+  const sequels = new Map<string, { member: number; count: number; charStart: number; lastStart: number }>();
+  for (let t = 0; t + 1 < T; t++) {
+    if (tokenNode[t] < 0 || !SEQUEL_NUMBER.test(tokens[t + 1].word)) continue;
+    const after = t + 2 < T ? tokens[t + 2] : null;
+    if (after && (NOT_AFTER_SEQUEL.test(after.word) || (after.tag !== undefined && /^[mq]/u.test(after.tag)))) continue;
+    const text = tokens[t].word + tokens[t + 1].word;
+    const seen = sequels.get(text);
+    if (seen) {
+      seen.count++;
+      seen.lastStart = tokens[t].start;
+    } else sequels.set(text, { member: tokenNode[t], count: 1, charStart: tokens[t].start, lastStart: tokens[t].start });
+  }
   const words = new Set(doc.words);
   const out: PhraseCandidate[] = [];
   for (const [text, p] of found) {
     if (p.count < options.minCount || words.has(text)) continue;
     out.push({ text, members: Int32Array.from(p.members), count: p.count, charStart: p.charStart, lastStart: p.lastStart, oneCharParts: p.oneChar, joined: p.joined });
   }
+  for (const [text, p] of sequels) {
+    if (p.count < options.minCount || words.has(text) || found.has(text)) continue;
+    out.push({ text, members: Int32Array.of(p.member, -1), count: p.count, charStart: p.charStart, lastStart: p.lastStart, oneCharParts: 1, joined: false, sequel: true });
+  }
   return out;
 }
+
+const SEQUEL_NUMBER = /^(?:[1-9]|1[0-9])$/u;
+const NOT_AFTER_SEQUEL = /^[0-9A-Za-z年月日号个部集季次岁代期章回场点分秒倍亿万千百元块米%％]/u;

@@ -171,6 +171,11 @@ export interface TreeParameters {
   bins: number;
   /** L2 penalty on the leaf values (added to the Hessian sum). */
   l2: number;
+  /**
+   * `'pointwise'`: the logistic loss of each candidate's label; `'pairwise'`: the logistic loss of
+   * every (keyword, non-keyword) pair of one document (RankNet), which is what the top-K order needs.
+   */
+  objective: 'pointwise' | 'pairwise';
 }
 
 /**
@@ -178,7 +183,7 @@ export interface TreeParameters {
  * values): depth-limited trees, splits searched over at most `bins` quantile thresholds per feature,
  * deterministic (no subsampling).
  */
-export function fitTrees(rows: readonly ArrayLike<number>[], labels: readonly number[], o: TreeParameters): Omit<RerankModel, 'training'> {
+export function fitTrees(rows: readonly ArrayLike<number>[], labels: readonly number[], o: TreeParameters, groups?: readonly number[]): Omit<RerankModel, 'training'> {
   const n = rows.length;
   const p = RERANK_FEATURES.length;
   // candidate thresholds per feature: distinct quantiles
@@ -218,11 +223,40 @@ export function fitTrees(rows: readonly ArrayLike<number>[], labels: readonly nu
   const h = new Float64Array(n);
   const trees: RerankTree[] = [];
   const round = (x: number): number => Number(x.toPrecision(8));
-  for (let t = 0; t < o.trees; t++) {
+  // pairwise: the rows of each document (groups[i] = document of row i)
+  const docs: { pos: number[]; neg: number[] }[] = [];
+  if (o.objective === 'pairwise') {
+    if (!groups || groups.length !== n) throw new Error('fitTrees: the pairwise objective needs the document of every row');
+    const byDoc = new Map<number, { pos: number[]; neg: number[] }>();
     for (let i = 0; i < n; i++) {
-      const mu = sigmoid(F[i]);
-      g[i] = labels[i] - mu;
-      h[i] = Math.max(mu * (1 - mu), 1e-6);
+      let d = byDoc.get(groups[i]);
+      if (!d) byDoc.set(groups[i], (d = { pos: [], neg: [] }));
+      (labels[i] ? d.pos : d.neg).push(i);
+    }
+    for (const d of byDoc.values()) if (d.pos.length > 0 && d.neg.length > 0) docs.push(d);
+  }
+  for (let t = 0; t < o.trees; t++) {
+    if (o.objective === 'pairwise') {
+      g.fill(0);
+      h.fill(1e-6);
+      for (const d of docs) {
+        for (const i of d.pos) {
+          for (const j of d.neg) {
+            const rho = sigmoid(F[j] - F[i]);
+            g[i] += rho;
+            g[j] -= rho;
+            const w = rho * (1 - rho);
+            h[i] += w;
+            h[j] += w;
+          }
+        }
+      }
+    } else {
+      for (let i = 0; i < n; i++) {
+        const mu = sigmoid(F[i]);
+        g[i] = labels[i] - mu;
+        h[i] = Math.max(mu * (1 - mu), 1e-6);
+      }
     }
     const tree = { feature: [] as number[], threshold: [] as number[], left: [] as number[], right: [] as number[], value: [] as number[] };
     const grow = (members: Int32Array, depth: number): number => {

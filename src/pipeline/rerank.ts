@@ -82,6 +82,7 @@ export const RERANK_FEATURES = [
   'phraseOneChar',
   'phraseJoined',
   'phraseEntity',
+  'phraseSequel', // a word plus a sequel number (阿凡达2)
   'partBest', // phrase: the best final graph score of its words / the document's best
   'partWorst', // phrase: the worst (0 for a part that is not a graph word)
   'inPhraseShare', // word: the largest share of its occurrences inside one phrase candidate
@@ -223,7 +224,8 @@ export function rerankItems(d: RerankDocument, kg: KgView | null, idf: IdfTable)
     kindOrder[i] = k;
     seenOfKind.set(kind, k + 1);
   }
-  // the main film: the film with most mentions plus KG links to the document's other entities
+  // the main film: a film named in 《》 when there is one, then the most mentions plus KG links to the
+  // document's other entities (a common word that is also a title — 师父, 孩子们 — is rarely in 《》)
   const entityNodes: number[] = [];
   for (let i = 0; i < n; i++) if (d.entity[i] >= 0 && d.eligible[i]) entityNodes.push(i);
   const links = new Int32Array(n);
@@ -241,7 +243,7 @@ export function rerankItems(d: RerankDocument, kg: KgView | null, idf: IdfTable)
   if (kg) {
     for (const i of entityNodes) {
       if (kg.kindOf(d.entity[i]) !== 'Movie') continue;
-      const score = count[i] + links[i];
+      const score = count[i] + links[i] + (marks[i] > 0 ? 1000 : 0);
       if (score > mainScore) {
         mainScore = score;
         mainMovie = i;
@@ -363,6 +365,8 @@ export function rerankItems(d: RerankDocument, kg: KgView | null, idf: IdfTable)
     f[F.phrase3] = ph.members.length >= 3 ? 1 : 0;
     f[F.phraseOneChar] = ph.oneCharParts ?? 0;
     f[F.phraseJoined] = ph.joined ? 1 : 0;
+    f[F.phraseSequel] = ph.sequel ? 1 : 0;
+    if (ph.sequel && d.entity[ph.members[0]] >= 0 && kg && kg.kindOf(d.entity[ph.members[0]]) === 'Movie') setKind(f, d.entity[ph.members[0]]);
     f[F.phraseEntity] = phraseEntities[p] >= 0 ? 1 : 0;
     f[F.partBest] = norm(best, maxValue);
     f[F.partWorst] = norm(worst, maxValue);

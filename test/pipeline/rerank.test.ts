@@ -126,7 +126,7 @@ test('fitTrees: deterministic, and learns a threshold rule and an interaction', 
     // positive when base ≥ 0.5 and the flag is set
     labels.push(x[0] >= 0.5 && x[1] === 1 ? 1 : 0);
   }
-  const params = { trees: 30, depth: 2, rate: 0.3, minLeaf: 5, bins: 16, l2: 1 };
+  const params = { trees: 30, depth: 2, rate: 0.3, minLeaf: 5, bins: 16, l2: 1, objective: 'pointwise' as const };
   const a = fitTrees(rows, labels, params);
   const b = fitTrees(rows, labels, params);
   assert.equal(JSON.stringify(a), JSON.stringify(b));
@@ -200,4 +200,14 @@ test('npm run train:rerank (scripts/train-rerank.mjs): writes a model with the t
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test('findCompounds: a word plus a sequel number is a phrase (阿凡达2), a number with a unit or classifier is not (阿凡达 3年)', () => {
+  const { tokens, doc } = tokenDoc(
+    [['阿凡达', 'nz'], ['2', 'm'], ['，', 'x'], ['复联', 'j'], ['4', 'm'], ['的', 'uj'], ['特效', 'n'], ['3', 'm'], ['年', 'q'], ['电影', 'n'], ['12', 'm'], ['34', 'm']],
+    [0, 3, 6, 9],
+  );
+  const found = findCompounds(tokens, doc, { maxTokens: 3, minCount: 1 }, noStop).filter((p) => p.sequel);
+  assert.deepEqual(found.map((p) => p.text), ['阿凡达2', '复联4']);
+  assert.deepEqual(Array.from(found[0].members), [0, -1]);
 });
