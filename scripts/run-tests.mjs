@@ -17,7 +17,7 @@ const files = [];
 })('test');
 const selected = files.filter((f) => f.includes(join('reliability', 'slow')) === slow);
 const extra = process.argv.slice(2).filter((a) => a !== '--reliability');
-// The KG-derived cache (src/kg/dict-cache.ts) of a test run goes to its own directory: the tests' many
+// The KG-derived cache (src/lexicon/cache.ts) of a test run goes to its own directory: the tests' many
 // toy KGs would otherwise evict the entries of the user's real KGs from the shared one.
 const cacheDir = process.env.FILMKW_CACHE_DIR ? null : mkdtempSync(join(tmpdir(), 'filmkw-test-cache-'));
 const env = cacheDir ? { ...process.env, FILMKW_CACHE_DIR: cacheDir } : process.env;

@@ -38,16 +38,22 @@ export {
 } from './pipeline/options.js';
 
 // the stages, each a pure function of (input, options)
-export { createSegmenter, DEFAULT_BACKEND, SEGMENTER_BACKENDS, type Segmenter, type SegmenterBackend, type Token } from './pipeline/segment.js';
-export { selectCandidates, type CandidateSelection } from './pipeline/candidates.js';
+export { createSegmenter, type Segmenter, type Token } from './pipeline/segment.js';
+export { createCandidateFilter, selectCandidates, type CandidateFilter, type CandidateSelection } from './pipeline/candidates.js';
+export { loadBundledIdf, parseIdf, type IdfTable } from './pipeline/idf.js';
 export { loadStopwords } from './pipeline/stopwords.js';
 export { extractFromTokens, type DocumentContext } from './pipeline/core.js';
 export { buildCandidateDoc, buildWordGraph, mergeEntityNodes, toRankInput, toGraphology, type CandidateDoc, type WordGraph, type WordEdgeAttributes, type WordNodeAttributes } from './pipeline/graph.js';
 export { matchEntities, resolveAmbiguity, primaryEntity, MatchCache } from './pipeline/kg-match.js';
-export { applyTitlePolicy, commonEntityNames, isCommonWord } from './pipeline/title-policy.js';
 export { rankGraph, type RankInput, type RankResult } from './pipeline/rank.js';
 export { positionBias } from './pipeline/positions.js';
 export { jaccard } from './pipeline/jaccard.js';
+
+// lexicon: KG names → segmenter user dictionary; the title policy's common-word rules
+export { DEFAULT_BACKEND, SEGMENTER_BACKENDS, type SegmenterBackend } from './lexicon/base.js';
+export { exportUserDict, writeUserDict, type UserDictExport } from './lexicon/dict.js';
+export { DiskCache } from './lexicon/cache.js';
+export { applyTitlePolicy, commonEntityNames, isCommonWord } from './lexicon/title-policy.js';
 
 // knowledge graph
 export {
@@ -63,7 +69,6 @@ export {
   type KgStats,
   type KgView,
 } from './kg/model.js';
-export { exportUserDict, writeUserDict, type UserDictExport } from './kg/dict.js';
 export { KgStore } from './kg/store.js';
 export { loadKg, defaultKgDir, type LoadKgOptions } from './kg/load.js';
 export { loadSnapshot, saveSnapshot, readSnapshotHeader, type SnapshotHeader } from './kg/snapshot.js';

@@ -18,12 +18,11 @@ import { matchEntities, primaryEntity, resolveAmbiguity, type MatchCache } from 
 import type { ResolvedOptions } from './options.js';
 import { positionBias } from './positions.js';
 import { codePointOrder, orderByScore, rankGraph } from './rank.js';
-import { applyTitlePolicy } from './title-policy.js';
-import { loadBundledIdf } from './idf.js';
+import { applyTitlePolicy } from '../lexicon/title-policy.js';
+import type { IdfTable } from './idf.js';
 import { findCompounds, findPhrases, nodeCounts, phraseScores, selectItems, type PhraseCandidate, type RankedItem } from './phrases.js';
 import { rerankItems } from './rerank.js';
 import { rerankBias, rerankContributions, rerankLogit, sigmoid, type RerankModel } from './rerank-model.js';
-import { stopwordSet } from './candidates.js';
 
 /** What the pure core needs besides the tokens. */
 export interface DocumentContext {
@@ -36,8 +35,12 @@ export interface DocumentContext {
   cache?: MatchCache | null;
   /** Memo of hub-pair Jaccard values (pure); optional. */
   jaccardMemo?: JaccardMemo | null;
+  /** The IDF table of the prior (needed when `prior.idf` is `'multiply'`; idf.ts `loadBundledIdf`). */
+  idf?: IdfTable | null;
   /** The re-ranker's model (rerank-model.ts), needed when `rerank.enabled`. */
   rerankModel?: RerankModel | null;
+  /** The candidate stage's stop words, needed by `phrases.parts: 'content'` (phrases.ts findCompounds). */
+  stopwords?: ReadonlySet<string> | null;
 }
 
 /** Whether the options use the KG to build or weight the graph. */
@@ -95,7 +98,8 @@ export function extractFromTokens(
   // optional IDF prior (idf.ts; option prior.idf, owned by the eval/defaults work): score × idf(word)
   let idfWeights: Float64Array | null = null;
   if (o.prior.idf === 'multiply') {
-    const idf = loadBundledIdf();
+    const idf = context.idf;
+    if (!idf) throw usageError('extract: prior.idf "multiply" needs an IDF table in the document context (DocumentContext.idf)');
     idfWeights = new Float64Array(n);
     for (const i of included) {
       idfWeights[i] = idf.weight(doc.words[i]);
@@ -171,7 +175,7 @@ function withPhrases(
   const eligible = new Uint8Array(n);
   for (const i of included) eligible[i] = 1;
   const counts = nodeCounts(doc.node, n);
-  const phrases = phraseCandidates(tokens, doc, entities, o);
+  const phrases = phraseCandidates(tokens, doc, entities, context);
   const phraseValues = phraseScores(phrases, values, eligible, counts, o.phrases.score);
   // one scaling over the words and the phrases
   const all = new Float64Array(n + phrases.length);
@@ -207,11 +211,13 @@ function withPhrases(
 }
 
 /** The phrase candidates of the options (`phrases.parts`; none when the phrase stage is off). */
-function phraseCandidates(tokens: readonly TokenLike[], doc: CandidateDoc, entities: (Int32Array | null)[] | null, o: ResolvedOptions): PhraseCandidate[] {
+function phraseCandidates(tokens: readonly TokenLike[], doc: CandidateDoc, entities: (Int32Array | null)[] | null, context: DocumentContext): PhraseCandidate[] {
+  const o = context.options;
   if (!o.phrases.enabled) return [];
   const exclude = o.phrases.entityWords === 'exclude' ? entities : null;
   if (o.phrases.parts === 'content') {
-    const stop = stopwordSet(o.candidates.stopwords);
+    const stop = context.stopwords;
+    if (!stop) throw usageError('extract: phrases.parts "content" needs the stop words in the document context (DocumentContext.stopwords)');
     return findCompounds(tokens as readonly (TokenLike & { tag?: string })[], doc, o.phrases, (w) => stop.has(w) || stop.has(w.toLowerCase()), exclude);
   }
   return findPhrases(tokens, doc, o.phrases, exclude);
@@ -239,11 +245,12 @@ function withRerank(
   const kg = context.kg;
   const model = context.rerankModel;
   if (!model) throw usageError('extract: rerank.enabled needs a re-rank model (createExtractor loads models/rerank.json)');
+  if (!context.idf) throw usageError('extract: rerank.enabled needs an IDF table in the document context (DocumentContext.idf)');
   const n = doc.words.length;
   const topK = checkTopK(call, o);
   const eligible = new Uint8Array(n);
   for (const i of included) eligible[i] = 1;
-  const phrases = phraseCandidates(tokens, doc, entities, o);
+  const phrases = phraseCandidates(tokens, doc, entities, context);
   const phraseValues = phraseScores(phrases, values, eligible, nodeCounts(doc.node, n), o.phrases.score);
   const kgSum = new Float64Array(n);
   const semSum = new Float64Array(n);
@@ -260,7 +267,7 @@ function withRerank(
   const items = rerankItems(
     { text, tokens, words: doc.words, node: doc.node, tokenIndex: doc.tokenIndex, charStart: doc.charStart, rank: scores, values, eligible, kgSum, semSum, entity, phrases, phraseValues },
     kg,
-    loadBundledIdf(),
+    context.idf,
   );
   const logits = items.map((it) => rerankLogit(model, it.features));
   const ranked: RankedItem[] = items.map((it, k) => ({ text: it.text, value: logits[k], charStart: it.charStart, phrase: it.phrase >= 0 }));

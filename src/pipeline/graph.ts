@@ -37,6 +37,7 @@ import type { KgView } from '../kg/model.js';
 import { jaccard } from './jaccard.js';
 import type { OccurrenceView } from './positions.js';
 import type { RankInput } from './rank.js';
+import { sortedHas } from '../util/sorted.js';
 
 /** Options of the graph stage (group `graph`). */
 export interface GraphOptions {
@@ -409,22 +410,9 @@ function sortedUnion(arrays: readonly Int32Array[]): Int32Array {
 /** Sorted array minus the values of `remove` (small). */
 function without(a: Int32Array, remove: readonly number[]): Int32Array {
   let hit = false;
-  for (const r of remove) if (sortedIncludes(a, r)) hit = true;
+  for (const r of remove) if (sortedHas(a, r)) hit = true;
   if (!hit) return a;
   return a.filter((x) => !remove.includes(x));
-}
-
-function sortedIncludes(a: Int32Array, value: number): boolean {
-  let lo = 0;
-  let hi = a.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    const v = a[mid];
-    if (v === value) return true;
-    if (v < value) lo = mid + 1;
-    else hi = mid;
-  }
-  return false;
 }
 
 /**
@@ -439,7 +427,7 @@ function kgRelation(kg: KgView, a: Int32Array, b: Int32Array, countRelations: bo
     for (let y = 0; y < b.length; y++) {
       const eb = b[y];
       if (ea === eb) continue;
-      if (!sortedIncludes(na, eb)) continue;
+      if (!sortedHas(na, eb)) continue;
       if (!countRelations) return 1;
       // a neighbour pair without a stored relation (character ↔ its movie) counts as one
       total += Math.max(1, kg.relationCount(ea, eb));
