@@ -114,9 +114,10 @@ export function extractFromTokens(
     return explain;
   };
   // optional learned re-ranking over words and phrases (rerank.ts; option group rerank)
-  if (o.rerank.enabled) return withRerank(text, tokens, doc, graph, entities, scores, values, included, bias, context, call, explainWord);
+  const ranked: RankedDocument = { text, tokens, doc, graph, entities, scores, values, included, bias, explainWord };
+  if (o.rerank.enabled) return withRerank(ranked, context, call);
   // optional keyphrase stage (phrases.ts; option group phrases, off in the paper presets)
-  if (o.phrases.enabled) return withPhrases(tokens, doc, graph, entities, values, included, bias, context, call, explainWord);
+  if (o.phrases.enabled) return withPhrases(ranked, context, call);
   scale(values, included, o.output.scoreScale);
 
   const topK = checkTopK(call, o);
@@ -150,24 +151,31 @@ function checkTopK(call: ExtractCallOptions, o: ResolvedOptions): number {
   return topK;
 }
 
+/** A ranked document as the output stages (phrases, re-ranker) read it. */
+interface RankedDocument {
+  readonly text: string;
+  readonly tokens: readonly TokenLike[];
+  readonly doc: CandidateDoc;
+  readonly graph: WordGraph;
+  readonly entities: (Int32Array | null)[] | null;
+  /** Graph rank score of every node. */
+  readonly scores: Float64Array;
+  /** Final (unscaled) score of every node. */
+  readonly values: Float64Array;
+  /** The nodes that may be output. */
+  readonly included: readonly number[];
+  readonly bias: Float64Array | null;
+  /** The explanation of word node i (its edges, rank score, IDF factor). */
+  readonly explainWord: (adjacency: number[][], i: number) => KeywordExplain;
+}
+
 /**
  * The top K from words and multi-token phrases together (phrases.ts): phrase candidates from adjacent
  * candidate tokens, scored from their words' final scores, then one scaling over words and phrases and
  * the selection with the dedup rule.
- * @param values final (unscaled) score of every node; `included` the nodes that may be output
  */
-function withPhrases(
-  tokens: readonly TokenLike[],
-  doc: CandidateDoc,
-  graph: WordGraph,
-  entities: (Int32Array | null)[] | null,
-  values: Float64Array,
-  included: readonly number[],
-  bias: Float64Array | null,
-  context: DocumentContext,
-  call: ExtractCallOptions,
-  explainWord: (adjacency: number[][], i: number) => KeywordExplain,
-): Keyword[] {
+function withPhrases(ranked: RankedDocument, context: DocumentContext, call: ExtractCallOptions): Keyword[] {
+  const { tokens, doc, graph, entities, values, included, bias, explainWord } = ranked;
   const o = context.options;
   const kg = context.kg;
   const n = doc.words.length;
@@ -227,20 +235,8 @@ function phraseCandidates(tokens: readonly TokenLike[], doc: CandidateDoc, entit
  * The top K by the learned re-ranker (rerank.ts): every eligible word and phrase gets its feature
  * vector, the model's probability is its score, and the selection keeps the phrase stage's dedup rule.
  */
-function withRerank(
-  text: string,
-  tokens: readonly TokenLike[],
-  doc: CandidateDoc,
-  graph: WordGraph,
-  entities: (Int32Array | null)[] | null,
-  scores: Float64Array,
-  values: Float64Array,
-  included: readonly number[],
-  bias: Float64Array | null,
-  context: DocumentContext,
-  call: ExtractCallOptions,
-  explainWord: (adjacency: number[][], i: number) => KeywordExplain,
-): Keyword[] {
+function withRerank(ranked: RankedDocument, context: DocumentContext, call: ExtractCallOptions): Keyword[] {
+  const { text, tokens, doc, graph, entities, scores, values, included, bias, explainWord } = ranked;
   const o = context.options;
   const kg = context.kg;
   const model = context.rerankModel;
@@ -270,8 +266,8 @@ function withRerank(
     context.idf,
   );
   const logits = items.map((it) => rerankLogit(model, it.features));
-  const ranked: RankedItem[] = items.map((it, k) => ({ text: it.text, value: logits[k], charStart: it.charStart, phrase: it.phrase >= 0 }));
-  const order = selectItems(ranked, o.rank.tieBreak, o.phrases.dedup, topK);
+  const candidates: RankedItem[] = items.map((it, k) => ({ text: it.text, value: logits[k], charStart: it.charStart, phrase: it.phrase >= 0 }));
+  const order = selectItems(candidates, o.rank.tieBreak, o.phrases.dedup, topK);
   const out: Keyword[] = [];
   let adjacency: number[][] | null = null;
   for (const k of order) {
