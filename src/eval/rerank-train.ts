@@ -1,7 +1,7 @@
 /**
  * Training of the re-ranker (src/pipeline/rerank.ts, rerank-model.ts) on an annotated gold file:
- * every document is run through the preset `filmkw-rerank` with an all-zero model and no dedup, which
- * yields every output candidate (graph word or phrase) with its feature vector; a candidate is a
+ * every document is run through the preset `filmkw-rerank` with an all-zero model, no dedup and no pool
+ * limit, which yields every output candidate (graph word or phrase) with its feature vector; a candidate is a
  * positive when its normalised surface is one of the document's gold keywords (the evaluator's
  * normalisation, metrics.ts). The model is then fitted on all rows (rerank-model.ts `fitTrees`).
  *
@@ -36,7 +36,7 @@ export interface TrainingDocument {
  * @param overrides further option overrides on the preset (e.g. for ablations)
  */
 export function trainingTable(docs: readonly GoldDocument[], kg: KgView, overrides: Record<string, unknown> = {}): TrainingDocument[] {
-  const extractor = createExtractor({ preset: RERANK_PRESET, kg, overrides: { ...overrides, 'phrases.dedup': 'off' }, rerankModel: zeroRerankModel() });
+  const extractor = createExtractor({ preset: RERANK_PRESET, kg, overrides: { ...overrides, 'phrases.dedup': 'off', 'rerank.pool': 1_000_000 }, rerankModel: zeroRerankModel() });
   const index = new Map(RERANK_FEATURES.map((f, j) => [f as string, j]));
   return docs.map((d) => {
     const gold = new Set(d.gold.map(normalizeKeyword));

@@ -264,8 +264,10 @@ function withRerank(ranked: RankedDocument, context: DocumentContext, call: Extr
     { text, tokens, words: doc.words, node: doc.node, tokenIndex: doc.tokenIndex, charStart: doc.charStart, rank: scores, values, eligible, kgSum, semSum, entity, phrases, phraseValues },
     kg,
     context.idf,
+    o.rerank.pool,
   );
-  const logits = items.map((it) => rerankLogit(model, it.features));
+  // only the pool best by the graph score are scored; the rest are never output (NaN)
+  const logits = items.map((it) => (it.features ? rerankLogit(model, it.features) : NaN));
   const candidates: RankedItem[] = items.map((it, k) => ({ text: it.text, value: logits[k], charStart: it.charStart, phrase: it.phrase >= 0 }));
   const order = selectItems(candidates, o.rank.tieBreak, o.phrases.dedup, topK);
   const out: Keyword[] = [];
@@ -278,7 +280,7 @@ function withRerank(ranked: RankedDocument, context: DocumentContext, call: Extr
       adjacency ??= incidentEdges(graph);
       const ph = it.phrase >= 0 ? phrases[it.phrase] : null;
       keyword.explain = ph ? explainPhrase(graph, adjacency, ph.members, bias, values, ph.count) : explainWord(adjacency, it.node);
-      keyword.explain.rerank = { logit: logits[k], bias: rerankBias(model), features: rerankContributions(model, it.features) };
+      keyword.explain.rerank = { logit: logits[k], bias: rerankBias(model), features: rerankContributions(model, it.features!) };
     }
     out.push(keyword);
   }

@@ -265,6 +265,7 @@ const SCHEMA: { [G in keyof PipelineOptions]: Record<keyof PipelineOptions[G], O
   },
   rerank: {
     enabled: { type: 'boolean' },
+    pool: { type: 'number', min: 1, integer: true },
   },
   output: {
     topK: { type: 'number', min: 1, integer: true },

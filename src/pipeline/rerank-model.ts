@@ -129,15 +129,71 @@ export const sigmoid = (z: number): number => 1 / (1 + Math.exp(-z));
  * @returns the logit and the constant part base + Σ root values
  */
 export function rerankLogit(model: RerankModel, x: ArrayLike<number>, contributions?: Float64Array): number {
+  if (!contributions) return packedLogit(packed(model), x);
   let s = model.base;
   for (const t of model.trees) {
     let k = 0;
     while (t.feature[k] >= 0) {
       const next = x[t.feature[k]] < t.threshold[k] ? t.left[k] : t.right[k];
-      if (contributions) contributions[t.feature[k]] += t.value[next] - t.value[k];
+      contributions[t.feature[k]] += t.value[next] - t.value[k];
       k = next;
     }
     s += t.value[k];
+  }
+  return s;
+}
+
+/** All trees in flat typed arrays (children as absolute node indices): the hot path walks these. */
+interface PackedTrees {
+  readonly base: number;
+  readonly roots: Int32Array;
+  readonly feature: Int32Array;
+  readonly threshold: Float64Array;
+  readonly left: Int32Array;
+  readonly right: Int32Array;
+  readonly value: Float64Array;
+}
+
+const packedModels = new WeakMap<RerankModel, PackedTrees>();
+
+function packed(model: RerankModel): PackedTrees {
+  let p = packedModels.get(model);
+  if (p) return p;
+  const size = model.trees.reduce((a, t) => a + t.feature.length, 0);
+  const roots = new Int32Array(model.trees.length);
+  const feature = new Int32Array(size);
+  const threshold = new Float64Array(size);
+  const left = new Int32Array(size);
+  const right = new Int32Array(size);
+  const value = new Float64Array(size);
+  let at = 0;
+  model.trees.forEach((t, k) => {
+    roots[k] = at;
+    for (let i = 0; i < t.feature.length; i++) {
+      feature[at + i] = t.feature[i];
+      threshold[at + i] = t.threshold[i];
+      left[at + i] = at + t.left[i];
+      right[at + i] = at + t.right[i];
+      value[at + i] = t.value[i];
+    }
+    at += t.feature.length;
+  });
+  p = { base: model.base, roots, feature, threshold, left, right, value };
+  packedModels.set(model, p);
+  return p;
+}
+
+function packedLogit(p: PackedTrees, x: ArrayLike<number>): number {
+  const { roots, feature, threshold, left, right, value } = p;
+  let s = p.base;
+  for (let t = 0; t < roots.length; t++) {
+    let k = roots[t];
+    let f = feature[k];
+    while (f >= 0) {
+      k = x[f] < threshold[k] ? left[k] : right[k];
+      f = feature[k];
+    }
+    s += value[k];
   }
   return s;
 }

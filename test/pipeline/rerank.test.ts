@@ -211,3 +211,15 @@ test('findCompounds: a word plus a sequel number is a phrase (阿凡达2), a num
   assert.deepEqual(found.map((p) => p.text), ['阿凡达2', '复联4']);
   assert.deepEqual(Array.from(found[0].members), [0, -1]);
 });
+
+test('rerank.pool: only the pool best by the graph score are scored and can be output', async () => {
+  const kg = await loadKg({});
+  const text = '《长津湖》由吴京、易烊千玺主演，讲述抗美援朝战争中伍万里（易烊千玺 饰）的成长。伍万里在战争中成长。';
+  const one = createExtractor({ preset: 'filmkw-rerank', kg, overrides: { 'rerank.pool': 1 } }).extract(text, { topK: 5 });
+  assert.equal(one.length, 1);
+  // the graph's best candidate (filmkw's first keyword) is that one
+  const graphBest = createExtractor({ preset: 'filmkw-rerank', kg, overrides: { 'rerank.pool': 1_000 } }).extract(text, { topK: 50, explain: true })
+    .find((k) => k.explain!.rerank!.features.find((f) => f.feature === 'baseRank')!.value === 1);
+  assert.equal(one[0].word, graphBest?.word);
+  assert.throws(() => createExtractor({ preset: 'filmkw-rerank', kg, overrides: { 'rerank.pool': 0 } }), /bad value for rerank\.pool: 0 \(expected an integer ≥ 1\)/);
+});
