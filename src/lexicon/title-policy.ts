@@ -38,9 +38,12 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { EntityKind, KgView } from '../kg/model.js';
-import { normalizeName } from '../kg/model.js';
+import { ENTITY_KINDS, normalizeName } from '../kg/model.js';
 import { splitRoute } from './user-dict.js';
 import { sortedHas } from '../util/sorted.js';
+import type { OptionRules } from '../util/option-rules.js';
+
+export const TITLE_POLICIES = ['contextual', 'always', 'never'] as const;
 
 /** Options of the title policy (group `titles`). */
 export interface TitlePolicyOptions {
@@ -48,7 +51,7 @@ export interface TitlePolicyOptions {
    * What to do with a common-word title (see module header).
    * @default 'contextual'
    */
-  titlePolicy: 'contextual' | 'always' | 'never';
+  titlePolicy: (typeof TITLE_POLICIES)[number];
   /**
    * Entity kinds the policy applies to.
    * @default ['Movie', 'Character']
@@ -71,6 +74,22 @@ export interface TitlePolicyOptions {
    */
   commonPhraseMaxLength: number;
 }
+
+export const DEFAULT_TITLE_POLICY_OPTIONS: Readonly<TitlePolicyOptions> = Object.freeze({
+  titlePolicy: 'contextual',
+  titleKinds: Object.freeze(['Movie', 'Character']) as EntityKind[],
+  commonMinFreq: 100,
+  commonMaxLength: 2,
+  commonPhraseMaxLength: 3,
+});
+
+export const TITLE_POLICY_OPTION_RULES: OptionRules<TitlePolicyOptions> = Object.freeze({
+  titlePolicy: { type: 'enum', values: TITLE_POLICIES },
+  titleKinds: { type: 'subset', values: ENTITY_KINDS },
+  commonMinFreq: { type: 'number', min: 0 },
+  commonMaxLength: { type: 'number', min: 0, integer: true },
+  commonPhraseMaxLength: { type: 'number', min: 0, integer: true },
+});
 
 /** Path of the base jieba dictionary shipped with nodejieba (the same lexicon @node-rs/jieba embeds). */
 export function defaultBaseDictionary(): string {

@@ -22,6 +22,7 @@ import type { KgView } from '../kg/model.js';
 import type { TokenLike } from './graph.js';
 import { foldNameDots, type PhraseCandidate } from './phrases.js';
 import type { IdfTable } from './idf.js';
+import type { OptionRules } from '../util/option-rules.js';
 
 /** Options of the re-ranking stage (group `rerank`). */
 export interface RerankOptions {
@@ -41,6 +42,11 @@ export interface RerankOptions {
 }
 
 export const DEFAULT_RERANK_OPTIONS: Readonly<RerankOptions> = Object.freeze({ enabled: false, pool: 100 });
+
+export const RERANK_OPTION_RULES: OptionRules<RerankOptions> = Object.freeze({
+  enabled: { type: 'boolean' },
+  pool: { type: 'number', min: 1, integer: true },
+});
 
 /** Feature names, in the order of every feature vector and of the model's weights. */
 export const RERANK_FEATURES = [
