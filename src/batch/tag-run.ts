@@ -3,11 +3,11 @@
  * worker pool) → write JSON lines to a file or stdout, with checkpoints for `--resume` (resume.ts),
  * a progress bar on a TTY, and a summary.
  */
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, rmSync, statSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { assertNotAnInput, lockOutput } from '../util/files.js';
 import { FilmkwError, inputError, usageError } from '../errors.js';
-import { readRecords, type InputFormat, type InputRecord, type ReadStats } from '../io/readers.js';
+import { encodingWarning, readRecords, type InputFormat, type InputRecord, type ReadStats } from '../io/readers.js';
 import { DEFAULT_MAX_RECORD_BYTES } from '../io/lines.js';
 import { resolveOptions } from '../pipeline/options.js';
 import type { SegmenterBackend } from '../lexicon/base.js';
@@ -35,6 +35,8 @@ export interface TagRunOptions {
   input: string;
   format: InputFormat;
   textField?: string;
+  /** Input encoding (iconv-lite name); absent: UTF-8, or UTF-16 by its BOM. */
+  encoding?: string;
   idField?: string;
   /** @default 16 MiB */
   maxRecordBytes?: number;
@@ -75,6 +77,8 @@ export interface TagRunSummary {
   /** Records skipped because an interrupted run had done them (--resume). */
   resumed: number;
   invalidUtf8: number;
+  /** The encoding the input was read in (`utf-8`, a BOM-detected UTF-16, or --encoding). */
+  encoding: string;
   workers: number;
   preset: string;
   kg: string;
@@ -223,7 +227,17 @@ export async function runTag(o: TagRunOptions): Promise<TagRunSummary> {
   }
   if (o.resume && !o.out) throw usageError('tag: --resume needs --out FILE (the output of the interrupted run)');
   if (o.resume && stdin) throw usageError('tag: --resume needs an input file (stdin cannot be re-read)');
-  if (o.out && !stdin && resolve(o.out) === resolve(o.input)) throw usageError(`tag: --out ${o.out} is the input file`);
+  if (o.out) assertNotAnInput('tag', '--out', o.out, [...(stdin ? [] : [o.input]), ...(o.kg ? [o.kg] : [])]);
+  // One run per output: a second run on the same --out (and its checkpoint) fails naming the first.
+  const unlock = o.out ? lockOutput('tag', o.out) : () => undefined;
+  try {
+    return await tagLocked(o, stdin, workers, maxRecordBytes, stderr);
+  } finally {
+    unlock();
+  }
+}
+
+async function tagLocked(o: TagRunOptions, stdin: boolean, workers: number, maxRecordBytes: number, stderr: NonNullable<TagRunOptions['stderr']>): Promise<TagRunSummary> {
 
   // Options first (an unknown preset fails before anything is loaded).
   const call: TagCallOptions = { topK: o.topK, explain: o.explain === true };
@@ -232,7 +246,7 @@ export async function runTag(o: TagRunOptions): Promise<TagRunSummary> {
   let preset: string;
   let kgSource = 'none (test factory)';
   let identity: Record<string, unknown>;
-  const common = { format: o.format, textField: o.textField ?? null, idField: o.idField ?? null, maxRecordBytes, topK: o.topK ?? null, explain: call.explain };
+  const common = { format: o.format, textField: o.textField ?? null, idField: o.idField ?? null, encoding: o.encoding ?? null, maxRecordBytes, topK: o.topK ?? null, explain: call.explain };
   if (o.factory) {
     const ex = workers === 1 ? await loadFactory(o.factory) : null;
     engine = ex ? new InlineEngine(ex, call) : await WorkerPool.create(workers, o.factory, call);
@@ -278,10 +292,13 @@ export async function runTag(o: TagRunOptions): Promise<TagRunSummary> {
   let sink: Sink | null = null;
   let input: InputIdentity | null = null;
   let resumed = 0;
+  // A run that fails before writing a record leaves nothing behind when it created the output.
+  const outWasThere = o.out !== undefined && existsSync(o.out);
+  let recordsDone = 0;
   try {
     // Output and checkpoint.
     if (o.out) {
-      input = stdin ? null : inputIdentity(o.input);
+      input = stdin ? null : await inputIdentity(o.input);
       let startAt: number | null = null;
       if (o.resume) {
         const saved = readProgress(o.out);
@@ -300,7 +317,7 @@ export async function runTag(o: TagRunOptions): Promise<TagRunSummary> {
       sink = streamSink(o.stdout ?? process.stdout);
     }
     const out = o.out;
-    let recordsDone = resumed;
+    recordsDone = resumed;
     const checkpoint = async () => {
       if (!out || !input) return;
       await sink!.sync();
@@ -345,6 +362,7 @@ export async function runTag(o: TagRunOptions): Promise<TagRunSummary> {
       format: o.format,
       textField: o.textField,
       idField: o.idField,
+      encoding: o.encoding,
       maxRecordBytes,
       stats,
       onBytes: (b) => {
@@ -388,6 +406,8 @@ export async function runTag(o: TagRunOptions): Promise<TagRunSummary> {
       await sink.close();
       removeProgress(out);
     }
+    const warning = encodingWarning(stats);
+    if (warning) stderr.write(`${warning}\n`);
     const seconds = (Date.now() - t0) / 1000;
     const summary: TagRunSummary = {
       records,
@@ -395,6 +415,7 @@ export async function runTag(o: TagRunOptions): Promise<TagRunSummary> {
       errors,
       resumed,
       invalidUtf8: stats.invalidUtf8,
+      encoding: stats.encoding ?? 'utf-8',
       workers,
       preset,
       kg: kgSource,
@@ -403,6 +424,13 @@ export async function runTag(o: TagRunOptions): Promise<TagRunSummary> {
       docsPerSecond: rate(documents, seconds),
     };
     return summary;
+  } catch (err) {
+    if (o.out && !outWasThere && recordsDone === 0 && sink !== null) {
+      await sink.close().catch(() => undefined);
+      rmSync(o.out, { force: true });
+      removeProgress(o.out);
+    }
+    throw err;
   } finally {
     await engine.close();
   }
@@ -421,5 +449,6 @@ export function summaryLine(s: TagRunSummary, out: string | undefined): string {
   ];
   if (s.resumed > 0) parts.push(`resumed after ${s.resumed} records`);
   if (s.invalidUtf8 > 0) parts.push(`${s.invalidUtf8} with invalid UTF-8 (replaced by U+FFFD)`);
+  if (s.encoding !== 'utf-8') parts.push(`read as ${s.encoding}`);
   return `${parts.join(', ')}${out ? ` → ${out}` : ''}\n`;
 }

@@ -86,9 +86,9 @@ export const DEFAULT_TITLE_POLICY_OPTIONS: Readonly<TitlePolicyOptions> = Object
 export const TITLE_POLICY_OPTION_RULES: OptionRules<TitlePolicyOptions> = Object.freeze({
   titlePolicy: { type: 'enum', values: TITLE_POLICIES },
   titleKinds: { type: 'subset', values: ENTITY_KINDS },
-  commonMinFreq: { type: 'number', min: 0 },
-  commonMaxLength: { type: 'number', min: 0, integer: true },
-  commonPhraseMaxLength: { type: 'number', min: 0, integer: true },
+  commonMinFreq: { type: 'number', min: 0, max: 1e9 },
+  commonMaxLength: { type: 'number', min: 0, max: 64, integer: true },
+  commonPhraseMaxLength: { type: 'number', min: 0, max: 64, integer: true },
 });
 
 /** Path of the base jieba dictionary shipped with nodejieba (the same lexicon @node-rs/jieba embeds). */

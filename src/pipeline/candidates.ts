@@ -99,7 +99,7 @@ export const DEFAULT_CANDIDATE_OPTIONS: Readonly<CandidateOptions> = Object.free
 export const CANDIDATE_OPTION_RULES: OptionRules<CandidateOptions> = Object.freeze({
   posFilter: { type: 'enumOrStrings', values: POS_FILTERS, pattern: /^[A-Za-z]{1,8}$/u, describe: 'POS tags' },
   stopwords: { type: 'enum', values: STOPWORD_SETS },
-  minLength: { type: 'number', min: 1, integer: true },
+  minLength: { type: 'number', min: 1, max: 64, integer: true },
   english: { type: 'enum', values: ENGLISH_RULES },
   numbers: { type: 'enum', values: NUMBER_RULES },
   stopwordCase: { type: 'enum', values: STOPWORD_CASES },

@@ -59,7 +59,7 @@ export interface OutputOptions {
 export const DEFAULT_OUTPUT_OPTIONS: Readonly<OutputOptions> = Object.freeze({ topK: 5, scoreScale: 'raw', isolated: 'keep', annotateEntities: true });
 
 export const OUTPUT_OPTION_RULES: OptionRules<OutputOptions> = Object.freeze({
-  topK: { type: 'number', min: 1, integer: true },
+  topK: { type: 'number', min: 1, max: 1000, integer: true },
   scoreScale: { type: 'enum', values: SCORE_SCALES },
   isolated: { type: 'enum', values: ISOLATED_RULES },
   annotateEntities: { type: 'boolean' },
@@ -126,6 +126,7 @@ export function extractFromTokens(
   const sweepOrder = o.rank.iterationMode === 'fixed10GaussSeidel' ? codePointOrder(doc.words) : null;
   const input = toRankInput(graph, bias, sweepOrder);
   const { scores } = rankGraph(input, o.rank);
+  call.inspect?.({ tokens, doc, graph, entities, rank: scores });
 
   // isolated candidates (no edge at all)
   const included: number[] = [];

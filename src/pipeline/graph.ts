@@ -154,14 +154,14 @@ export const DEFAULT_GRAPH_OPTIONS: Readonly<GraphOptions> = Object.freeze({
 });
 
 export const GRAPH_OPTION_RULES: OptionRules<GraphOptions> = Object.freeze({
-  window: { type: 'number', min: 2, integer: true },
+  window: { type: 'number', min: 2, max: 100, integer: true },
   windowOver: { type: 'enum', values: WINDOW_OVER },
   crossSentence: { type: 'boolean' },
   selfLoops: { type: 'enum', values: SELF_LOOPS },
   kgEdges: { type: 'boolean' },
-  kgEdgeWeight: { type: 'enumOrNumber', values: KG_EDGE_WEIGHTS, min: 0, exclusiveMin: true },
+  kgEdgeWeight: { type: 'enumOrNumber', values: KG_EDGE_WEIGHTS, min: 0, max: 1e6, exclusiveMin: true },
   combine: { type: 'enum', values: COMBINES },
-  lambda: { type: 'number', min: 0 },
+  lambda: { type: 'number', min: 0, max: 1e3 },
 });
 
 export const DEFAULT_SEMANTIC_OPTIONS: Readonly<SemanticOptions> = Object.freeze({
@@ -415,7 +415,7 @@ export function buildWordGraph(doc: CandidateDoc, options: BuildGraphOptions, kg
   const needKgPairs = kgInput !== null && (go.kgEdges || (so.enabled && so.jaccardNeighbours === 'kgInDoc'));
   const kgPairs = needKgPairs ? relatedEntityNodes(kgInput!.kg, entities, entityNodes, go.kgEdgeWeight === 'relationCount') : [];
   if (go.kgEdges) kgEdgeWeights(kgPairs, go, table);
-  if (so.enabled) semanticSimilarities(doc, entities, entityNodes, kgInput, so, table, kgPairs);
+  if (so.enabled) semanticSimilarities({ doc, entities, entityNodes, kgInput, table, kgPairs }, so);
   const m = table.size;
   const base = new Float64Array(m);
   for (let e = 0; e < m; e++) base[e] = combinedWeight(table.cooc[e], table.kg[e], go);
@@ -505,22 +505,25 @@ export function combinedWeight(cooc: number, kg: number, go: GraphOptions): numb
   return cooc > 0 ? cooc : k;
 }
 
+/** What eq. 8 reads: the document, its entity nodes, the KG, the edge table so far and the related pairs. */
+export interface SemanticInput {
+  doc: CandidateDoc;
+  entities: readonly (Int32Array | null)[];
+  entityNodes: readonly number[];
+  kgInput: GraphKgInput | null;
+  table: EdgeTable;
+  kgPairs: readonly [number, number, number][];
+}
+
 /**
  * Eq. (8), semantic similarity: sm_ij = Jaccard(A_i, A_j) over the neighbour sets of
  * {@link neighbourSets}, on the edges of eq. 3 (`smScope: 'existingEdges'`) or on every pair of nodes
  * with a non-empty set, where sm > 0 creates an edge (`'allPairs'`). Sets `table.sem`.
  */
-export function semanticSimilarities(
-  doc: CandidateDoc,
-  entities: readonly (Int32Array | null)[],
-  entityNodes: readonly number[],
-  kgInput: GraphKgInput | null,
-  so: SemanticOptions,
-  table: EdgeTable,
-  kgPairs: readonly [number, number, number][],
-): void {
+export function semanticSimilarities(g: SemanticInput, so: SemanticOptions): void {
+  const { doc, entities, kgInput, table } = g;
   const n = doc.words.length;
-  const sets = neighbourSets(doc, entities, entityNodes, kgInput, so, table, kgPairs);
+  const sets = neighbourSets(g, so);
   const endpointsOf = (i: number, j: number): number[] =>
     so.jaccardNeighbours === 'kg' ? [...(entities[i] ?? EMPTY), ...(entities[j] ?? EMPTY)] : [i, j];
   const memo = so.jaccardNeighbours === 'kg' ? (kgInput?.jaccardMemo ?? null) : null;
@@ -614,15 +617,8 @@ export function semanticWeights(base: Float64Array, sem: Float64Array, so: Seman
 }
 
 /** Neighbour sets A_i of eq. 8 for every node (empty for nodes without any). */
-function neighbourSets(
-  doc: CandidateDoc,
-  entities: readonly (Int32Array | null)[],
-  entityNodes: readonly number[],
-  kgInput: GraphKgInput | null,
-  so: SemanticOptions,
-  table: EdgeTable,
-  kgPairs: readonly [number, number, number][],
-): Int32Array[] {
+function neighbourSets(g: SemanticInput, so: SemanticOptions): Int32Array[] {
+  const { doc, entities, entityNodes, kgInput, table, kgPairs } = g;
   const n = doc.words.length;
   const sets: Int32Array[] = new Array<Int32Array>(n).fill(EMPTY);
   if (so.jaccardNeighbours === 'kg') {

@@ -20,7 +20,7 @@
  * the valid keys or values.
  */
 import type { EntityKind } from '../kg/model.js';
-import { usageError } from '../errors.js';
+import { usageError, checkUntrustedKey } from '../errors.js';
 import { checkRule, describeRule, type OptionRule, type OptionRules } from '../util/option-rules.js';
 import { DEFAULT_GRAPH_OPTIONS, DEFAULT_SEMANTIC_OPTIONS, GRAPH_OPTION_RULES, SEMANTIC_OPTION_RULES, type GraphOptions, type SemanticOptions } from './graph.js';
 import { DEFAULT_KG_MATCH_OPTIONS, KG_MATCH_OPTION_RULES, type KgMatchOptions } from './kg-match.js';
@@ -111,8 +111,10 @@ export { describeRule };
 /** The rule of `group.key`, or undefined. */
 export function ruleOf(path: string): OptionRule | undefined {
   const [g, k] = path.split('.');
+  // own properties only: `__proto__.toString` or `rank.constructor` must not find Object.prototype's
+  if (!Object.prototype.hasOwnProperty.call(SCHEMA, g)) return undefined;
   const group = (SCHEMA as unknown as Record<string, Record<string, OptionRule>>)[g];
-  return group?.[k];
+  return Object.prototype.hasOwnProperty.call(group, k) ? group[k] : undefined;
 }
 
 /** Where a bare key lives (only when unique across groups). */
@@ -131,11 +133,13 @@ export function normaliseOverrides(overrides: Record<string, unknown> | OptionOv
   if (typeof overrides !== 'object' || Array.isArray(overrides)) throw usageError(`options: ${source} must be an object of option: value`);
   const valid = () => `valid options: ${optionKeys().join(', ')}`;
   for (const [key, value] of Object.entries(overrides)) {
+    checkUntrustedKey(key, `options: ${source}`);
     if ((GROUPS as string[]).includes(key)) {
       if (value === null || typeof value !== 'object' || Array.isArray(value)) {
         throw usageError(`options: ${source}: "${key}" is an option group and takes an object, e.g. {"${key}": {"${Object.keys(SCHEMA[key as keyof PipelineOptions])[0]}": ...}}`);
       }
       for (const [inner, v] of Object.entries(value)) {
+        checkUntrustedKey(`${key}.${inner}`, `options: ${source}`);
         if (!Object.prototype.hasOwnProperty.call(SCHEMA[key as keyof PipelineOptions], inner)) {
           throw usageError(`options: ${source}: unknown option "${key}.${inner}"; valid options in ${key}: ${Object.keys(SCHEMA[key as keyof PipelineOptions]).join(', ')}`);
         }
@@ -214,6 +218,7 @@ export function parseOverride(assignment: string): [string, unknown] {
   const eq = assignment.indexOf('=');
   if (eq <= 0) throw usageError(`options: expected key=value, got ${JSON.stringify(assignment)}; valid options: ${optionKeys().join(', ')}`);
   const key = assignment.slice(0, eq).trim();
+  checkUntrustedKey(key, 'options: --set');
   const raw = assignment.slice(eq + 1).trim();
   let value: unknown = raw;
   try {

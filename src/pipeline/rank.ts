@@ -90,8 +90,8 @@ export const DEFAULT_RANK_OPTIONS: Readonly<RankOptions> = Object.freeze({
 export const RANK_OPTION_RULES: OptionRules<RankOptions> = Object.freeze({
   algorithm: { type: 'enum', values: RANK_ALGORITHMS },
   damping: { type: 'number', min: 0, max: 1, exclusiveMin: true },
-  tol: { type: 'number', min: 0, exclusiveMin: true },
-  maxIter: { type: 'number', min: 1, integer: true },
+  tol: { type: 'number', min: 1e-12, max: 0.1 },
+  maxIter: { type: 'number', min: 1, max: 10000, integer: true },
   iterationMode: { type: 'enum', values: ITERATION_MODES },
   positionBase: { type: 'enum', values: POSITION_BASES },
   tieBreak: { type: 'enum', values: TIE_BREAKS },

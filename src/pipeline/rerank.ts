@@ -45,7 +45,7 @@ export const DEFAULT_RERANK_OPTIONS: Readonly<RerankOptions> = Object.freeze({ e
 
 export const RERANK_OPTION_RULES: OptionRules<RerankOptions> = Object.freeze({
   enabled: { type: 'boolean' },
-  pool: { type: 'number', min: 1, integer: true },
+  pool: { type: 'number', min: 1, max: 1e6, integer: true },
 });
 
 /** Feature names, in the order of every feature vector and of the model's weights. */

@@ -9,7 +9,7 @@ export type OptionRule =
   | { type: 'enum'; values: readonly string[] }
   | { type: 'boolean' }
   | { type: 'number'; min?: number; max?: number; integer?: boolean; exclusiveMin?: boolean }
-  | { type: 'enumOrNumber'; values: readonly string[]; min: number; exclusiveMin?: boolean }
+  | { type: 'enumOrNumber'; values: readonly string[]; min: number; max: number; exclusiveMin?: boolean }
   | { type: 'subset'; values: readonly string[] }
   | { type: 'enumOrStrings'; values: readonly string[]; pattern: RegExp; describe: string }
   | { type: 'strings'; pattern: RegExp; describe: string };
@@ -27,11 +27,11 @@ export function describeRule(rule: OptionRule): string {
     case 'number': {
       const parts: string[] = [rule.integer ? 'an integer' : 'a number'];
       if (rule.min !== undefined) parts.push(`${rule.exclusiveMin ? '>' : '≥'} ${rule.min}`);
-      if (rule.max !== undefined) parts.push(`≤ ${rule.max}`);
+      if (rule.max !== undefined) parts.push(`${rule.min !== undefined ? 'and ' : ''}≤ ${rule.max}`);
       return parts.join(' ');
     }
     case 'enumOrNumber':
-      return `${rule.values.map((v) => `'${v}'`).join(' | ')} | a number ${rule.exclusiveMin ? '>' : '≥'} ${rule.min}`;
+      return `${rule.values.map((v) => `'${v}'`).join(' | ')} | a number ${rule.exclusiveMin ? '>' : '≥'} ${rule.min} and ≤ ${rule.max}`;
     case 'subset':
       return `a list of ${rule.values.join(', ')}`;
     case 'enumOrStrings':
@@ -55,7 +55,7 @@ export function checkRule(rule: OptionRule, value: unknown): string | null {
       if (typeof value !== 'number' || !Number.isFinite(value)) return bad;
       if (rule.type === 'number' && rule.integer && !Number.isInteger(value)) return bad;
       if (rule.min !== undefined && (rule.exclusiveMin ? value <= rule.min : value < rule.min)) return bad;
-      if (rule.type === 'number' && rule.max !== undefined && value > rule.max) return bad;
+      if (rule.max !== undefined && value > rule.max) return bad;
       return null;
     }
     case 'subset':

@@ -221,5 +221,5 @@ test('rerank.pool: only the pool best by the graph score are scored and can be o
   const graphBest = createExtractor({ preset: 'filmkw-rerank', kg, overrides: { 'rerank.pool': 1_000 } }).extract(text, { topK: 50, explain: true })
     .find((k) => k.explain!.rerank!.features.find((f) => f.feature === 'baseRank')!.value === 1);
   assert.equal(one[0].word, graphBest?.word);
-  assert.throws(() => createExtractor({ preset: 'filmkw-rerank', kg, overrides: { 'rerank.pool': 0 } }), /bad value for rerank\.pool: 0 \(expected an integer ≥ 1\)/);
+  assert.throws(() => createExtractor({ preset: 'filmkw-rerank', kg, overrides: { 'rerank.pool': 0 } }), /bad value for rerank\.pool: 0 \(expected an integer ≥ 1 and ≤ 1000000\)/);
 });
