@@ -212,14 +212,50 @@ async function progressBar(stderr: NodeJS.WritableStream, total: number): Promis
   };
 }
 
-/** Run `filmkw tag` (see module header). Throws FilmkwError for user mistakes and output failures. */
+/** Upper bounds of the numeric options (issue 17: every number has a sane range). */
+export const TAG_LIMITS = Object.freeze({
+  /** Each worker holds its own segmenter and KG (tens of MB each). */
+  workers: 64,
+  topK: 1000,
+  maxRecordBytes: 1 << 30,
+});
+
+/** A count option: an integer from 1 to `max`; the message names the CLI flag. */
+function checkCount(flag: string, n: number, max: number, why = ''): number {
+  if (!Number.isInteger(n) || n < 1) throw usageError(`tag: ${flag} must be an integer ≥ 1, got ${n}`);
+  if (n > max) throw usageError(`tag: ${flag} must be at most ${max}${why}, got ${n}`);
+  return n;
+}
+
+/**
+ * Run `filmkw tag` (see module header): {@link checkRun}, then, holding the output's lock,
+ * {@link createEngine} → {@link openOutput} → the tagging loop (`tagLocked`). Throws FilmkwError for user mistakes and
+ * output failures. The options are validated here, once (the CLI only turns its flags into values).
+ */
 export async function runTag(o: TagRunOptions): Promise<TagRunSummary> {
-  const stderr = o.stderr ?? process.stderr;
-  const workers = o.workers ?? 1;
-  if (!Number.isInteger(workers) || workers < 1) throw usageError(`tag: --workers must be an integer ≥ 1, got ${workers}`);
-  if (o.topK !== undefined && (!Number.isInteger(o.topK) || o.topK < 1)) throw usageError(`tag: --top must be an integer ≥ 1, got ${o.topK}`);
-  const maxRecordBytes = o.maxRecordBytes ?? DEFAULT_MAX_RECORD_BYTES;
-  if (!Number.isInteger(maxRecordBytes) || maxRecordBytes < 1) throw usageError(`tag: --max-record-bytes must be an integer ≥ 1, got ${maxRecordBytes}`);
+  const run = checkRun(o);
+  // One run per output: a second run on the same --out (and its checkpoint) fails naming the first.
+  const unlock = o.out ? lockOutput('tag', o.out) : () => undefined;
+  try {
+    return await tagLocked(o, run);
+  } finally {
+    unlock();
+  }
+}
+
+/** What {@link checkRun} settles about a run. */
+interface CheckedRun {
+  stdin: boolean;
+  workers: number;
+  maxRecordBytes: number;
+  stderr: NonNullable<TagRunOptions['stderr']>;
+}
+
+/** Step 1: the options and paths (numbers in range, the input present, --resume and --out usable). */
+function checkRun(o: TagRunOptions): CheckedRun {
+  const workers = checkCount('--workers', o.workers ?? 1, TAG_LIMITS.workers, ' (each worker loads its own segmenter and KG)');
+  if (o.topK !== undefined) checkCount('--top', o.topK, TAG_LIMITS.topK);
+  const maxRecordBytes = checkCount('--max-record-bytes', o.maxRecordBytes ?? DEFAULT_MAX_RECORD_BYTES, TAG_LIMITS.maxRecordBytes);
   const stdin = o.input === '-';
   if (!stdin) {
     if (!existsSync(o.input)) throw inputError(`tag: input file not found: ${o.input}`);
@@ -228,20 +264,23 @@ export async function runTag(o: TagRunOptions): Promise<TagRunSummary> {
   if (o.resume && !o.out) throw usageError('tag: --resume needs --out FILE (the output of the interrupted run)');
   if (o.resume && stdin) throw usageError('tag: --resume needs an input file (stdin cannot be re-read)');
   if (o.out) assertNotAnInput('tag', '--out', o.out, [...(stdin ? [] : [o.input]), ...(o.kg ? [o.kg] : [])]);
-  // One run per output: a second run on the same --out (and its checkpoint) fails naming the first.
-  const unlock = o.out ? lockOutput('tag', o.out) : () => undefined;
-  try {
-    return await tagLocked(o, stdin, workers, maxRecordBytes, stderr);
-  } finally {
-    unlock();
-  }
+  return { stdin, workers, maxRecordBytes, stderr: o.stderr ?? process.stderr };
 }
 
-async function tagLocked(o: TagRunOptions, stdin: boolean, workers: number, maxRecordBytes: number, stderr: NonNullable<TagRunOptions['stderr']>): Promise<TagRunSummary> {
+/** The engine of a run, what it reports, and the identity a --resume must match. */
+interface RunEngine {
+  engine: TagEngine;
+  preset: string;
+  kgSource: string;
+  flat: Record<string, string>;
+}
 
-  // Options first (an unknown preset fails before anything is loaded).
-  const call: TagCallOptions = { topK: o.topK, explain: o.explain === true };
-  const started = Date.now();
+/**
+ * Step 2: the extractor, in this thread or in a worker pool (options first: an unknown preset fails
+ * before anything is loaded), and the run identity (options, KG content) that checkpoints record.
+ */
+async function createEngine(o: TagRunOptions, run: CheckedRun, call: TagCallOptions): Promise<RunEngine> {
+  const { workers, maxRecordBytes, stderr } = run;
   let engine: TagEngine;
   let preset: string;
   let kgSource = 'none (test factory)';
@@ -287,8 +326,42 @@ async function tagLocked(o: TagRunOptions, stdin: boolean, workers: number, maxR
     }
     identity = { ...common, backend: o.backend ?? null, kgContentHash: contentHash, pipeline: resolved as unknown as Record<string, unknown> };
   }
-  const flat = flattenIdentity(identity);
+  return { engine, preset, kgSource, flat: flattenIdentity(identity) };
+}
 
+/** Where the records go and from where a resumed run continues. */
+interface RunOutput {
+  sink: Sink;
+  input: InputIdentity | null;
+  resumed: number;
+}
+
+/** Step 3: the output (a file, checked against its checkpoint for --resume, or stdout). */
+async function openOutput(o: TagRunOptions, run: CheckedRun, flat: Record<string, string>): Promise<RunOutput> {
+  if (!o.out) return { sink: streamSink(o.stdout ?? process.stdout), input: null, resumed: 0 };
+  const input = run.stdin ? null : await inputIdentity(o.input);
+  let resumed = 0;
+  let startAt: number | null = null;
+  if (o.resume) {
+    const saved = readProgress(o.out);
+    if (saved) {
+      const cp = checkResume(o.out, saved, input!, flat);
+      resumed = cp.records;
+      startAt = cp.outBytes;
+    } else if (existsSync(o.out) && statSync(o.out).size > 0) {
+      throw usageError(
+        `tag: --resume: ${o.out} exists but there is no ${o.out}.progress.json (the run finished, or the file was not written by filmkw tag); run without --resume to overwrite it`,
+      );
+    }
+  }
+  return { sink: await fileSink(o.out, startAt), input, resumed };
+}
+
+async function tagLocked(o: TagRunOptions, run: CheckedRun): Promise<TagRunSummary> {
+  const { stdin, workers, maxRecordBytes, stderr } = run;
+  const call: TagCallOptions = { topK: o.topK, explain: o.explain === true };
+  const started = Date.now();
+  const { engine, preset, kgSource, flat } = await createEngine(o, run, call);
   let sink: Sink | null = null;
   let input: InputIdentity | null = null;
   let resumed = 0;
@@ -296,26 +369,7 @@ async function tagLocked(o: TagRunOptions, stdin: boolean, workers: number, maxR
   const outWasThere = o.out !== undefined && existsSync(o.out);
   let recordsDone = 0;
   try {
-    // Output and checkpoint.
-    if (o.out) {
-      input = stdin ? null : await inputIdentity(o.input);
-      let startAt: number | null = null;
-      if (o.resume) {
-        const saved = readProgress(o.out);
-        if (saved) {
-          const cp = checkResume(o.out, saved, input!, flat);
-          resumed = cp.records;
-          startAt = cp.outBytes;
-        } else if (existsSync(o.out) && statSync(o.out).size > 0) {
-          throw usageError(
-            `tag: --resume: ${o.out} exists but there is no ${o.out}.progress.json (the run finished, or the file was not written by filmkw tag); run without --resume to overwrite it`,
-          );
-        }
-      }
-      sink = await fileSink(o.out, startAt);
-    } else {
-      sink = streamSink(o.stdout ?? process.stdout);
-    }
+    ({ sink, input, resumed } = await openOutput(o, run, flat));
     const out = o.out;
     recordsDone = resumed;
     const checkpoint = async () => {

@@ -21,6 +21,8 @@ const COMMANDS: readonly { name: string; load: () => Promise<Register> }[] = [
   { name: 'eval', load: async () => (await import('./commands/eval.js')).registerEval },
   { name: 'html', load: async () => (await import('./commands/html.js')).registerHtml },
   { name: 'serve', load: async () => (await import('./commands/serve.js')).registerServe },
+  { name: 'crawl', load: async () => (await import('./commands/crawl.js')).registerCrawl },
+  { name: 'replay', load: async () => (await import('./commands/crawl.js')).registerReplay },
 ];
 
 export function packageVersion(): string {

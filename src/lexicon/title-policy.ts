@@ -156,25 +156,20 @@ export function isCommonPhrase(name: string, freq: ReadonlyMap<string, number>, 
 /** log of the base dictionary's total frequency (jieba's dict.txt ≈ 60.1 M); a constant per piece, so the route is jieba's. */
 const LOG_TOTAL = Math.log(60_101_967);
 
-const commonCache = new Map<string, ReadonlySet<string>>();
-
 /**
  * Frequencies of the base dictionary: a jieba-format file (read for the KG's names only), or an
  * already parsed table (the segmenter backend's base lexicon, src/lexicon/base.ts `baseLexicon`) with an id
- * that names it in the cache key.
+ * that names it.
  */
 export type FrequencySource = string | { id: string; freq: ReadonlyMap<string, number> };
 
 /**
- * The names (and aliases) of entities of the policy kinds that are common words. Cached per
- * (dictionary, KG content, options) in the process: it is a pure function of those.
+ * The names (and aliases) of entities of the policy kinds that are common words: a pure function of
+ * (dictionary, KG content, options), computed on each call (createExtractor keeps it in the caller's
+ * DiskCache when it has one).
  */
 export function commonEntityNames(kg: KgView, options: TitlePolicyOptions, source: FrequencySource = defaultBaseDictionary()): ReadonlySet<string> {
-  const sourceId = typeof source === 'string' ? `file:${source}` : `table:${source.id}`;
   const maxPhrase = options.commonPhraseMaxLength ?? 0;
-  const key = [sourceId, kg.contentHash, options.commonMinFreq, options.commonMaxLength, maxPhrase, [...options.titleKinds].sort().join(',')].join('\u0000');
-  const hit = commonCache.get(key);
-  if (hit) return hit;
   const wanted = new Set<string>();
   for (const { name, kinds } of kg.names()) if (kinds.some((k) => options.titleKinds.includes(k))) wanted.add(name);
   const phrases = maxPhrase >= 2;
@@ -184,7 +179,6 @@ export function commonEntityNames(kg: KgView, options: TitlePolicyOptions, sourc
     const f = freq.get(name);
     if (isCommonWord(name, f, options) || (phrases && f === undefined && isCommonPhrase(name, freq, options.commonMinFreq, maxPhrase))) common.add(name);
   }
-  commonCache.set(key, common);
   return common;
 }
 

@@ -51,7 +51,7 @@ test('tag: user mistakes give a clear message and a documented exit code, never 
     [['tag', samples, '--format', 'xml'], 2, /unknown --format "xml" \(valid: jsonl, csv, tsv, txt, html\)/u],
     [['tag', join(d, 'x.json')], 2, /cannot tell the format of .*x\.json from its extension; pass --format jsonl\|csv\|tsv\|txt/u],
     [['tag', '-'], 2, /--format is required when reading stdin/u],
-    [['tag', samples, '--top', '0'], 2, /--top must be an integer ≥ 1, got "0"/u],
+    [['tag', samples, '--top', '0'], 2, /--top must be an integer ≥ 1, got 0/u],
     [['tag', samples, '--workers', 'two'], 2, /--workers must be an integer ≥ 1, got "two"/u],
     [['tag', samples, '--backend', 'hanlp'], 2, /unknown --backend "hanlp" \(valid: node-rs, nodejieba\)/u],
     [['tag', samples, '--kg', join(d, 'nokg.fkg')], 3, /KG not found: .*nokg\.fkg/u],

@@ -54,24 +54,10 @@ const isDirectory = (p: string): boolean => {
   }
 };
 
-function integer(name: string, raw: string, min: number, max: number): number {
-  const n = Number(raw);
-  if (!/^\s*\d+\s*$/u.test(raw) || !Number.isInteger(n) || n < min) throw usageError(`tag: ${name} must be an integer ≥ ${min}, got ${JSON.stringify(raw)}`);
-  if (n > max) throw usageError(`tag: ${name} must be at most ${max}, got ${n}`);
-  return n;
-}
-
-/** Upper bounds of the numeric flags (issue 17: every number has a sane range). */
-const MAX_TOP = 1000;
-const MAX_RECORD_BYTES = 1 << 30;
-
-/** Upper bound of --workers: each worker holds its own segmenter and KG (tens of MB each). */
-export const MAX_WORKERS = 64;
-
-function workerCount(raw: string): number {
-  const n = integer('--workers', raw, 1, Number.MAX_SAFE_INTEGER);
-  if (n > MAX_WORKERS) throw usageError(`tag: --workers must be at most ${MAX_WORKERS} (each worker loads its own segmenter and KG), got ${n}`);
-  return n;
+/** A flag's digits as a number; the range is checked once, by runTag (src/batch/tag-run.ts `TAG_LIMITS`). */
+function integer(name: string, raw: string): number {
+  if (!/^\s*\d+\s*$/u.test(raw)) throw usageError(`tag: ${name} must be an integer ≥ 1, got ${JSON.stringify(raw)}`);
+  return Number(raw);
 }
 
 /**
@@ -137,11 +123,11 @@ export async function runTagCommand(inputArg: string | undefined, flags: TagFlag
     textField: flags.textField,
     idField: flags.idField,
     encoding: flags.encoding === undefined ? undefined : checkEncoding(flags.encoding),
-    maxRecordBytes: integer('--max-record-bytes', flags.maxRecordBytes, 1, MAX_RECORD_BYTES),
+    maxRecordBytes: integer('--max-record-bytes', flags.maxRecordBytes),
     out: flags.out,
     resume: flags.resume === true,
-    workers: workerCount(flags.workers),
-    topK: flags.top === undefined ? undefined : integer('--top', flags.top, 1, MAX_TOP),
+    workers: integer('--workers', flags.workers),
+    topK: flags.top === undefined ? undefined : integer('--top', flags.top),
     explain: flags.explain === true,
     preset: flags.preset,
     overrides: Object.keys(overrides).length > 0 ? overrides : undefined,
