@@ -84,7 +84,7 @@ export interface TagRunSummary {
 }
 
 /** Output sink: a file (positioned writes, fsync) or a stream (stdout). */
-interface Sink {
+export interface Sink {
   write(text: string): Promise<void>;
   sync(): Promise<void>;
   close(): Promise<void>;
@@ -92,7 +92,7 @@ interface Sink {
   readonly bytes: number;
 }
 
-async function fileSink(path: string, startAt: number | null): Promise<Sink> {
+export async function fileSink(path: string, startAt: number | null): Promise<Sink> {
   let fh: FileHandle;
   try {
     if (startAt === null) fh = await open(path, 'w');
@@ -137,7 +137,7 @@ function outputFailed(err: Error): FilmkwError {
   return new FilmkwError('OUTPUT', `tag: writing the output failed: ${err.message}`, { cause: err });
 }
 
-function streamSink(stream: NodeJS.WritableStream): Sink {
+export function streamSink(stream: NodeJS.WritableStream): Sink {
   let bytes = 0;
   let failed: Error | null = null;
   stream.on('error', (err: Error) => {

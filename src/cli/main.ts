@@ -20,6 +20,8 @@ const COMMANDS: readonly { name: string; load: () => Promise<Register> }[] = [
   { name: 'dict', load: async () => (await import('./commands/dict.js')).registerDict },
   { name: 'eval', load: async () => (await import('./commands/eval.js')).registerEval },
   { name: 'html', load: async () => (await import('./commands/html.js')).registerHtml },
+  { name: 'worker', load: async () => (await import('./commands/worker.js')).registerWorker },
+  { name: 'queue', load: async () => (await import('./commands/queue.js')).registerQueue },
 ];
 
 export function packageVersion(): string {

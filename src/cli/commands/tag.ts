@@ -39,6 +39,10 @@ interface TagFlags {
   resume?: boolean;
   maxRecordBytes: string;
   failOnError?: boolean;
+  queue?: string;
+  chunkDocs: string;
+  queueWindow: string;
+  queueTimeout: string;
 }
 
 const collect = (v: string, prev: string[]) => [...prev, v];
@@ -92,7 +96,7 @@ export async function runTagCommand(inputArg: string | undefined, flags: TagFlag
     const [k, v] = parseOverride(a);
     overrides[k] = v;
   }
-  const summary = await runTag({
+  const common = {
     input,
     format,
     textField: flags.textField,
@@ -100,7 +104,6 @@ export async function runTagCommand(inputArg: string | undefined, flags: TagFlag
     maxRecordBytes: integer('--max-record-bytes', flags.maxRecordBytes, 1),
     out: flags.out,
     resume: flags.resume === true,
-    workers: workerCount(flags.workers),
     topK: flags.top === undefined ? undefined : integer('--top', flags.top, 1),
     explain: flags.explain === true,
     preset: flags.preset,
@@ -109,8 +112,18 @@ export async function runTagCommand(inputArg: string | undefined, flags: TagFlag
     kg: flags.kg,
     neo4j: flags.neo4j === true,
     progress: process.stderr.isTTY === true,
-  });
-  process.stderr.write(summaryLine(summary, flags.out));
+  };
+  let summary;
+  if (flags.queue !== undefined) {
+    if (flags.workers !== '1') throw usageError('tag: --workers does not apply to --queue (give it to `filmkw worker`)');
+    const { runQueueTag, queueSummaryLine } = await import('../../batch/queue/submit.js');
+    const q = { queue: flags.queue, chunkDocs: integer('--chunk-docs', flags.chunkDocs, 1), window: integer('--queue-window', flags.queueWindow, 1), timeoutMs: 1000 * integer('--queue-timeout', flags.queueTimeout, 1) };
+    summary = await runQueueTag({ ...common, ...q });
+    process.stderr.write(queueSummaryLine(summary, flags.out));
+  } else {
+    summary = await runTag({ ...common, workers: workerCount(flags.workers) });
+    process.stderr.write(summaryLine(summary, flags.out));
+  }
   if (flags.failOnError && summary.errors > 0) process.exitCode = EXIT.PARTIAL;
 }
 
@@ -135,6 +148,10 @@ export function registerTag(program: Command): void {
     .option('--resume', 'continue an interrupted run of the same --out file (same input and options)', false)
     .option('--max-record-bytes <n>', 'longest line / csv record; longer ones become error records', String(DEFAULT_MAX_RECORD_BYTES))
     .option('--fail-on-error', 'exit with code 1 when any record is an error record', false)
+    .addOption(new Option('--queue <url>', 'tag on `filmkw worker` processes through the Redis queue at redis://host:port[/db] (README "Many machines")'))
+    .option('--chunk-docs <n>', 'with --queue: records per chunk (job)', '256')
+    .option('--queue-window <n>', 'with --queue: chunks of this run in the queue at once (bounds Redis memory)', '64')
+    .option('--queue-timeout <s>', 'with --queue: seconds Redis may stay unreachable before the run stops (--resume continues it)', '60')
     .showHelpAfterError(true)
     .addHelpText('after', () => {
       const lines = describeOptions(resolveOptions(DEFAULT_PRESET)).map((l) => `  ${l}`);
