@@ -22,14 +22,14 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { Queue, QueueEvents, type Job } from 'bullmq';
+import { Queue, type Job } from 'bullmq';
 import { FilmkwError, inputError, usageError } from '../../errors.js';
 import { readRecords, type InputRecord, type ReadStats } from '../../io/readers.js';
 import { DEFAULT_MAX_RECORD_BYTES } from '../../io/lines.js';
 import { resolveOptions } from '../../pipeline/options.js';
 import { checkResume, flattenIdentity, inputIdentity, optionsHash, PROGRESS_FORMAT, PROGRESS_VERSION, readProgress, removeProgress, writeProgress, type InputIdentity } from '../resume.js';
 import { fileSink, streamSink, type Sink, type TagRunOptions, type TagRunSummary } from '../tag-run.js';
-import { connection, retrying } from './connection.js';
+import { closeQueue, lastRedisError, redisClient, retrying } from './connection.js';
 import { describeKg } from './kg.js';
 import { checkRedisUrl, codeVersion, jobId, PROTOCOL_VERSION, QUEUE_NAME, showUrl, type ChunkJob, type ChunkOptions, type ChunkResult } from './protocol.js';
 
@@ -42,7 +42,7 @@ export interface QueueTagOptions extends Omit<TagRunOptions, 'workers' | 'ordere
   window?: number;
   /** How long Redis may stay unreachable before the run stops. @default 60000 */
   timeoutMs?: number;
-  /** How often the oldest pending chunk is looked at when no event says it finished. @default 250 */
+  /** How often the oldest pending chunk is looked at. @default 100 */
   pollMs?: number;
 }
 
@@ -90,6 +90,8 @@ function writeSidecar(out: string, s: QueueSidecar): void {
   renameSync(`${path}.tmp`, path);
 }
 
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
 interface Pending {
   chunk: number;
   id: string;
@@ -97,7 +99,6 @@ interface Pending {
   data: ChunkJob;
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Run a distributed `filmkw tag` (see module header). */
 export async function runQueueTag(o: QueueTagOptions): Promise<QueueTagSummary> {
@@ -106,7 +107,7 @@ export async function runQueueTag(o: QueueTagOptions): Promise<QueueTagSummary> 
   const C = o.chunkDocs ?? DEFAULT_CHUNK_DOCS;
   const window = o.window ?? DEFAULT_WINDOW;
   const timeoutMs = o.timeoutMs ?? 60_000;
-  const pollMs = o.pollMs ?? 250;
+  const pollMs = o.pollMs ?? 100;
   for (const [k, v] of [['--chunk-docs', C], ['--queue-window', window]] as const) if (!Number.isInteger(v) || v < 1) throw usageError(`tag: ${k} must be an integer ≥ 1, got ${v}`);
   const maxRecordBytes = o.maxRecordBytes ?? DEFAULT_MAX_RECORD_BYTES;
   const stdin = o.input === '-';
@@ -131,29 +132,16 @@ export async function runQueueTag(o: QueueTagOptions): Promise<QueueTagSummary> 
   const options: ChunkOptions = { preset: o.preset, overrides: o.overrides, backend: o.backend, topK: o.topK, explain };
   const code = codeVersion();
 
-  const queue = new Queue(QUEUE_NAME, { connection: connection(url, false) as never });
-  const events = new QueueEvents(QUEUE_NAME, { connection: connection(url, true) as never });
-  let redisTrouble = '';
-  const onRedisError = (err: Error) => {
-    redisTrouble = err.message;
-  };
-  queue.on('error', onRedisError);
-  events.on('error', onRedisError);
+  const client = redisClient(url);
+  const queue = new Queue(QUEUE_NAME, { connection: client as never });
+  queue.on('error', () => {}); // surfaces through the commands (retrying)
   const redis = <T>(what: string, op: () => Promise<T>) =>
-    retrying(url, timeoutMs, `tag: ${what}`, op, (err) => stderr.write(`tag: Redis at ${showUrl(url)}: ${err.message}; retrying for up to ${Math.round(timeoutMs / 1000)} s\n`));
-  let wake: (() => void) | null = null;
-  const notify = () => {
-    const w = wake;
-    wake = null;
-    w?.();
-  };
-  events.on('completed', notify);
-  events.on('failed', notify);
+    retrying(url, timeoutMs, `tag: ${what}`, op, (err) => stderr.write(`tag: Redis at ${showUrl(url)}: ${lastRedisError(client) ?? err.message}; retrying for up to ${Math.round(timeoutMs / 1000)} s\n`), () => lastRedisError(client));
 
   let sink: Sink | null = null;
   let bar: NodeJS.Timeout | null = null;
   try {
-    await retrying(url, Math.min(timeoutMs, 10_000), 'tag: --queue', () => queue.getJobCounts('waiting'));
+    await retrying(url, Math.min(timeoutMs, 10_000), 'tag: --queue', () => queue.getJobCounts('waiting'), undefined, () => lastRedisError(client));
 
     // Output, checkpoint and the run id.
     let chunkDocs = C;
@@ -255,6 +243,11 @@ export async function runQueueTag(o: QueueTagOptions): Promise<QueueTagSummary> 
     // The output lines of the oldest chunk, once it is done.
     const collect = async (p: Pending): Promise<string> => {
       for (;;) {
+        const state = await redis(`reading chunk ${p.chunk}`, () => queue.getJobState(p.id));
+        if (state !== 'completed' && state !== 'failed' && state !== 'unknown') {
+          await sleep(pollMs);
+          continue;
+        }
         const job: Job | undefined = await redis(`reading chunk ${p.chunk}`, () => queue.getJob(p.id));
         if (!job) {
           stderr.write(`tag: chunk ${p.chunk} is no longer in Redis (restarted without its data?); enqueued again\n`);
@@ -272,16 +265,7 @@ export async function runQueueTag(o: QueueTagOptions): Promise<QueueTagSummary> 
             `tag: chunk ${p.chunk} (input lines ${Math.min(...lines)}–${Math.max(...lines)}) failed on the queue: ${job.failedReason || 'no result'}; fix the cause and run the same command with --resume`,
           );
         }
-        await new Promise<void>((r) => {
-          const t = setTimeout(() => {
-            wake = null;
-            r();
-          }, pollMs);
-          wake = () => {
-            clearTimeout(t);
-            r();
-          };
-        });
+        await sleep(pollMs);
       }
     };
     let lastCheckpoint = Date.now();
@@ -346,7 +330,6 @@ export async function runQueueTag(o: QueueTagOptions): Promise<QueueTagSummary> 
       removeProgress(out);
       rmSync(queueSidecarPath(out), { force: true });
     }
-    void redisTrouble;
     const seconds = (Date.now() - t0) / 1000;
     return {
       records: s.records,
@@ -368,7 +351,7 @@ export async function runQueueTag(o: QueueTagOptions): Promise<QueueTagSummary> 
     };
   } finally {
     if (bar) clearInterval(bar);
-    await Promise.allSettled([queue.close(), events.close()]);
+    await closeQueue(queue, client);
   }
 }
 
