@@ -250,9 +250,12 @@ export async function runQueueTag(o: QueueTagOptions): Promise<QueueTagSummary> 
         }
         const job: Job | undefined = await redis(`reading chunk ${p.chunk}`, () => queue.getJob(p.id));
         if (!job) {
-          stderr.write(`tag: chunk ${p.chunk} is no longer in Redis (restarted without its data?); enqueued again\n`);
-          s.requeued++;
-          await add(p);
+          // Redis lost the run's jobs (restarted without persistence?): enqueue every lost chunk again
+          const lost: Pending[] = [];
+          for (const q of inflight) if ((await redis(`reading chunk ${q.chunk}`, () => queue.getJobState(q.id))) === 'unknown') lost.push(q);
+          stderr.write(`tag: ${lost.length} chunk${lost.length === 1 ? ' is' : 's are'} no longer in Redis (restarted without its data?); enqueued again\n`);
+          for (const q of lost) await add(q);
+          s.requeued += lost.length;
           continue;
         }
         if (job.finishedOn) {

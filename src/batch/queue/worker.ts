@@ -115,6 +115,7 @@ export async function runQueueWorker(o: QueueWorkerOptions): Promise<QueueWorker
       setImmediate(() => void stop());
       refuse(job, `code version ${code} differs from the submitter's ${d.code}`);
     }
+    if (job.attemptsStarted > 1) log(`chunk ${job.id} re-delivered (attempt ${job.attemptsStarted}, stalled ${job.stalledCounter} times)`);
     let pool: WorkerPool;
     try {
       pool = await poolFor(d);
@@ -149,10 +150,6 @@ export async function runQueueWorker(o: QueueWorkerOptions): Promise<QueueWorker
   worker.on('error', (err) => {
     if (err.message !== lastError) log(`Redis: ${err.message} (retrying)`);
     lastError = err.message;
-  });
-  worker.on('ready', () => {
-    if (lastError) log(`Redis: connected again`);
-    lastError = '';
   });
   let stopping: Promise<void> | null = null;
   const stop = () => (stopping ??= worker.close().then(async () => (await engine?.pool.catch(() => null))?.close()));
