@@ -14,6 +14,7 @@ import type { SegmenterBackend } from '../pipeline/segment.js';
 import { InlineEngine, WorkerPool, type TagCallOptions, type TagEngine } from './engine.js';
 import { loadFactory, siblingModule, type ExtractorFactorySpec } from './factory.js';
 import { tagOrdered, type OrderedOptions } from './ordered.js';
+import { pipeInput } from './pipe.js';
 import { loadTagKg, prepareWorkerKg } from './kg-source.js';
 import { tagExtractorWithKg, type TagExtractorArgs } from './tag-extractor.js';
 import {
@@ -51,6 +52,8 @@ export interface TagRunOptions {
   backend?: SegmenterBackend;
   kg?: string;
   neo4j?: boolean;
+  /** The Unix-filter contract (pipe.ts): one line out per line in, nothing position-dependent. */
+  pipe?: boolean;
   /** Show a progress bar (the CLI passes stderr.isTTY). @default false */
   progress?: boolean;
   /** Checkpoint interval of `--out` runs. @default 1000 ms */
@@ -339,19 +342,21 @@ export async function runTag(o: TagRunOptions): Promise<TagRunSummary> {
         pendingCount = 0;
       }
     };
-    const source = readRecords(o.input, {
+    const readerOptions = {
       format: o.format,
       textField: o.textField,
       idField: o.idField,
       maxRecordBytes,
       stats,
-      onBytes: (b) => {
+      onBytes: (b: number) => {
         bytesRead = b;
       },
-    });
+    };
+    const pipe = o.pipe ? pipeInput(o.input, readerOptions) : null;
+    const source = pipe ? pipe.records : readRecords(o.input, readerOptions);
     try {
       for await (const line of tagOrdered(resumed > 0 ? skip(source, resumed) : source, engine, o.ordered)) {
-        pending += line.text;
+        pending += pipe ? pipe.line(line) : line.text;
         pendingCount++;
         records++;
         if (line.error) errors++;

@@ -39,6 +39,7 @@ interface TagFlags {
   resume?: boolean;
   maxRecordBytes: string;
   failOnError?: boolean;
+  pipe?: boolean;
   queue?: string;
   chunkDocs: string;
   queueWindow: string;
@@ -112,10 +113,12 @@ export async function runTagCommand(inputArg: string | undefined, flags: TagFlag
     kg: flags.kg,
     neo4j: flags.neo4j === true,
     progress: process.stderr.isTTY === true,
+    pipe: flags.pipe === true,
   };
   let summary;
   if (flags.queue !== undefined) {
     if (flags.workers !== '1') throw usageError('tag: --workers does not apply to --queue (give it to `filmkw worker`)');
+    if (flags.pipe) throw usageError('tag: --pipe and --queue do not go together (a filter runs where its partition is)');
     const { runQueueTag, queueSummaryLine } = await import('../../batch/queue/submit.js');
     const q = { queue: flags.queue, chunkDocs: integer('--chunk-docs', flags.chunkDocs, 1), window: integer('--queue-window', flags.queueWindow, 1), timeoutMs: 1000 * integer('--queue-timeout', flags.queueTimeout, 1) };
     summary = await runQueueTag({ ...common, ...q });
@@ -148,6 +151,7 @@ export function registerTag(program: Command): void {
     .option('--resume', 'continue an interrupted run of the same --out file (same input and options)', false)
     .option('--max-record-bytes <n>', 'longest line / csv record; longer ones become error records', String(DEFAULT_MAX_RECORD_BYTES))
     .option('--fail-on-error', 'exit with code 1 when any record is an error record', false)
+    .option('--pipe', 'Unix-filter contract (Spark RDD.pipe, Hadoop Streaming): one output line per input line, blank lines included, no line numbers in the output (txt, jsonl)', false)
     .addOption(new Option('--queue <url>', 'tag on `filmkw worker` processes through the Redis queue at redis://host:port[/db] (README "Many machines")'))
     .option('--chunk-docs <n>', 'with --queue: records per chunk (job)', '256')
     .option('--queue-window <n>', 'with --queue: chunks of this run in the queue at once (bounds Redis memory)', '64')
