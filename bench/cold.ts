@@ -6,7 +6,7 @@
  * Runs `node bin/filmkw tag <one-line jsonl> --format jsonl --id-field id --kg <KG>` as a fresh process,
  * `runs` times, and reports the wall-clock time (median, min, max); with hyperfine on PATH it is used
  * instead (`--warmup 1`, its mean ± σ, min and max). Three configurations:
- * - warm cache: the KG-derived lexicon cache (src/kg/dict-cache.ts) already filled by a previous run —
+ * - warm cache: the KG-derived lexicon cache (src/lexicon/cache.ts) already filled by a previous run —
  *   the normal case after the first run with a given KG;
  * - cold cache: `FILMKW_CACHE=off` (every run exports the user dictionary and parses the base lexicon);
  * - `node -e ""` and `filmkw --version`: the floor of starting Node and of loading the CLI.

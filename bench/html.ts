@@ -1,6 +1,6 @@
 /**
  * Main-text extraction: accuracy and speed of our extractor (src/html/maintext.ts, seed 000) and of the
- * anchor (Mozilla Readability over linkedom, src/html/readability-anchor.ts) on the same real pages.
+ * anchor (Mozilla Readability over linkedom, bench/readability-anchor.ts) on the same real pages.
  *
  *   node --import tsx bench/html.ts [--sets cwced,magic,douban] [--decay 0.34] [--stop-at current|child]
  *                                   [--sweep] [--no-anchor] [--no-trim] [--no-hidden]
@@ -28,7 +28,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { decodeHtml } from '../src/html/decode.js';
 import { extractMainText, type MainTextOptions } from '../src/html/maintext.js';
-import { readabilityExtract } from '../src/html/readability-anchor.js';
+import { readabilityExtract } from './readability-anchor.js';
 import { judgeBody } from '../src/html/judge.js';
 import { normalizeDate } from '../src/html/meta.js';
 import { cutRawText } from '../src/html/rawtext.js';

@@ -168,10 +168,11 @@ function reviews(limit: number): string[] {
 
 async function childTag(path: string, rounds: number) {
   const { createExtractor } = await import('../src/pipeline/extract.js');
+  const { diskCacheFromEnv } = await import('../src/lexicon/cache.js');
   const texts = reviews(Infinity);
   const kg: KgStore = await loadSnapshot(path);
   const t0 = performance.now();
-  const ex = createExtractor({ preset: 'textrank+w+g+r', kg });
+  const ex = createExtractor({ preset: 'textrank+w+g+r', kg, cache: diskCacheFromEnv() });
   const createMs = performance.now() - t0;
   for (const t of texts) ex.extract(t);
   const t1 = performance.now();

@@ -16,7 +16,7 @@
  *
  *   node --import tsx bench/segment.ts --dict-policy
  *
- * measures the user-dictionary frequency policy instead (src/kg/dict.ts): a name set built from the raw
+ * measures the user-dictionary frequency policy instead (src/lexicon/dict.ts): a name set built from the raw
  * KG sources (OpenKG Movie titles, other names, genres and Person names; the 2,065-film CSV's titles,
  * directors, actors, writers and the characters of "（演员 饰）" in its synopses) is exported under each
  * policy, and for each we report the round trip (the name is one token with its tag in 4 neutral
@@ -171,7 +171,7 @@ const fmt = (n: number) => (n >= 100 ? Math.round(n).toLocaleString('en-US') : n
 
 async function dictPolicy(limit: number): Promise<string> {
   const { parse: parseSync } = await import('csv-parse/sync');
-  const { exportUserDict } = await import('../src/kg/dict.js');
+  const { exportUserDict } = await import('../src/lexicon/dict.js');
   const { createSegmenter } = await import('../src/pipeline/segment.js');
   const { normalizeName } = await import('../src/kg/model.js');
   type Kind = 'Movie' | 'Person' | 'Character' | 'Genre';

@@ -8,7 +8,9 @@
  *   const extractor = createExtractor({ preset: 'textrank+w+g+r', kg });
  *   extractor.extract('以易烊千玺扮演的伍万里……', { topK: 5, explain: true });
  *
- * Everything exported here is covered by test/api.test.ts; changing this surface is a breaking change.
+ * What a library user needs — the extractor, presets and options, the resources it takes, the KG (load,
+ * import, Neo4j), the evaluator and the batch runner — and not the stages' internals (graph.ts, rank.ts …
+ * are reached by path in tests). Covered by test/api.test.ts; changing this surface is a breaking change.
  */
 
 // extraction
@@ -37,17 +39,19 @@ export {
   type CandidateOptions,
 } from './pipeline/options.js';
 
-// the stages, each a pure function of (input, options)
-export { createSegmenter, DEFAULT_BACKEND, SEGMENTER_BACKENDS, type Segmenter, type SegmenterBackend, type Token } from './pipeline/segment.js';
-export { selectCandidates, type CandidateSelection } from './pipeline/candidates.js';
+// resources passed to the extractor (nothing process-wide: see README "Library")
+export { loadBundledIdf, parseIdf, type IdfTable } from './pipeline/idf.js';
 export { loadStopwords } from './pipeline/stopwords.js';
+export { DiskCache } from './lexicon/cache.js';
+
+// segmentation, and the pure core for text tagged by another segmenter
+export { createSegmenter, type Segmenter, type Token } from './pipeline/segment.js';
 export { extractFromTokens, type DocumentContext } from './pipeline/core.js';
-export { buildCandidateDoc, buildWordGraph, mergeEntityNodes, toRankInput, toGraphology, type CandidateDoc, type WordGraph, type WordEdgeAttributes, type WordNodeAttributes } from './pipeline/graph.js';
-export { matchEntities, resolveAmbiguity, primaryEntity, MatchCache } from './pipeline/kg-match.js';
-export { applyTitlePolicy, commonEntityNames, isCommonWord } from './pipeline/title-policy.js';
-export { rankGraph, type RankInput, type RankResult } from './pipeline/rank.js';
-export { positionBias } from './pipeline/positions.js';
-export { jaccard } from './pipeline/jaccard.js';
+export { commonEntityNames } from './lexicon/title-policy.js';
+
+// lexicon: KG names → segmenter user dictionary
+export { DEFAULT_BACKEND, SEGMENTER_BACKENDS, type SegmenterBackend } from './lexicon/base.js';
+export { exportUserDict, writeUserDict, type UserDictExport } from './lexicon/dict.js';
 
 // knowledge graph
 export {
@@ -63,7 +67,6 @@ export {
   type KgStats,
   type KgView,
 } from './kg/model.js';
-export { exportUserDict, writeUserDict, type UserDictExport } from './kg/dict.js';
 export { KgStore } from './kg/store.js';
 export { loadKg, defaultKgDir, type LoadKgOptions } from './kg/load.js';
 export { loadSnapshot, saveSnapshot, readSnapshotHeader, type SnapshotHeader } from './kg/snapshot.js';
@@ -73,6 +76,9 @@ export { neo4jConfigFromEnv, writeKgToNeo4j, readKgFromNeo4j, neo4jStats, type N
 // evaluation
 export { evaluate, parseKs, normalizeKeyword, type EvalOptions, type EvalResult, type Judgement, type PRF } from './eval/metrics.js';
 export { readGold, parseGold, GOLD_FORMATS, type GoldDocument, type GoldFormat, type ReadGoldOptions } from './eval/readers.js';
+
+// batch runs (what `filmkw tag` does: streamed input, ordered worker pool, resumable output)
+export { runTag, summaryLine, type TagRunOptions, type TagRunSummary } from './batch/tag-run.js';
 
 // errors
 export { FilmkwError, EXIT, type ErrorCode } from './errors.js';

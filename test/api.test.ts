@@ -1,6 +1,10 @@
 /** The public API surface (src/index.ts): names, kinds, and one end-to-end call through it. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
 import * as api from '../src/index.js';
 
 test('public API: exported names (a change here is a breaking change)', () => {
@@ -9,20 +13,17 @@ test('public API: exported names (a change here is a breaking change)', () => {
     'DEFAULT_BACKEND',
     'DEFAULT_OPTIONS',
     'DEFAULT_PRESET',
+    'DiskCache',
     'ENTITY_KINDS',
     'EXIT',
     'FilmkwError',
     'GOLD_FORMATS',
     'KgStore',
-    'MatchCache',
     'PRESETS',
     'RELATION_KINDS',
     'SEGMENTER_BACKENDS',
     'SOURCE_PREFIXES',
     'applyOverrides',
-    'applyTitlePolicy',
-    'buildCandidateDoc',
-    'buildWordGraph',
     'commonEntityNames',
     'createExtractor',
     'createSegmenter',
@@ -34,14 +35,11 @@ test('public API: exported names (a change here is a breaking change)', () => {
     'extractFromTokens',
     'findPreset',
     'importSources',
-    'isCommonWord',
-    'jaccard',
     'listPresets',
+    'loadBundledIdf',
     'loadKg',
     'loadSnapshot',
     'loadStopwords',
-    'matchEntities',
-    'mergeEntityNodes',
     'neo4jConfigFromEnv',
     'neo4jStats',
     'normaliseOverrides',
@@ -49,21 +47,17 @@ test('public API: exported names (a change here is a breaking change)', () => {
     'normalizeName',
     'optionKeys',
     'parseGold',
+    'parseIdf',
     'parseKs',
     'parseOverride',
     'parseSource',
-    'positionBias',
-    'primaryEntity',
-    'rankGraph',
     'readGold',
     'readKgFromNeo4j',
     'readSnapshotHeader',
-    'resolveAmbiguity',
     'resolveOptions',
+    'runTag',
     'saveSnapshot',
-    'selectCandidates',
-    'toGraphology',
-    'toRankInput',
+    'summaryLine',
     'writeKgToNeo4j',
     'writeUserDict',
   ]);
@@ -91,4 +85,23 @@ test('public API: load the demo KG, tag with the KG, evaluate the result', async
   const r = api.evaluate([{ id: 'd1', gold: ['易烊千玺', '长津湖', '伍万里'], predicted: words }], { ks: [3] });
   assert.equal(r.docs, 1);
   assert.ok(r.macro['3'].r > 0.6, JSON.stringify(r.macro));
+});
+
+test('public API: the batch runner tags a file, one output line per record, with resources passed in', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'filmkw-api-'));
+  try {
+    const out = join(dir, 'tags.jsonl');
+    const input = new URL('../datasets/samples/reviews.jsonl', import.meta.url).pathname;
+    const summary = await api.runTag({ input, format: 'jsonl', preset: 'textrank', out, stderr: new PassThrough() });
+    const lines = readFileSync(out, 'utf8').trimEnd().split('\n');
+    assert.equal(lines.length, summary.records);
+    assert.equal(lines.length, readFileSync(input, 'utf8').trimEnd().split('\n').length);
+    // the same first document through createExtractor, the IDF table and the cache given explicitly
+    const cache = new api.DiskCache(join(dir, 'cache'));
+    const idf = api.loadBundledIdf({ cache });
+    const ex = api.createExtractor({ preset: 'textrank', overrides: { 'prior.idf': 'multiply' }, idf, cache });
+    assert.ok(ex.extract('这部电影的配乐和摄影都很出色，配乐让人难忘。', { topK: 2 }).length === 2);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

@@ -18,6 +18,7 @@ import { createHash } from 'node:crypto';
 import { closeSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { FilmkwError, usageError } from '../errors.js';
+import { canonicalJson } from '../util/canonical-json.js';
 
 export const PROGRESS_FORMAT = 'filmkw-tag-progress';
 export const PROGRESS_VERSION = 1;
@@ -51,18 +52,6 @@ export function inputIdentity(path: string): InputIdentity {
   return { path: resolve(path), size: st.size, mtimeMs: Math.trunc(st.mtimeMs) };
 }
 
-/** Canonical JSON (sorted keys). */
-export function canonical(v: unknown): string {
-  if (v === null || typeof v !== 'object') return JSON.stringify(v) ?? 'null';
-  if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
-  const o = v as Record<string, unknown>;
-  return `{${Object.keys(o)
-    .filter((k) => o[k] !== undefined)
-    .sort()
-    .map((k) => `${JSON.stringify(k)}:${canonical(o[k])}`)
-    .join(',')}}`;
-}
-
 /** Flatten nested objects to dotted keys (arrays are leaves), values as canonical JSON. */
 export function flattenIdentity(v: Record<string, unknown>, prefix = '', out: Record<string, string> = {}): Record<string, string> {
   for (const k of Object.keys(v).sort()) {
@@ -70,13 +59,13 @@ export function flattenIdentity(v: Record<string, unknown>, prefix = '', out: Re
     if (x === undefined) continue;
     const key = prefix ? `${prefix}.${k}` : k;
     if (x !== null && typeof x === 'object' && !Array.isArray(x)) flattenIdentity(x as Record<string, unknown>, key, out);
-    else out[key] = canonical(x);
+    else out[key] = canonicalJson(x);
   }
   return out;
 }
 
 export function optionsHash(flat: Record<string, string>): string {
-  return createHash('sha256').update(canonical(flat)).digest('hex');
+  return createHash('sha256').update(canonicalJson(flat)).digest('hex');
 }
 
 /** Write the sidecar atomically and durably. */

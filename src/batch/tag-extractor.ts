@@ -6,7 +6,8 @@ import type { Extractor } from '../pipeline/api.js';
 import type { KgView } from '../kg/model.js';
 import { createExtractor } from '../pipeline/extract.js';
 import { loadSnapshot } from '../kg/snapshot.js';
-import type { SegmenterBackend } from '../pipeline/segment.js';
+import type { SegmenterBackend } from '../lexicon/base.js';
+import { DiskCache } from '../lexicon/cache.js';
 
 /** Where a worker gets its KG: a snapshot file (written by the main thread if needed), or none. */
 export type TagKgSource = { snapshot: string } | null;
@@ -15,12 +16,15 @@ export interface TagExtractorArgs {
   preset?: string;
   overrides?: Record<string, unknown>;
   backend?: SegmenterBackend;
+  /** Directory of the on-disk cache (src/lexicon/cache.ts); null/absent: none. */
+  cacheDir?: string | null;
   kg: TagKgSource;
 }
 
 /** Build the extractor of a tag run from a KG already in memory (main thread). */
 export function tagExtractorWithKg(args: Omit<TagExtractorArgs, 'kg'>, kg: KgView | null): Extractor {
-  return createExtractor({ preset: args.preset, overrides: args.overrides, backend: args.backend, kg });
+  const cache = args.cacheDir ? new DiskCache(args.cacheDir) : null;
+  return createExtractor({ preset: args.preset, overrides: args.overrides, backend: args.backend, kg, cache });
 }
 
 /** Factory used by the workers (factory.ts spec `{export: 'createTagExtractor'}`). */

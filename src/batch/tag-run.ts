@@ -10,7 +10,7 @@ import { FilmkwError, inputError, usageError } from '../errors.js';
 import { readRecords, type InputFormat, type InputRecord, type ReadStats } from '../io/readers.js';
 import { DEFAULT_MAX_RECORD_BYTES } from '../io/lines.js';
 import { resolveOptions } from '../pipeline/options.js';
-import type { SegmenterBackend } from '../pipeline/segment.js';
+import type { SegmenterBackend } from '../lexicon/base.js';
 import { InlineEngine, WorkerPool, type TagCallOptions, type TagEngine } from './engine.js';
 import { loadFactory, siblingModule, type ExtractorFactorySpec } from './factory.js';
 import { tagOrdered, type OrderedOptions } from './ordered.js';
@@ -54,6 +54,8 @@ export interface TagRunOptions {
   neo4j?: boolean;
   /** The Unix-filter contract (pipe.ts): one line out per line in, nothing position-dependent. */
   pipe?: boolean;
+  /** Directory of the on-disk cache of KG-derived tables (the CLI passes `FILMKW_CACHE_DIR`'s); absent or null: none. */
+  cacheDir?: string | null;
   /** Show a progress bar (the CLI passes stderr.isTTY). @default false */
   progress?: boolean;
   /** Checkpoint interval of `--out` runs. @default 1000 ms */
@@ -248,7 +250,7 @@ export async function runTag(o: TagRunOptions): Promise<TagRunSummary> {
       throw err;
     }
     preset = resolved.preset;
-    const args: Omit<TagExtractorArgs, 'kg'> = { preset: o.preset, overrides: o.overrides, backend: o.backend };
+    const args: Omit<TagExtractorArgs, 'kg'> = { preset: o.preset, overrides: o.overrides, backend: o.backend, cacheDir: o.cacheDir ?? null };
     const onProgress = (m: string) => stderr.write(`${m}\n`);
     let contentHash: string;
     if (workers === 1) {

@@ -12,8 +12,8 @@
  * are generic sans-serif with a CJK fallback so labels such as 唢呐 render where the viewer has a CJK
  * font.
  */
-import * as vega from 'vega';
-import { compile, type TopLevelSpec } from 'vega-lite';
+import type { TopLevelSpec } from 'vega-lite';
+import { importOptional } from '../util/optional.js';
 import type { ScoresByK } from './metrics.js';
 
 /** One line in a chart. */
@@ -134,6 +134,11 @@ export function prfChartSpec(series: readonly ChartSeries[], partial: Partial<Pr
 
 /** Render a vega-lite spec to an SVG string. */
 export async function renderSvg(spec: TopLevelSpec): Promise<string> {
+  const what = 'experiments: drawing the charts';
+  const [vega, { compile }] = await Promise.all([
+    importOptional<typeof import('vega')>('vega', what),
+    importOptional<typeof import('vega-lite')>('vega-lite', what),
+  ]);
   const compiled = compile(spec).spec;
   const view = new vega.View(vega.parse(compiled), { renderer: 'none' });
   try {

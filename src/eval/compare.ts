@@ -9,6 +9,7 @@
  * "top K" is the evaluated list (distinct after normalisation, first K).
  */
 import { distinctKeys, normalizeKeyword, type EvalResult } from './metrics.js';
+import { mulberry32 } from '../util/random.js';
 
 /** Options of {@link compareRuns}. */
 export interface CompareOptions {
@@ -65,23 +66,11 @@ export interface Comparison {
   worstDocs: { id: string; delta: number }[];
 }
 
-/** Mulberry32: small deterministic PRNG. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** 95% percentile bootstrap interval of the mean of `values`. */
 export function bootstrapMeanCi(values: readonly number[], resamples: number, seed: number): [number, number] {
   const n = values.length;
   if (n === 0) return [0, 0];
-  const rand = prng(seed);
+  const rand = mulberry32(seed);
   const means = new Float64Array(resamples);
   for (let b = 0; b < resamples; b++) {
     let sum = 0;

@@ -19,6 +19,7 @@ import { resolveEvalOptions, type EvalOptions, type EvalResult, type ScoresByK }
 import type { GoldDocument } from './readers.js';
 import { evaluateSystem, type EvalSystem, type SystemEvaluation } from './systems.js';
 import { compareRuns, type Comparison } from './compare.js';
+import { canonicalJson } from '../util/canonical-json.js';
 
 /** A system in a config: a preset with overrides, or a baseline. */
 export interface SystemSpec {
@@ -211,15 +212,6 @@ export function readExperimentConfig(path: string, displayName = path): Experime
 export function axisVariants(axis: SweepAxisSpec): SweepVariant[] {
   if (axis.variants) return axis.variants;
   return (axis.values ?? []).map((v) => ({ label: typeof v === 'string' ? v : JSON.stringify(v), overrides: { [axis.key!]: v } }));
-}
-
-/** Canonical JSON (sorted keys) so equal specs share a cache key. */
-export function canonicalJson(x: unknown): string {
-  if (Array.isArray(x)) return `[${x.map(canonicalJson).join(',')}]`;
-  if (x !== null && typeof x === 'object') {
-    return `{${Object.keys(x).sort().map((k) => `${JSON.stringify(k)}:${canonicalJson((x as Record<string, unknown>)[k])}`).join(',')}}`;
-  }
-  return JSON.stringify(x);
 }
 
 /** What makes a system distinct (label excluded). */

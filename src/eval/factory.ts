@@ -11,11 +11,14 @@ import type { KgView } from '../kg/model.js';
 import { FilmkwError, usageError } from '../errors.js';
 import { BASELINES, baselineNeedsDict, checkBaseline, createBaselineSystem, type BaselineUserDict } from './baselines.js';
 import { createExtractor } from '../pipeline/extract.js';
+import { loadBundledIdf, type IdfTable } from '../pipeline/idf.js';
+import type { DiskCache } from '../lexicon/cache.js';
 import { listPresets } from '../pipeline/presets.js';
 import { resolveOptions } from '../pipeline/options.js';
-import type { SegmenterBackend } from '../pipeline/segment.js';
-import { writeUserDict } from '../kg/dict.js';
-import { canonicalJson, type SystemSpec } from './experiments.js';
+import type { SegmenterBackend } from '../lexicon/base.js';
+import { writeUserDict } from '../lexicon/dict.js';
+import { canonicalJson } from '../util/canonical-json.js';
+import type { SystemSpec } from './experiments.js';
 import { extractorSystem, type EvalSystem } from './systems.js';
 
 /** Display name of a system: the preset or baseline, plus its overrides as `key=value`. */
@@ -52,12 +55,16 @@ export interface SystemBuilderOptions {
   kg: KgView | null;
   /** Segmenter backend passed to createExtractor (pipeline default when absent). */
   backend?: string;
+  /** On-disk cache for the extractors (the CLI passes its cache); absent: none. */
+  cache?: DiskCache | null;
 }
 
 /** Builds systems for one evaluation run; call {@link dispose} at the end. */
 export class SystemBuilder {
   private dictDir: string | undefined;
   private userDict: BaselineUserDict | undefined;
+  /** The IDF table, loaded once for all systems that use the prior. */
+  private idf: IdfTable | undefined;
 
   constructor(private readonly options: SystemBuilderOptions) {}
 
@@ -87,10 +94,14 @@ export class SystemBuilder {
       const name = checkBaseline(spec.baseline);
       return createBaselineSystem(name, { userDict: baselineNeedsDict(name) ? await this.kgUserDict() : null });
     }
+    const cache = this.options.cache ?? null;
+    const usesIdf = resolveOptions(spec.preset, spec.overrides ?? {}).prior.idf === 'multiply';
     const extractor = createExtractor({
       preset: spec.preset,
       overrides: spec.overrides ?? {},
       kg: this.options.kg,
+      cache,
+      idf: usesIdf ? (this.idf ??= loadBundledIdf({ cache })) : null,
       ...(this.options.backend ? { backend: this.options.backend as SegmenterBackend } : {}),
     });
     return extractorSystem(systemName(spec), extractor);

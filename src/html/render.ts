@@ -5,7 +5,8 @@
  * background colour, font size, position, display, own text of every element) and handed to the
  * visual record finder (src/html/vips.ts); the record blocks come back as outer HTML.
  */
-import { chromium, type Browser, type BrowserContext } from 'playwright-core';
+import type { Browser, BrowserContext } from 'playwright-core';
+import { importOptional } from '../util/optional.js';
 import { inputError } from '../errors.js';
 import { CHROMIUM_PATH, type RecordRenderer } from './records.js';
 import { findRecordsVisual, type LayoutNode, type VisualOptions } from './vips.js';
@@ -94,6 +95,7 @@ export class ChromiumRecordRenderer implements RecordRenderer {
 
   static async launch(options: Partial<RenderOptions> = {}): Promise<ChromiumRecordRenderer> {
     const opts = { ...RENDER_DEFAULTS, ...options };
+    const { chromium } = await importOptional<typeof import('playwright-core')>('playwright-core', 'html records --mode rendered');
     let browser: Browser;
     try {
       browser = await chromium.launch({ executablePath: opts.executablePath, args: [...CHROMIUM_ARGS] });

@@ -108,12 +108,51 @@ export interface VisualResult {
   noise: { rule1: number; rule2: number };
 }
 
+/** What the steps share: the layout, the options, subtree text, the block tree and the similarity test. */
+interface VisualContext {
+  readonly nodes: readonly LayoutNode[];
+  readonly o: VisualOptions;
+  /** Characters of text in each node's subtree. */
+  readonly text: readonly number[];
+  /** Child blocks of a block (step 2). */
+  bk(i: number): number[];
+  /** Parent block of a block, -1 for the root. */
+  readonly blockParent: readonly number[];
+  /** Similar visual blocks (step 4's test). */
+  similar(a: number, b: number): boolean;
+  /** Large enough to be a record (rule 3 of step 1). */
+  okRecord(i: number): boolean;
+}
+
 /**
  * Finds the record blocks. `copyrightText` is the character count of the copyright line (0 if none);
- * `page` the document size (its centre is the reference point).
+ * `page` the document size (its centre is the reference point). Steps as numbered in the module header.
  */
 export function findRecordsVisual(nodes: readonly LayoutNode[], page: { width: number; height: number }, copyrightText: number, options: Partial<VisualOptions> = {}): VisualResult {
   const o = { ...VISUAL_DEFAULTS, ...options };
+  const { kids, text, els, links, media } = subtreeAggregates(nodes);
+  const { dead, noise } = denoise(nodes, els, links, media, o); // 1, rules 1 and 2
+  const root = nodes.findIndex((x) => x.parent < 0);
+  if (root < 0) return { records: [], base: null, noise };
+  const { bk, blockParent, leaves } = visualBlocks(nodes, kids, dead, text, root); // 2
+  const minText = o.copyrightRule === 'record' ? Math.min(copyrightText, o.copyrightCap) : 0; // 1, rule 3
+  const ctx: VisualContext = {
+    nodes,
+    o,
+    text,
+    bk,
+    blockParent,
+    similar: (a, b) => similarBlocks(nodes[a], nodes[b], o), // 4
+    okRecord: (i) => text[i] >= Math.max(1, minText),
+  };
+  const best = bestRecordGroup(ctx, leaves, root, page); // 3, 4, 5
+  if (!best) return { records: [], base: null, noise };
+  const chosen = o.descendShare > 0 ? descendIntoContainers(ctx, best.chosen) : best.chosen; // 6
+  return { records: [...chosen].sort((a, b) => a - b), base: { index: best.base, siblings: best.sibs }, noise };
+}
+
+/** Each node's children and its subtree's text length, element count, link count and media presence. */
+function subtreeAggregates(nodes: readonly LayoutNode[]): { kids: number[][]; text: number[]; els: number[]; links: number[]; media: boolean[] } {
   const n = nodes.length;
   const kids: number[][] = Array.from({ length: n }, () => []);
   for (let i = 0; i < n; i++) if (nodes[i].parent >= 0) kids[nodes[i].parent].push(i);
@@ -130,6 +169,12 @@ export function findRecordsVisual(nodes: readonly LayoutNode[], page: { width: n
     links[p] += links[i];
     media[p] ||= media[i];
   }
+  return { kids, text, els, links, media };
+}
+
+/** Step 1 (§2.1), rules 1 and 2: link regions and fixed media are noise, with everything below them. */
+function denoise(nodes: readonly LayoutNode[], els: readonly number[], links: readonly number[], media: readonly boolean[], o: VisualOptions): { dead: boolean[]; noise: VisualResult['noise'] } {
+  const n = nodes.length;
   const noise = { rule1: 0, rule2: 0 };
   const dead = new Array<boolean>(n).fill(false);
   for (let i = 0; i < n; i++) {
@@ -146,9 +191,15 @@ export function findRecordsVisual(nodes: readonly LayoutNode[], page: { width: n
       noise.rule2++;
     }
   }
-  const minText = o.copyrightRule === 'record' ? Math.min(copyrightText, o.copyrightCap) : 0;
+  return { dead, noise };
+}
+
+/**
+ * Step 2 (§2.2), visual blocks: a live node with width, height and text that is not inline is a block;
+ * each block's child blocks pass through invalid or inline wrappers. The block tree from `root`.
+ */
+function visualBlocks(nodes: readonly LayoutNode[], kids: readonly number[][], dead: readonly boolean[], text: readonly number[], root: number): { bk: (i: number) => number[]; blockParent: number[]; leaves: number[] } {
   const valid = (i: number): boolean => !dead[i] && nodes[i].w > 0 && nodes[i].h > 0 && text[i] > 0 && nodes[i].display !== 'inline';
-  // block tree: each valid node's children blocks (passing through invalid / inline wrappers)
   const blockKids = (i: number): number[] => {
     const out: number[] = [];
     const walk = (j: number): void => {
@@ -166,7 +217,7 @@ export function findRecordsVisual(nodes: readonly LayoutNode[], page: { width: n
     if (!v) bkCache.set(i, (v = blockKids(i)));
     return v;
   };
-  const blockParent = new Array<number>(n).fill(-1);
+  const blockParent = new Array<number>(nodes.length).fill(-1);
   const leaves: number[] = [];
   const build = (i: number): void => {
     const ch = bk(i);
@@ -174,57 +225,33 @@ export function findRecordsVisual(nodes: readonly LayoutNode[], page: { width: n
     if (ch.length === 0) leaves.push(i);
     for (const c of ch) build(c);
   };
-  const root = nodes.findIndex((x) => x.parent < 0);
-  if (root < 0) return { records: [], base: null, noise };
   build(root);
-  const similar = (a: number, b: number): boolean => {
-    const A = nodes[a];
-    const B = nodes[b];
-    if (A.tag !== B.tag || A.bg !== B.bg || A.font !== B.font) return false;
-    if (Math.abs(A.w - B.w) > o.widthTolerance * Math.max(A.w, B.w)) return false;
-    return Math.min(A.h, B.h) / Math.max(A.h, B.h) >= o.minHeightRatio;
-  };
-  const okRecord = (i: number): boolean => text[i] >= Math.max(1, minText);
+  return { bk, blockParent, leaves };
+}
+
+/** Step 4's similarity (§2.3 step 2): same tag, background and font; width within tolerance; height ratio. */
+function similarBlocks(A: LayoutNode, B: LayoutNode, o: VisualOptions): boolean {
+  if (A.tag !== B.tag || A.bg !== B.bg || A.font !== B.font) return false;
+  if (Math.abs(A.w - B.w) > o.widthTolerance * Math.max(A.w, B.w)) return false;
+  return Math.min(A.h, B.h) / Math.max(A.h, B.h) >= o.minHeightRatio;
+}
+
+/**
+ * Step 3 (§2.3 step 1), base blocks: leaves by distance from the page centre, each climbed until it has
+ * `minRecords − 1` similar siblings; each base block grown by step 5; the best of `baseCandidates`
+ * groups (record text × log2(1 + records)).
+ */
+function bestRecordGroup(ctx: VisualContext, leaves: readonly number[], root: number, page: { width: number; height: number }): { base: number; sibs: number; chosen: Set<number> } | null {
+  const { nodes, o, text, bk, blockParent, similar, okRecord } = ctx;
   const siblingsLike = (i: number): number[] => {
     const p = blockParent[i];
     if (p < 0) return [];
     return bk(p).filter((s) => s !== i && similar(s, i) && okRecord(s));
   };
-  // base block: the leaf nearest the page centre, climbed until it has enough similar siblings
   const cx = page.width / 2;
   const cy = page.height / 2;
   const dist = (i: number): number => Math.hypot(nodes[i].x + nodes[i].w / 2 - cx, nodes[i].y + nodes[i].h / 2 - cy);
   const order = [...leaves].sort((a, b) => dist(a) - dist(b));
-  const grow = (base: number, sibs: number[]): Set<number> => {
-    const chosen = new Set<number>([base, ...sibs]);
-    let from = blockParent[base];
-    for (let level = 0, guard = 0; level < o.maxClimb && guard < 64; level++, guard++) {
-      const up = blockParent[from];
-      if (up < 0) break;
-      let added = 0;
-      const walk = (x: number, d: number): void => {
-        if (d > o.acrossDepth) return;
-        for (const c of bk(x)) {
-          if (chosen.has(c)) continue;
-          if (similar(c, base) && okRecord(c)) {
-            chosen.add(c);
-            added++;
-          } else walk(c, d + 1);
-        }
-      };
-      for (const s of bk(up)) {
-        if (s === from) continue;
-        if (similar(s, base) && okRecord(s)) {
-          chosen.add(s);
-          added++;
-        } else walk(s, 1);
-      }
-      from = up;
-      if (added === 0 && bk(up).length > 1) break;
-      if (added === 0) level--;
-    }
-    return chosen;
-  };
   const tried = new Set<number>();
   let best: { base: number; sibs: number; chosen: Set<number>; text: number } | null = null;
   let candidates = 0;
@@ -237,7 +264,7 @@ export function findRecordsVisual(nodes: readonly LayoutNode[], page: { width: n
       const s = siblingsLike(b);
       if (s.length + 1 >= o.minRecords) {
         candidates++;
-        const chosen = grow(b, s);
+        const chosen = upAndAcross(ctx, b, s);
         let t = 0;
         for (const c of chosen) t += text[c];
         t *= Math.log2(1 + chosen.size);
@@ -246,57 +273,97 @@ export function findRecordsVisual(nodes: readonly LayoutNode[], page: { width: n
       }
     }
   }
-  if (!best) return { records: [], base: null, noise };
-  let chosen = best.chosen;
-  // step 4 recursion: containers of similar blocks (boxes of table rows) give way to those blocks
-  if (o.descendShare > 0) {
-    const groupsUnder = (x: number): number[][] => {
-      const classes: number[][] = [];
+  return best;
+}
+
+/**
+ * Step 5 (§2.3 steps 3–4), up and across: from the common parent go up one level, take the blocks of the
+ * other children (to `acrossDepth`) that are similar to the base block, and repeat while a level adds
+ * something (a wrapper with one child does not count as a level).
+ */
+function upAndAcross(ctx: VisualContext, base: number, sibs: readonly number[]): Set<number> {
+  const { o, bk, blockParent, similar, okRecord } = ctx;
+  const chosen = new Set<number>([base, ...sibs]);
+  let from = blockParent[base];
+  for (let level = 0, guard = 0; level < o.maxClimb && guard < 64; level++, guard++) {
+    const up = blockParent[from];
+    if (up < 0) break;
+    let added = 0;
+    const walk = (x: number, d: number): void => {
+      if (d > o.acrossDepth) return;
       for (const c of bk(x)) {
-        if (!okRecord(c)) continue;
-        const k = classes.find((g) => similar(g[0], c));
-        if (k) k.push(c);
-        else classes.push([c]);
+        if (chosen.has(c)) continue;
+        if (similar(c, base) && okRecord(c)) {
+          chosen.add(c);
+          added++;
+        } else walk(c, d + 1);
       }
-      return classes.filter((g) => g.length >= o.minRecords);
     };
-    const sum = (g: number[]): number => g.reduce((a, i) => a + text[i], 0);
-    for (let round = 0; round < 3; round++) {
-      const finer = new Set<number>();
-      const failed: number[] = [];
-      const reps: number[] = [];
-      for (const e of chosen) {
-        let g: number[] | undefined;
-        const look = (x: number, d: number): void => {
-          for (const cand of groupsUnder(x)) if (!g || sum(cand) > sum(g)) g = cand;
-          if (d < 3) for (const c of bk(x)) look(c, d + 1);
-        };
-        look(e, 1);
-        if (!g || sum(g) < o.descendShare * text[e]) failed.push(e);
-        else {
-          reps.push(...g);
-          for (const m of g) finer.add(m);
-        }
-      }
-      if (reps.length === 0 || failed.length * 2 > chosen.size) break;
-      // in the other containers (a one-row table), blocks like the finer records are taken
-      for (const e of failed) {
-        let found = 0;
-        const look = (x: number, d: number): void => {
-          for (const c of bk(x)) {
-            if (okRecord(c) && reps.some((r) => similar(r, c))) {
-              finer.add(c);
-              found++;
-            } else if (d < 3) look(c, d + 1);
-          }
-        };
-        look(e, 1);
-        if (found === 0) finer.add(e);
-      }
-      chosen = finer;
+    for (const s of bk(up)) {
+      if (s === from) continue;
+      if (similar(s, base) && okRecord(s)) {
+        chosen.add(s);
+        added++;
+      } else walk(s, 1);
     }
+    from = up;
+    if (added === 0 && bk(up).length > 1) break;
+    if (added === 0) level--;
   }
-  const base = best.base;
-  const sibs = { length: best.sibs };
-  return { records: [...chosen].sort((a, b) => a - b), base: { index: base, siblings: sibs.length }, noise };
+  return chosen;
+}
+
+/**
+ * Step 6 (step 4's recursion): when most chosen blocks are containers whose similar child blocks hold
+ * ≥ `descendShare` of their text (boxes of table rows), those child blocks are the records.
+ */
+function descendIntoContainers(ctx: VisualContext, start: Set<number>): Set<number> {
+  const { o, text, bk, similar, okRecord } = ctx;
+  let chosen = start;
+  const groupsUnder = (x: number): number[][] => {
+    const classes: number[][] = [];
+    for (const c of bk(x)) {
+      if (!okRecord(c)) continue;
+      const k = classes.find((g) => similar(g[0], c));
+      if (k) k.push(c);
+      else classes.push([c]);
+    }
+    return classes.filter((g) => g.length >= o.minRecords);
+  };
+  const sum = (g: number[]): number => g.reduce((a, i) => a + text[i], 0);
+  for (let round = 0; round < 3; round++) {
+    const finer = new Set<number>();
+    const failed: number[] = [];
+    const reps: number[] = [];
+    for (const e of chosen) {
+      let g: number[] | undefined;
+      const look = (x: number, d: number): void => {
+        for (const cand of groupsUnder(x)) if (!g || sum(cand) > sum(g)) g = cand;
+        if (d < 3) for (const c of bk(x)) look(c, d + 1);
+      };
+      look(e, 1);
+      if (!g || sum(g) < o.descendShare * text[e]) failed.push(e);
+      else {
+        reps.push(...g);
+        for (const m of g) finer.add(m);
+      }
+    }
+    if (reps.length === 0 || failed.length * 2 > chosen.size) break;
+    // in the other containers (a one-row table), blocks like the finer records are taken
+    for (const e of failed) {
+      let found = 0;
+      const look = (x: number, d: number): void => {
+        for (const c of bk(x)) {
+          if (okRecord(c) && reps.some((r) => similar(r, c))) {
+            finer.add(c);
+            found++;
+          } else if (d < 3) look(c, d + 1);
+        }
+      };
+      look(e, 1);
+      if (found === 0) finer.add(e);
+    }
+    chosen = finer;
+  }
+  return chosen;
 }

@@ -165,6 +165,12 @@ export function relationKindOf(label: string): RelationKind | undefined {
   return RELATION_LABELS[label.trim()];
 }
 
+/** The people credited on one film, by loose name: actors, and everyone. */
+interface FilmPeople {
+  actors: Map<string, Set<string>>;
+  all: Map<string, Set<string>>;
+}
+
 export class KgMergeBuilder {
   readonly opts: BuilderOptions;
   private readonly ents = new Map<string, Acc>();
@@ -406,13 +412,30 @@ export class KgMergeBuilder {
     return out;
   }
 
-  /** Joins everything into canonical KgData (call once). */
+  /** Joins everything into canonical KgData (call once): the numbered steps below, in order. */
   build(): { data: KgData; report: MergeReport } {
     if (this.built) throw new Error('kg builder: build() called twice');
     this.built = true;
-    // 1. people and credits
+    const onFilm = this.creditPeople(); // 1
+    this.addSurfaceKeys(onFilm);
+    if (this.opts.minePlayed) this.minePlayedRoles(onFilm); // 2
+    const { entities, byId } = this.finalEntities(); // 3
+    const { relations, seenAlias } = this.checkedRelations(byId); // 4
+    const { keep, finalRels } = this.withoutOrphanCharacters(entities, relations, byId, seenAlias); // 5
+    this.report.played.relations = finalRels.filter((r) => r.kind === 'PLAYED').length;
+    const report: MergeReport = {
+      sources: [...this.records].map(([source, records]) => ({ source, records })),
+      ...this.report,
+      skipped: this.skippedG.list(),
+      dropped: this.droppedG.list(),
+    };
+    return { data: { entities: keep, relations: finalRels }, report };
+  }
+
+  /** Step 1: people and credits (entities and credit relations; who is on which film, by loose name). */
+  private creditPeople(): Map<string, FilmPeople> {
     const resolved = this.resolvePeople();
-    const onFilm = new Map<string, { actors: Map<string, Set<string>>; all: Map<string, Set<string>> }>();
+    const onFilm = new Map<string, FilmPeople>();
     for (const c of this.credits) {
       const pid = resolved.get(c)!;
       this.entity({ id: pid, kind: 'Person', name: c.raw }, c.src, c.loc, false);
@@ -437,7 +460,11 @@ export class KgMergeBuilder {
         this.entity({ id: pid, kind: 'Person', name: info.name, surfaces: info.surfaces }, { kind: 'kgqa', spec: info.spec }, { file: info.spec, line: 0 }, false);
       }
     }
-    // surface forms of credited people as extra keys (蒂姆·罗宾斯 Tim Robbins → its Latin part)
+    return onFilm;
+  }
+
+  /** Step 1b: surface forms of credited people as extra keys (蒂姆·罗宾斯 Tim Robbins → its Latin part). */
+  private addSurfaceKeys(onFilm: Map<string, FilmPeople>): void {
     for (const f of onFilm.values()) {
       for (const m of [f.actors, f.all]) {
         const extra: [string, string][] = [];
@@ -453,41 +480,45 @@ export class KgMergeBuilder {
         }
       }
     }
-    // 2. PLAYED
-    if (this.opts.minePlayed) {
-      const popts: Partial<PlayedOptions> = { ...this.opts.played };
-      if (this.tagger && popts.tagger === undefined) popts.tagger = this.tagger;
-      const seen = new Set<string>();
-      for (const syn of this.synopses) {
-        const dedupe = `${syn.movieId}\u0000${syn.text}`;
-        if (seen.has(dedupe)) continue;
-        seen.add(dedupe);
-        this.report.played.synopses++;
-        const film = onFilm.get(syn.movieId);
-        const resolve = (variants: string[]): string | undefined => {
-          if (!film) return undefined;
-          for (const v of variants) {
-            const k = personKey(v);
-            const ids = film.actors.get(k) ?? film.all.get(k);
-            if (!ids) continue;
-            if (ids.size === 1) return [...ids][0];
-            const withId = [...ids].filter((x) => x.startsWith('person/douban/'));
-            if (withId.length === 1) return withId[0];
-            return undefined;
-          }
+  }
+
+  /** Step 2: PLAYED (饰演) relations mined from the synopses, the actor resolved among the film's people. */
+  private minePlayedRoles(onFilm: Map<string, FilmPeople>): void {
+    const popts: Partial<PlayedOptions> = { ...this.opts.played };
+    if (this.tagger && popts.tagger === undefined) popts.tagger = this.tagger;
+    const seen = new Set<string>();
+    for (const syn of this.synopses) {
+      const dedupe = `${syn.movieId}\u0000${syn.text}`;
+      if (seen.has(dedupe)) continue;
+      seen.add(dedupe);
+      this.report.played.synopses++;
+      const film = onFilm.get(syn.movieId);
+      const resolve = (variants: string[]): string | undefined => {
+        if (!film) return undefined;
+        for (const v of variants) {
+          const k = personKey(v);
+          const ids = film.actors.get(k) ?? film.all.get(k);
+          if (!ids) continue;
+          if (ids.size === 1) return [...ids][0];
+          const withId = [...ids].filter((x) => x.startsWith('person/douban/'));
+          if (withId.length === 1) return withId[0];
           return undefined;
-        };
-        const { mentions, rejected } = minePlayed(syn.text, resolve, popts);
-        for (const r of rejected) this.drop(`played: ${r.reason}`, syn.loc, r.text);
-        const src: SourceCtx = { kind: 'kgqa', spec: `${syn.loc.file}#played` };
-        for (const m of mentions) {
-          this.report.played.mentions++;
-          const cid = this.entity({ kind: 'Character', name: m.character, movieId: syn.movieId }, src, syn.loc, false);
-          if (cid) this.relation({ kind: 'PLAYED', from: m.person, to: cid, movieId: syn.movieId }, src, syn.loc);
         }
+        return undefined;
+      };
+      const { mentions, rejected } = minePlayed(syn.text, resolve, popts);
+      for (const r of rejected) this.drop(`played: ${r.reason}`, syn.loc, r.text);
+      const src: SourceCtx = { kind: 'kgqa', spec: `${syn.loc.file}#played` };
+      for (const m of mentions) {
+        this.report.played.mentions++;
+        const cid = this.entity({ kind: 'Character', name: m.character, movieId: syn.movieId }, src, syn.loc, false);
+        if (cid) this.relation({ kind: 'PLAYED', from: m.person, to: cid, movieId: syn.movieId }, src, syn.loc);
       }
     }
-    // 3. entities: names by priority, other names as aliases
+  }
+
+  /** Step 3: entities: names by priority, other names as aliases; explicit ALIAS relations join a movie's aliases. */
+  private finalEntities(): { entities: Entity[]; byId: Map<string, Entity> } {
     const entities: Entity[] = [];
     for (const acc of this.ents.values()) {
       let best = '';
@@ -522,7 +553,11 @@ export class KgMergeBuilder {
         m.aliases.sort();
       }
     }
-    // 4. relations: checked against the entities
+    return { entities, byId };
+  }
+
+  /** Step 4: relations checked against the entities (ends exist and have the right kinds; PLAYED's movie). */
+  private checkedRelations(byId: Map<string, Entity>): { relations: Relation[]; seenAlias: Set<string> } {
     const relations: Relation[] = [];
     const seenAlias = new Set<string>();
     for (const r of this.rels.values()) {
@@ -580,7 +615,16 @@ export class KgMergeBuilder {
       }
       relations.push(rel);
     }
-    // characters must belong to a movie entity
+    return { relations, seenAlias };
+  }
+
+  /** Step 5: characters must belong to a movie entity; ALIAS relations mirror every movie's aliases. */
+  private withoutOrphanCharacters(
+    entities: Entity[],
+    relations: Relation[],
+    byId: Map<string, Entity>,
+    seenAlias: Set<string>,
+  ): { keep: Entity[]; finalRels: Relation[] } {
     const keep: Entity[] = [];
     for (const e of entities) {
       if (e.kind === 'Character' && (!e.movieId || byId.get(e.movieId)?.kind !== 'Movie')) {
@@ -599,13 +643,6 @@ export class KgMergeBuilder {
         if (!seenAlias.has(`${e.id}\u0000${a}`)) finalRels.push({ kind: 'ALIAS', from: e.id, to: a });
       }
     }
-    this.report.played.relations = finalRels.filter((r) => r.kind === 'PLAYED').length;
-    const report: MergeReport = {
-      sources: [...this.records].map(([source, records]) => ({ source, records })),
-      ...this.report,
-      skipped: this.skippedG.list(),
-      dropped: this.droppedG.list(),
-    };
-    return { data: { entities: keep, relations: finalRels }, report };
+    return { keep, finalRels };
   }
 }

@@ -68,9 +68,8 @@ export interface ImportResult {
 }
 
 async function jiebaTagger(): Promise<NonNullable<PlayedOptions['tagger']>> {
-  const { Jieba } = await import('@node-rs/jieba');
-  const { nodeRsBaseDict } = await import('../pipeline/segmenters/node-rs.js');
-  const j = Jieba.withDict(nodeRsBaseDict());
+  const [{ Jieba }, { dict }] = await Promise.all([import('@node-rs/jieba'), import('@node-rs/jieba/dict.js')]);
+  const j = Jieba.withDict(dict);
   return (text: string) => j.tag(text, true);
 }
 

@@ -17,6 +17,7 @@
  *
  * The hash function and the probing are part of the snapshot format (src/kg/snapshot.ts, format 2).
  */
+import { hashName, hashUnits } from '../util/hash.js';
 import { isPlainName, normalizeName } from './model.js';
 
 const EMPTY_STRINGS: readonly string[] = Object.freeze([]);
@@ -28,27 +29,6 @@ function decode(units: Uint16Array, a: number, b: number): string {
   let s = '';
   for (let p = a; p < b; p += 4096) s += String.fromCharCode.apply(null, units.subarray(p, Math.min(b, p + 4096)) as unknown as number[]);
   return s;
-}
-
-/** FNV-1a (32 bits): offset basis and prime. */
-export const FNV_OFFSET = 0x811c9dc5;
-export const FNV_PRIME = 0x01000193;
-
-/** FNV-1a (32 bits) over the UTF-16 code units of `s`. */
-export function hashName(s: string): number {
-  let h = FNV_OFFSET;
-  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), FNV_PRIME);
-  return h >>> 0;
-}
-
-/**
- * FNV-1a (32 bits) over units a..b-1 of an array: {@link hashName} of a packed table's code units (the
- * same value as of the decoded string), or of bytes (the IDF index, pipeline/idf.ts).
- */
-export function hashUnits(units: ArrayLike<number>, a: number, b: number): number {
-  let h = FNV_OFFSET;
-  for (let i = a; i < b; i++) h = Math.imul(h ^ units[i], FNV_PRIME);
-  return h >>> 0;
 }
 
 /** Whether every list ids[off[k] .. off[k+1]-1] is strictly ascending. */

@@ -43,6 +43,7 @@ import {
   type Relation,
   type RelationKind,
 } from './model.js';
+import { lowerBound } from '../util/sorted.js';
 
 const EMPTY: readonly number[] = Object.freeze([]);
 const EMPTY_STRINGS: readonly string[] = Object.freeze([]);
@@ -132,7 +133,7 @@ export function buildIndexes(cols: KgColumns): KgIndexes {
   const extra: string[][] = [];
   const { relKind, relFrom, relTo, aliasNames } = cols;
   // relations are sorted by kind, so ALIAS relations are one contiguous run
-  const lo = lowerBoundU8(relKind, ALIAS_CODE), hi = lowerBoundU8(relKind, ALIAS_CODE + 1);
+  const lo = lowerBound(relKind, ALIAS_CODE), hi = lowerBound(relKind, ALIAS_CODE + 1);
   for (let i = lo; i < hi; i++) (extra[relFrom[i]] ??= []).push(aliasNames.get(relTo[i]));
   const all = new Array<readonly string[]>(E);
   for (let i = 0; i < E; i++) {
@@ -643,12 +644,3 @@ export class KgStore implements KgView {
   }
 }
 
-function lowerBoundU8(a: Uint8Array, v: number): number {
-  let lo = 0, hi = a.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (a[mid] < v) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}

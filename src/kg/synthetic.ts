@@ -20,6 +20,8 @@
  */
 import { KgBuilder, KgStore } from './store.js';
 import { RELATION_KINDS, type Entity, type KgData, type RelationKind } from './model.js';
+import { mulberry32 } from '../util/random.js';
+import { lowerBound } from '../util/sorted.js';
 
 export interface SyntheticOptions {
   /** @default 17000 */
@@ -32,18 +34,6 @@ export interface SyntheticOptions {
 
 export const SYNTHETIC_DEFAULTS = Object.freeze({ entities: 17_000, relations: 3_000_000, seed: 1 });
 
-/** mulberry32: small, fast, deterministic 32-bit PRNG → [0, 1). */
-function rng(seed: number): () => number {
-  let a = seed >>> 0 || 0x9e3779b9;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** Zipf sampler over 0..n-1 (rank r has weight 1/(r+1)^s), through a permuted rank order. */
 function zipf(n: number, s: number, rand: () => number, order: Int32Array): () => number {
   const cdf = new Float64Array(n);
@@ -52,13 +42,7 @@ function zipf(n: number, s: number, rand: () => number, order: Int32Array): () =
   for (let r = 0; r < n; r++) cdf[r] /= acc;
   return () => {
     const u = rand();
-    let lo = 0, hi = n - 1;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (cdf[mid] < u) lo = mid + 1;
-      else hi = mid;
-    }
-    return order[lo];
+    return order[lowerBound(cdf, u, 0, n - 1)];
   };
 }
 
@@ -90,7 +74,7 @@ export function syntheticKgStore(opts: SyntheticOptions = {}): KgStore {
   const seed = opts.seed ?? SYNTHETIC_DEFAULTS.seed;
   if (!Number.isInteger(nEnt) || nEnt < 20) throw new RangeError('synthetic kg: entities must be an integer ≥ 20');
   if (!Number.isInteger(nRel) || nRel < 0) throw new RangeError('synthetic kg: relations must be a non-negative integer');
-  const rand = rng(seed);
+  const rand = mulberry32(seed >>> 0 || 0x9e3779b9);
   const nGenre = Math.max(8, Math.round(nEnt * 0.004));
   const nMovie = Math.round(nEnt * 0.3);
   const nPerson = Math.round(nEnt * 0.53);

@@ -102,7 +102,7 @@ export const JIEBA_ENGLISH_STOPWORDS: ReadonlySet<string> = new Set([
 
 const EMPTY: ReadonlySet<string> = new Set();
 
-/** The stop-word set of a name (loaded once). */
+/** The stop-word set of a name (the lists are read from disk on each call: load it once and pass it on). */
 export function stopwordSet(name: StopwordSetName): ReadonlySet<string> {
   switch (name) {
     case 'filmkw':
@@ -177,7 +177,7 @@ function hasUpperAscii(word: string): boolean {
 
 type Predicate = (word: string, tag: string) => boolean;
 
-function compile(o: CandidateOptions): Predicate {
+function compile(o: CandidateOptions, stop: ReadonlySet<string>): Predicate {
   const pos: (tag: string) => boolean = Array.isArray(o.posFilter)
     ? ((set: ReadonlySet<string>) => (tag: string) => set.has(tag))(new Set(o.posFilter))
     : o.posFilter === 'containsNV'
@@ -187,7 +187,6 @@ function compile(o: CandidateOptions): Predicate {
         : o.posFilter === 'startsWithNV'
           ? (tag) => tag.startsWith('n') || tag.startsWith('v')
           : () => true;
-  const stop = stopwordSet(o.stopwords);
   const dropLatin = o.english === 'drop';
   const dropNumbers = o.numbers === 'drop';
   const caseInsensitive = o.stopwordCase === 'insensitive';
@@ -210,18 +209,25 @@ function compile(o: CandidateOptions): Predicate {
   };
 }
 
-const compiled = new WeakMap<object, Predicate>();
+/** Candidate selection made ready: options validated, the POS rule compiled, the stop words resolved. */
+export interface CandidateFilter {
+  readonly options: Readonly<CandidateOptions>;
+  /** Whether a token with this word and tag is a candidate. */
+  keep(word: string, tag: string): boolean;
+}
 
 /**
- * Select the candidate tokens of one document (pure). `opts` is validated once per options object
- * (pass the same frozen object on the hot path).
+ * Validate the options and build the filter (once per extractor). `stopwords` is the set to use for
+ * `options.stopwords` (default: that named set, read now; pass one to share a loaded set).
  */
-export function selectCandidates(tokens: readonly Token[], opts: Partial<CandidateOptions> = DEFAULT_CANDIDATE_OPTIONS): CandidateSelection {
-  let keep = compiled.get(opts);
-  if (!keep) {
-    keep = compile(resolveCandidateOptions(opts));
-    compiled.set(opts, keep);
-  }
+export function createCandidateFilter(opts: Partial<CandidateOptions> = DEFAULT_CANDIDATE_OPTIONS, stopwords?: ReadonlySet<string>): CandidateFilter {
+  const options = Object.freeze(resolveCandidateOptions(opts));
+  return Object.freeze({ options, keep: compile(options, stopwords ?? stopwordSet(options.stopwords)) });
+}
+
+/** Select the candidate tokens of one document (pure). */
+export function selectCandidates(tokens: readonly Token[], filter: CandidateFilter): CandidateSelection {
+  const keep = filter.keep;
   const out: CandidateToken[] = [];
   const idx: number[] = [];
   for (let i = 0; i < tokens.length; i++) {

@@ -18,8 +18,8 @@ import { matchEntities, primaryEntity, resolveAmbiguity, type MatchCache } from 
 import type { ResolvedOptions } from './options.js';
 import { positionBias } from './positions.js';
 import { codePointOrder, orderByScore, rankGraph } from './rank.js';
-import { applyTitlePolicy } from './title-policy.js';
-import { loadBundledIdf } from './idf.js';
+import { applyTitlePolicy } from '../lexicon/title-policy.js';
+import type { IdfTable } from './idf.js';
 import { findPhrases, nodeCounts, phraseScores, selectItems, type RankedItem } from './phrases.js';
 
 /** What the pure core needs besides the tokens. */
@@ -33,6 +33,8 @@ export interface DocumentContext {
   cache?: MatchCache | null;
   /** Memo of hub-pair Jaccard values (pure); optional. */
   jaccardMemo?: JaccardMemo | null;
+  /** The IDF table of the prior (needed when `prior.idf` is `'multiply'`; idf.ts `loadBundledIdf`). */
+  idf?: IdfTable | null;
 }
 
 /** Whether the options use the KG to build or weight the graph. */
@@ -90,7 +92,8 @@ export function extractFromTokens(
   // optional IDF prior (idf.ts; option prior.idf, owned by the eval/defaults work): score × idf(word)
   let idfWeights: Float64Array | null = null;
   if (o.prior.idf === 'multiply') {
-    const idf = loadBundledIdf();
+    const idf = context.idf;
+    if (!idf) throw usageError('extract: prior.idf "multiply" needs an IDF table in the document context (DocumentContext.idf)');
     idfWeights = new Float64Array(n);
     for (const i of included) {
       idfWeights[i] = idf.weight(doc.words[i]);

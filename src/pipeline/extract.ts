@@ -4,9 +4,9 @@
  *
  * `createExtractor` resolves the options once, exports the KG lexicon and creates the segmenter once
  * (explicitly, with the user dictionary only when the lexicon is on), and loads the title policy's
- * common-word list once; the exported lexicon (made ready for the segmenter: segment.ts
+ * common-word list once; the exported lexicon (made ready for the segmenter: src/lexicon/user-dict.ts
  * `prepareUserDict`) and the common-word list are cached on disk keyed by the KG content hash, options,
- * backend and code (src/kg/dict-cache.ts), which takes ~2 s off the cold start with the merged KG
+ * backend and code (src/lexicon/cache.ts), which takes ~2 s off the cold start with the merged KG
  * (0.6–0.7 s in all, issue 6). `extract(text)` is then a pure function of the text: no state is carried from
  * one document to the next (the only caches are memo tables of pure lookups), so a document gives the
  * same keywords alone or inside a batch.
@@ -20,11 +20,15 @@ import type { Extractor, ExtractCallOptions, Keyword } from './api.js';
 import { extractFromTokens, needsKg, type DocumentContext } from './core.js';
 import { JaccardMemo } from './graph.js';
 import { resolveOptions, type OptionOverrides } from './options.js';
-import { commonEntityNames } from './title-policy.js';
-import { createSegmenter, DEFAULT_BACKEND, prepareUserDict, preparedFromStrings, preparedToStrings, type PreparedUserDict, type SegmenterBackend } from './segment.js';
-import { selectCandidates } from './candidates.js';
-import { baseLexicon, exportUserDict } from '../kg/dict.js';
-import { cachedStrings } from '../kg/dict-cache.js';
+import { commonEntityNames } from '../lexicon/title-policy.js';
+import { createSegmenter } from './segment.js';
+import { DEFAULT_BACKEND, type SegmenterBackend } from '../lexicon/base.js';
+import { prepareUserDict, preparedFromStrings, preparedToStrings, type PreparedUserDict } from '../lexicon/user-dict.js';
+import { createCandidateFilter, selectCandidates } from './candidates.js';
+import { loadBundledIdf, type IdfTable } from './idf.js';
+import { exportUserDict } from '../lexicon/dict.js';
+import { baseLexicon } from '../lexicon/base.js';
+import { cachedStrings, type DiskCache } from '../lexicon/cache.js';
 
 const NO_COMMON: ReadonlySet<string> = new Set();
 
@@ -38,6 +42,15 @@ export interface CreateExtractorOptions {
   kg?: KgView | null;
   /** Segmentation backend (segment.ts; default the segmenter's default). */
   backend?: SegmenterBackend;
+  /** IDF table of the prior `prior.idf: 'multiply'`; default nodejieba's, loaded at creation (through `cache`). */
+  idf?: IdfTable | null;
+  /** The stop-word set for the option `candidates.stopwords`; default that named set, read at creation. */
+  stopwords?: ReadonlySet<string>;
+  /**
+   * On-disk cache of what is derived from the KG (the prepared lexicon, the title policy's common names)
+   * and of the packed IDF table; default none. The CLI passes its cache (`FILMKW_CACHE_DIR`).
+   */
+  cache?: DiskCache | null;
 }
 
 /**
@@ -51,9 +64,10 @@ export function createExtractor(create: CreateExtractorOptions = {}): Extractor 
     throw usageError(`extract: preset ${options.preset} needs a KG (lexicon, KG edges or semantic similarity are on); pass kg, or use textrank, positionrank, jieba-textrank or cppjieba-textrank`);
   }
   const backend = create.backend ?? DEFAULT_BACKEND;
+  const cache = create.cache ?? null;
   const titles = options.titles;
   // the lexicon and the title policy agree on what a common word is
-  // Both KG-derived tables are cached on disk by KG content hash + options + backend (kg/dict-cache.ts).
+  // Both KG-derived tables are cached on disk by KG content hash + options + backend (lexicon/cache.ts).
   let prepared: PreparedUserDict | null = null;
   if (options.lexicon.useDomainLexicon && kg) {
     const exportOptions = {
@@ -65,7 +79,7 @@ export function createExtractor(create: CreateExtractorOptions = {}): Extractor 
     };
     // kept made ready for the segmenter (parsed, split into holdable words and compounds), not as lines
     const prepare = () => preparedToStrings(prepareUserDict({ userDictLines: exportUserDict(kg, exportOptions).lines })!);
-    prepared = preparedFromStrings(cachedStrings('segmenter-lexicon', kg.contentHash, exportOptions, prepare).values) ?? preparedFromStrings(prepare());
+    prepared = preparedFromStrings(cachedStrings(cache, 'segmenter-lexicon', kg.contentHash, exportOptions, prepare)) ?? preparedFromStrings(prepare());
   }
   const segmenter = createSegmenter({ backend, prepared });
   let common = NO_COMMON;
@@ -77,16 +91,17 @@ export function createExtractor(create: CreateExtractorOptions = {}): Extractor 
       commonPhraseMaxLength: titles.commonPhraseMaxLength,
       titleKinds: [...titles.titleKinds].sort(),
     };
-    const names = cachedStrings('common-names', kg.contentHash, commonOptions, () => [
+    const names = cachedStrings(cache, 'common-names', kg.contentHash, commonOptions, () => [
       ...commonEntityNames(kg, titles, { id: `base:${backend}`, freq: baseLexicon(backend).freq }),
-    ]).values;
+    ]);
     common = new Set(names);
   }
   // No MatchCache in front of the KG: the store's name index is already a hash table on typed arrays
   // (kg/packed.ts), and a memo Map of every word seen cost more than it saved (2.5–3 % slower on the
   // synopses, A/B in one process).
-  const context: DocumentContext = { options, kg, common, cache: null, jaccardMemo: kg ? new JaccardMemo() : null };
-  const selectOptions = options.candidates;
+  const idf = options.prior.idf === 'multiply' ? (create.idf ?? loadBundledIdf({ cache })) : null;
+  const context: DocumentContext = { options, kg, common, cache: null, jaccardMemo: kg ? new JaccardMemo() : null, idf };
+  const filter = createCandidateFilter(options.candidates, create.stopwords);
   const described = Object.freeze({
     ...options,
     segmenter: Object.freeze({ backend: segmenter.backend, dictionaries: { ...segmenter.dictionaries }, userEntries: segmenter.userEntries }),
@@ -97,7 +112,7 @@ export function createExtractor(create: CreateExtractorOptions = {}): Extractor 
     options: described,
     extract(text: string, call?: ExtractCallOptions): Keyword[] {
       const tokens = segmenter.tag(text);
-      const candidates = selectCandidates(tokens, selectOptions);
+      const candidates = selectCandidates(tokens, filter);
       return extractFromTokens(text, tokens, candidates.indices, context, call);
     },
   };

@@ -27,7 +27,7 @@
  *   `smInDenominator` the out-weight normaliser O_j sums the same weights (a stochastic matrix, the WS
  *   formula); without, it sums the weights of eq. 3.
  *
- * The hot path is typed arrays (edge table with an open-addressing hash on the node pair); a graphology
+ * The hot path is typed arrays (edge-table.ts: columns and an open-addressing hash on the node pair); a graphology
  * `UndirectedGraph` with the same typed edge attributes is built on demand by {@link toGraphology}
  * (explain output, tests, interoperability) — building it per document costs more than the rest of the
  * stage (measured in bench/tag.ts).
@@ -37,6 +37,8 @@ import type { KgView } from '../kg/model.js';
 import { jaccard } from './jaccard.js';
 import type { OccurrenceView } from './positions.js';
 import type { RankInput } from './rank.js';
+import { EdgeTable } from './edge-table.js';
+import { sortedHas } from '../util/sorted.js';
 
 /** Options of the graph stage (group `graph`). */
 export interface GraphOptions {
@@ -293,106 +295,6 @@ export interface WordGraph {
   readonly smInDenominator: boolean;
 }
 
-/**
- * Growable edge table keyed by the node pair: columns in typed arrays and an open-addressing hash
- * (linear probing on an Int32Array of edge indices) — a JS Map here cost more than the rest of the
- * graph stage together (profiled on the Douban reviews).
- */
-class EdgeTable {
-  size = 0;
-  source: Int32Array;
-  target: Int32Array;
-  cooc: Float64Array;
-  kg: Float64Array;
-  sem: Float64Array;
-  private slots: Int32Array;
-  private mask: number;
-  constructor(capacity: number) {
-    capacity = Math.max(capacity, 16);
-    this.source = new Int32Array(capacity);
-    this.target = new Int32Array(capacity);
-    this.cooc = new Float64Array(capacity);
-    this.kg = new Float64Array(capacity);
-    this.sem = new Float64Array(capacity);
-    let slots = 32;
-    while (slots < capacity * 2) slots <<= 1;
-    this.slots = new Int32Array(slots).fill(-1);
-    this.mask = slots - 1;
-  }
-  private static hash(a: number, b: number): number {
-    return (Math.imul(a, 0x9e3779b1) ^ Math.imul(b + 0x7f4a7c15, 0x85ebca77)) >>> 0;
-  }
-  /** Index of the edge {a, b}, created when absent. */
-  edge(a: number, b: number): number {
-    if (a > b) {
-      const t = a;
-      a = b;
-      b = t;
-    }
-    const slots = this.slots;
-    const mask = this.mask;
-    let h = EdgeTable.hash(a, b) & mask;
-    for (;;) {
-      const e = slots[h];
-      if (e < 0) break;
-      if (this.source[e] === a && this.target[e] === b) return e;
-      h = (h + 1) & mask;
-    }
-    if (this.size === this.source.length) this.grow();
-    const e = this.size++;
-    this.source[e] = a;
-    this.target[e] = b;
-    if (this.size * 2 > this.slots.length) this.rehash();
-    else slots[h] = e;
-    return e;
-  }
-  /** Index of the edge {a, b}, or -1. */
-  find(a: number, b: number): number {
-    if (a > b) {
-      const t = a;
-      a = b;
-      b = t;
-    }
-    const slots = this.slots;
-    let h = EdgeTable.hash(a, b) & this.mask;
-    for (;;) {
-      const e = slots[h];
-      if (e < 0) return -1;
-      if (this.source[e] === a && this.target[e] === b) return e;
-      h = (h + 1) & this.mask;
-    }
-  }
-  private rehash(): void {
-    const slots = new Int32Array(this.slots.length * 2).fill(-1);
-    const mask = slots.length - 1;
-    for (let e = 0; e < this.size; e++) {
-      let h = EdgeTable.hash(this.source[e], this.target[e]) & mask;
-      while (slots[h] >= 0) h = (h + 1) & mask;
-      slots[h] = e;
-    }
-    this.slots = slots;
-    this.mask = mask;
-  }
-  private grow(): void {
-    const capacity = this.source.length * 2;
-    const grow32 = (x: Int32Array) => {
-      const y = new Int32Array(capacity);
-      y.set(x);
-      return y;
-    };
-    const grow64 = (x: Float64Array) => {
-      const y = new Float64Array(capacity);
-      y.set(x);
-      return y;
-    };
-    this.source = grow32(this.source);
-    this.target = grow32(this.target);
-    this.cooc = grow64(this.cooc);
-    this.kg = grow64(this.kg);
-    this.sem = grow64(this.sem);
-  }
-}
-
 const EMPTY = new Int32Array(0);
 
 /** Sorted union of sorted duplicate-free arrays. */
@@ -409,22 +311,9 @@ function sortedUnion(arrays: readonly Int32Array[]): Int32Array {
 /** Sorted array minus the values of `remove` (small). */
 function without(a: Int32Array, remove: readonly number[]): Int32Array {
   let hit = false;
-  for (const r of remove) if (sortedIncludes(a, r)) hit = true;
+  for (const r of remove) if (sortedHas(a, r)) hit = true;
   if (!hit) return a;
   return a.filter((x) => !remove.includes(x));
-}
-
-function sortedIncludes(a: Int32Array, value: number): boolean {
-  let lo = 0;
-  let hi = a.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    const v = a[mid];
-    if (v === value) return true;
-    if (v < value) lo = mid + 1;
-    else hi = mid;
-  }
-  return false;
 }
 
 /**
@@ -439,7 +328,7 @@ function kgRelation(kg: KgView, a: Int32Array, b: Int32Array, countRelations: bo
     for (let y = 0; y < b.length; y++) {
       const eb = b[y];
       if (ea === eb) continue;
-      if (!sortedIncludes(na, eb)) continue;
+      if (!sortedHas(na, eb)) continue;
       if (!countRelations) return 1;
       // a neighbour pair without a stored relation (character ↔ its movie) counts as one
       total += Math.max(1, kg.relationCount(ea, eb));
@@ -455,22 +344,54 @@ export interface BuildGraphOptions {
 }
 
 /**
- * Build the word graph of eqs. 1–3 and 8 (see module header). Pure: the result depends only on the
- * arguments. `kgInput` null (or `graph.kgEdges` false and `semantic.enabled` false) gives the plain
- * co-occurrence graph of eq. 1.
+ * Build the word graph of eqs. 1–3 and 8–10 (see module header): one named function per equation, in
+ * the order the paper applies them. Pure: the result depends only on the arguments. `kgInput` null (or
+ * `graph.kgEdges` false and `semantic.enabled` false) gives the plain co-occurrence graph of eq. 1.
  */
 export function buildWordGraph(doc: CandidateDoc, options: BuildGraphOptions, kgInput: GraphKgInput | null): WordGraph {
   const { graph: go, semantic: so } = options;
   const n = doc.words.length;
-  const occurrences = doc.node.length;
   // distinct co-occurrence pairs ≤ occurrences × (W − 1): no growth for eq. 1
-  const table = new EdgeTable(occurrences * Math.max(1, Math.min(go.window - 1, 16)) + 16);
+  const table = new EdgeTable(doc.node.length * Math.max(1, Math.min(go.window - 1, 16)) + 16);
+  cooccurrenceCounts(doc, go, table);
+  const entities: readonly (Int32Array | null)[] = kgInput ? kgInput.entities : new Array<null>(n).fill(null);
+  const entityNodes: number[] = [];
+  if (kgInput) for (let i = 0; i < n; i++) if (entities[i] && entities[i]!.length > 0) entityNodes.push(i);
+  // KG relatedness among entity nodes: needed for eq. (2) and for 'kgInDoc' neighbour sets
+  const needKgPairs = kgInput !== null && (go.kgEdges || (so.enabled && so.jaccardNeighbours === 'kgInDoc'));
+  const kgPairs = needKgPairs ? relatedEntityNodes(kgInput!.kg, entities, entityNodes, go.kgEdgeWeight === 'relationCount') : [];
+  if (go.kgEdges) kgEdgeWeights(kgPairs, go, table);
+  if (so.enabled) semanticSimilarities(doc, entities, entityNodes, kgInput, so, table, kgPairs);
+  const m = table.size;
+  const base = new Float64Array(m);
+  for (let e = 0; e < m; e++) base[e] = combinedWeight(table.cooc[e], table.kg[e], go);
+  const weight = so.enabled ? semanticWeights(base, table.sem.subarray(0, m), so) : base;
+  return {
+    words: doc.words,
+    entities,
+    edgeCount: m,
+    source: table.source.subarray(0, m),
+    target: table.target.subarray(0, m),
+    cooc: table.cooc.subarray(0, m),
+    kg: table.kg.subarray(0, m),
+    sem: table.sem.subarray(0, m),
+    base,
+    weight,
+    smInDenominator: !so.enabled || so.smInDenominator,
+  };
+}
+
+/**
+ * Eq. (1), co-occurrence: M^co_ij = #{(a, b): a < b, dist(a, b) < W, {t_a, t_b} = {v_i, v_j}}, the
+ * distance over candidate occurrences or all tokens (`windowOver`), windows stopped at sentence ends
+ * unless `crossSentence`, self-pairs per `selfLoops`. Adds the counts to `table.cooc`.
+ */
+export function cooccurrenceCounts(doc: CandidateDoc, go: GraphOptions, table: EdgeTable): void {
+  const occurrences = doc.node.length;
   const overTokens = go.windowOver === 'allTokens';
   const window = go.window;
   const selfIncrement = go.selfLoops === 'keepDouble' ? 2 : go.selfLoops === 'keep' ? 1 : 0;
   const { node, tokenIndex, sentence } = doc;
-
-  // eq. (1): co-occurrence counts
   for (let a = 0; a < occurrences; a++) {
     const na = node[a];
     for (let b = a + 1; b < occurrences; b++) {
@@ -488,148 +409,154 @@ export function buildWordGraph(doc: CandidateDoc, options: BuildGraphOptions, kg
       table.cooc[e] += 1;
     }
   }
+}
 
-  // entity nodes (only when a KG is given)
-  const entities: readonly (Int32Array | null)[] = kgInput ? kgInput.entities : new Array<null>(n).fill(null);
-  const entityNodes: number[] = [];
-  if (kgInput) for (let i = 0; i < n; i++) if (entities[i] && entities[i]!.length > 0) entityNodes.push(i);
+/**
+ * The pairs of entity nodes related in the KG (the existence test of eq. 2): [i, j, r] with i < j in
+ * `entityNodes` order and r the number of relations (1 when not counted).
+ */
+export function relatedEntityNodes(kg: KgView, entities: readonly (Int32Array | null)[], entityNodes: readonly number[], countRelations: boolean): [number, number, number][] {
+  const pairs: [number, number, number][] = [];
+  for (let x = 0; x < entityNodes.length; x++) {
+    for (let y = x + 1; y < entityNodes.length; y++) {
+      const i = entityNodes[x];
+      const j = entityNodes[y];
+      const r = kgRelation(kg, entities[i]!, entities[j]!, countRelations);
+      if (r > 0) pairs.push([i, j, r]);
+    }
+  }
+  return pairs;
+}
 
-  // KG relatedness among entity nodes: needed for eq. (2) and for 'kgInDoc' neighbour sets
-  const needKgPairs = kgInput !== null && (go.kgEdges || (so.enabled && so.jaccardNeighbours === 'kgInDoc'));
-  const kgPairs: [number, number, number][] = [];
-  if (needKgPairs && kgInput) {
-    const countRelations = go.kgEdgeWeight === 'relationCount';
-    for (let x = 0; x < entityNodes.length; x++) {
-      for (let y = x + 1; y < entityNodes.length; y++) {
-        const i = entityNodes[x];
-        const j = entityNodes[y];
-        const r = kgRelation(kgInput.kg, entities[i]!, entities[j]!, countRelations);
-        if (r > 0) kgPairs.push([i, j, r]);
+/**
+ * Eq. (2), KG matrix: M^kg_ij = β for every related pair, β = 1 (`'binary'`), the relation count
+ * (`'relationCount'`) or the given number (`kgEdgeWeight`). Sets `table.kg`, creating the edges.
+ */
+export function kgEdgeWeights(kgPairs: readonly [number, number, number][], go: GraphOptions, table: EdgeTable): void {
+  for (const [i, j, r] of kgPairs) {
+    const beta = go.kgEdgeWeight === 'binary' ? 1 : go.kgEdgeWeight === 'relationCount' ? r : go.kgEdgeWeight;
+    const e = table.edge(i, j);
+    table.kg[e] = beta;
+  }
+}
+
+/**
+ * Eq. (3), combined weight of one edge: w_ij = M^co_ij + λ·M^kg_ij (`'sum'`), max(M^co, λ·M^kg)
+ * (`'max'`), or the count when the pair co-occurs and λ·M^kg otherwise (`'coOnlyWeightKgBinary'`).
+ */
+export function combinedWeight(cooc: number, kg: number, go: GraphOptions): number {
+  const k = go.lambda * kg;
+  if (go.combine === 'sum') return cooc + k;
+  if (go.combine === 'max') return Math.max(cooc, k);
+  return cooc > 0 ? cooc : k;
+}
+
+/**
+ * Eq. (8), semantic similarity: sm_ij = Jaccard(A_i, A_j) over the neighbour sets of
+ * {@link neighbourSets}, on the edges of eq. 3 (`smScope: 'existingEdges'`) or on every pair of nodes
+ * with a non-empty set, where sm > 0 creates an edge (`'allPairs'`). Sets `table.sem`.
+ */
+export function semanticSimilarities(
+  doc: CandidateDoc,
+  entities: readonly (Int32Array | null)[],
+  entityNodes: readonly number[],
+  kgInput: GraphKgInput | null,
+  so: SemanticOptions,
+  table: EdgeTable,
+  kgPairs: readonly [number, number, number][],
+): void {
+  const n = doc.words.length;
+  const sets = neighbourSets(doc, entities, entityNodes, kgInput, so, table, kgPairs);
+  const endpointsOf = (i: number, j: number): number[] =>
+    so.jaccardNeighbours === 'kg' ? [...(entities[i] ?? EMPTY), ...(entities[j] ?? EMPTY)] : [i, j];
+  const memo = so.jaccardNeighbours === 'kg' ? (kgInput?.jaccardMemo ?? null) : null;
+  const sm = (i: number, j: number): number => {
+    let a = sets[i];
+    let b = sets[j];
+    if (a.length === 0 && b.length === 0) return so.jaccardEmpty;
+    if (a.length === 0 || b.length === 0) return 0;
+    if (memo && a.length + b.length >= memo.minSize && entities[i]!.length === 1 && entities[j]!.length === 1) {
+      const ea = entities[i]![0];
+      const eb = entities[j]![0];
+      let value = memo.get(ea, eb);
+      if (value === undefined) {
+        value = so.jaccardExcludeEndpoints ? jaccard(a, b, [ea, eb], so.jaccardEmpty) : jaccard(a, b, null, so.jaccardEmpty);
+        memo.set(ea, eb, value);
       }
+      return value;
     }
-  }
-
-  // eq. (2): KG edges
-  if (go.kgEdges) {
-    for (const [i, j, r] of kgPairs) {
-      const beta = go.kgEdgeWeight === 'binary' ? 1 : go.kgEdgeWeight === 'relationCount' ? r : go.kgEdgeWeight;
-      const e = table.edge(i, j);
-      table.kg[e] = beta;
-    }
-  }
-
-  // eq. (3): combined weights of the edges so far
-  const baseOf = (cooc: number, kg: number): number => {
-    const k = go.lambda * kg;
-    if (go.combine === 'sum') return cooc + k;
-    if (go.combine === 'max') return Math.max(cooc, k);
-    return cooc > 0 ? cooc : k;
+    if (!so.jaccardExcludeEndpoints) return jaccard(a, b, null, so.jaccardEmpty);
+    const ends = endpointsOf(i, j);
+    if (ends.length === 2) return jaccard(a, b, [ends[0], ends[1]], so.jaccardEmpty);
+    a = without(a, ends);
+    b = without(b, ends);
+    return jaccard(a, b, null, so.jaccardEmpty);
   };
-
-  // eq. (8): semantic similarity
-  if (so.enabled) {
-    const sets = neighbourSets(doc, entities, entityNodes, kgInput, so, table, kgPairs);
-    const endpointsOf = (i: number, j: number): number[] =>
-      so.jaccardNeighbours === 'kg' ? [...(entities[i] ?? EMPTY), ...(entities[j] ?? EMPTY)] : [i, j];
-    const memo = so.jaccardNeighbours === 'kg' ? (kgInput?.jaccardMemo ?? null) : null;
-    const sm = (i: number, j: number): number => {
-      let a = sets[i];
-      let b = sets[j];
-      if (a.length === 0 && b.length === 0) return so.jaccardEmpty;
-      if (a.length === 0 || b.length === 0) return 0;
-      if (memo && a.length + b.length >= memo.minSize && entities[i]!.length === 1 && entities[j]!.length === 1) {
-        const ea = entities[i]![0];
-        const eb = entities[j]![0];
-        let value = memo.get(ea, eb);
-        if (value === undefined) {
-          value = so.jaccardExcludeEndpoints ? jaccard(a, b, [ea, eb], so.jaccardEmpty) : jaccard(a, b, null, so.jaccardEmpty);
-          memo.set(ea, eb, value);
-        }
-        return value;
-      }
-      if (!so.jaccardExcludeEndpoints) return jaccard(a, b, null, so.jaccardEmpty);
-      const ends = endpointsOf(i, j);
-      if (ends.length === 2) return jaccard(a, b, [ends[0], ends[1]], so.jaccardEmpty);
-      a = without(a, ends);
-      b = without(b, ends);
-      return jaccard(a, b, null, so.jaccardEmpty);
-    };
-    if (so.smScope === 'existingEdges') {
-      const existing = table.size;
-      for (let e = 0; e < existing; e++) {
-        const i = table.source[e];
-        const j = table.target[e];
-        if (i === j) continue;
-        table.sem[e] = sm(i, j);
-      }
-    } else {
-      const withSets: number[] = [];
-      for (let i = 0; i < n; i++) if (sets[i].length > 0) withSets.push(i);
-      // existing edges between nodes with empty sets still get jaccardEmpty
-      if (so.jaccardEmpty !== 0) {
-        for (let e = 0; e < table.size; e++) {
-          const i = table.source[e];
-          const j = table.target[e];
-          if (i !== j && sets[i].length === 0 && sets[j].length === 0) table.sem[e] = so.jaccardEmpty;
-        }
-      }
-      for (let x = 0; x < withSets.length; x++) {
-        for (let y = x + 1; y < withSets.length; y++) {
-          const i = withSets[x];
-          const j = withSets[y];
-          const value = sm(i, j);
-          if (value > 0) {
-            const e = table.edge(i, j);
-            table.sem[e] = value;
-          } else {
-            const e = table.find(i, j);
-            if (e >= 0) table.sem[e] = value;
-          }
-        }
+  if (so.smScope === 'existingEdges') {
+    const existing = table.size;
+    for (let e = 0; e < existing; e++) {
+      const i = table.source[e];
+      const j = table.target[e];
+      if (i === j) continue;
+      table.sem[e] = sm(i, j);
+    }
+    return;
+  }
+  const withSets: number[] = [];
+  for (let i = 0; i < n; i++) if (sets[i].length > 0) withSets.push(i);
+  // existing edges between nodes with empty sets still get jaccardEmpty
+  if (so.jaccardEmpty !== 0) {
+    for (let e = 0; e < table.size; e++) {
+      const i = table.source[e];
+      const j = table.target[e];
+      if (i !== j && sets[i].length === 0 && sets[j].length === 0) table.sem[e] = so.jaccardEmpty;
+    }
+  }
+  for (let x = 0; x < withSets.length; x++) {
+    for (let y = x + 1; y < withSets.length; y++) {
+      const i = withSets[x];
+      const j = withSets[y];
+      const value = sm(i, j);
+      if (value > 0) {
+        const e = table.edge(i, j);
+        table.sem[e] = value;
+      } else {
+        const e = table.find(i, j);
+        if (e >= 0) table.sem[e] = value;
       }
     }
   }
+}
 
-  const m = table.size;
-  const base = new Float64Array(m);
-  for (let e = 0; e < m; e++) base[e] = baseOf(table.cooc[e], table.kg[e]);
-  let weight = base;
-  if (so.enabled) {
-    weight = new Float64Array(m);
-    let maxBase = 0;
-    for (let e = 0; e < m; e++) if (base[e] > maxBase) maxBase = base[e];
-    for (let e = 0; e < m; e++) {
-      const w = base[e];
-      const s = table.sem[e];
-      switch (so.smCombine) {
-        case 'add':
-          weight[e] = w + s;
-          break;
-        case 'mul':
-          weight[e] = w * s;
-          break;
-        case 'mulOnePlus':
-          weight[e] = w * (1 + s);
-          break;
-        case 'linear':
-          weight[e] = so.mu * (maxBase > 0 ? w / maxBase : 0) + (1 - so.mu) * s;
-          break;
-      }
+/**
+ * Eqs. (9)/(10), the weight the ranking uses once sm is added: w + sm (`'add'`, default), w·sm
+ * (`'mul'`), w·(1 + sm) (`'mulOnePlus'`) or μ·w/max(w) + (1 − μ)·sm (`'linear'`), per edge, from the
+ * weights `base` of eq. 3 and the similarities `sem` of eq. 8.
+ */
+export function semanticWeights(base: Float64Array, sem: Float64Array, so: SemanticOptions): Float64Array {
+  const m = base.length;
+  const weight = new Float64Array(m);
+  let maxBase = 0;
+  for (let e = 0; e < m; e++) if (base[e] > maxBase) maxBase = base[e];
+  for (let e = 0; e < m; e++) {
+    const w = base[e];
+    const s = sem[e];
+    switch (so.smCombine) {
+      case 'add':
+        weight[e] = w + s;
+        break;
+      case 'mul':
+        weight[e] = w * s;
+        break;
+      case 'mulOnePlus':
+        weight[e] = w * (1 + s);
+        break;
+      case 'linear':
+        weight[e] = so.mu * (maxBase > 0 ? w / maxBase : 0) + (1 - so.mu) * s;
+        break;
     }
   }
-  return {
-    words: doc.words,
-    entities,
-    edgeCount: m,
-    source: table.source.subarray(0, m),
-    target: table.target.subarray(0, m),
-    cooc: table.cooc.subarray(0, m),
-    kg: table.kg.subarray(0, m),
-    sem: table.sem.subarray(0, m),
-    base,
-    weight,
-    smInDenominator: !so.enabled || so.smInDenominator,
-  };
+  return weight;
 }
 
 /** Neighbour sets A_i of eq. 8 for every node (empty for nodes without any). */

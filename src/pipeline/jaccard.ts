@@ -16,6 +16,7 @@
  *
  * Graphology has no Jaccard (graphology-similarity is an empty stub), so this is ours.
  */
+import { sortedHas } from '../util/sorted.js';
 
 /** Ratio |big| / |small| above which galloping is used instead of a linear merge. */
 const GALLOP_RATIO = 16;
@@ -83,20 +84,6 @@ export function intersectionSize(a: Int32Array, b: Int32Array, skipA = -1, skipB
     }
   }
   return count;
-}
-
-/** Binary search: does the sorted array contain value? */
-export function sortedHas(a: Int32Array, value: number): boolean {
-  let lo = 0;
-  let hi = a.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    const v = a[mid];
-    if (v === value) return true;
-    if (v < value) lo = mid + 1;
-    else hi = mid;
-  }
-  return false;
 }
 
 /**

@@ -21,6 +21,7 @@
  */
 import type { EntityKind, KgView } from '../kg/model.js';
 import { ENTITY_KINDS } from '../kg/model.js';
+import { sortedHas } from '../util/sorted.js';
 
 /** Options of entity matching (group `kgMatch`). */
 export interface KgMatchOptions {
@@ -76,19 +77,6 @@ export function matchEntities(words: readonly string[], kg: KgView, options: KgM
   });
 }
 
-function sortedIncludes(a: Int32Array, value: number): boolean {
-  let lo = 0;
-  let hi = a.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    const v = a[mid];
-    if (v === value) return true;
-    if (v < value) lo = mid + 1;
-    else hi = mid;
-  }
-  return false;
-}
-
 /** Number of other words in the document whose entities include a KG neighbour of `entity`. */
 export function inDocumentLinks(kg: KgView, entity: number, self: number, entities: readonly (Int32Array | null)[]): number {
   const nb = kg.neighbours(entity);
@@ -99,7 +87,7 @@ export function inDocumentLinks(kg: KgView, entity: number, self: number, entiti
     const other = entities[j];
     if (!other) continue;
     for (let k = 0; k < other.length; k++) {
-      if (other[k] !== entity && sortedIncludes(nb, other[k])) {
+      if (other[k] !== entity && sortedHas(nb, other[k])) {
         links++;
         break;
       }

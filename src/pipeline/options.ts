@@ -65,7 +65,7 @@ import { usageError } from '../errors.js';
 import type { GraphOptions, SemanticOptions } from './graph.js';
 import type { KgMatchOptions } from './kg-match.js';
 import type { RankOptions } from './rank.js';
-import type { TitlePolicyOptions } from './title-policy.js';
+import type { TitlePolicyOptions } from '../lexicon/title-policy.js';
 import type { PriorOptions } from './idf.js';
 import { findPreset, listPresets } from './presets.js';
 import { DEFAULT_CANDIDATE_OPTIONS, POS_FILTERS, STOPWORD_SETS, type CandidateOptions } from './candidates.js';

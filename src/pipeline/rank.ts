@@ -105,45 +105,61 @@ export interface RankResult {
 export const PARITY_SWEEPS = 10;
 
 /**
- * Rank the nodes of a word graph (see module header). Never throws on non-convergence; the caller
- * reads `converged`.
+ * Rank the nodes of a word graph (see module header): eqs. (5)/(9) with a uniform restart (TextRank) and
+ * eqs. (6)/(10) with the position bias of eq. (7) (PositionRank); the weights w_ji and the normalisers
+ * O_j (eq. 3 or, with sm, eq. 9/10 weights) come from the graph stage. Never throws on non-convergence;
+ * the caller reads `converged`.
  */
 export function rankGraph(input: RankInput, options: Pick<RankOptions, 'damping' | 'tol' | 'maxIter' | 'iterationMode'>): RankResult {
   const n = input.nodeCount;
-  const { offsets, targets, weights, outWeights, bias } = input;
-  const d = options.damping;
-  const scores = new Float64Array(n);
-  if (n === 0) return { scores, iterations: 0, converged: true };
-
+  if (n === 0) return { scores: new Float64Array(0), iterations: 0, converged: true };
   // invOut[j] = 1/O_j (0 for dangling nodes), so the inner loop is one multiply-add per edge.
   const invOut = new Float64Array(n);
   for (let j = 0; j < n; j++) {
-    const o = outWeights[j];
+    const o = input.outWeights[j];
     invOut[j] = o > 0 ? 1 / o : 0;
   }
+  return options.iterationMode === 'fixed10GaussSeidel' ? gaussSeidelSweeps(input, invOut, options.damping) : powerIteration(input, invOut, options);
+}
 
-  if (options.iterationMode === 'fixed10GaussSeidel') {
-    const order = input.sweepOrder;
-    if (!order || order.length !== n) throw new Error('rank: fixed10GaussSeidel needs a sweepOrder covering every node');
-    let connected = 0;
-    for (let i = 0; i < n; i++) if (offsets[i + 1] > offsets[i]) connected++;
-    const start = connected > 0 ? 1 / connected : 0;
-    for (let i = 0; i < n; i++) scores[i] = offsets[i + 1] > offsets[i] ? start : (1 - d) * (bias ? bias[i] : 1);
-    for (let sweep = 0; sweep < PARITY_SWEEPS; sweep++) {
-      for (let k = 0; k < n; k++) {
-        const i = order[k];
-        let sum = 0;
-        for (let e = offsets[i], end = offsets[i + 1]; e < end; e++) {
-          const j = targets[e];
-          sum += weights[e] * invOut[j] * scores[j];
-        }
-        scores[i] = (1 - d) * (bias ? bias[i] : 1) + d * sum;
+/**
+ * Eqs. (5)/(6)/(9)/(10) solved as jieba and cppjieba do (parity mode): {@link PARITY_SWEEPS} in-place
+ * Gauss-Seidel sweeps in code-point order of the words, S_i = (1 − d)·b_i + d·Σ_j w_ji/O_j·S_j, connected
+ * nodes starting at 1/(number of connected nodes), isolated ones at their restart value.
+ */
+function gaussSeidelSweeps(input: RankInput, invOut: Float64Array, d: number): RankResult {
+  const n = input.nodeCount;
+  const { offsets, targets, weights, bias } = input;
+  const scores = new Float64Array(n);
+  const order = input.sweepOrder;
+  if (!order || order.length !== n) throw new Error('rank: fixed10GaussSeidel needs a sweepOrder covering every node');
+  let connected = 0;
+  for (let i = 0; i < n; i++) if (offsets[i + 1] > offsets[i]) connected++;
+  const start = connected > 0 ? 1 / connected : 0;
+  for (let i = 0; i < n; i++) scores[i] = offsets[i + 1] > offsets[i] ? start : (1 - d) * (bias ? bias[i] : 1);
+  for (let sweep = 0; sweep < PARITY_SWEEPS; sweep++) {
+    for (let k = 0; k < n; k++) {
+      const i = order[k];
+      let sum = 0;
+      for (let e = offsets[i], end = offsets[i + 1]; e < end; e++) {
+        const j = targets[e];
+        sum += weights[e] * invOut[j] * scores[j];
       }
+      scores[i] = (1 - d) * (bias ? bias[i] : 1) + d * sum;
     }
-    return { scores, iterations: PARITY_SWEEPS, converged: true };
   }
+  return { scores, iterations: PARITY_SWEEPS, converged: true };
+}
 
-  // Jacobi power iteration.
+/**
+ * Eqs. (5)/(6)/(9)/(10) by Jacobi power iteration: S ← (1 − d)·b + d·Wᵀ(S/O) from S = 1 (TextRank) or
+ * 1/n (PositionRank) until max |ΔS| < tol or maxIter.
+ */
+function powerIteration(input: RankInput, invOut: Float64Array, options: Pick<RankOptions, 'damping' | 'tol' | 'maxIter'>): RankResult {
+  const n = input.nodeCount;
+  const { offsets, targets, weights, bias } = input;
+  const d = options.damping;
+  const scores = new Float64Array(n);
   const restart = new Float64Array(n);
   for (let i = 0; i < n; i++) restart[i] = (1 - d) * (bias ? bias[i] : 1);
   scores.fill(bias ? 1 / n : 1);

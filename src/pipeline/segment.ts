@@ -14,7 +14,7 @@
  * missing file). There is no fallback.
  *
  * The user dictionary acts identically in both backends: one parser (`word freq tag`, validated, see
- * segmenters/common.ts), user tag and user frequency override the base entry in both, and words a
+ * src/lexicon/user-dict.ts), user tag and user frequency override the base entry in both, and words a
  * backend cannot hold as one token (any character outside CJK ideographs and `[A-Za-z0-9+#&._%-]`,
  * e.g. 莱昂纳多·迪卡普里奥, 你好，李焕英) are found in the text first and kept whole as hard token
  * boundaries, the text between them tagged piece by piece, the same way in both.
@@ -34,16 +34,12 @@
  *   dictionary, 32,536 of 32,538 dictionary-word tokens identical across the corpus.
  * Dev-set F1 per backend is measured by the evaluator (`filmkw eval --backend`), not here.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { createHash } from 'node:crypto';
-import { inputError, usageError } from '../errors.js';
-import type { Compound, UserDictEntry } from './segmenters/common.js';
-import { alignTokens, buildCompoundIndex, findCompounds, isHoldableWord, parseUserDict, renderUserDict } from './segmenters/common.js';
+import { usageError } from '../errors.js';
+import { DEFAULT_BACKEND, SEGMENTER_BACKENDS, type SegmenterBackend } from '../lexicon/base.js';
+import { prepareUserDict, type PreparedUserDict, type UserDictSource } from '../lexicon/user-dict.js';
+import { alignTokens, buildCompoundIndex, findCompounds } from './segmenters/common.js';
 import { createNodejiebaTagger } from './segmenters/nodejieba.js';
 import { createNodeRsTagger } from './segmenters/node-rs.js';
-
-export { isHoldableWord, parseUserDict, renderUserDict } from './segmenters/common.js';
-export type { UserDictEntry } from './segmenters/common.js';
 
 /** A token: surface word, POS tag (jieba tagset; `x` for punctuation, whitespace, symbols) and offsets. */
 export interface Token {
@@ -54,12 +50,6 @@ export interface Token {
   /** UTF-16 offset just past the last code unit (`text.slice(start, end) === word`). */
   end: number;
 }
-
-export const SEGMENTER_BACKENDS = ['node-rs', 'nodejieba'] as const;
-export type SegmenterBackend = (typeof SEGMENTER_BACKENDS)[number];
-
-/** The default backend (see module header for the measurement). */
-export const DEFAULT_BACKEND: SegmenterBackend = 'node-rs';
 
 export interface Segmenter {
   readonly backend: SegmenterBackend;
@@ -72,110 +62,17 @@ export interface Segmenter {
   tag(text: string): Token[];
 }
 
-export interface CreateSegmenterOptions {
+export interface CreateSegmenterOptions extends UserDictSource {
   /** @default DEFAULT_BACKEND ('node-rs') */
   backend?: SegmenterBackend;
-  /** Path of a user dictionary (`word freq tag` lines, as written by `filmkw dict export`); null/absent = none. */
-  userDict?: string | null;
-  /** User dictionary given as lines instead of a file (same format). Not together with `userDict`. */
-  userDictLines?: readonly string[];
   /** A user dictionary already made ready by {@link prepareUserDict} (e.g. kept in the on-disk cache). Not together with the other two. */
   prepared?: PreparedUserDict | null;
-}
-
-/**
- * A user dictionary made ready for the backends (parsed, validated, de-duplicated, split into holdable
- * words and compounds): all that {@link createSegmenter} needs of it, in a form that can be stored
- * (src/pipeline/extract.ts keeps the KG lexicon's in the on-disk cache, so a cold start neither parses
- * nor re-renders its ~56k entries).
- */
-export interface PreparedUserDict {
-  /** What `dictionaries.user` reports: the path, or `inline:sha256:<16 hex>` of the lines given. */
-  readonly user: string;
-  /** Entries in effect after de-duplication. */
-  readonly entries: number;
-  /** Entries a backend cannot hold as one token, found in the text first (see module header). */
-  readonly compounds: readonly Compound[];
-  /** The holdable entries as `word freq tag` lines, as the native loaders take them. */
-  readonly holdableText: string;
-}
-
-/** The stored form of a {@link PreparedUserDict} (two strings: a JSON head and the holdable text). */
-export function preparedToStrings(p: PreparedUserDict): string[] {
-  return [JSON.stringify({ user: p.user, entries: p.entries, compounds: p.compounds }), p.holdableText];
-}
-
-/** Reads back {@link preparedToStrings}; null if the strings are not such a form. */
-export function preparedFromStrings(values: readonly string[]): PreparedUserDict | null {
-  if (values.length !== 2) return null;
-  try {
-    const head = JSON.parse(values[0]) as { user?: unknown; entries?: unknown; compounds?: unknown };
-    const compounds = head.compounds;
-    if (typeof head.user !== 'string' || typeof head.entries !== 'number' || !Array.isArray(compounds)) return null;
-    if (!compounds.every((c: Compound) => c && typeof c.word === 'string' && typeof c.tag === 'string')) return null;
-    return { user: head.user, entries: head.entries, compounds: compounds as Compound[], holdableText: values[1] };
-  } catch {
-    return null;
-  }
 }
 
 /** Lone surrogates → U+FFFD, same length (`String.prototype.toWellFormed`, ES2024, Node ≥ 20). */
 function wellFormed(text: string): string {
   const s = text as string & { isWellFormed(): boolean; toWellFormed(): string };
   return s.isWellFormed() ? text : s.toWellFormed();
-}
-
-/** A user-dictionary line that a parsed entry renders back to exactly (one line, no BOM, no CR); parseUserDict validated the rest. */
-function isCanonicalLine(line: string | undefined, first: boolean): boolean {
-  if (line === undefined || line.charCodeAt(line.length - 1) === 0x0d || line.indexOf('\n') >= 0) return false;
-  return !(first && line.charCodeAt(0) === 0xfeff);
-}
-
-/**
- * Parses, validates and de-duplicates a user dictionary (a file or lines) and splits it into what the
- * native loaders hold and the compounds; null when neither is given. Throws FilmkwError INPUT on a
- * missing or malformed dictionary.
- */
-export function prepareUserDict(opts: Pick<CreateSegmenterOptions, 'userDict' | 'userDictLines'>): PreparedUserDict | null {
-  let entries: UserDictEntry[];
-  let user: string;
-  if (opts.userDict != null) {
-    const path = opts.userDict;
-    if (!existsSync(path)) throw inputError(`segment: user dictionary not found: ${path}`);
-    let text: string;
-    try {
-      text = readFileSync(path, 'utf8');
-    } catch (err) {
-      throw inputError(`segment: cannot read the user dictionary ${path}: ${(err as Error).message}`, err);
-    }
-    entries = parseUserDict(text, path);
-    user = path;
-  } else if (opts.userDictLines != null) {
-    const text = opts.userDictLines.join('\n');
-    entries = parseUserDict(text, 'userDictLines');
-    user = `inline:sha256:${createHash('sha256').update(text).digest('hex').slice(0, 16)}`;
-  } else {
-    return null;
-  }
-  // De-duplicate: the last entry for a word wins (as in both native loaders), order by first appearance.
-  const byWord = new Map<string, UserDictEntry>();
-  for (const e of entries) {
-    byWord.delete(e.word);
-    byWord.set(e.word, e);
-  }
-  const holdable: UserDictEntry[] = [];
-  const compounds: Compound[] = [];
-  for (const e of byWord.values()) {
-    if (isHoldableWord(e.word)) holdable.push(e);
-    else compounds.push({ word: e.word, tag: e.tag });
-  }
-  // Lines given in canonical form are passed on as they are (no re-rendering of ~40k entries).
-  const given = opts.userDictLines;
-  const holdableText =
-    given != null && holdable.every((e) => isCanonicalLine(given[e.line - 1], e.line === 1))
-      ? holdable.map((e) => given[e.line - 1]).join('\n') + (holdable.length > 0 ? '\n' : '')
-      : renderUserDict(holdable);
-  return { user, entries: byWord.size, compounds, holdableText };
 }
 
 /** The segmenter factory (see module header). Throws FilmkwError USAGE/INPUT on bad options or dictionaries. */

@@ -12,7 +12,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { inputError, usageError } from '../errors.js';
-import { nodejiebaDefaultFiles } from './segmenters/nodejieba.js';
+import { nodejiebaDefaultFiles } from '../lexicon/base.js';
 
 export const STOPWORD_LISTS = ['nodejieba', 'film'] as const;
 export type StopwordList = (typeof STOPWORD_LISTS)[number];
@@ -51,9 +51,7 @@ function readList(path: string, comments: boolean, what: string): string[] {
   return out;
 }
 
-const cache = new Map<string, ReadonlySet<string>>();
-
-/** The words of one built-in list (cached). */
+/** The words of one built-in list (read from disk). */
 export function builtinStopwords(list: StopwordList): readonly string[] {
   switch (list) {
     case 'nodejieba':
@@ -66,7 +64,7 @@ export function builtinStopwords(list: StopwordList): readonly string[] {
   }
 }
 
-/** Load and merge stop-word lists into one frozen set (memoised per option combination). */
+/** Load and merge stop-word lists into one read-only set (read on each call: load once, pass it on). */
 export function loadStopwords(opts: LoadStopwordsOptions = {}): ReadonlySet<string> {
   const lists = opts.lists ?? DEFAULT_STOPWORD_LISTS;
   for (const l of lists) {
@@ -74,19 +72,14 @@ export function loadStopwords(opts: LoadStopwordsOptions = {}): ReadonlySet<stri
       throw usageError(`stopwords: unknown list ${JSON.stringify(l)} (valid: ${STOPWORD_LISTS.join(', ')})`);
     }
   }
-  const key = JSON.stringify([[...lists].sort(), opts.files ?? [], opts.words ?? []]);
-  const hit = cache.get(key);
-  if (hit) return hit;
   const set = new Set<string>();
   for (const l of lists) for (const w of builtinStopwords(l)) set.add(w);
   for (const f of opts.files ?? []) for (const w of readList(f, true, 'stop-word file')) set.add(w);
   for (const w of opts.words ?? []) if (w.trim() !== '') set.add(w.trim());
-  const frozen = new FrozenSet(set);
-  cache.set(key, frozen);
-  return frozen;
+  return new FrozenSet(set);
 }
 
-/** A Set whose mutators throw, so a shared cached set cannot be changed by a caller. */
+/** A Set whose mutators throw, so a set shared by extractors cannot be changed by a caller. */
 class FrozenSet<T> extends Set<T> {
   #sealed = false;
   constructor(items: Iterable<T>) {

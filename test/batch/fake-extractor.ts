@@ -5,9 +5,12 @@
  *
  * Special texts: "THROW…" makes extract() throw; "EXIT…" ends the worker thread (process.exit in a
  * worker) to simulate a crash — only when the environment has FAKE_EXIT=1 (so a resumed run with the same
- * arguments gets past it); "SLEEP n …" busy-waits n ms (to shuffle completion order across workers).
+ * arguments gets past it); with FAKE_EXIT_AFTER_CHECKPOINT=<progress file> the worker first waits (up to
+ * 30 s) until that checkpoint records some output, so the crash always comes after a checkpoint with
+ * records (with several workers the crash could otherwise win the race against the first write); "SLEEP n …" busy-waits n ms (to shuffle completion order across workers).
  */
 import type { Extractor, Keyword } from '../../src/pipeline/api.js';
+import { readFileSync } from 'node:fs';
 import { usageError } from '../../src/errors.js';
 
 export interface FakeArgs {
@@ -31,7 +34,10 @@ export function createFakeExtractor(args: FakeArgs = {}): Extractor {
     options: { kg: null },
     extract(text, call) {
       if (text.startsWith('THROW')) throw new Error('fake failure on purpose');
-      if (text.startsWith('EXIT') && process.env.FAKE_EXIT === '1') process.exit(3);
+      if (text.startsWith('EXIT') && process.env.FAKE_EXIT === '1') {
+        waitForCheckpoint(process.env.FAKE_EXIT_AFTER_CHECKPOINT);
+        process.exit(3);
+      }
       const m = /^SLEEP (\d+)/u.exec(text);
       if (m) {
         const until = Date.now() + Number(m[1]);
@@ -40,4 +46,19 @@ export function createFakeExtractor(args: FakeArgs = {}): Extractor {
       return fakeKeywords(text, call?.topK ?? 5);
     },
   };
+}
+
+/** Blocks until the progress file at `path` records at least one output record (see module header). */
+function waitForCheckpoint(path: string | undefined): void {
+  if (!path) return;
+  const sleeper = new Int32Array(new SharedArrayBuffer(4));
+  const until = Date.now() + 30_000;
+  while (Date.now() < until) {
+    try {
+      if ((JSON.parse(readFileSync(path, 'utf8')) as { records?: number }).records! > 0) return;
+    } catch {
+      /* not written yet, or being replaced */
+    }
+    Atomics.wait(sleeper, 0, 0, 5);
+  }
 }

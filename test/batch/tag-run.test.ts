@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { appendFileSync, existsSync, mkdtempSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -60,10 +60,12 @@ test('an interrupted run (worker crash) leaves a checkpoint; --resume completes 
   corpus(input, 400, 250);
   const out = join(d, 'out.jsonl');
   process.env.FAKE_EXIT = '1';
+  process.env.FAKE_EXIT_AFTER_CHECKPOINT = progressPath(out);
   try {
     await assert.rejects(runTag(base(input, { out, workers: 2, ordered: { batchDocs: 2 } })), /worker \d exited unexpectedly/u);
   } finally {
     delete process.env.FAKE_EXIT;
+    delete process.env.FAKE_EXIT_AFTER_CHECKPOINT;
   }
   const cp = readProgress(out)!;
   assert.ok(cp.records > 0 && cp.records < 400, `checkpoint at ${cp.records}`);
@@ -83,13 +85,18 @@ test('--resume refuses a changed input, changed options, a shortened output, or 
   const input = join(d, 'in.jsonl');
   corpus(input, 50, 31);
   const out = join(d, 'out.jsonl');
+  // the crash waits for a checkpoint with records (fake-extractor.ts), so each interrupted run leaves one
   const interrupted = async () => {
+    rmSync(progressPath(out), { force: true });
     process.env.FAKE_EXIT = '1';
+    process.env.FAKE_EXIT_AFTER_CHECKPOINT = progressPath(out);
     try {
-      await assert.rejects(runTag(base(input, { out, workers: 1 + 1 })));
+      await assert.rejects(runTag(base(input, { out, workers: 2 })));
     } finally {
       delete process.env.FAKE_EXIT;
+      delete process.env.FAKE_EXIT_AFTER_CHECKPOINT;
     }
+    assert.ok(readProgress(out)!.records > 0, 'the interrupted run left a checkpoint with records');
   };
   const refused = async (o: Partial<TagRunOptions>, re: RegExp) =>
     assert.rejects(runTag(base(input, { out, resume: true, ...o })), (e: unknown) => e instanceof FilmkwError && e.code === 'USAGE' && re.test(e.message));

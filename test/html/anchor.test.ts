@@ -1,9 +1,9 @@
-/** src/html/readability-anchor.ts: Readability over linkedom returns the article with paragraph breaks. */
+/** bench/readability-anchor.ts: Readability over linkedom returns the article with paragraph breaks. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { readabilityExtract } from '../../src/html/readability-anchor.js';
+import { readabilityExtract } from '../../bench/readability-anchor.js';
 
 const FIX = fileURLToPath(new URL('../fixtures/html/maintext/', import.meta.url));
 

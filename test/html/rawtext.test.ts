@@ -16,6 +16,7 @@ import { commentEnd, CUT_PROBE, cutRawText, rawTextEnd, startTagEnd } from '../.
 import { parseTree, type TNode } from '../../src/html/tree.js';
 import { decodeHtml } from '../../src/html/decode.js';
 import { mainTextOfBytes } from '../../src/html/maintext.js';
+import { mulberry32 } from '../../src/util/random.js';
 
 const ser = (n: TNode): unknown => (n.type === 'text' ? [n.value, n.text, n.link] : [n.tag, n.attrs, n.text, n.link, n.anchors, n.children.map(ser)]);
 /** Parses with the cut (whatever share of the page it holds) and without; asserts the same tree and head; returns the cut info. */
@@ -120,15 +121,10 @@ test('a <script the scan takes for a tag but the parser does not: the check fail
   }
 });
 
-/** Deterministic generator (mulberry32): integers in [0, n). */
+/** Deterministic integers in [0, n). */
 function rng(seed: number): (n: number) => number {
-  let s = seed >>> 0;
-  return (n) => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(s ^ (s >>> 15), s | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return Math.floor((((t ^ (t >>> 14)) >>> 0) / 4294967296) * n);
-  };
+  const next = mulberry32(seed);
+  return (n) => Math.floor(next() * n);
 }
 
 test('htmlparser2 ends script text where rawTextEnd does (generated script bodies)', () => {

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ListColumn, NameIndex, StringTable, hashName } from '../../src/kg/packed.js';
+import { ListColumn, NameIndex, StringTable } from '../../src/kg/packed.js';
+import { hashName } from '../../src/util/hash.js';
 
 test('StringTable: packs and decodes any JS string exactly (CJK, astral, lone surrogates, empty, > 4096 units)', () => {
   const long = '长'.repeat(5000) + 'x';

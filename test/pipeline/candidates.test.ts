@@ -5,6 +5,7 @@ import {
   isPunctuationOrNumber,
   resolveCandidateOptions,
   selectCandidates,
+  createCandidateFilter,
   type CandidateOptions,
 } from '../../src/pipeline/candidates.js';
 import { createSegmenter, type Token } from '../../src/pipeline/segment.js';
@@ -21,7 +22,7 @@ function toks(spec: string): Token[] {
     return t;
   });
 }
-const words = (spec: string, opts?: Partial<CandidateOptions>) => selectCandidates(toks(spec), opts ?? DEFAULT_CANDIDATE_OPTIONS).tokens.map((t) => t.word).join(' ');
+const words = (spec: string, opts?: Partial<CandidateOptions>) => selectCandidates(toks(spec), createCandidateFilter(opts ?? DEFAULT_CANDIDATE_OPTIONS)).tokens.map((t) => t.word).join(' ');
 
 // The spec §1.5 toy document.
 const TOY = '长津湖/nz 是/v 一部/m 战争/n 电影/n ，/x 易烊千玺/nr 扮演/v 伍万里/nr ，/x 吴京/nr 主演/v 。/x 这部/r 电影/n 讲述/v 战争/n 故事/n 。/x';
@@ -58,14 +59,14 @@ for (const row of TABLE) {
 }
 
 test('empty input gives no candidates', () => {
-  const r = selectCandidates([]);
+  const r = selectCandidates([], createCandidateFilter());
   assert.deepEqual(r.tokens, []);
   assert.equal(r.indices.length, 0);
 });
 
 test('candidates keep word, tag, offsets and the index in the full token sequence', () => {
   const tokens = toks(TOY);
-  const r = selectCandidates(tokens, { stopwords: 'none', minLength: 1 });
+  const r = selectCandidates(tokens, createCandidateFilter({ stopwords: 'none', minLength: 1 }));
   assert.deepEqual([...r.indices], r.tokens.map((t) => t.index));
   for (const c of r.tokens) {
     assert.deepEqual({ word: c.word, tag: c.tag, start: c.start, end: c.end }, tokens[c.index]);
@@ -76,11 +77,20 @@ test('candidates keep word, tag, offsets and the index in the full token sequenc
 test('on real segmenter output, offsets still slice the text', () => {
   const text = '以易烊千玺扮演的伍万里这个孩子的视角，拎起《长津湖》整篇故事的主线。';
   const seg = createSegmenter({ userDictLines: ['易烊千玺 1 nr', '伍万里 1 nr', '长津湖 9 nz'] });
-  const r = selectCandidates(seg.tag(text));
+  const r = selectCandidates(seg.tag(text), createCandidateFilter());
   for (const c of r.tokens) assert.equal(text.slice(c.start, c.end), c.word);
   const ws = r.tokens.map((c) => c.word);
   for (const w of ['易烊千玺', '伍万里', '长津湖', '孩子', '视角', '主线']) assert.ok(ws.includes(w), w);
   assert.ok(!ws.includes('故事'), 'film stop word');
+});
+
+test('a stop-word set passed in replaces the named one', () => {
+  const tokens = toks(TOY);
+  const named = selectCandidates(tokens, createCandidateFilter({ stopwords: 'none', minLength: 1 }));
+  const first = named.tokens[0].word;
+  const mine = selectCandidates(tokens, createCandidateFilter({ stopwords: 'none', minLength: 1 }, new Set([first])));
+  assert.ok(!mine.tokens.some((t) => t.word === first), first);
+  assert.equal(mine.tokens.length, named.tokens.filter((t) => t.word !== first).length);
 });
 
 test('isPunctuationOrNumber', () => {
@@ -101,6 +111,6 @@ test('bad options are usage errors naming the valid values', () => {
   ];
   for (const [opts, re] of cases) {
     assert.throws(() => resolveCandidateOptions(opts), (e: unknown) => e instanceof FilmkwError && e.code === 'USAGE' && re.test(e.message), JSON.stringify(opts));
-    assert.throws(() => selectCandidates([], opts), (e: unknown) => e instanceof FilmkwError && e.code === 'USAGE');
+    assert.throws(() => createCandidateFilter(opts), (e: unknown) => e instanceof FilmkwError && e.code === 'USAGE');
   }
 });

@@ -2,8 +2,12 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { FilmkwError } from '../../src/errors.js';
 import { readFileSync } from 'node:fs';
-import { nodejiebaDefaultFiles } from '../../src/pipeline/segmenters/nodejieba.js';
-import { LAZY_IDF_LOOKUPS, indexIdf, lazyIdfTable, loadBundledIdf, parseIdf, scanIdf } from '../../src/pipeline/idf.js';
+import { nodejiebaDefaultFiles } from '../../src/lexicon/base.js';
+import { idfTableFromPacked, loadBundledIdf, packIdf, parseIdf, parseIdfEntries } from '../../src/pipeline/idf.js';
+import { DiskCache } from '../../src/lexicon/cache.js';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createExtractor } from '../../src/pipeline/extract.js';
 import { toyKg } from '../fixtures/pipeline/mini-kg.js';
 
@@ -22,7 +26,6 @@ test("nodejieba's idf.utf8 is read from the installed package: generic words wei
   assert.ok(t.size > 100_000, `${t.size}`);
   assert.ok(t.weight('电影') < t.weight('唢呐'));
   assert.ok(t.unknown > t.weight('电影'));
-  assert.equal(loadBundledIdf(), t, 'loaded once');
 });
 
 test('prior.idf multiply: scores are the graph scores × idf, re-ranked', () => {
@@ -52,75 +55,69 @@ test('explain gives the rank score and the IDF factor behind each word score (sc
   }
 });
 
-test('scanIdf finds what parseIdf parses: line starts, substrings, tabs, CRLF, leading spaces, the last duplicate', () => {
-  const content = '\ufeff电影 2.0\r\n  唢呐\t10\n大电影 7\n影 3\n传承 6\n电影院 4\n传承 8\n\u3000朝 5\n2011 9\n11 7.5\nab11 2\n百鸟朝凤 12';
-  const full = parseIdf(content, 'toy.idf');
-  const bytes = Buffer.from(content, 'utf8');
-  for (const w of ['电影', '唢呐', '大电影', '影', '传承', '电影院', '百鸟朝凤', '朝凤', '朝', '电', '院', '不在', '', '电影 2.0', '\ud800', '12', '11', '2011', '0', '1', 'ab', '5']) {
-    assert.equal(scanIdf(bytes, w) ?? full.unknown, full.weight(w), JSON.stringify(w));
+test("the packed table answers as a plain map of nodejieba's idf.utf8: every word, unknown words, the mean", () => {
+  const text = readFileSync(nodejiebaDefaultFiles().idfDict, 'utf8');
+  const ref = new Map<string, number>();
+  let sum = 0;
+  for (const line of text.split('\n')) {
+    const [w, v] = line.trim().split(/\s+/u);
+    if (!w) continue;
+    if (!ref.has(w)) sum += Number(v);
+    ref.set(w, Number(v));
   }
-  assert.equal(scanIdf(bytes, '传承'), 8, 'the last line of a repeated word, as parseIdf');
-  assert.equal(scanIdf(bytes, '朝凤'), undefined, 'inside a word is not a match');
-  assert.equal(scanIdf(bytes, '朝'), 5, 'a line led by an ideographic space, trimmed as parseIdf trims it');
-  assert.equal(scanIdf(bytes, '电影'), 2, 'the first line, after a byte-order mark');
+  const t = parseIdf(text, 'idf.utf8');
+  assert.ok(ref.size > 250_000);
+  assert.equal(t.size, ref.size);
+  assert.equal(t.unknown, sum / ref.size);
+  for (const [w, v] of ref) if (t.weight(w) !== v) assert.fail(`weight of ${w}: ${t.weight(w)} vs ${v}`);
+  for (const w of ['不在表里的词', '电影院线', 'x', '', '\ud800', '长'.repeat(200)]) assert.equal(t.weight(w), ref.get(w) ?? t.unknown, JSON.stringify(w));
 });
 
-test('lazyIdfTable: scans for the first LAZY_IDF_LOOKUPS words, then parses once; same weights and mean either way', () => {
-  const lines = Array.from({ length: 300 }, (_, i) => `词${i} ${(i % 17) + 0.5}`);
-  const content = lines.join('\n');
-  const full = parseIdf(content, 'many.idf');
-  let means = 0;
-  const lazy = lazyIdfTable(Buffer.from(content, 'utf8'), 'many.idf', () => {
-    means++;
-    return full.unknown;
-  });
-  const words = [...Array.from({ length: 300 }, (_, i) => `词${i}`), '没有', '词', '词3000'];
-  for (const w of words) assert.equal(lazy.weight(w), full.weight(w), w);
-  for (const w of words) assert.equal(lazy.weight(w), full.weight(w), `${w} again`);
-  assert.equal(lazy.unknown, full.unknown);
-  assert.equal(lazy.size, full.size);
-  assert.ok(means <= 1, 'the mean is asked for at most once');
-  assert.ok(LAZY_IDF_LOOKUPS < words.length, 'the table was parsed on the way');
+test('packIdf / idfTableFromPacked: the last line of a word wins, the mean counts its first; any alignment; damaged bytes are INPUT errors', () => {
+  const entries = parseIdfEntries('\ufeff电影 2\n\n传承 6\n唢呐 10\n传承 8\n百鸟朝凤 1.5e1\n', 'toy');
+  assert.deepEqual(entries.words, ['电影', '传承', '唢呐', '百鸟朝凤'], 'a byte-order mark is trimmed with the line');
+  const packed = packIdf(entries);
+  const shifted = new Uint8Array(packed.length + 3).subarray(3);
+  shifted.set(packed);
+  for (const bytes of [packed, shifted]) {
+    const t = idfTableFromPacked(bytes, 'toy');
+    assert.equal(t.size, 4);
+    assert.equal(t.unknown, (2 + 6 + 10 + 15) / 4);
+    assert.deepEqual(['传承', '唢呐', '百鸟朝凤', '电影', '影'].map((w) => t.weight(w)), [8, 10, 15, 2, t.unknown]);
+  }
+  const bad = (b: Uint8Array, re: RegExp) => assert.throws(() => idfTableFromPacked(b, 'toy'), (e: unknown) => e instanceof FilmkwError && e.code === 'INPUT' && re.test(e.message));
+  bad(packed.subarray(0, 10), /too short/u);
+  bad(packed.subarray(0, packed.length - 2), /bytes, the header says/u);
+  const header = packed.slice();
+  new DataView(header.buffer).setInt32(8, 3, true); // slot count not a power of two
+  bad(header, /bad header/u);
 });
 
-test('indexIdf: the same weights, size and mean as parseIdf on nodejieba\'s idf.utf8 and on plain toy tables', () => {
-  const bytes = readFileSync(nodejiebaDefaultFiles().idfDict);
-  const text = bytes.toString('utf8');
-  const parsed = parseIdf(text, 'idf.utf8');
-  const indexed = indexIdf(bytes, 'idf.utf8');
-  assert.ok(indexed, 'nodejieba\'s table is in plain form');
-  assert.equal(indexed.size, parsed.size);
-  assert.equal(indexed.unknown, parsed.unknown);
-  const words = text.split('\n').map((l) => l.split(' ')[0]).filter((w) => w !== '');
-  assert.ok(words.length > 250_000);
-  for (const w of words) if (indexed.weight(w) !== parsed.weight(w)) assert.fail(`weight of ${w}: ${indexed.weight(w)} vs ${parsed.weight(w)}`);
-  for (const w of ['不在表里的词', '电影院线', 'x', '', '\ud800', '长'.repeat(200)]) assert.equal(indexed.weight(w), parsed.weight(w), JSON.stringify(w));
-
-  const toy = '\ufeff电影 2\n\n传承 6\n唢呐 10\n传承 8\n百鸟朝凤 1.5e1\n\ufffd 3\n';
-  const t = indexIdf(Buffer.from(toy), 'toy')!;
-  const p = parseIdf(toy, 'toy');
-  assert.deepEqual([t.size, t.unknown], [p.size, p.unknown], 'the mean counts each word once, at its first line');
-  for (const w of ['电影', '传承', '唢呐', '百鸟朝凤', '\ufffd', '\ud800', '影', '']) assert.equal(t.weight(w), p.weight(w), JSON.stringify(w));
-  assert.equal(t.weight('传承'), 8, 'the last line wins');
+test('loadBundledIdf: one path with or without a cache; the cache keeps the packed table and gives the same weights', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'filmkw-idf-cache-'));
+  try {
+    const plain = loadBundledIdf();
+    assert.deepEqual(readdirSync(dir), []);
+    const filled = loadBundledIdf({ cache: new DiskCache(dir) });
+    const entries = readdirSync(dir);
+    assert.equal(entries.length, 1);
+    assert.match(entries[0], /^idf-table-[0-9a-f]{32}\.bin$/u);
+    const fromDisk = loadBundledIdf({ cache: new DiskCache(dir) });
+    for (const t of [filled, fromDisk]) {
+      assert.equal(t.size, plain.size);
+      assert.equal(t.unknown, plain.unknown);
+      for (const w of ['电影', '唢呐', '传统文化', '百鸟朝凤', '的']) assert.equal(t.weight(w), plain.weight(w), w);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
-test('indexIdf: tables not in plain form are left to parseIdf (null)', () => {
-  const bad = [
-    '电影 2\r\n唢呐 10\n', // CR
-    '电影\t2\n', // tab
-    '  电影 2\n', // leading space
-    '电影 2 \n', // trailing space
-    '电\u3000影 2\n', // ideographic space inside the word
-    '电影 0x1F\n', // a number Number() reads, but not plain
-    '电影 abc\n', // not a number
-    '电影\n', // no value
-    '\n\n', // no entry
-  ];
-  for (const text of bad) assert.equal(indexIdf(Buffer.from(text), 'bad'), null, JSON.stringify(text));
-  assert.equal(indexIdf(Buffer.from([0xe7, 0x94, 0x20, 0x31, 0x0a]), 'bad'), null, 'invalid UTF-8');
-  // the lazy table falls back to the parser and keeps its exact results
-  const lazy = lazyIdfTable(Buffer.from('电影\t2\n唢呐 10\n'), 'tab', () => 6);
-  for (let i = 0; i < LAZY_IDF_LOOKUPS + 1; i++) lazy.weight(`词${i}`);
-  assert.equal(lazy.weight('电影'), 2);
-  assert.equal(lazy.size, 2);
+test('createExtractor takes the IDF table it is given (a resource, not a global)', () => {
+  const text = '吴京主演的长津湖讲述了战争故事，这部电影的战争场面很震撼，电影的配乐也很出色。';
+  const flat = parseIdf('占位 1\n', 'flat');
+  const ex = createExtractor({ preset: 'textrank+w+g+r', overrides: { 'prior.idf': 'multiply' }, kg: toyKg(), idf: flat });
+  const plain = createExtractor({ preset: 'textrank+w+g+r', kg: toyKg() }).extract(text, { topK: 10 });
+  // every word weighs 1 in this table: the ranking is the plain one
+  assert.deepEqual(ex.extract(text, { topK: 10 }), plain);
 });

@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { intersectionSize, jaccard, sortedHas } from '../../src/pipeline/jaccard.js';
+import { intersectionSize, jaccard } from '../../src/pipeline/jaccard.js';
+import { sortedHas } from '../../src/util/sorted.js';
 
 const sorted = (xs: number[]) => Int32Array.from([...new Set(xs)].sort((a, b) => a - b));
 

@@ -5,6 +5,7 @@ import { centrality } from 'graphology-metrics';
 
 const { pagerank } = centrality;
 import { rankGraph, codePointOrder, compareCodePoints, orderByScore, type RankInput } from '../../src/pipeline/rank.js';
+import { mulberry32 } from '../../src/util/random.js';
 
 /** Symmetric CSR from an undirected weighted edge list. */
 function csr(n: number, edges: [number, number, number][], bias: Float64Array | null = null): RankInput {
@@ -21,22 +22,11 @@ function csr(n: number, edges: [number, number, number][], bias: Float64Array | 
   return { nodeCount: n, offsets, targets, weights, outWeights, bias };
 }
 
-/** Seeded PRNG (mulberry32). */
-function rng(seed: number): () => number {
-  return () => {
-    seed |= 0;
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const converge = { damping: 0.85, tol: 1e-10, maxIter: 1000, iterationMode: 'converge' as const };
 
 test('unbiased ranking agrees with graphology-metrics pagerank (order and normalised scores)', () => {
   for (let seed = 1; seed <= 25; seed++) {
-    const random = rng(seed);
+    const random = mulberry32(seed);
     const n = 3 + Math.floor(random() * 30);
     const edges = new Map<string, [number, number, number]>();
     const m = Math.floor(random() * n * 3);
@@ -126,7 +116,7 @@ test('code-point order (astral characters after the BMP private-use area) and ti
 });
 
 test('partial top-K selection equals the prefix of the full order (ties, eligibility)', () => {
-  const random = rng(7);
+  const random = mulberry32(7);
   for (let round = 0; round < 200; round++) {
     const n = 1 + Math.floor(random() * 40);
     const scores = Float64Array.from({ length: n }, () => Math.floor(random() * 5));

@@ -4,8 +4,11 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { createSegmenter, DEFAULT_BACKEND, SEGMENTER_BACKENDS, prepareUserDict, preparedFromStrings, preparedToStrings, type Segmenter, type Token } from '../../src/pipeline/segment.js';
-import { buildCompoundIndex, findCompounds, isHoldableWord, parseUserDict } from '../../src/pipeline/segmenters/common.js';
+import { createSegmenter, type Segmenter, type Token } from '../../src/pipeline/segment.js';
+import { DEFAULT_BACKEND, SEGMENTER_BACKENDS } from '../../src/lexicon/base.js';
+import { prepareUserDict, preparedFromStrings, preparedToStrings } from '../../src/lexicon/user-dict.js';
+import { buildCompoundIndex, findCompounds } from '../../src/pipeline/segmenters/common.js';
+import { isHoldableWord, parseUserDict } from '../../src/lexicon/user-dict.js';
 import { nodejiebaLoadCount } from '../../src/pipeline/segmenters/nodejieba.js';
 import { FilmkwError } from '../../src/errors.js';
 
@@ -17,7 +20,7 @@ const KG_LINES = [
   '伍万里 1 nr',
   '吴京 1 nr',
   '莱昂纳多·迪卡普里奥 1 nr',
-  // The exporter adds the parts of a compound that are not base-dictionary words (src/kg/dict.ts):
+  // The exporter adds the parts of a compound that are not base-dictionary words (src/lexicon/dict.ts):
   '迪卡普里奥 1 nr',
   '你好，李焕英 1 nz',
   '星球大战：新希望 1 nz',

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { usageError } from '../../errors.js';
 import type { InputRecord } from '../../io/readers.js';
-import type { SegmenterBackend } from '../../pipeline/segment.js';
+import type { SegmenterBackend } from '../../lexicon/base.js';
 
 /** Version of the job format below; a worker refuses jobs of another version. */
 export const PROTOCOL_VERSION = 1;

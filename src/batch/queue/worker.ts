@@ -21,7 +21,8 @@ import { FilmkwError } from '../../errors.js';
 import { WorkerPool, type TagCallOptions } from '../engine.js';
 import { siblingModule, type ExtractorFactorySpec } from '../factory.js';
 import { tagOrdered } from '../ordered.js';
-import { canonical } from '../resume.js';
+import { canonicalJson } from '../../util/canonical-json.js';
+import { cacheDirFromEnv } from '../../lexicon/cache.js';
 import type { TagExtractorArgs } from '../tag-extractor.js';
 import { connection } from './connection.js';
 import { Refusal, workerSnapshot } from './kg.js';
@@ -38,6 +39,8 @@ export interface QueueWorkerOptions {
   stallTimeoutMs?: number;
   /** Name shown in `filmkw queue status` and in refusals. @default host:pid */
   name?: string;
+  /** Directory of the on-disk cache of KG-derived tables; null: none. @default FILMKW_CACHE_DIR's (lexicon/cache.ts) */
+  cacheDir?: string | null;
   /** Stops the worker (it finishes the chunks it holds). */
   signal?: AbortSignal;
   /** Tests: the extractor factory instead of the pipeline (its args get `kg` added). */
@@ -71,14 +74,14 @@ export async function runQueueWorker(o: QueueWorkerOptions): Promise<QueueWorker
 
   const poolFor = (job: ChunkJob): Promise<WorkerPool> => {
     const call: TagCallOptions = { topK: job.options.topK, explain: job.options.explain };
-    const key = canonical({ kg: job.kg.hash, options: job.options });
-    if (engine?.key === key) return engine.pool;
+    const key = canonicalJson({ kg: job.kg.hash, options: job.options });
+    if (engine !== null && engine.key === key) return engine.pool;
     const old = engine;
     const pool = (async () => {
       if (old) await (await old.pool.catch(() => null))?.close();
       const kg = await workerSnapshot(job.kg.hash, job.kg.location, o.kg);
       try {
-        const args: TagExtractorArgs = { preset: job.options.preset, overrides: job.options.overrides, backend: job.options.backend, kg: { snapshot: kg.snapshot } };
+        const args: TagExtractorArgs = { preset: job.options.preset, overrides: job.options.overrides, backend: job.options.backend, cacheDir: o.cacheDir === undefined ? cacheDirFromEnv() : o.cacheDir, kg: { snapshot: kg.snapshot } };
         const factory: ExtractorFactorySpec = o.factory
           ? { ...o.factory, args: { ...(o.factory.args as object), kg: args.kg } }
           : { module: siblingModule('../tag-extractor', import.meta.url), export: 'createTagExtractor', args };

@@ -1,5 +1,5 @@
 /**
- * `filmkw dict export`: write the segmenter user dictionary of a KG (src/kg/dict.ts). Thin.
+ * `filmkw dict export`: write the segmenter user dictionary of a KG (src/lexicon/dict.ts). Thin.
  *
  *   filmkw dict export --out <path> [--kg <file> | --neo4j] [--backend node-rs|nodejieba]
  *                      [--common-word-titles include|exclude] [--common-phrases include|exclude] [--freq-margin N] [--no-compound-parts] [--json]
@@ -10,8 +10,8 @@
 import type { Command } from 'commander';
 import { FilmkwError, inputError, usageError, writeFailureReason } from '../../errors.js';
 import type { KgView } from '../../kg/model.js';
-import { writeUserDict, DEFAULT_EXPORT_OPTIONS, type ExportUserDictOptions, type SkippedName } from '../../kg/dict.js';
-import { SEGMENTER_BACKENDS, type SegmenterBackend } from '../../pipeline/segment.js';
+import { writeUserDict, DEFAULT_EXPORT_OPTIONS, type ExportUserDictOptions, type SkippedName } from '../../lexicon/dict.js';
+import { SEGMENTER_BACKENDS, type SegmenterBackend } from '../../lexicon/base.js';
 
 interface ExportFlags {
   kg?: string;

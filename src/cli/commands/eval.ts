@@ -3,6 +3,7 @@
  * file; `filmkw experiments`: run an experiment config (Fig. 5, Fig. 6, baselines, sweep) and write
  * results.json, results.md, SVG charts and predictions into a directory. Thin: the work is in src/eval.
  */
+import { diskCacheFromEnv } from '../../lexicon/cache.js';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
@@ -21,7 +22,7 @@ import { buildResults, planSystems, readExperimentConfig, roundScores, runExperi
 import { writeExperimentOutputs } from '../../eval/output.js';
 import { resolveOptions } from '../../pipeline/options.js';
 import { needsKg as presetNeedsKg } from '../../pipeline/core.js';
-import { SEGMENTER_BACKENDS } from '../../pipeline/segment.js';
+import { SEGMENTER_BACKENDS } from '../../lexicon/base.js';
 
 const collect = (value: string, previous: string[]): string[] => [...previous, value];
 
@@ -108,7 +109,7 @@ async function runEval(flags: EvalFlags): Promise<void> {
   const docs = readGoldFlags(flags);
   await new SystemBuilder({ kg: null }).validate([spec]);
   const { kg } = needsKg([spec], evalOptions) ? await loadKgFlag(flags) : { kg: null };
-  const builder = new SystemBuilder({ kg, backend: flags.backend });
+  const builder = new SystemBuilder({ kg, backend: flags.backend, cache: diskCacheFromEnv() });
   try {
     await builder.validate([spec]);
     const system = await builder.build(spec);
@@ -164,7 +165,7 @@ async function runExperimentsCommand(flags: ExperimentsFlags): Promise<void> {
   const { kg, source } = needsKg(plan.map((p) => p.spec), resolveEvalOptions((config.eval ?? {}) as Record<string, unknown>))
     ? await loadKgFlag(flags)
     : { kg: null, source: 'not used' };
-  const builder = new SystemBuilder({ kg, backend: flags.backend });
+  const builder = new SystemBuilder({ kg, backend: flags.backend, cache: diskCacheFromEnv() });
   try {
     await builder.validate(plan.map((p) => p.spec));
     stderr(`experiments: ${config.name}: ${plan.length} systems × ${docs.length} documents (${basename(flags.gold)}, KG: ${source})\n`);

@@ -20,8 +20,9 @@ import { checkFormat, DEFAULT_TEXT_FIELD, inferFormat, INPUT_FORMATS, type Input
 import { DEFAULT_MAX_RECORD_BYTES } from '../../io/lines.js';
 import { DEFAULT_OPTIONS, DEFAULT_PRESET, describeOptions, parseOverride, resolveOptions } from '../../pipeline/options.js';
 import { listPresets } from '../../pipeline/presets.js';
-import { DEFAULT_BACKEND, SEGMENTER_BACKENDS, type SegmenterBackend } from '../../pipeline/segment.js';
+import { DEFAULT_BACKEND, SEGMENTER_BACKENDS, type SegmenterBackend } from '../../lexicon/base.js';
 import { runTag, summaryLine } from '../../batch/tag-run.js';
+import { cacheDirFromEnv } from '../../lexicon/cache.js';
 
 interface TagFlags {
   format?: string;
@@ -112,6 +113,7 @@ export async function runTagCommand(inputArg: string | undefined, flags: TagFlag
     backend: flags.backend as SegmenterBackend,
     kg: flags.kg,
     neo4j: flags.neo4j === true,
+    cacheDir: cacheDirFromEnv(),
     progress: process.stderr.isTTY === true,
     pipe: flags.pipe === true,
   };

@@ -12,22 +12,10 @@
  * frequencies. Verified by test/pipeline/segment.test.ts (长津湖 is `ns` in the base dictionary and
  * comes out with the user tag `nz`, and a user frequency changes the split in both backends alike).
  */
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { Jieba } from '@node-rs/jieba';
+import { NODE_RS_BASE, nodeRsBaseDict } from '../../lexicon/base.js';
 import type { RawTagged } from './common.js';
 
-let baseDict: Buffer | undefined;
-/**
- * The package's dict.txt, read once on first use (its `@node-rs/jieba/dict.js` also reads the 6 MB
- * idf.txt at import, which filmkw never uses: ~40 ms of a cold start).
- */
-export function nodeRsBaseDict(): Buffer {
-  return (baseDict ??= readFileSync(createRequire(import.meta.url).resolve('@node-rs/jieba/dict.txt')));
-}
-
-/** Identifier of the base dictionary of this backend (package-relative, no machine path). */
-export const NODE_RS_BASE = '@node-rs/jieba/dict.txt';
 
 export interface NodeRsTagger {
   readonly base: string;

@@ -21,10 +21,9 @@ import { existsSync, mkdirSync, renameSync, statSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inputError, FilmkwError } from '../../errors.js';
+import { NODEJIEBA_BASE, nodejiebaDefaultFiles } from '../../lexicon/base.js';
 import type { RawTagged } from './common.js';
 
-/** Identifier of the base dictionary of this backend (package-relative, no machine path). */
-export const NODEJIEBA_BASE = 'nodejieba/submodules/cppjieba/dict/jieba.dict.utf8';
 
 let loadedKey: string | null = null;
 let loads = 0;
@@ -59,16 +58,6 @@ export function materialiseUserDict(content: string): string {
   return path;
 }
 
-/** nodejieba's bundled dictionary files (absolute paths at runtime; the typings omit these constants). */
-export function nodejiebaDefaultFiles(): { dict: string; hmmDict: string; idfDict: string; stopWordDict: string } {
-  const m = nodejieba as unknown as Record<string, unknown>;
-  const get = (k: string): string => {
-    const v = m[k];
-    if (typeof v !== 'string') throw new Error(`segment: nodejieba.${k} is missing (unsupported nodejieba version?)`);
-    return v;
-  };
-  return { dict: get('DEFAULT_DICT'), hmmDict: get('DEFAULT_HMM_DICT'), idfDict: get('DEFAULT_IDF_DICT'), stopWordDict: get('DEFAULT_STOP_WORD_DICT') };
-}
 
 export interface NodejiebaTagger {
   readonly base: string;

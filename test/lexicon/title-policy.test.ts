@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
-import { applyTitlePolicy, commonEntityNames, defaultBaseDictionary, dictionaryFrequencies, isCommonPhrase, isCommonWord, type TitlePolicyOptions } from '../../src/pipeline/title-policy.js';
+import { applyTitlePolicy, commonEntityNames, defaultBaseDictionary, dictionaryFrequencies, isCommonPhrase, isCommonWord, type TitlePolicyOptions } from '../../src/lexicon/title-policy.js';
 import { matchEntities } from '../../src/pipeline/kg-match.js';
 import { buildCandidateDoc } from '../../src/pipeline/graph.js';
 import { miniKg, toTokens } from '../fixtures/pipeline/mini-kg.js';

@@ -2,7 +2,7 @@
  * The KG user dictionary (paper §2.1: the MKG entity set is the segmenter's user dictionary, so that
  * 肖申克的救赎 is not cut into 肖申克/的/救赎; ablation "W").
  *
- * Output format: one `word freq tag` line per name (see src/pipeline/segmenters/common.ts), sorted by
+ * Output format: one `word freq tag` line per name (see ./user-dict.ts), sorted by
  * word (UTF-16 code-unit order), UTF-8, `\n` line ends. Both backends load it (`createSegmenter({ userDict })`),
  * and nodejieba can load it directly (`nodejieba.load({ userDict })`).
  *
@@ -32,7 +32,7 @@
  *   (星球大战:新希望 → also 星球大战：新希望; the KG lookup normalises it back).
  * - **Common-word titles** (英雄, 活着, 家, 春天): a name is *common* when it is a base-dictionary word of
  *   at most `commonMaxLength` code points or with base frequency ≥ `commonMinFreq` (a single character
- *   always) — the same definition as the pipeline's title policy (src/pipeline/title-policy.ts). With
+ *   always) — the same definition as the pipeline's title policy (src/lexicon/title-policy.ts). With
  *   `commonWordTitles: 'include'` (default, the paper) they are exported like any name (the segmentation
  *   is unchanged — they are words already — but the tag becomes nz/nr); with `'exclude'` the kinds in
  *   `commonWordKinds` are dropped for them, and a name left with no kind is skipped (reason
@@ -42,14 +42,12 @@
  *   'exclude'` (default): as entries they would cut every 他终于来了 into a title token.
  */
 import { readFileSync, renameSync, writeFileSync, unlinkSync } from 'node:fs';
-import type { EntityKind, KgView } from './model.js';
-import { ENTITY_KINDS } from './model.js';
+import type { EntityKind, KgView } from '../kg/model.js';
+import { ENTITY_KINDS } from '../kg/model.js';
 import { FilmkwError, usageError } from '../errors.js';
-import { DEFAULT_BACKEND, isHoldableWord, SEGMENTER_BACKENDS, type SegmenterBackend } from '../pipeline/segment.js';
-import { splitRoute } from '../pipeline/segmenters/common.js';
-import { nodejiebaDefaultFiles } from '../pipeline/segmenters/nodejieba.js';
-import { nodeRsBaseDict } from '../pipeline/segmenters/node-rs.js';
-import { isCommonPhrase } from '../pipeline/title-policy.js';
+import { baseLexicon, DEFAULT_BACKEND, SEGMENTER_BACKENDS, type BaseLexicon, type SegmenterBackend } from './base.js';
+import { isHoldableWord, splitRoute } from './user-dict.js';
+import { isCommonPhrase } from './title-policy.js';
 
 export interface ExportUserDictOptions {
   /**
@@ -80,7 +78,7 @@ export interface ExportUserDictOptions {
   commonMaxLength: number;
   /**
    * Names that are not base-dictionary words but ordinary phrases made of them (来了 = 来/了, 一个人 =
-   * 一个/人; rule 1b of src/pipeline/title-policy.ts `isCommonPhrase`) and whose kinds are all in
+   * 一个/人; rule 1b of src/lexicon/title-policy.ts `isCommonPhrase`) and whose kinds are all in
    * `commonWordKinds`: `'exclude'` (default) leaves them out, so the text keeps its ordinary
    * segmentation instead of gaining a title token such as 来了 in every 他终于来了; `'include'` exports
    * them like any name (the paper).
@@ -145,43 +143,6 @@ export interface UserDictExport {
   };
 }
 
-/** A base dictionary as a frequency table. */
-export interface BaseLexicon {
-  readonly backend: SegmenterBackend;
-  /** word → frequency (jieba `dict.txt` column 2). */
-  readonly freq: ReadonlyMap<string, number>;
-  /** Sum of all frequencies. */
-  readonly total: number;
-}
-
-const lexicons = new Map<SegmenterBackend, BaseLexicon>();
-
-/** The backend's base dictionary as a frequency table (parsed once per process, ~0.3 s). */
-export function baseLexicon(backend: SegmenterBackend = DEFAULT_BACKEND): BaseLexicon {
-  let lex = lexicons.get(backend);
-  if (lex) return lex;
-  let text: string;
-  if (backend === 'nodejieba') {
-    text = readFileSync(nodejiebaDefaultFiles().dict, 'utf8');
-  } else {
-    text = nodeRsBaseDict().toString('utf8');
-  }
-  const freq = new Map<string, number>();
-  let total = 0;
-  for (const line of text.split('\n')) {
-    const a = line.indexOf(' ');
-    if (a <= 0) continue;
-    const b = line.indexOf(' ', a + 1);
-    const f = Number(line.slice(a + 1, b < 0 ? undefined : b));
-    if (!Number.isFinite(f)) continue;
-    const w = line.slice(0, a);
-    freq.set(w, f);
-    total += f;
-  }
-  lex = Object.freeze({ backend, freq, total });
-  lexicons.set(backend, lex);
-  return lex;
-}
 
 /**
  * jieba's `suggest_freq(word, tune=True)` against the base dictionary: the smallest integer frequency

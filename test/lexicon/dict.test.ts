@@ -3,9 +3,11 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { baseLexicon, exportUserDict, isCommonWord, suggestFreq, writeUserDict } from '../../src/kg/dict.js';
+import { exportUserDict, isCommonWord, suggestFreq, writeUserDict } from '../../src/lexicon/dict.js';
+import { baseLexicon } from '../../src/lexicon/base.js';
 import type { EntityKind, KgView } from '../../src/kg/model.js';
-import { createSegmenter, SEGMENTER_BACKENDS } from '../../src/pipeline/segment.js';
+import { createSegmenter } from '../../src/pipeline/segment.js';
+import { SEGMENTER_BACKENDS } from '../../src/lexicon/base.js';
 import { FilmkwError } from '../../src/errors.js';
 
 /** A KgView offering only names() (all the exporter uses). */

@@ -9,7 +9,7 @@
  */
 import { Readability } from '@mozilla/readability';
 import { parseHTML } from 'linkedom';
-import { findFirst, parseTree, textWithBreaks } from './tree.js';
+import { findFirst, parseTree, textWithBreaks } from '../src/html/tree.js';
 
 /** Result of {@link readabilityExtract}; null fields when Readability finds no article. */
 export interface AnchorResult {

@@ -17,7 +17,7 @@
  *    at most `commonPhraseMaxLength` (3) code points whose max-probability split has ≥ 2 pieces,
  *    each of frequency ≥ `commonMinFreq` (a single character ≥ 50,000): 来了, 一个人, 那个人, 小男孩
  *    (found as Movie entities in plain sentences of the Douban reviews: 一个人 was a "Movie" keyword
- *    in 6 of them). The lexicon export leaves such names out (src/kg/dict.ts `commonPhrases`), so they
+ *    in 6 of them). The lexicon export leaves such names out (src/lexicon/dict.ts `commonPhrases`), so they
  *    are not even tokens. Measured (preset filmkw): F1@5 unchanged on film-dev (0.4644) and csl-dev
  *    (0.1455), F1@1–3 within ±0.002 (no such phrase is a gold keyword there); it removes false entity
  *    keywords from ordinary sentences (他终于来了 no longer yields the Movie 来了).
@@ -39,7 +39,8 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { EntityKind, KgView } from '../kg/model.js';
 import { normalizeName } from '../kg/model.js';
-import { splitRoute } from './segmenters/common.js';
+import { splitRoute } from './user-dict.js';
+import { sortedHas } from '../util/sorted.js';
 
 /** Options of the title policy (group `titles`). */
 export interface TitlePolicyOptions {
@@ -140,7 +141,7 @@ const commonCache = new Map<string, ReadonlySet<string>>();
 
 /**
  * Frequencies of the base dictionary: a jieba-format file (read for the KG's names only), or an
- * already parsed table (the segmenter backend's base lexicon, src/kg/dict.ts `baseLexicon`) with an id
+ * already parsed table (the segmenter backend's base lexicon, src/lexicon/base.ts `baseLexicon`) with an id
  * that names it in the cache key.
  */
 export type FrequencySource = string | { id: string; freq: ReadonlyMap<string, number> };
@@ -176,19 +177,6 @@ export interface PolicyContext {
   node: Int32Array;
   /** UTF-16 start of each occurrence. */
   charStart: Int32Array;
-}
-
-function sortedIncludes(a: Int32Array, value: number): boolean {
-  let lo = 0;
-  let hi = a.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    const v = a[mid];
-    if (v === value) return true;
-    if (v < value) lo = mid + 1;
-    else hi = mid;
-  }
-  return false;
 }
 
 const NONE = new Int32Array(0);
@@ -258,7 +246,7 @@ export function applyTitlePolicy(
         if (j === i) continue;
         const firm = firmByWord[j];
         for (let x = 0; x < firm.length; x++) {
-          if (firm[x] !== e && sortedIncludes(nb, firm[x])) {
+          if (firm[x] !== e && sortedHas(nb, firm[x])) {
             related = true;
             break;
           }
