@@ -59,6 +59,8 @@ export interface QueueTagSummary extends TagRunSummary {
 
 export const DEFAULT_CHUNK_DOCS = 256;
 export const DEFAULT_WINDOW = 64;
+/** Length of BullMQ's event stream (see runQueueTag). */
+export const EVENTS_MAX_LEN = 100;
 /** Jobs of an abandoned run are removed by Redis after this many seconds (resume before that). */
 export const ABANDONED_JOB_SECONDS = 7 * 24 * 3600;
 
@@ -133,7 +135,9 @@ export async function runQueueTag(o: QueueTagOptions): Promise<QueueTagSummary> 
   const code = codeVersion();
 
   const client = redisClient(url);
-  const queue = new Queue(QUEUE_NAME, { connection: client as never });
+  // BullMQ's event stream would keep the last 10,000 events, each completion with its result: nobody reads
+  // it here (the submitter polls), so keep it short and Redis memory bounded by the window
+  const queue = new Queue(QUEUE_NAME, { connection: client as never, streams: { events: { maxLen: EVENTS_MAX_LEN } } });
   queue.on('error', () => {}); // surfaces through the commands (retrying)
   const redis = <T>(what: string, op: () => Promise<T>) =>
     retrying(url, timeoutMs, `tag: ${what}`, op, (err) => stderr.write(`tag: Redis at ${showUrl(url)}: ${lastRedisError(client) ?? err.message}; retrying for up to ${Math.round(timeoutMs / 1000)} s\n`), () => lastRedisError(client));
