@@ -211,14 +211,8 @@ async function progressBar(stderr: NodeJS.WritableStream, total: number): Promis
   };
 }
 
-/** Run `filmkw tag` (see module header). Throws FilmkwError for user mistakes and output failures. */
-export async function runTag(o: TagRunOptions): Promise<TagRunSummary> {
-  const stderr = o.stderr ?? process.stderr;
-  const workers = o.workers ?? 1;
-  if (!Number.isInteger(workers) || workers < 1) throw usageError(`tag: --workers must be an integer ≥ 1, got ${workers}`);
-  if (o.topK !== undefined && (!Number.isInteger(o.topK) || o.topK < 1)) throw usageError(`tag: --top must be an integer ≥ 1, got ${o.topK}`);
-  const maxRecordBytes = o.maxRecordBytes ?? DEFAULT_MAX_RECORD_BYTES;
-  if (!Number.isInteger(maxRecordBytes) || maxRecordBytes < 1) throw usageError(`tag: --max-record-bytes must be an integer ≥ 1, got ${maxRecordBytes}`);
+/** The checks of the input and output paths of every tag run (local or queue); true when the input is stdin. */
+export function checkTagPaths(o: Pick<TagRunOptions, 'input' | 'format' | 'out' | 'resume'>): boolean {
   const stdin = o.input === '-';
   if (!stdin) {
     if (!existsSync(o.input)) throw inputError(`tag: input file not found: ${o.input}`);
@@ -227,6 +221,66 @@ export async function runTag(o: TagRunOptions): Promise<TagRunSummary> {
   if (o.resume && !o.out) throw usageError('tag: --resume needs --out FILE (the output of the interrupted run)');
   if (o.resume && stdin) throw usageError('tag: --resume needs an input file (stdin cannot be re-read)');
   if (o.out && !stdin && resolve(o.out) === resolve(o.input)) throw usageError(`tag: --out ${o.out} is the input file`);
+  return stdin;
+}
+
+/** The pipeline options of a tag run (errors say `tag:`). */
+export function resolveTagOptions(o: Pick<TagRunOptions, 'preset' | 'overrides'>): ReturnType<typeof resolveOptions> {
+  try {
+    return resolveOptions(o.preset, o.overrides);
+  } catch (err) {
+    if (err instanceof FilmkwError) throw new FilmkwError(err.code, `tag: ${err.message.replace(/^options: /u, '')}`);
+    throw err;
+  }
+}
+
+/**
+ * Open the `--out` file of a run: with `resume`, check the checkpoint against the input and the run
+ * identity `flat` and continue after it; otherwise start a new file.
+ */
+export async function openOutput(out: string, resume: boolean, input: InputIdentity | null, flat: Record<string, string>): Promise<{ sink: Sink; resumed: number }> {
+  let startAt: number | null = null;
+  let resumed = 0;
+  if (resume) {
+    const saved = readProgress(out);
+    if (saved) {
+      const cp = checkResume(out, saved, input!, flat);
+      resumed = cp.records;
+      startAt = cp.outBytes;
+    } else if (existsSync(out) && statSync(out).size > 0) {
+      throw usageError(`tag: --resume: ${out} exists but there is no ${out}.progress.json (the run finished, or the file was not written by filmkw tag); run without --resume to overwrite it`);
+    }
+  }
+  return { sink: await fileSink(out, startAt), resumed };
+}
+
+/** The checkpoint of a run: sync the output, then record `records()` and the output length (resume.ts). */
+export function checkpointer(out: string | undefined, input: InputIdentity | null, flat: Record<string, string>, sink: Sink, records: () => number): () => Promise<void> {
+  return async () => {
+    if (!out || !input) return;
+    await sink.sync();
+    writeProgress(out, {
+      format: PROGRESS_FORMAT,
+      version: PROGRESS_VERSION,
+      input,
+      optionsHash: optionsHash(flat),
+      options: flat,
+      records: records(),
+      outBytes: sink.bytes,
+      updatedAt: new Date().toISOString(),
+    });
+  };
+}
+
+/** Run `filmkw tag` (see module header). Throws FilmkwError for user mistakes and output failures. */
+export async function runTag(o: TagRunOptions): Promise<TagRunSummary> {
+  const stderr = o.stderr ?? process.stderr;
+  const workers = o.workers ?? 1;
+  if (!Number.isInteger(workers) || workers < 1) throw usageError(`tag: --workers must be an integer ≥ 1, got ${workers}`);
+  if (o.topK !== undefined && (!Number.isInteger(o.topK) || o.topK < 1)) throw usageError(`tag: --top must be an integer ≥ 1, got ${o.topK}`);
+  const maxRecordBytes = o.maxRecordBytes ?? DEFAULT_MAX_RECORD_BYTES;
+  if (!Number.isInteger(maxRecordBytes) || maxRecordBytes < 1) throw usageError(`tag: --max-record-bytes must be an integer ≥ 1, got ${maxRecordBytes}`);
+  const stdin = checkTagPaths(o);
 
   // Options first (an unknown preset fails before anything is loaded).
   const call: TagCallOptions = { topK: o.topK, explain: o.explain === true };
@@ -242,13 +296,7 @@ export async function runTag(o: TagRunOptions): Promise<TagRunSummary> {
     preset = ex ? ex.preset : (engine as WorkerPool).info[0].preset;
     identity = { ...common, factory: { module: o.factory.export, args: o.factory.args as Record<string, unknown> } };
   } else {
-    let resolved;
-    try {
-      resolved = resolveOptions(o.preset, o.overrides);
-    } catch (err) {
-      if (err instanceof FilmkwError) throw new FilmkwError(err.code, `tag: ${err.message.replace(/^options: /u, '')}`);
-      throw err;
-    }
+    const resolved = resolveTagOptions(o);
     preset = resolved.preset;
     const args: Omit<TagExtractorArgs, 'kg'> = { preset: o.preset, overrides: o.overrides, backend: o.backend, cacheDir: o.cacheDir ?? null };
     const onProgress = (m: string) => stderr.write(`${m}\n`);
@@ -285,39 +333,15 @@ export async function runTag(o: TagRunOptions): Promise<TagRunSummary> {
     // Output and checkpoint.
     if (o.out) {
       input = stdin ? null : inputIdentity(o.input);
-      let startAt: number | null = null;
-      if (o.resume) {
-        const saved = readProgress(o.out);
-        if (saved) {
-          const cp = checkResume(o.out, saved, input!, flat);
-          resumed = cp.records;
-          startAt = cp.outBytes;
-        } else if (existsSync(o.out) && statSync(o.out).size > 0) {
-          throw usageError(
-            `tag: --resume: ${o.out} exists but there is no ${o.out}.progress.json (the run finished, or the file was not written by filmkw tag); run without --resume to overwrite it`,
-          );
-        }
-      }
-      sink = await fileSink(o.out, startAt);
+      const opened = await openOutput(o.out, o.resume === true, input, flat);
+      sink = opened.sink;
+      resumed = opened.resumed;
     } else {
       sink = streamSink(o.stdout ?? process.stdout);
     }
     const out = o.out;
     let recordsDone = resumed;
-    const checkpoint = async () => {
-      if (!out || !input) return;
-      await sink!.sync();
-      writeProgress(out, {
-        format: PROGRESS_FORMAT,
-        version: PROGRESS_VERSION,
-        input,
-        optionsHash: optionsHash(flat),
-        options: flat,
-        records: recordsDone,
-        outBytes: sink!.bytes,
-        updatedAt: new Date().toISOString(),
-      });
-    };
+    const checkpoint = checkpointer(out, input, flat, sink, () => recordsDone);
     if (out && input) await checkpoint();
     const setupSeconds = (Date.now() - started) / 1000;
     if (resumed > 0) stderr.write(`tag: resuming ${out} after ${resumed} records (${sink.bytes} bytes)\n`);
@@ -414,12 +438,12 @@ export async function runTag(o: TagRunOptions): Promise<TagRunSummary> {
 }
 
 /** The summary line printed on stderr. */
-export function summaryLine(s: TagRunSummary, out: string | undefined): string {
+export function summaryLine(s: TagRunSummary, out: string | undefined, engine = `${s.workers} worker${s.workers === 1 ? '' : 's'}`): string {
   const parts = [
     `tag: ${s.records} records (${s.documents} tagged, ${s.errors} error records)`,
     `${s.seconds.toFixed(1)} s`,
     `${s.docsPerSecond.toFixed(1)} docs/s`,
-    `${s.workers} worker${s.workers === 1 ? '' : 's'}`,
+    engine,
     `preset ${s.preset}`,
     `KG ${s.kg}`,
     `setup ${s.setupSeconds.toFixed(1)} s`,

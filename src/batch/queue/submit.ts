@@ -20,15 +20,13 @@
  * can be resumed. A failed or refused chunk stops the run with the worker's reason.
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { Queue, type Job } from 'bullmq';
-import { FilmkwError, inputError, usageError } from '../../errors.js';
+import { FilmkwError, usageError } from '../../errors.js';
 import { readRecords, type InputRecord, type ReadStats } from '../../io/readers.js';
 import { DEFAULT_MAX_RECORD_BYTES } from '../../io/lines.js';
-import { resolveOptions } from '../../pipeline/options.js';
-import { checkResume, flattenIdentity, inputIdentity, optionsHash, PROGRESS_FORMAT, PROGRESS_VERSION, readProgress, removeProgress, writeProgress, type InputIdentity } from '../resume.js';
-import { fileSink, streamSink, type Sink, type TagRunOptions, type TagRunSummary } from '../tag-run.js';
+import { flattenIdentity, inputIdentity, progressPath, removeProgress, type InputIdentity } from '../resume.js';
+import { checkpointer, checkTagPaths, openOutput, resolveTagOptions, streamSink, summaryLine, type Sink, type TagRunOptions, type TagRunSummary } from '../tag-run.js';
 import { closeQueue, lastRedisError, redisClient, retrying } from './connection.js';
 import { describeKg } from './kg.js';
 import { checkRedisUrl, codeVersion, jobId, PROTOCOL_VERSION, QUEUE_NAME, showUrl, type ChunkJob, type ChunkOptions, type ChunkResult } from './protocol.js';
@@ -112,23 +110,9 @@ export async function runQueueTag(o: QueueTagOptions): Promise<QueueTagSummary> 
   const pollMs = o.pollMs ?? 100;
   for (const [k, v] of [['--chunk-docs', C], ['--queue-window', window]] as const) if (!Number.isInteger(v) || v < 1) throw usageError(`tag: ${k} must be an integer ≥ 1, got ${v}`);
   const maxRecordBytes = o.maxRecordBytes ?? DEFAULT_MAX_RECORD_BYTES;
-  const stdin = o.input === '-';
-  if (!stdin) {
-    if (!existsSync(o.input)) throw inputError(`tag: input file not found: ${o.input}`);
-    if (o.format !== 'html' && statSync(o.input).isDirectory()) throw inputError(`tag: input is a directory, not a file: ${o.input}`);
-  }
-  if (o.resume && !o.out) throw usageError('tag: --resume needs --out FILE (the output of the interrupted run)');
-  if (o.resume && stdin) throw usageError('tag: --resume needs an input file (stdin cannot be re-read)');
-  if (o.out && !stdin && resolve(o.out) === resolve(o.input)) throw usageError(`tag: --out ${o.out} is the input file`);
-
+  const stdin = checkTagPaths(o);
   const started = Date.now();
-  let resolved;
-  try {
-    resolved = resolveOptions(o.preset, o.overrides);
-  } catch (err) {
-    if (err instanceof FilmkwError) throw new FilmkwError(err.code, `tag: ${err.message.replace(/^options: /u, '')}`);
-    throw err;
-  }
+  const resolved = resolveTagOptions(o);
   const explain = o.explain === true;
   const kg = await describeKg({ kg: o.kg, neo4j: o.neo4j, onProgress: (m) => stderr.write(`${m}\n`) });
   const options: ChunkOptions = { preset: o.preset, overrides: o.overrides, backend: o.backend, topK: o.topK, explain };
@@ -168,24 +152,15 @@ export async function runQueueTag(o: QueueTagOptions): Promise<QueueTagSummary> 
       });
     if (o.out) {
       input = stdin ? null : inputIdentity(o.input);
-      let startAt: number | null = null;
-      if (o.resume) {
-        const side = readSidecar(o.out);
-        if (side) chunkDocs = side.chunkDocs;
-        const saved = readProgress(o.out);
-        if (saved) {
-          const cp = checkResume(o.out, saved, input!, identity(chunkDocs));
-          resumed = cp.records;
-          startAt = cp.outBytes;
-          if (side) {
-            run = side.run;
-            resuming = true;
-          }
-        } else if (existsSync(o.out) && statSync(o.out).size > 0) {
-          throw usageError(`tag: --resume: ${o.out} exists but there is no ${o.out}.progress.json (the run finished, or the file was not written by filmkw tag); run without --resume to overwrite it`);
-        }
+      const side = o.resume ? readSidecar(o.out) : null;
+      if (side) chunkDocs = side.chunkDocs;
+      const opened = await openOutput(o.out, o.resume === true, input, identity(chunkDocs));
+      sink = opened.sink;
+      resumed = opened.resumed;
+      if (side && existsSync(progressPath(o.out))) {
+        run = side.run;
+        resuming = true;
       }
-      sink = await fileSink(o.out, startAt);
       if (!stdin) writeSidecar(o.out, { format: QUEUE_SIDECAR, run, chunkDocs, queue: showUrl(url) });
     } else {
       sink = streamSink(o.stdout ?? process.stdout);
@@ -193,11 +168,7 @@ export async function runQueueTag(o: QueueTagOptions): Promise<QueueTagSummary> 
     const flat = identity(chunkDocs);
     const out = o.out;
     let recordsDone = resumed;
-    const checkpoint = async () => {
-      if (!out || !input) return;
-      await sink!.sync();
-      writeProgress(out, { format: PROGRESS_FORMAT, version: PROGRESS_VERSION, input, optionsHash: optionsHash(flat), options: flat, records: recordsDone, outBytes: sink!.bytes, updatedAt: new Date().toISOString() });
-    };
+    const checkpoint = checkpointer(out, input, flat, sink, () => recordsDone);
     if (out && input) await checkpoint();
     const setupSeconds = (Date.now() - started) / 1000;
     if (resumed > 0) stderr.write(`tag: resuming ${out} after ${resumed} records (${sink.bytes} bytes), queue run ${run}\n`);
@@ -362,18 +333,8 @@ export async function runQueueTag(o: QueueTagOptions): Promise<QueueTagSummary> 
   }
 }
 
-/** The summary line of a queue run (stderr). */
+/** The summary line of a queue run (stderr): the local one, with the queue run instead of the worker count. */
 export function queueSummaryLine(s: QueueTagSummary, out: string | undefined): string {
-  const parts = [
-    `tag: ${s.records} records (${s.documents} tagged, ${s.errors} error records)`,
-    `${s.seconds.toFixed(1)} s`,
-    `${s.docsPerSecond.toFixed(1)} docs/s`,
-    `queue run ${s.run}: ${s.chunks} chunks (${s.enqueued} enqueued${s.reused ? `, ${s.reused} found in the queue` : ''}${s.requeued ? `, ${s.requeued} enqueued again` : ''})`,
-    `preset ${s.preset}`,
-    `KG ${s.kg}`,
-    `setup ${s.setupSeconds.toFixed(1)} s`,
-  ];
-  if (s.resumed > 0) parts.push(`resumed after ${s.resumed} records`);
-  if (s.invalidUtf8 > 0) parts.push(`${s.invalidUtf8} with invalid UTF-8 (replaced by U+FFFD)`);
-  return `${parts.join(', ')}${out ? ` → ${out}` : ''}\n`;
+  const chunks = `${s.chunks} chunks (${s.enqueued} enqueued${s.reused ? `, ${s.reused} found in the queue` : ''}${s.requeued ? `, ${s.requeued} enqueued again` : ''})`;
+  return summaryLine(s, out, `queue run ${s.run}: ${chunks}`);
 }
