@@ -20,8 +20,8 @@ export class Proc {
   stderr = '';
   stdout = '';
   readonly exited: Promise<number | null>;
-  constructor(args: string[], binPath = bin) {
-    this.child = spawn(process.execPath, [binPath, ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  constructor(args: string[], binPath = bin, env: NodeJS.ProcessEnv = {}) {
+    this.child = spawn(process.execPath, [binPath, ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
     this.child.stderr!.setEncoding('utf8').on('data', (d: string) => (this.stderr += d));
     this.child.stdout!.setEncoding('utf8').on('data', (d: string) => (this.stdout += d));
     this.exited = new Promise((resolve) => this.child.once('exit', (code, signal) => resolve(code ?? (signal ? -1 : null))));

@@ -6,6 +6,8 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { cpSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { demoSnapshot } from '../batch/demo-kg.js';
 import { corpus, countJobs, filmkw, flushDb, localTag, Proc, root, startWorker, tmp } from './cli.js';
@@ -130,5 +132,40 @@ test('a worker running another build refuses the run and stops', { skip: skip ??
     await tag.kill('SIGKILL');
     await old.kill('SIGKILL');
     await flushDb(url);
+  }
+});
+
+test('the KG as an http URL: the submitter and every worker download it and check its content hash', { skip: skip ?? false }, async () => {
+  const d = tmp();
+  const input = corpus(d, 2);
+  const kg = await demoSnapshot();
+  const expected = localTag(input, join(d, 'local.jsonl'), ['--kg', kg]);
+  let requests = 0;
+  const server = createServer((req, res) => {
+    requests++;
+    if (req.url !== '/kg.fkg') {
+      res.writeHead(404).end();
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'application/octet-stream' });
+    res.end(readFileSync(kg));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const cache = join(d, 'cache'); // the worker's download cache (FILMKW_CACHE_DIR)
+  const w = new Proc(['worker', '--queue', url], undefined, { FILMKW_CACHE_DIR: cache });
+  try {
+    await w.waitFor(/waiting for chunks/u);
+    const out = join(d, 'q.jsonl');
+    const r = filmkw(['tag', input, '--id-field', 'id', '--kg', `${base}/kg.fkg`, '--queue', url, '--chunk-docs', '10', '--out', out]);
+    assert.equal(r.status, 0, r.stderr);
+    assert.equal(readFileSync(out, 'utf8'), expected);
+    assert.equal(requests, 2, 'one download by the submitter, one by the worker (then cached)');
+    const bad = filmkw(['tag', input, '--kg', `${base}/missing.fkg`, '--queue', url]);
+    assert.equal(bad.status, 3, bad.stderr);
+    assert.match(bad.stderr, /^filmkw: tag: KG http:\/\/127\.0\.0\.1:\d+\/missing\.fkg: download failed: HTTP 404\n$/u);
+  } finally {
+    await w.kill();
+    server.close();
   }
 });

@@ -50,6 +50,9 @@ export async function describeKg(opts: { kg?: string; neo4j?: boolean; onProgres
     try {
       await download(opts.kg, file);
       return { hash: (await readSnapshotHeader(file)).contentHash, location: { kind: 'url', url: opts.kg }, source: opts.kg };
+    } catch (err) {
+      if (err instanceof FilmkwError) throw new FilmkwError(err.code, `tag: ${err.message}`);
+      throw err;
     } finally {
       rmSync(file, { force: true });
     }
