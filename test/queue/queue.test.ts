@@ -5,6 +5,7 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -24,7 +25,7 @@ after(() => stopShared());
 
 const noStack = (s: string) => assert.doesNotMatch(s, /\n\s+at /u, 'no stack trace');
 
-test('tag --queue with two worker processes writes the bytes of a local run, and leaves nothing in Redis', { skip: skip ?? false }, async () => {
+test('tag --queue with two worker processes writes the bytes of a local run, and leaves nothing in Redis', { skip: skip ?? false }, async (t) => {
   const d = tmp();
   const input = corpus(d, 25); // 300 documents + 12 bad records
   const expected = localTag(input, join(d, 'local.jsonl'));
@@ -48,6 +49,14 @@ test('tag --queue with two worker processes writes the bytes of a local run, and
     for (const state of ['wait', 'active', 'completed', 'failed'] as const) assert.equal(await countJobs(url, state), 0, state);
     const text = filmkw(['queue', 'status', '--queue', url]);
     assert.match(text.stdout, /^queue filmkw-tag at redis:\/\/127\.0\.0\.1:\d+\/1: 0 waiting, 0 active, 0 completed \(not yet collected\), 0 failed, 0 delayed\nworkers: 2\n {2}w\d /u);
+    // on a terminal (a pty from util-linux `script`): the progress line
+    const tty = spawnSync('script', ['-qec', `${JSON.stringify(process.execPath)} bin/filmkw tag ${input} --id-field id --queue ${url} --chunk-docs 8 --out ${join(d, 'tty.jsonl')}`, '/dev/null'], { cwd: root, encoding: 'utf8' });
+    if (tty.error) t.diagnostic(`no pty: util-linux script is missing (${tty.error.message}); progress line not checked`);
+    else {
+      assert.equal(tty.status, 0, tty.stdout);
+      assert.match(tty.stdout, /\rqueue [0-9a-f]{12}: chunks \d+ queued · \d+ active · \d+ done · \d+ failed \| \d+ records · [\d.]+ docs\/s/u);
+      assert.equal(readFileSync(join(d, 'tty.jsonl'), 'utf8'), expected);
+    }
     // both workers took chunks
     for (const w of workers) await w.kill();
     for (const w of workers) assert.match(w.stderr, /stopped after [1-9]\d* chunks/u, w.stderr);

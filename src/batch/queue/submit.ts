@@ -246,6 +246,7 @@ export async function runQueueTag(o: QueueTagOptions): Promise<QueueTagSummary> 
         await sleep(pollMs);
       }
     };
+    const removals = new Set<Promise<unknown>>();
     let lastCheckpoint = Date.now();
     const checkpointMs = o.checkpointMs ?? 1000;
     if (o.progress && stderr.isTTY) {
@@ -282,7 +283,10 @@ export async function runQueueTag(o: QueueTagOptions): Promise<QueueTagSummary> 
         for (let i = text.indexOf('"error":'); i >= 0; i = text.indexOf('"error":', i + 1)) errs++;
         s.errors += errs;
         s.documents += n - errs;
-        void redis(`removing chunk ${head.chunk}`, () => queue.remove(head.id)).catch(() => {});
+        const removal: Promise<unknown> = redis(`removing chunk ${head.chunk}`, () => queue.remove(head.id))
+          .catch(() => {}) // a leftover expires with the run's jobs (ABANDONED_JOB_SECONDS)
+          .finally(() => removals.delete(removal));
+        removals.add(removal);
         if (Date.now() - lastCheckpoint >= checkpointMs) {
           await checkpoint();
           lastCheckpoint = Date.now();
@@ -297,6 +301,7 @@ export async function runQueueTag(o: QueueTagOptions): Promise<QueueTagSummary> 
       if (err instanceof FilmkwError && out && err.code === 'QUEUE') throw new FilmkwError('QUEUE', `${err.message}; ${recordsDone} records are in ${out} (--resume continues)`);
       throw err;
     }
+    await Promise.all(removals);
     if (bar) {
       clearInterval(bar);
       bar = null;
