@@ -54,7 +54,7 @@ test('tag --queue with two worker processes writes the bytes of a local run, and
     if (tty.error) t.diagnostic(`no pty: util-linux script is missing (${tty.error.message}); progress line not checked`);
     else {
       assert.equal(tty.status, 0, tty.stdout);
-      assert.match(tty.stdout, /\rqueue [0-9a-f]{12}: chunks \d+ queued · \d+ active · \d+ done · \d+ failed \| \d+ records · [\d.]+ docs\/s/u);
+      assert.match(tty.stdout, /\r\x1b\[Kqueue [0-9a-f]{12}: chunks \d+ queued · \d+ active · \d+ done · \d+ failed \| \d+ records · [\d.]+ docs\/s/u);
       assert.equal(readFileSync(join(d, 'tty.jsonl'), 'utf8'), expected);
     }
     // both workers took chunks
@@ -166,12 +166,13 @@ test('the KG as an http URL: the submitter and every worker download it and chec
   try {
     await w.waitFor(/waiting for chunks/u);
     const out = join(d, 'q.jsonl');
-    const r = filmkw(['tag', input, '--id-field', 'id', '--kg', `${base}/kg.fkg`, '--queue', url, '--chunk-docs', '10', '--out', out]);
-    assert.equal(r.status, 0, r.stderr);
+    // child processes run asynchronously here: this process serves the KG
+    const r = new Proc(['tag', input, '--id-field', 'id', '--kg', `${base}/kg.fkg`, '--queue', url, '--chunk-docs', '10', '--out', out]);
+    assert.equal(await r.exited, 0, r.stderr);
     assert.equal(readFileSync(out, 'utf8'), expected);
     assert.equal(requests, 2, 'one download by the submitter, one by the worker (then cached)');
-    const bad = filmkw(['tag', input, '--kg', `${base}/missing.fkg`, '--queue', url]);
-    assert.equal(bad.status, 3, bad.stderr);
+    const bad = new Proc(['tag', input, '--kg', `${base}/missing.fkg`, '--queue', url]);
+    assert.equal(await bad.exited, 3, bad.stderr);
     assert.match(bad.stderr, /^filmkw: tag: KG http:\/\/127\.0\.0\.1:\d+\/missing\.fkg: download failed: HTTP 404\n$/u);
   } finally {
     await w.kill();

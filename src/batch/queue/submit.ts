@@ -249,16 +249,19 @@ export async function runQueueTag(o: QueueTagOptions): Promise<QueueTagSummary> 
     const removals = new Set<Promise<unknown>>();
     let lastCheckpoint = Date.now();
     const checkpointMs = o.checkpointMs ?? 1000;
+    let finished = false;
     if (o.progress && stderr.isTTY) {
-      bar = setInterval(() => {
+      const show = () =>
         void queue
           .getJobCounts('waiting', 'active', 'failed')
           .then((c) => {
+            if (finished) return;
             const secs = (Date.now() - t0) / 1000;
             stderr.write(`\r\x1b[Kqueue ${run}: chunks ${c.waiting} queued · ${c.active} active · ${nextChunk - startChunk - inflight.length} done · ${c.failed} failed | ${resumed + s.records} records · ${(secs > 0 ? s.documents / secs : 0).toFixed(1)} docs/s`);
           })
           .catch(() => {});
-      }, 500);
+      show();
+      bar = setInterval(show, 500);
     }
     try {
       for (;;) {
@@ -302,6 +305,7 @@ export async function runQueueTag(o: QueueTagOptions): Promise<QueueTagSummary> 
       throw err;
     }
     await Promise.all(removals);
+    finished = true;
     if (bar) {
       clearInterval(bar);
       bar = null;
