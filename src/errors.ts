@@ -24,9 +24,13 @@ export const EXIT = {
   QUEUE: 8,
   /** Bug: an unexpected exception (stack trace printed). */
   INTERNAL: 70,
+  /** Stopped by SIGINT (128 + 2, the shell's convention). */
+  SIGINT: 130,
+  /** Stopped by SIGTERM (128 + 15). */
+  SIGTERM: 143,
 } as const;
 
-export type ErrorCode = 'USAGE' | 'INPUT' | 'NEO4J_UNAVAILABLE' | 'NEO4J_AUTH' | 'NEO4J_FAILED' | 'OUTPUT' | 'QUEUE';
+export type ErrorCode = 'USAGE' | 'INPUT' | 'NEO4J_UNAVAILABLE' | 'NEO4J_AUTH' | 'NEO4J_FAILED' | 'OUTPUT' | 'QUEUE' | 'SIGINT' | 'SIGTERM';
 
 export class FilmkwError extends Error {
   readonly code: ErrorCode;
@@ -63,5 +67,22 @@ export function writeFailureReason(code: string | undefined, path: string): stri
       return 'disk quota exceeded';
     default:
       return undefined;
+  }
+}
+
+/**
+ * Names that must never be used as keys taken from untyped input (option keys, config keys, field
+ * names): assigning them reaches Object.prototype (`__proto__`), or reading them finds an inherited
+ * value instead of nothing (`constructor`, `toString`, … — every property of Object.prototype).
+ */
+export function forbiddenKeyPart(key: string): string | undefined {
+  return key.split('.').find((part) => part === '__proto__' || part === 'prototype' || part === 'constructor' || Object.prototype.hasOwnProperty.call(Object.prototype, part));
+}
+
+/** Usage error for a key of untyped input that names a built-in object property (see {@link forbiddenKeyPart}). */
+export function checkUntrustedKey(key: string, where: string): void {
+  const part = forbiddenKeyPart(key);
+  if (part !== undefined) {
+    throw usageError(`${where}: "${key}" is not allowed: "${part}" is a built-in property of JavaScript objects, not an option or field name`);
   }
 }

@@ -15,7 +15,7 @@
 
 // extraction
 export { createExtractor, type CreateExtractorOptions } from './pipeline/extract.js';
-export type { Extractor, ExtractCallOptions, Keyword, KeywordExplain } from './pipeline/api.js';
+export type { Extractor, ExtractCallOptions, ExtractTrace, Keyword, KeywordExplain } from './pipeline/api.js';
 export { PRESETS, listPresets, findPreset, type Preset } from './pipeline/presets.js';
 export {
   DEFAULT_OPTIONS,

@@ -92,10 +92,15 @@ interface Slot {
 export function startWorker(data: WorkerData, moduleUrl: string = import.meta.url): Worker {
   const ts = extname(fileURLToPath(moduleUrl)) === '.ts';
   const entry = new URL(ts ? './worker.ts' : './worker.js', moduleUrl);
-  if (!ts) return new Worker(entry, { workerData: data });
   // A worker does not inherit the parent's loader hooks: register tsx, then import the .ts entry.
   const bootstrap = `import('tsx/esm/api').then((m) => { m.register(); return import(${JSON.stringify(entry.href)}); });`;
-  return new Worker(bootstrap, { eval: true, workerData: data });
+  // stdout/stderr: true — by default Node pipes each worker's streams into the parent's, one 'error'
+  // listener per worker on process.stdout (a MaxListeners warning from 10 workers on). Forwarded by hand
+  // instead, both to stderr: stdout carries the JSON lines, which nothing in a worker may write.
+  const w = ts ? new Worker(bootstrap, { eval: true, workerData: data, stdout: true, stderr: true }) : new Worker(entry, { workerData: data, stdout: true, stderr: true });
+  w.stdout.on('data', (d: Buffer) => process.stderr.write(d));
+  w.stderr.on('data', (d: Buffer) => process.stderr.write(d));
+  return w;
 }
 
 /** A fixed pool of extraction workers (see module header). */

@@ -2,7 +2,8 @@
  * Checkpoints of `filmkw tag --out FILE` and `--resume`.
  *
  * A sidecar `<out>.progress.json` records, after each flushed batch of complete output lines:
- * the identity of the input (absolute path, size, mtime), the identity of the run's options (everything
+ * the identity of the input (absolute path, size, mtime and the sha256 of its content: an input edited in
+ * place with the same size and a restored mtime is refused too), the identity of the run's options (everything
  * that changes the output: format, fields, pipeline options, KG content hash, top K, explain...), the
  * number of input records done, and the byte length of the output file after the last complete line.
  * Order of a checkpoint: write the lines → fsync the output → write the sidecar to a temp file → fsync
@@ -15,19 +16,21 @@
  * sidecar.
  */
 import { createHash } from 'node:crypto';
-import { closeSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { closeSync, createReadStream, fsyncSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { FilmkwError, usageError } from '../errors.js';
 import { canonicalJson } from '../util/canonical-json.js';
 
 export const PROGRESS_FORMAT = 'filmkw-tag-progress';
-export const PROGRESS_VERSION = 1;
+export const PROGRESS_VERSION = 2;
 
 /** Identity of the input file. */
 export interface InputIdentity {
   path: string;
   size: number;
   mtimeMs: number;
+  /** sha256 of the content (hex). */
+  sha256: string;
 }
 
 /** Contents of `<out>.progress.json`. */
@@ -47,9 +50,12 @@ export interface ProgressFile {
 
 export const progressPath = (out: string) => `${out}.progress.json`;
 
-export function inputIdentity(path: string): InputIdentity {
+/** Identity of an input file: path, size, mtime and content hash (one sequential read of the file). */
+export async function inputIdentity(path: string): Promise<InputIdentity> {
   const st = statSync(path);
-  return { path: resolve(path), size: st.size, mtimeMs: Math.trunc(st.mtimeMs) };
+  const h = createHash('sha256');
+  for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 })) h.update(chunk as Buffer);
+  return { path: resolve(path), size: st.size, mtimeMs: Math.trunc(st.mtimeMs), sha256: h.digest('hex') };
 }
 
 /** Flatten nested objects to dotted keys (arrays are leaves), values as canonical JSON. */
@@ -118,6 +124,7 @@ export function checkResume(out: string, saved: ProgressFile, input: InputIdenti
   if (saved.input.path !== input.path) changes.push(`input path ${saved.input.path} → ${input.path}`);
   if (saved.input.size !== input.size) changes.push(`input size ${saved.input.size} → ${input.size} bytes`);
   if (saved.input.mtimeMs !== input.mtimeMs) changes.push(`input modified ${new Date(saved.input.mtimeMs).toISOString()} → ${new Date(input.mtimeMs).toISOString()}`);
+  if (changes.length === 0 && saved.input.sha256 !== input.sha256) changes.push(`input content differs (sha256 ${String(saved.input.sha256).slice(0, 12)}… → ${input.sha256.slice(0, 12)}…) although size and modification time are the same`);
   if (changes.length > 0) throw usageError(`tag: --resume: the input changed since the interrupted run (${changes.join('; ')}); run without --resume to start over`);
   if (optionsHash(options) !== saved.optionsHash) {
     const keys = [...new Set([...Object.keys(saved.options ?? {}), ...Object.keys(options)])].sort();

@@ -3,11 +3,11 @@
  * worker pool) → write JSON lines to a file or stdout, with checkpoints for `--resume` (resume.ts),
  * a progress bar on a TTY, and a summary.
  */
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, rmSync, statSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { assertNotAnInput, lockOutput } from '../util/files.js';
 import { FilmkwError, inputError, usageError } from '../errors.js';
-import { readRecords, type InputFormat, type InputRecord, type ReadStats } from '../io/readers.js';
+import { encodingWarning, readRecords, type InputFormat, type InputRecord, type ReadStats } from '../io/readers.js';
 import { DEFAULT_MAX_RECORD_BYTES } from '../io/lines.js';
 import { resolveOptions } from '../pipeline/options.js';
 import type { SegmenterBackend } from '../lexicon/base.js';
@@ -36,6 +36,8 @@ export interface TagRunOptions {
   input: string;
   format: InputFormat;
   textField?: string;
+  /** Input encoding (iconv-lite name); absent: UTF-8, or UTF-16 by its BOM. */
+  encoding?: string;
   idField?: string;
   /** @default 16 MiB */
   maxRecordBytes?: number;
@@ -52,10 +54,10 @@ export interface TagRunOptions {
   backend?: SegmenterBackend;
   kg?: string;
   neo4j?: boolean;
-  /** The Unix-filter contract (pipe.ts): one line out per line in, nothing position-dependent. */
-  pipe?: boolean;
   /** Directory of the on-disk cache of KG-derived tables (the CLI passes `FILMKW_CACHE_DIR`'s); absent or null: none. */
   cacheDir?: string | null;
+  /** The Unix-filter contract (pipe.ts): one line out per line in, nothing position-dependent. */
+  pipe?: boolean;
   /** Show a progress bar (the CLI passes stderr.isTTY). @default false */
   progress?: boolean;
   /** Checkpoint interval of `--out` runs. @default 1000 ms */
@@ -78,6 +80,8 @@ export interface TagRunSummary {
   /** Records skipped because an interrupted run had done them (--resume). */
   resumed: number;
   invalidUtf8: number;
+  /** The encoding the input was read in (`utf-8`, a BOM-detected UTF-16, or --encoding). */
+  encoding: string;
   workers: number;
   preset: string;
   kg: string;
@@ -97,7 +101,7 @@ export interface Sink {
   readonly bytes: number;
 }
 
-export async function fileSink(path: string, startAt: number | null): Promise<Sink> {
+async function fileSink(path: string, startAt: number | null): Promise<Sink> {
   let fh: FileHandle;
   try {
     if (startAt === null) fh = await open(path, 'w');
@@ -142,7 +146,7 @@ function outputFailed(err: Error): FilmkwError {
   return new FilmkwError('OUTPUT', `tag: writing the output failed: ${err.message}`, { cause: err });
 }
 
-export function streamSink(stream: NodeJS.WritableStream): Sink {
+function streamSink(stream: NodeJS.WritableStream): Sink {
   let bytes = 0;
   let failed: Error | null = null;
   stream.on('error', (err: Error) => {
@@ -211,8 +215,50 @@ async function progressBar(stderr: NodeJS.WritableStream, total: number): Promis
   };
 }
 
-/** The checks of the input and output paths of every tag run (local or queue); true when the input is stdin. */
-export function checkTagPaths(o: Pick<TagRunOptions, 'input' | 'format' | 'out' | 'resume'>): boolean {
+/** Upper bounds of the numeric options (issue 17: every number has a sane range). */
+export const TAG_LIMITS = Object.freeze({
+  /** Each worker holds its own segmenter and KG (tens of MB each). */
+  workers: 64,
+  topK: 1000,
+  maxRecordBytes: 1 << 30,
+});
+
+/** A count option: an integer from 1 to `max`; the message names the CLI flag. */
+function checkCount(flag: string, n: number, max: number, why = ''): number {
+  if (!Number.isInteger(n) || n < 1) throw usageError(`tag: ${flag} must be an integer ≥ 1, got ${n}`);
+  if (n > max) throw usageError(`tag: ${flag} must be at most ${max}${why}, got ${n}`);
+  return n;
+}
+
+/**
+ * Run `filmkw tag` (see module header): {@link checkRun}, then, holding the output's lock,
+ * {@link createEngine} → {@link openOutput} → the tagging loop (`tagLocked`). Throws FilmkwError for user mistakes and
+ * output failures. The options are validated here, once (the CLI only turns its flags into values).
+ */
+export async function runTag(o: TagRunOptions): Promise<TagRunSummary> {
+  const run = checkRun(o);
+  // One run per output: a second run on the same --out (and its checkpoint) fails naming the first.
+  const unlock = o.out ? lockOutput('tag', o.out) : () => undefined;
+  try {
+    return await tagLocked(o, run);
+  } finally {
+    unlock();
+  }
+}
+
+/** What {@link checkRun} settles about a run. */
+export interface CheckedRun {
+  stdin: boolean;
+  workers: number;
+  maxRecordBytes: number;
+  stderr: NonNullable<TagRunOptions['stderr']>;
+}
+
+/** Step 1: the options and paths (numbers in range, the input present, --resume and --out usable). */
+export function checkRun(o: TagRunOptions): CheckedRun {
+  const workers = checkCount('--workers', o.workers ?? 1, TAG_LIMITS.workers, ' (each worker loads its own segmenter and KG)');
+  if (o.topK !== undefined) checkCount('--top', o.topK, TAG_LIMITS.topK);
+  const maxRecordBytes = checkCount('--max-record-bytes', o.maxRecordBytes ?? DEFAULT_MAX_RECORD_BYTES, TAG_LIMITS.maxRecordBytes);
   const stdin = o.input === '-';
   if (!stdin) {
     if (!existsSync(o.input)) throw inputError(`tag: input file not found: ${o.input}`);
@@ -220,8 +266,8 @@ export function checkTagPaths(o: Pick<TagRunOptions, 'input' | 'format' | 'out' 
   }
   if (o.resume && !o.out) throw usageError('tag: --resume needs --out FILE (the output of the interrupted run)');
   if (o.resume && stdin) throw usageError('tag: --resume needs an input file (stdin cannot be re-read)');
-  if (o.out && !stdin && resolve(o.out) === resolve(o.input)) throw usageError(`tag: --out ${o.out} is the input file`);
-  return stdin;
+  if (o.out) assertNotAnInput('tag', '--out', o.out, [...(stdin ? [] : [o.input]), ...(o.kg ? [o.kg] : [])]);
+  return { stdin, workers, maxRecordBytes, stderr: o.stderr ?? process.stderr };
 }
 
 /** The pipeline options of a tag run (errors say `tag:`). */
@@ -234,62 +280,25 @@ export function resolveTagOptions(o: Pick<TagRunOptions, 'preset' | 'overrides'>
   }
 }
 
+/** The engine of a run, what it reports, and the identity a --resume must match. */
+interface RunEngine {
+  engine: TagEngine;
+  preset: string;
+  kgSource: string;
+  flat: Record<string, string>;
+}
+
 /**
- * Open the `--out` file of a run: with `resume`, check the checkpoint against the input and the run
- * identity `flat` and continue after it; otherwise start a new file.
+ * Step 2: the extractor, in this thread or in a worker pool (options first: an unknown preset fails
+ * before anything is loaded), and the run identity (options, KG content) that checkpoints record.
  */
-export async function openOutput(out: string, resume: boolean, input: InputIdentity | null, flat: Record<string, string>): Promise<{ sink: Sink; resumed: number }> {
-  let startAt: number | null = null;
-  let resumed = 0;
-  if (resume) {
-    const saved = readProgress(out);
-    if (saved) {
-      const cp = checkResume(out, saved, input!, flat);
-      resumed = cp.records;
-      startAt = cp.outBytes;
-    } else if (existsSync(out) && statSync(out).size > 0) {
-      throw usageError(`tag: --resume: ${out} exists but there is no ${out}.progress.json (the run finished, or the file was not written by filmkw tag); run without --resume to overwrite it`);
-    }
-  }
-  return { sink: await fileSink(out, startAt), resumed };
-}
-
-/** The checkpoint of a run: sync the output, then record `records()` and the output length (resume.ts). */
-export function checkpointer(out: string | undefined, input: InputIdentity | null, flat: Record<string, string>, sink: Sink, records: () => number): () => Promise<void> {
-  return async () => {
-    if (!out || !input) return;
-    await sink.sync();
-    writeProgress(out, {
-      format: PROGRESS_FORMAT,
-      version: PROGRESS_VERSION,
-      input,
-      optionsHash: optionsHash(flat),
-      options: flat,
-      records: records(),
-      outBytes: sink.bytes,
-      updatedAt: new Date().toISOString(),
-    });
-  };
-}
-
-/** Run `filmkw tag` (see module header). Throws FilmkwError for user mistakes and output failures. */
-export async function runTag(o: TagRunOptions): Promise<TagRunSummary> {
-  const stderr = o.stderr ?? process.stderr;
-  const workers = o.workers ?? 1;
-  if (!Number.isInteger(workers) || workers < 1) throw usageError(`tag: --workers must be an integer ≥ 1, got ${workers}`);
-  if (o.topK !== undefined && (!Number.isInteger(o.topK) || o.topK < 1)) throw usageError(`tag: --top must be an integer ≥ 1, got ${o.topK}`);
-  const maxRecordBytes = o.maxRecordBytes ?? DEFAULT_MAX_RECORD_BYTES;
-  if (!Number.isInteger(maxRecordBytes) || maxRecordBytes < 1) throw usageError(`tag: --max-record-bytes must be an integer ≥ 1, got ${maxRecordBytes}`);
-  const stdin = checkTagPaths(o);
-
-  // Options first (an unknown preset fails before anything is loaded).
-  const call: TagCallOptions = { topK: o.topK, explain: o.explain === true };
-  const started = Date.now();
+async function createEngine(o: TagRunOptions, run: CheckedRun, call: TagCallOptions): Promise<RunEngine> {
+  const { workers, maxRecordBytes, stderr } = run;
   let engine: TagEngine;
   let preset: string;
   let kgSource = 'none (test factory)';
   let identity: Record<string, unknown>;
-  const common = { format: o.format, textField: o.textField ?? null, idField: o.idField ?? null, maxRecordBytes, topK: o.topK ?? null, explain: call.explain };
+  const common = { format: o.format, textField: o.textField ?? null, idField: o.idField ?? null, encoding: o.encoding ?? null, maxRecordBytes, topK: o.topK ?? null, explain: call.explain };
   if (o.factory) {
     const ex = workers === 1 ? await loadFactory(o.factory) : null;
     engine = ex ? new InlineEngine(ex, call) : await WorkerPool.create(workers, o.factory, call);
@@ -324,23 +333,70 @@ export async function runTag(o: TagRunOptions): Promise<TagRunSummary> {
     }
     identity = { ...common, backend: o.backend ?? null, kgContentHash: contentHash, pipeline: resolved as unknown as Record<string, unknown> };
   }
-  const flat = flattenIdentity(identity);
+  return { engine, preset, kgSource, flat: flattenIdentity(identity) };
+}
 
+/** Where the records go and from where a resumed run continues. */
+export interface RunOutput {
+  sink: Sink;
+  input: InputIdentity | null;
+  resumed: number;
+}
+
+/** Step 3: the output (a file, checked against its checkpoint for --resume, or stdout). */
+export async function openOutput(o: TagRunOptions, run: CheckedRun, flat: Record<string, string>): Promise<RunOutput> {
+  if (!o.out) return { sink: streamSink(o.stdout ?? process.stdout), input: null, resumed: 0 };
+  const input = run.stdin ? null : await inputIdentity(o.input);
+  let resumed = 0;
+  let startAt: number | null = null;
+  if (o.resume) {
+    const saved = readProgress(o.out);
+    if (saved) {
+      const cp = checkResume(o.out, saved, input!, flat);
+      resumed = cp.records;
+      startAt = cp.outBytes;
+    } else if (existsSync(o.out) && statSync(o.out).size > 0) {
+      throw usageError(
+        `tag: --resume: ${o.out} exists but there is no ${o.out}.progress.json (the run finished, or the file was not written by filmkw tag); run without --resume to overwrite it`,
+      );
+    }
+  }
+  return { sink: await fileSink(o.out, startAt), input, resumed };
+}
+
+/** The checkpoint of a run: sync the output, then record `records()` and the output length (resume.ts). */
+export function checkpointer(out: string | undefined, input: InputIdentity | null, flat: Record<string, string>, sink: Sink, records: () => number): () => Promise<void> {
+  return async () => {
+    if (!out || !input) return;
+    await sink.sync();
+    writeProgress(out, {
+      format: PROGRESS_FORMAT,
+      version: PROGRESS_VERSION,
+      input,
+      optionsHash: optionsHash(flat),
+      options: flat,
+      records: records(),
+      outBytes: sink.bytes,
+      updatedAt: new Date().toISOString(),
+    });
+  };
+}
+
+async function tagLocked(o: TagRunOptions, run: CheckedRun): Promise<TagRunSummary> {
+  const { stdin, workers, maxRecordBytes, stderr } = run;
+  const call: TagCallOptions = { topK: o.topK, explain: o.explain === true };
+  const started = Date.now();
+  const { engine, preset, kgSource, flat } = await createEngine(o, run, call);
   let sink: Sink | null = null;
   let input: InputIdentity | null = null;
   let resumed = 0;
+  // A run that fails before writing a record leaves nothing behind when it created the output.
+  const outWasThere = o.out !== undefined && existsSync(o.out);
+  let recordsDone = 0;
   try {
-    // Output and checkpoint.
-    if (o.out) {
-      input = stdin ? null : inputIdentity(o.input);
-      const opened = await openOutput(o.out, o.resume === true, input, flat);
-      sink = opened.sink;
-      resumed = opened.resumed;
-    } else {
-      sink = streamSink(o.stdout ?? process.stdout);
-    }
+    ({ sink, input, resumed } = await openOutput(o, run, flat));
     const out = o.out;
-    let recordsDone = resumed;
+    recordsDone = resumed;
     const checkpoint = checkpointer(out, input, flat, sink, () => recordsDone);
     if (out && input) await checkpoint();
     const setupSeconds = (Date.now() - started) / 1000;
@@ -372,6 +428,7 @@ export async function runTag(o: TagRunOptions): Promise<TagRunSummary> {
       format: o.format,
       textField: o.textField,
       idField: o.idField,
+      encoding: o.encoding,
       maxRecordBytes,
       stats,
       onBytes: (b: number) => {
@@ -417,6 +474,8 @@ export async function runTag(o: TagRunOptions): Promise<TagRunSummary> {
       await sink.close();
       removeProgress(out);
     }
+    const warning = encodingWarning(stats);
+    if (warning) stderr.write(`${warning}\n`);
     const seconds = (Date.now() - t0) / 1000;
     const summary: TagRunSummary = {
       records,
@@ -424,6 +483,7 @@ export async function runTag(o: TagRunOptions): Promise<TagRunSummary> {
       errors,
       resumed,
       invalidUtf8: stats.invalidUtf8,
+      encoding: stats.encoding ?? 'utf-8',
       workers,
       preset,
       kg: kgSource,
@@ -432,6 +492,13 @@ export async function runTag(o: TagRunOptions): Promise<TagRunSummary> {
       docsPerSecond: rate(documents, seconds),
     };
     return summary;
+  } catch (err) {
+    if (o.out && !outWasThere && recordsDone === 0 && sink !== null) {
+      await sink.close().catch(() => undefined);
+      rmSync(o.out, { force: true });
+      removeProgress(o.out);
+    }
+    throw err;
   } finally {
     await engine.close();
   }
@@ -450,5 +517,6 @@ export function summaryLine(s: TagRunSummary, out: string | undefined, engine = 
   ];
   if (s.resumed > 0) parts.push(`resumed after ${s.resumed} records`);
   if (s.invalidUtf8 > 0) parts.push(`${s.invalidUtf8} with invalid UTF-8 (replaced by U+FFFD)`);
+  if (s.encoding !== 'utf-8') parts.push(`read as ${s.encoding}`);
   return `${parts.join(', ')}${out ? ` → ${out}` : ''}\n`;
 }

@@ -20,6 +20,9 @@ const COMMANDS: readonly { name: string; load: () => Promise<Register> }[] = [
   { name: 'dict', load: async () => (await import('./commands/dict.js')).registerDict },
   { name: 'eval', load: async () => (await import('./commands/eval.js')).registerEval },
   { name: 'html', load: async () => (await import('./commands/html.js')).registerHtml },
+  { name: 'serve', load: async () => (await import('./commands/serve.js')).registerServe },
+  { name: 'crawl', load: async () => (await import('./commands/crawl.js')).registerCrawl },
+  { name: 'replay', load: async () => (await import('./commands/crawl.js')).registerReplay },
   { name: 'worker', load: async () => (await import('./commands/worker.js')).registerWorker },
   { name: 'queue', load: async () => (await import('./commands/queue.js')).registerQueue },
 ];
@@ -57,8 +60,27 @@ export async function buildProgram(argv?: readonly string[]): Promise<Command> {
   return program;
 }
 
-/** Runs the CLI and returns the exit code; never calls process.exit. */
+/**
+ * A closed stdout (`filmkw … | head -1`) ends every command the same way: one line, exit 7. Without a
+ * listener, Node throws the EPIPE as an uncaught exception (a stack trace, exit 1). This is the one place
+ * the CLI exits the process itself: the command cannot be told to stop from an event handler, and its
+ * output has nowhere to go. Lock files are removed by their exit hook (src/io/files.ts).
+ */
+let stdoutGuarded = false;
+
+function guardStdout(): void {
+  if (stdoutGuarded) return; // run() may be called more than once in a process (tests)
+  stdoutGuarded = true;
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    const why = err.code === 'EPIPE' ? 'the output was closed early (EPIPE, e.g. `| head`); stopped' : `cannot write to stdout (${err.code ?? err.message}); stopped`;
+    process.stderr.write(`filmkw: ${why}\n`);
+    process.exit(EXIT.OUTPUT);
+  });
+}
+
+/** Runs the CLI and returns the exit code; calls process.exit only for a closed stdout (guardStdout). */
 export async function run(argv: string[]): Promise<number> {
+  guardStdout();
   const program = await buildProgram(argv);
   try {
     await program.parseAsync(argv, { from: 'user' });

@@ -14,7 +14,7 @@ import { createExtractor } from '../pipeline/extract.js';
 import { loadBundledIdf, type IdfTable } from '../pipeline/idf.js';
 import type { DiskCache } from '../lexicon/cache.js';
 import { listPresets } from '../pipeline/presets.js';
-import { resolveOptions } from '../pipeline/options.js';
+import { parseOverride, resolveOptions } from '../pipeline/options.js';
 import type { SegmenterBackend } from '../lexicon/base.js';
 import { writeUserDict } from '../lexicon/dict.js';
 import { canonicalJson } from '../util/canonical-json.js';
@@ -32,18 +32,10 @@ export function systemName(spec: Pick<SystemSpec, 'preset' | 'baseline' | 'overr
 
 /** Parse repeated `--set key=value` flags: values are JSON when they parse as JSON, strings otherwise. */
 export function parseOverrides(pairs: readonly string[]): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
+  const out: Record<string, unknown> = Object.create(null) as Record<string, unknown>; // keys are untyped input
   for (const pair of pairs) {
-    const eq = pair.indexOf('=');
-    if (eq <= 0) throw usageError(`eval: --set expects key=value, got "${pair}"`);
-    const key = pair.slice(0, eq).trim();
-    const raw = pair.slice(eq + 1).trim();
-    let value: unknown = raw;
-    try {
-      value = JSON.parse(raw);
-    } catch {
-      value = raw;
-    }
+    if (pair.indexOf('=') <= 0) throw usageError(`eval: --set expects key=value, got "${pair}"`);
+    const [key, value] = parseOverride(pair);
     out[key] = value;
   }
   return out;

@@ -123,10 +123,14 @@ export function resolveEvalOptions(partial: Record<string, unknown> = {}): EvalO
   return out;
 }
 
+/** Largest cut-off K (a range such as 1-1000000000 would otherwise run out of memory). */
+export const MAX_K = 1000;
+
 function checkKs(value: unknown): number[] {
   if (!Array.isArray(value) || value.length === 0) throw usageError('eval: ks must be a non-empty list of positive integers');
   for (const k of value) {
     if (!Number.isInteger(k) || (k as number) < 1) throw usageError(`eval: K must be a positive integer, got ${JSON.stringify(k)}`);
+    if ((k as number) > MAX_K) throw usageError(`eval: K must be at most ${MAX_K}, got ${JSON.stringify(k)}`);
   }
   return [...new Set(value as number[])].sort((a, b) => a - b);
 }
@@ -140,6 +144,7 @@ export function parseKs(spec: string): number[] {
       const a = Number(range[1]);
       const b = Number(range[2]);
       if (a < 1 || b < a) throw usageError(`eval: bad K range "${part}" (expected e.g. 1-5)`);
+      if (b > MAX_K) throw usageError(`eval: K must be at most ${MAX_K}, got ${b}`);
       for (let k = a; k <= b; k++) out.push(k);
     } else if (/^\d+$/.test(part)) {
       out.push(Number(part));

@@ -43,11 +43,12 @@ export async function writeExperimentOutputs(
   config: ExperimentConfig,
   runs: Map<string, SystemRun>,
   docs: readonly GoldDocument[],
-  options: { predictions?: boolean } = {},
+  options: { predictions?: boolean; /** Called with each path before it is written (refuses inputs). */ beforeWrite?: (path: string) => void } = {},
 ): Promise<WrittenFiles> {
   mkdir(dir);
   const files: string[] = [];
   const put = (rel: string, content: string) => {
+    options.beforeWrite?.(join(dir, rel));
     write(join(dir, rel), content);
     files.push(rel);
   };

@@ -15,7 +15,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
-import { inputError, usageError } from '../errors.js';
+import { inputError, usageError, checkUntrustedKey } from '../errors.js';
 
 export const GOLD_FORMATS = ['jsonl', 'csl'] as const;
 export type GoldFormat = (typeof GOLD_FORMATS)[number];
@@ -71,6 +71,7 @@ export function resolveReadGoldOptions(partial: Record<string, unknown> = {}): R
   for (const [key, value] of Object.entries(partial)) {
     if (value === undefined) continue;
     if (typeof value !== 'string' || value === '') throw usageError(`eval: reader option ${key} must be a non-empty string`);
+    if (key !== 'format') checkUntrustedKey(value, `eval: ${key}`);
     (out as Record<string, string>)[key] = value;
   }
   if (!(GOLD_FORMATS as readonly string[]).includes(out.format)) {
@@ -79,12 +80,19 @@ export function resolveReadGoldOptions(partial: Record<string, unknown> = {}): R
   return out;
 }
 
+/** A text file's bytes as a string: UTF-16 LE / BE when it starts with that byte-order mark, else UTF-8. */
+function decodeText(buf: Buffer): string {
+  if (buf.length >= 2 && buf[0] === 0xff && buf[1] === 0xfe) return new TextDecoder('utf-16le').decode(buf.subarray(2));
+  if (buf.length >= 2 && buf[0] === 0xfe && buf[1] === 0xff) return new TextDecoder('utf-16be').decode(buf.subarray(2));
+  return buf.toString('utf8');
+}
+
 /** Read and parse a gold file. `displayName` is used in error messages (default: the path). */
 export function readGold(path: string, partial: Partial<ReadGoldOptions> = {}, displayName = path): GoldDocument[] {
   const options = resolveReadGoldOptions(partial as Record<string, unknown>);
   let content: string;
   try {
-    content = readFileSync(path, 'utf8');
+    content = decodeText(readFileSync(path));
   } catch (err) {
     throw inputError(`${displayName}: cannot read gold file (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`, err);
   }
@@ -109,8 +117,30 @@ function lines(content: string): string[] {
   return content.replace(/^\uFEFF/u, '').split(/\r?\n/u);
 }
 
+/** Bad lines reported in one run (the error lists the first ones and counts the rest). */
+export const MAX_REPORTED_GOLD_ERRORS = 20;
+
+/** Collects bad lines, then throws one input error listing them (up to {@link MAX_REPORTED_GOLD_ERRORS}). */
+class BadLines {
+  private readonly list: string[] = [];
+  private count = 0;
+  add(message: string): void {
+    this.count++;
+    if (this.list.length < MAX_REPORTED_GOLD_ERRORS) this.list.push(message);
+  }
+  throwIfAny(file: string): void {
+    if (this.count === 0) return;
+    if (this.count === 1) throw inputError(this.list[0]);
+    const more = this.count > this.list.length ? `; … and ${this.count - this.list.length} more` : '';
+    throw inputError(`${file}: ${this.count} bad lines: ${this.list.join('; ')}${more}`);
+  }
+}
+
+const own = (o: Record<string, unknown>, key: string): unknown => (Object.prototype.hasOwnProperty.call(o, key) ? o[key] : undefined);
+
 function parseJsonl(content: string, file: string, options: ReadGoldOptions): GoldDocument[] {
   const out: GoldDocument[] = [];
+  const bad = new BadLines();
   lines(content).forEach((raw, i) => {
     const line = i + 1;
     if (raw.trim() === '') return;
@@ -119,34 +149,35 @@ function parseJsonl(content: string, file: string, options: ReadGoldOptions): Go
     try {
       record = JSON.parse(raw);
     } catch (err) {
-      throw inputError(`${where}: invalid JSON (${(err as Error).message})`);
+      return bad.add(`${where}: invalid JSON (${(err as Error).message})`);
     }
-    if (record === null || typeof record !== 'object' || Array.isArray(record)) throw inputError(`${where}: expected a JSON object`);
+    if (record === null || typeof record !== 'object' || Array.isArray(record)) return bad.add(`${where}: expected a JSON object`);
     const obj = record as Record<string, unknown>;
-    const text = obj[options.textField];
+    const text = own(obj, options.textField);
     if (typeof text !== 'string') {
-      throw inputError(`${where}: field "${options.textField}" is ${text === undefined ? 'missing' : 'not a string'} (choose the text field with --text-field)`);
+      return bad.add(`${where}: field "${options.textField}" is ${text === undefined ? 'missing' : 'not a string'} (choose the text field with --text-field)`);
     }
-    const rawId = obj[options.idField];
+    const rawId = own(obj, options.idField);
     let id: string;
     if (rawId === undefined || rawId === null) id = `${basename(file)}:${line}`;
     else if (typeof rawId === 'string' || typeof rawId === 'number') id = String(rawId);
-    else throw inputError(`${where}: field "${options.idField}" must be a string or number`);
-    const gold = obj[options.goldField];
+    else return bad.add(`${where}: field "${options.idField}" must be a string or number`);
+    const gold = own(obj, options.goldField);
     if (!Array.isArray(gold)) {
-      throw inputError(`${where}: field "${options.goldField}" is ${gold === undefined ? 'missing' : 'not an array'} (expected an array of keywords)`);
+      return bad.add(`${where}: field "${options.goldField}" is ${gold === undefined ? 'missing' : 'not an array'} (expected an array of keywords)`);
     }
-    gold.forEach((g, gi) => {
-      if (typeof g !== 'string' || g.trim() === '') throw inputError(`${where}: field "${options.goldField}"[${gi}] must be a non-empty string`);
-    });
-    if (gold.length === 0) throw inputError(`${where}: field "${options.goldField}" is empty (a document needs gold keywords)`);
+    const badKeyword = gold.findIndex((g) => typeof g !== 'string' || g.trim() === '');
+    if (badKeyword >= 0) return bad.add(`${where}: field "${options.goldField}"[${badKeyword}] must be a non-empty string`);
+    if (gold.length === 0) return bad.add(`${where}: field "${options.goldField}" is empty (a document needs gold keywords)`);
     out.push({ id, text, gold: gold as string[], line });
   });
+  bad.throwIfAny(file);
   return out;
 }
 
 function parseCsl(content: string, file: string): GoldDocument[] {
   const out: GoldDocument[] = [];
+  const bad = new BadLines();
   const name = basename(file);
   lines(content).forEach((raw, i) => {
     const line = i + 1;
@@ -154,13 +185,14 @@ function parseCsl(content: string, file: string): GoldDocument[] {
     const where = `${file}:${line}`;
     const cols = raw.split('\t');
     if (cols.length !== 3) {
-      throw inputError(`${where}: expected 3 tab-separated columns (prompt, text, keywords joined by _), found ${cols.length}`);
+      return bad.add(`${where}: expected 3 tab-separated columns (prompt, text, keywords joined by _), found ${cols.length}`);
     }
     const [, text, keywords] = cols;
-    if (text.trim() === '') throw inputError(`${where}: column 2 (text) is empty`);
+    if (text.trim() === '') return bad.add(`${where}: column 2 (text) is empty`);
     const gold = keywords.split('_').map((k) => k.trim());
-    if (gold.some((k) => k === '')) throw inputError(`${where}: column 3 (keywords) has an empty keyword: ${JSON.stringify(keywords)}`);
+    if (gold.some((k) => k === '')) return bad.add(`${where}: column 3 (keywords) has an empty keyword: ${JSON.stringify(keywords)}`);
     out.push({ id: `${name}:${line}`, text, gold, line });
   });
+  bad.throwIfAny(file);
   return out;
 }

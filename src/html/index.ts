@@ -3,8 +3,9 @@
  * turns one saved page into the record `filmkw tag` reads; {@link listHtmlPages} lists the pages of a
  * file or directory in a deterministic order. List-page records (seed 002) live in src/html/records.ts.
  */
-import { readdir, readFile, stat } from 'node:fs/promises';
-import { basename, join, relative } from 'node:path';
+import { readFile, stat } from 'node:fs/promises';
+import { basename } from 'node:path';
+import { walkFiles } from '../util/files.js';
 import { FilmkwError, inputError } from '../errors.js';
 import { mainTextOfBytes, type MainTextOptions } from './maintext.js';
 
@@ -72,7 +73,7 @@ export function htmlBytesToRecord(bytes: Uint8Array, id: string, opts: MainTextO
  * directory, recursively, sorted by relative path (id = that path, `/`-separated). Throws INPUT when the
  * path does not exist; `cmd` prefixes the message.
  */
-export async function listHtmlPages(path: string, cmd = 'html'): Promise<{ path: string; id: string }[]> {
+export async function listHtmlPages(path: string, cmd = 'html'): Promise<{ path: string; id: string; problem?: string }[]> {
   let st;
   try {
     st = await stat(path);
@@ -81,16 +82,14 @@ export async function listHtmlPages(path: string, cmd = 'html'): Promise<{ path:
     throw inputError(`${cmd}: ${path}: ${code === 'ENOENT' ? 'no such file or directory' : (err as Error).message}`, err);
   }
   if (!st.isDirectory()) return [{ path, id: basename(path) }];
-  const out: { path: string; id: string }[] = [];
-  const walk = async (dir: string): Promise<void> => {
-    const entries = await readdir(dir, { withFileTypes: true });
-    for (const e of entries) {
-      const p = join(dir, e.name);
-      if (e.isDirectory()) await walk(p);
-      else if (/\.html?$/i.test(e.name)) out.push({ path: p, id: relative(path, p).split('\\').join('/') });
-    }
-  };
-  await walk(path);
+  // symlinked directories are followed (each real directory once); a symlink loop, a dangling link or an
+  // unreadable directory comes back with its `problem`, which the callers turn into an error record
+  let out: { path: string; id: string; problem?: string }[];
+  try {
+    out = walkFiles(path, { filter: (name) => /\.html?$/i.test(name) }).map((f) => (f.problem ? { path: f.path, id: f.rel, problem: f.problem } : { path: f.path, id: f.rel }));
+  } catch (err) {
+    throw inputError(`${cmd}: ${path}: cannot read the directory (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`, err);
+  }
   out.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   return out;
 }

@@ -7,11 +7,12 @@
  * `/subject/<id>/` (src/html/douban-fields.ts), else a generic record (first link, text).
  *
  * Decoding is src/html/decode.ts. Never throws for a bad page: empty, not HTML, undecodable or wrong declared encoding give an error
- * record `{file, error: {code, message}}`; a truncated page keeps its complete records and marks them.
+ * record `{id, error}` (id = the page's path, as `html text` writes; `error` one line of text); a truncated page keeps its complete records and marks them.
  */
 import { existsSync } from 'node:fs';
-import { readdir, readFile, stat } from 'node:fs/promises';
-import { basename, join, relative } from 'node:path';
+import { readFile, stat } from 'node:fs/promises';
+import { basename } from 'node:path';
+import { walkFiles } from '../util/files.js';
 import type { Element } from 'domhandler';
 import { FilmkwError, inputError } from '../errors.js';
 
@@ -39,10 +40,18 @@ export interface PageRecord extends Partial<FilmRecord> {
   warning?: string;
 }
 
+/** A page that cannot be read: the documented `{id, error}` shape of every error record. */
 export interface PageError {
-  file: string;
-  error: { code: string; message: string };
+  id: string;
+  error: string;
 }
+
+/** One line of an error message: no ANSI colour codes, no call log after the first line (Playwright's). */
+export const oneLineMessage = (m: string): string =>
+  m
+    .replace(/\u001b\[[0-9;]*[A-Za-z]/gu, '')
+    .split('\n')[0]!
+    .trim();
 
 export interface PageEmpty {
   file: string;
@@ -158,18 +167,15 @@ export async function recordsOfFile(path: string, display: string, opts: Partial
     const { html } = decodeHtml(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), { path: display });
     lines = await recordsOfHtml(html, display, opts);
   } catch (err) {
-    if (err instanceof FilmkwError) lines = [{ file: display, error: { code: err.code, message: err.message } }];
-    else {
-      const e = err as NodeJS.ErrnoException;
-      lines = [{ file: display, error: { code: e.code ? 'INPUT' : 'FAILED', message: `html records: ${display}: ${e.message}` } }];
-    }
+    if (err instanceof FilmkwError) lines = [{ id: display, error: oneLineMessage(err.message) }];
+    else lines = [{ id: display, error: `html records: ${display}: ${oneLineMessage((err as Error).message)}` }];
   }
   const records = lines.filter((l) => 'kind' in l).length;
   return { file: display, mode, lines, records, ms: performance.now() - t0 };
 }
 
 /** The page files of a path: the file itself, or the *.html / *.htm files under a directory (recursive, sorted). */
-export async function listPages(path: string): Promise<{ path: string; display: string }[]> {
+export async function listPages(path: string): Promise<{ path: string; display: string; problem?: string }[]> {
   let st;
   try {
     st = await stat(path);
@@ -177,17 +183,13 @@ export async function listPages(path: string): Promise<{ path: string; display: 
     throw inputError(`html records: ${path}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file or directory' : (err as Error).message}`, err);
   }
   if (!st.isDirectory()) return [{ path, display: basename(path) }];
-  const out: { path: string; display: string }[] = [];
-  const walk = async (dir: string): Promise<void> => {
-    for (const name of (await readdir(dir)).sort()) {
-      const p = join(dir, name);
-      const s = await stat(p);
-      if (s.isDirectory()) await walk(p);
-      else if (/\.html?$/i.test(name)) out.push({ path: p, display: relative(path, p).split('\\').join('/') });
-    }
-  };
-  await walk(path);
-  return out;
+  // a symlink loop, a dangling link or an unreadable directory is listed with its problem (an error line
+  // or a skip with the reason for the caller), never an exception that ends the run
+  try {
+    return walkFiles(path, { filter: (name) => /\.html?$/i.test(name) }).map((f) => (f.problem ? { path: f.path, display: f.rel, problem: f.problem } : { path: f.path, display: f.rel }));
+  } catch (err) {
+    throw inputError(`html records: ${path}: cannot read the directory (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`, err);
+  }
 }
 
 /** Chooses the mode; `note` explains a fallback (for stderr). */

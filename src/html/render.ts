@@ -1,7 +1,8 @@
 /**
  * Rendered mode of `filmkw html records`: Debian's chromium (/usr/bin/chromium, never a downloaded
- * browser) driven by playwright-core. Each page is loaded from its decoded text with every network
- * request blocked (only data: and file: URLs pass) and scripts off, its layout is collected (box,
+ * browser) driven by playwright-core. Each page is loaded from its decoded text with every request
+ * blocked but data: URLs and about:blank (no network, and no file: URL either: a saved page must not
+ * read the local disk), and scripts off, its layout is collected (box,
  * background colour, font size, position, display, own text of every element) and handed to the
  * visual record finder (src/html/vips.ts); the record blocks come back as outer HTML.
  */
@@ -36,7 +37,6 @@ export const RENDER_DEFAULTS: Readonly<RenderOptions> = Object.freeze({
 
 export const CHROMIUM_ARGS: readonly string[] = Object.freeze([
   '--headless',
-  '--no-sandbox',
   '--disable-gpu',
   '--disable-quic',
   '--no-first-run',
@@ -44,6 +44,26 @@ export const CHROMIUM_ARGS: readonly string[] = Object.freeze([
   '--disable-component-update',
   '--disable-sync',
 ]);
+
+/**
+ * Chromium's sandbox stays on, except as root: chromium refuses to start as root with its sandbox (it
+ * needs an unprivileged user namespace or the setuid helper, which root cannot use), so then
+ * `--no-sandbox` is added and {@link sandboxNote} says so on stderr. Pages are still isolated: scripts
+ * are off and every request but data: is blocked.
+ */
+export function chromiumArgs(uid: number | undefined = process.getuid?.()): string[] {
+  return uid === 0 ? [...CHROMIUM_ARGS, '--no-sandbox'] : [...CHROMIUM_ARGS];
+}
+
+/** The stderr note when the sandbox is off, or undefined. */
+export function sandboxNote(uid: number | undefined = process.getuid?.()): string | undefined {
+  return uid === 0
+    ? "html records: running as root, so chromium runs without its sandbox (--no-sandbox; chromium does not start as root otherwise); scripts stay off and every request but data: is blocked. Run as a normal user to keep the sandbox"
+    : undefined;
+}
+
+/** Whether the rendered page may load a URL: only inline data and the blank page (no network, no file:). */
+export const allowedUrl = (url: string): boolean => url.startsWith('data:') || url === 'about:blank';
 
 /** Runs in the page (as a string, so no compiler helper leaks into it): layout of every element. */
 const COLLECT = `(() => {
@@ -98,7 +118,8 @@ export class ChromiumRecordRenderer implements RecordRenderer {
     const { chromium } = await importOptional<typeof import('playwright-core')>('playwright-core', 'html records --mode rendered');
     let browser: Browser;
     try {
-      browser = await chromium.launch({ executablePath: opts.executablePath, args: [...CHROMIUM_ARGS] });
+      // handleSIG*: false — the CLI owns the signals and closes the browser itself (html-records.ts)
+      browser = await chromium.launch({ executablePath: opts.executablePath, args: chromiumArgs(), chromiumSandbox: process.getuid?.() !== 0, handleSIGINT: false, handleSIGTERM: false, handleSIGHUP: false });
     } catch (err) {
       throw inputError(`html records: cannot start chromium at ${opts.executablePath}: ${(err as Error).message.split('\n')[0]}`, err);
     }
@@ -106,7 +127,7 @@ export class ChromiumRecordRenderer implements RecordRenderer {
       const context = await browser.newContext({ viewport: { width: opts.width, height: opts.height }, javaScriptEnabled: opts.javaScript, serviceWorkers: 'block' });
       await context.route('**/*', (route) => {
         const url = route.request().url();
-        return url.startsWith('data:') || url.startsWith('file:') || url === 'about:blank' ? route.continue() : route.abort();
+        return allowedUrl(url) ? route.continue() : route.abort('blockedbyclient');
       });
       return new ChromiumRecordRenderer(browser, context, opts);
     } catch (err) {

@@ -14,6 +14,10 @@
  * - a quote that is never closed (end of input), or a quoted field running over `maxRecordBytes`, makes
  *   the row where it opened an error record, and parsing restarts on the next physical line: the rows
  *   after it are read normally (the lines it swallowed are re-read, at most `maxRecordBytes` of them);
+ * - a quoted field that spans lines and is followed by garbage (`1,"abc` then `2,"def",x`: the quote of line 1
+ *   is "closed" by the opening quote of line 2), or a row spanning lines whose field count differs from the
+ *   header's, is taken for an unbalanced quote too: the row where it opened is the error record and the
+ *   lines after it are re-read, so one broken quote costs one record, not the records it swallowed;
  * - a physical line that is blank (only white space) outside a quoted field is not a row.
  *
  * TSV rules (IANA text/tab-separated-values): one row per non-blank line, fields separated by TAB, no
@@ -35,6 +39,8 @@ export interface CsvRowOptions {
   delimiter?: string;
   /** Largest record (sum of its lines' bytes) before it is declared runaway. @default 16 MiB */
   maxRecordBytes: number;
+  /** Field count of the header once known (a multi-line row with another count is re-synchronised). */
+  expectedFields?: () => number | undefined;
 }
 
 const isBlank = (s: string) => s.trim() === '';
@@ -160,6 +166,14 @@ export async function* parseCsvRows(lines: AsyncIterable<RawLine>, opts: CsvRowO
       continue; // the record goes on on the next line
     }
     fields.push(field);
+    if (held.length > 1) {
+      const expected = opts.expectedFields?.();
+      if (problem || (expected !== undefined && fields.length !== expected)) {
+        // A quote opened on startLine swallowed later lines: report that row, re-read the others.
+        yield recover(`quote opened on line ${startLine} is not closed on its line and the row is malformed (${problem ?? `${fields.length} fields, header has ${expected}`}); row skipped, the lines after it are read again`);
+        continue;
+      }
+    }
     const row: CsvRow = problem ? { line: startLine, endLine: raw.line, error: problem } : { line: startLine, endLine: raw.line, fields };
     reset();
     yield row;

@@ -17,7 +17,8 @@
  * - `jsonl`: one JSON object per non-blank line. The text is the value at `textField` (a dotted path,
  *   default `text`; a key that itself contains dots is tried first); it may be a string or an array of
  *   strings, joined with "\n". The id is the value at `idField` (string or number, or a one-element array
- *   of one, as scraped data often has); without `idField` the id is the line number. Invalid JSON, a line
+ *   of one, as scraped data often has); without `idField` it is the record's own `id` field when that is
+ *   a string or a number (as `filmkw eval` reads gold files), else the line number. Invalid JSON, a line
  *   that is not an object, a missing field or a field of the wrong type is an error record naming the
  *   field.
  * - `csv`: RFC 4180 with a header row (csv.ts); `textField`/`idField` are column names (default text
@@ -36,6 +37,7 @@ import { createReadStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { inputError, usageError } from '../errors.js';
+import iconv from 'iconv-lite';
 import { DEFAULT_MAX_RECORD_BYTES, splitLines, type RawLine } from './lines.js';
 import { parseCsvRows, parseTsvRows, type CsvRow } from './csv.js';
 
@@ -58,16 +60,82 @@ export interface ReaderOptions {
   onBytes?: (bytes: number) => void;
   /** Statistics filled while reading. */
   stats?: ReadStats;
+  /**
+   * Character encoding of the input (an iconv-lite name: `gbk`, `gb18030`, `utf-16le`, `big5`…).
+   * Absent: UTF-8, or UTF-16 LE/BE when the input starts with its byte-order mark.
+   */
+  encoding?: string;
 }
 
 /** Counters filled by a reader as it goes. */
 export interface ReadStats {
   /** Records whose text had invalid UTF-8 (replaced by U+FFFD). */
   invalidUtf8: number;
+  /** Records read (documents and error records), to tell what share was invalid. */
+  records?: number;
+  /** The encoding the input was decoded from (`utf-8`, or a BOM-detected / given one). */
+  encoding?: string;
+}
+
+/** Share of records with invalid UTF-8 above which the input is reported as probably not UTF-8. */
+export const INVALID_SHARE_WARNING = 0.1;
+
+/**
+ * The warning for an input whose records are largely invalid UTF-8 (likely another encoding), or
+ * undefined. Only for inputs read as UTF-8 with at least 3 bad records.
+ */
+export function encodingWarning(stats: ReadStats, cmd = 'tag'): string | undefined {
+  const n = stats.records ?? 0;
+  if (n === 0 || stats.invalidUtf8 < 3 || stats.invalidUtf8 / n < INVALID_SHARE_WARNING || (stats.encoding ?? 'utf-8') !== 'utf-8') return undefined;
+  const pct = Math.round((100 * stats.invalidUtf8) / n);
+  return `${cmd}: WARNING: ${stats.invalidUtf8} of ${n} records (${pct}%) are not valid UTF-8: the input is probably in another encoding (GBK, GB18030, Big5, UTF-16 without a byte-order mark…) and its text was tagged as garbage; pass --encoding <name> (e.g. --encoding gbk)`;
+}
+
+/** Checks an encoding name (iconv-lite); usage error otherwise. */
+export function checkEncoding(name: string): string {
+  const n = name.trim().toLowerCase();
+  if (!iconv.encodingExists(n)) throw usageError(`tag: unknown --encoding ${JSON.stringify(name)} (an iconv-lite name such as utf-8, gbk, gb18030, big5, utf-16le, utf-16be, shift_jis)`);
+  return n;
+}
+
+/**
+ * Bytes → UTF-8: the input as it comes when it is UTF-8 (the line splitter decodes it and counts invalid
+ * bytes); else decoded with iconv-lite from `encoding`, or from the UTF-16 encoding its BOM names.
+ */
+async function* toUtf8(source: AsyncIterable<Uint8Array | string>, encoding: string | undefined, stats: ReadStats | undefined): AsyncGenerator<Uint8Array | string> {
+  type Decoder = { write(b: Buffer): string; end(): string | undefined };
+  let decoder: Decoder | null = null;
+  let first = true;
+  for await (const raw of source) {
+    if (typeof raw === 'string') {
+      yield raw;
+      continue;
+    }
+    const chunk = Buffer.isBuffer(raw) ? raw : Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength);
+    if (first) {
+      first = false;
+      let enc = encoding;
+      if (enc === undefined) {
+        if (chunk.length >= 2 && chunk[0] === 0xff && chunk[1] === 0xfe) enc = 'utf-16le';
+        else if (chunk.length >= 2 && chunk[0] === 0xfe && chunk[1] === 0xff) enc = 'utf-16be';
+      }
+      if (stats) stats.encoding = enc ?? 'utf-8';
+      if (enc !== undefined && enc !== 'utf-8' && enc !== 'utf8') decoder = iconv.getDecoder(enc) as unknown as Decoder; // strips the BOM
+    }
+    if (decoder) {
+      const s = decoder.write(chunk);
+      if (s) yield s;
+    } else yield chunk;
+  }
+  const rest = decoder?.end();
+  if (rest) yield rest;
 }
 
 /** Default text field / column. */
 export const DEFAULT_TEXT_FIELD = 'text';
+
+/** jsonl: the field used as the id when it is present and no `idField` is given. */
+export const DEFAULT_ID_FIELD = 'id';
 
 /** Format implied by a file extension, or undefined (e.g. `.json`, which could be a JSON array). */
 export function inferFormat(path: string): InputFormat | undefined {
@@ -113,12 +181,26 @@ export async function* readRecords(source: ByteSource, opts: ReaderOptions): Asy
   const max = opts.maxRecordBytes ?? DEFAULT_MAX_RECORD_BYTES;
   const name = typeof source === 'string' ? (source === '-' ? 'stdin' : source) : 'input';
   if (opts.format === 'html') {
+    if (opts.encoding !== undefined) throw usageError('tag: --encoding does not apply to --format html (pages are decoded from their BOM, HTTP-equiv or meta charset)');
     yield* htmlRecords(source, opts, max);
     return;
   }
+  if (opts.stats) {
+    // count every record for the invalid-UTF-8 share (see encodingWarning)
+    const stats = opts.stats;
+    for await (const r of readTextRecords(source, opts, max, name)) {
+      stats.records = (stats.records ?? 0) + 1;
+      yield r;
+    }
+    return;
+  }
+  yield* readTextRecords(source, opts, max, name);
+}
+
+async function* readTextRecords(source: ByteSource, opts: ReaderOptions, max: number, name: string): AsyncGenerator<InputRecord> {
   let lines: AsyncIterable<RawLine>;
   try {
-    lines = splitLines(openSource(source), { maxLineBytes: max, onBytes: opts.onBytes });
+    lines = splitLines(toUtf8(openSource(source), opts.encoding, opts.stats), { maxLineBytes: max, onBytes: opts.onBytes });
   } catch (err) {
     throw inputError(`tag: cannot read ${name}: ${(err as Error).message}`, err);
   }
@@ -159,8 +241,12 @@ export async function* readRecords(source: ByteSource, opts: ReaderOptions): Asy
         return;
       case 'csv':
       case 'tsv': {
-        const rows = opts.format === 'csv' ? parseCsvRows(trackInvalid(lines), { maxRecordBytes: max }) : parseTsvRows(trackInvalid(lines), { maxRecordBytes: max });
-        yield* tableRecords(rows, opts, name, invalidLines, stats);
+        const header: { fields?: number } = {};
+        const rows =
+          opts.format === 'csv'
+            ? parseCsvRows(trackInvalid(lines), { maxRecordBytes: max, expectedFields: () => header.fields })
+            : parseTsvRows(trackInvalid(lines), { maxRecordBytes: max });
+        yield* tableRecords(rows, opts, name, invalidLines, stats, header);
         return;
       }
       default:
@@ -198,6 +284,10 @@ async function* htmlRecords(source: ByteSource, opts: ReaderOptions, max: number
   const pages = await html.listHtmlPages(source, 'tag');
   for (let i = 0; i < pages.length; i++) {
     const p = pages[i]!;
+    if (p.problem) {
+      yield { line: i + 1, id: p.id, error: `skipped: ${p.problem}` };
+      continue;
+    }
     let bytes: Buffer;
     try {
       bytes = await readFile(p.path);
@@ -276,7 +366,11 @@ function jsonlRecord(raw: RawLine, textField: string, idField: string | undefine
     const r = idValue(getPath(obj, idField), idField);
     if ('error' in r) return { line: raw.line, error: r.error };
     id = r.id;
-  } else id = String(raw.line);
+  } else {
+    // Without --id-field, the record's own `id` (string or number) when it has one, as `eval` reads it.
+    const own = Object.prototype.hasOwnProperty.call(obj, DEFAULT_ID_FIELD) ? idValue((obj as Record<string, unknown>)[DEFAULT_ID_FIELD], DEFAULT_ID_FIELD) : null;
+    id = own && 'id' in own ? own.id : String(raw.line);
+  }
   const t = textValue(getPath(obj, textField), textField);
   if ('error' in t) return { line: raw.line, id, error: t.error };
   return { line: raw.line, id, text: t.text };
@@ -298,6 +392,7 @@ async function* tableRecords(
   source: string,
   invalidLines: number[],
   stats: ReadStats | undefined,
+  headerInfo: { fields?: number } = {},
 ): AsyncGenerator<InputRecord> {
   let header: string[] | null = null;
   let headerLine = 0;
@@ -307,6 +402,7 @@ async function* tableRecords(
     if (header === null) {
       if ('error' in row) throw inputError(`tag: ${source}:${row.line}: cannot read the header row: ${row.error}`);
       header = row.fields;
+      headerInfo.fields = header.length;
       headerLine = row.line;
       textIdx = columnIndex(header, opts.textField ?? DEFAULT_TEXT_FIELD, 'text', source, headerLine);
       if (opts.idField !== undefined) idIdx = columnIndex(header, opts.idField, 'id', source, headerLine);

@@ -66,6 +66,29 @@ export interface MergeReport {
   skipped: ReportGroup[];
   /** Left out by design or not resolvable (never fatal). */
   dropped: ReportGroup[];
+  /**
+   * Names changed on the way in: invisible characters removed (zero-width space/joiner, bidi marks,
+   * control characters such as backspace or NUL), which NFKC keeps and which would make the name never
+   * match a text. One group per kind of name, with examples.
+   */
+  cleaned: ReportGroup[];
+}
+
+/**
+ * Invisible characters removed from names: C0/C1 controls (NUL, backspace…; tab and line breaks are
+ * white space and collapse instead), soft hyphen, zero-width space/non-joiner/joiner, LRM/RLM/ALM, bidi
+ * embeddings, overrides and isolates, word joiner and invisible operators, BOM / zero-width no-break space.
+ */
+const INVISIBLE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u00ad\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff]/gu;
+
+/** A name without {@link INVISIBLE} characters, and how many were removed. */
+export function stripInvisible(raw: string): { text: string; removed: number } {
+  let removed = 0;
+  const text = raw.replace(INVISIBLE, () => {
+    removed++;
+    return '';
+  });
+  return { text, removed };
 }
 
 export interface BuilderOptions {
@@ -183,6 +206,7 @@ export class KgMergeBuilder {
   private readonly used = new Map<string, number>();
   private readonly skippedG: Groups;
   private readonly droppedG: Groups;
+  private readonly cleanedG: Groups;
   private readonly report = {
     merged: { entities: 0, relations: 0 },
     duplicates: { entities: 0, relations: 0 },
@@ -198,6 +222,17 @@ export class KgMergeBuilder {
     this.opts = { ...BUILDER_DEFAULTS, ...opts };
     this.skippedG = new Groups(this.opts.examples);
     this.droppedG = new Groups(this.opts.examples);
+    this.cleanedG = new Groups(this.opts.examples);
+  }
+
+  /** `raw` without invisible characters; a change is counted in the report (`cleaned`). */
+  private clean(raw: string, what: string, loc: Loc | undefined): string {
+    const { text, removed } = stripInvisible(raw);
+    if (removed > 0) {
+      const shown = [...raw].map((c) => (stripInvisible(c).removed ? `<U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}>` : c)).join('');
+      this.cleanedG.add(`${what}: invisible characters removed`, loc ? `${fmtLoc(loc)}: ${shown}` : shown);
+    }
+    return text;
   }
 
   /** Counts one input record of a source (for the summary). */
@@ -252,8 +287,9 @@ export class KgMergeBuilder {
     loc: Loc,
     counted = true,
   ): string | undefined {
-    const surface = rec.name.trim();
-    const norm = normalizeName(rec.name);
+    const name = this.clean(rec.name, `${rec.kind} name`, loc);
+    const surface = name.trim();
+    const norm = normalizeName(name);
     if (norm === '') {
       this.skip(`${rec.kind}: missing name`, loc);
       return undefined;
@@ -294,9 +330,12 @@ export class KgMergeBuilder {
       n.prio = Math.min(n.prio, prio);
     } else acc.names.set(norm, { prio, count: 1 });
     if (surface !== '') acc.surfaces.add(surface);
-    for (const s of rec.surfaces ?? []) if (s.trim() !== '') acc.surfaces.add(s.trim());
+    for (const raw of rec.surfaces ?? []) {
+      const s = stripInvisible(raw).text.trim();
+      if (s !== '') acc.surfaces.add(s);
+    }
     for (const a of rec.aliases ?? []) {
-      const an = normalizeName(a);
+      const an = normalizeName(this.clean(a, `${rec.kind} alias`, loc));
       if (an !== '') acc.aliases.add(an);
     }
     return id;
@@ -304,7 +343,7 @@ export class KgMergeBuilder {
 
   /** Adds a relation record by ids (checked in `build`: ends must be entities of the right kinds). */
   relation(r: { kind: RelationKind; from: string; to: string; movieId?: string }, src: SourceCtx, loc: Loc): void {
-    const to = r.kind === 'ALIAS' ? normalizeName(r.to) : r.to;
+    const to = r.kind === 'ALIAS' ? normalizeName(this.clean(r.to, 'alias', loc)) : r.to;
     const movieId = r.kind === 'PLAYED' ? r.movieId : undefined;
     const key = `${r.kind}\u0000${r.from}\u0000${to}\u0000${movieId ?? ''}`;
     this.use(src);
@@ -335,7 +374,8 @@ export class KgMergeBuilder {
   }
 
   /** A credit (director, writer, actor) of a person on a film; people are resolved in `build`. */
-  credit(movieId: string, role: CreditRole, person: PersonRef, src: SourceCtx, loc: Loc): void {
+  credit(movieId: string, role: CreditRole, personRef: PersonRef, src: SourceCtx, loc: Loc): void {
+    const person = { ...personRef, name: this.clean(personRef.name, `${role} person name`, loc) };
     const norm = normalizeName(person.name);
     if (norm === '') {
       this.skip(`${role}: missing person name`, loc);
@@ -428,6 +468,7 @@ export class KgMergeBuilder {
       ...this.report,
       skipped: this.skippedG.list(),
       dropped: this.droppedG.list(),
+      cleaned: this.cleanedG.list(),
     };
     return { data: { entities: keep, relations: finalRels }, report };
   }

@@ -139,6 +139,8 @@ export interface ImportSummary {
   selfRelations: number;
   skipped: { total: number; reasons: ReportGroup[] };
   dropped: { total: number; reasons: ReportGroup[] };
+  /** Names whose invisible characters were removed (zero-width, bidi marks, controls). */
+  cleaned: { total: number; reasons: ReportGroup[] };
   output?: Record<string, unknown>;
   ms: number;
 }
@@ -158,6 +160,7 @@ export function importSummary(r: ImportResult, output?: Record<string, unknown>)
     selfRelations: r.report.selfRelations,
     skipped: { total: total(r.report.skipped), reasons: r.report.skipped },
     dropped: { total: total(r.report.dropped), reasons: r.report.dropped },
+    cleaned: { total: total(r.report.cleaned), reasons: r.report.cleaned },
     ms: r.ms,
   };
   if (output) s.output = output;
@@ -193,6 +196,7 @@ export function formatSummary(s: ImportSummary): string {
   };
   groups('skipped rows (bad input)', s.skipped);
   groups('dropped (by design / not resolvable)', s.dropped);
+  if (s.cleaned.total > 0) groups('names with invisible characters removed (zero-width, bidi marks, control characters; kept, cleaned)', s.cleaned);
   if (s.output) lines.push(`kg import: output: ${Object.entries(s.output).map(([k, v]) => `${k} ${typeof v === 'object' ? JSON.stringify(v) : String(v)}`).join(', ')}`);
   lines.push(`kg import: content hash ${s.contentHash} (${s.ms} ms)`);
   return lines.join('\n') + '\n';

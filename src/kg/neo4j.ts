@@ -31,6 +31,9 @@
  * managed read transactions; the number of entities read is checked against a count taken first.
  * Integers come back as JS numbers (`disableLosslessIntegers`); counts are converted defensively anyway.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { subscribe } from 'node:diagnostics_channel';
+import type { Socket } from 'node:net';
 import neo4j, { Neo4jError, type Driver, type ManagedTransaction } from 'neo4j-driver';
 import { FilmkwError } from '../errors.js';
 import {
@@ -100,13 +103,18 @@ export interface Neo4jSkip {
 }
 
 export interface Neo4jWriteResult {
-  /** Entity nodes written (MERGEd). */
+  /** Entity nodes of the data (MERGEd). */
   nodes: number;
   /** Relationships written (MERGEd), ALIAS included. */
   relationships: number;
   ms: number;
   /** What the server reported as newly created (0 on a re-run of the same import). */
   created: { nodes: number; relationships: number };
+  /**
+   * What was written: entity nodes created or changed (properties or kind label), and the properties the
+   * server reports as set. Both 0 on a re-run of the same import: an unchanged KG costs no writes.
+   */
+  written: { nodes: number; properties: number };
   skipped: Neo4jSkip[];
 }
 
@@ -183,25 +191,36 @@ function checkRelationKind(kind: string): RelationKind {
   return kind as RelationKind;
 }
 
-/** Schema statements, run first, each in its own transaction. */
+/**
+ * Schema statements, run first, each in its own transaction: the two uniqueness constraints that every
+ * MERGE and read is anchored on. The last one drops `filmkw_entity_name`, an index on :Entity(name) that
+ * earlier versions created: no filmkw read uses it, and it only cost writes.
+ */
 export function schemaStatements(): string[] {
   return [
     'CREATE CONSTRAINT filmkw_entity_id IF NOT EXISTS FOR (n:Entity) REQUIRE n.id IS UNIQUE',
     'CREATE CONSTRAINT filmkw_alias_name IF NOT EXISTS FOR (n:Alias) REQUIRE n.name IS UNIQUE',
-    'CREATE INDEX filmkw_entity_name IF NOT EXISTS FOR (n:Entity) ON (n.name)',
+    'DROP INDEX filmkw_entity_name IF EXISTS',
   ];
 }
 
-/** MERGE statement for entities of one kind; `$rows`: {@link EntityRow}[]. Returns the number of rows written as `n`. */
+/**
+ * MERGE statement for entities of one kind; `$rows`: {@link EntityRow}[]. Writes a node's properties and
+ * kind label only when they differ from the row (a re-import of an unchanged KG writes nothing).
+ * Returns the rows as `n` and the nodes created or changed as `written`.
+ */
 export function entityMergeQuery(kind: EntityKind): string {
   const k = checkEntityKind(kind);
   const others = ENTITY_KINDS.filter((x) => x !== k);
   return [
     'UNWIND $rows AS row',
     'MERGE (n:Entity {id: row.id})',
-    `SET n:${k}, n.name = row.name, n.aliases = row.aliases, n.surfaces = row.surfaces, n.movieId = row.movieId`,
-    `REMOVE n:${others.join(':')}`,
-    'RETURN count(n) AS n',
+    `WITH n, row, coalesce(n:${k} AND NOT (${others.map((o) => `n:${o}`).join(' OR ')}) AND n.name = row.name AND n.aliases = row.aliases AND n.surfaces = row.surfaces`,
+    '  AND (n.movieId = row.movieId OR n.movieId IS NULL AND row.movieId IS NULL), false) AS same',
+    'FOREACH (_ IN CASE WHEN same THEN [] ELSE [1] END |',
+    `  SET n:${k}, n.name = row.name, n.aliases = row.aliases, n.surfaces = row.surfaces, n.movieId = row.movieId`,
+    `  REMOVE n:${others.join(':')})`,
+    'RETURN count(n) AS n, sum(CASE WHEN same THEN 0 ELSE 1 END) AS written',
   ].join('\n');
 }
 
@@ -551,6 +570,34 @@ function openDriver(cfg: Neo4jConfig, t: Neo4jTuning): Driver {
   }
 }
 
+/**
+ * The TCP sockets each job's driver opened. The driver does not track a connection that is still in its
+ * Bolt handshake: when acquiring it times out (a peer that accepts TCP but never answers), `driver.close()`
+ * leaves that socket open, and an open socket keeps the process alive after the job has failed. Node
+ * publishes every `net.connect` socket on the `net.client.socket` diagnostics channel; the job's
+ * AsyncLocalStorage context (which the driver's connection set-up runs in) attributes it to the job, so
+ * {@link withDriver} can destroy what is still open once the driver is closed, without touching sockets of
+ * other jobs or other code of the process. TLS schemes (`+s`, `+ssc`) open theirs through `tls.connect`,
+ * which is not published; the CLI's launcher ends the process after the command in any case.
+ */
+const jobSockets = new AsyncLocalStorage<Set<Socket>>();
+subscribe('net.client.socket', (msg) => {
+  jobSockets.getStore()?.add((msg as { socket: Socket }).socket);
+});
+
+/** Destroys the sockets a job's driver left open (see {@link jobSockets}); returns how many. */
+function destroyLeftSockets(sockets: Set<Socket>): number {
+  let n = 0;
+  for (const s of sockets) {
+    if (!s.destroyed) {
+      s.destroy();
+      n++;
+    }
+  }
+  sockets.clear();
+  return n;
+}
+
 /** What a job gets from {@link withDriver}. */
 interface JobCtx {
   driver: Driver;
@@ -566,6 +613,11 @@ interface JobCtx {
  * `closeTimeoutMs`). Tuning: defaults, then `cfg.tuning` (environment), then the job's `tuning`.
  */
 async function withDriver<T>(cfg: Neo4jConfig, tuning: Partial<Neo4jTuning> | undefined, job: (ctx: JobCtx) => Promise<T>): Promise<T> {
+  const sockets = new Set<Socket>();
+  return jobSockets.run(sockets, () => withDriverIn(sockets, cfg, tuning, job));
+}
+
+async function withDriverIn<T>(sockets: Set<Socket>, cfg: Neo4jConfig, tuning: Partial<Neo4jTuning> | undefined, job: (ctx: JobCtx) => Promise<T>): Promise<T> {
   const t: Neo4jTuning = { ...NEO4J_DEFAULTS.tuning, ...cfg.tuning, ...tuning };
   const driver = openDriver(cfg, t);
   let phase: Phase = 'connect';
@@ -588,6 +640,7 @@ async function withDriver<T>(cfg: Neo4jConfig, tuning: Partial<Neo4jTuning> | un
   } finally {
     // the driver's close also closes connections in use (the hung one included)
     await closeWithin(driver, silent ? Math.min(t.closeTimeoutMs, 1000) : t.closeTimeoutMs);
+    destroyLeftSockets(sockets);
   }
 }
 
@@ -615,6 +668,7 @@ export async function writeKgToNeo4j(data: KgData, cfg: Neo4jConfig, opts: Neo4j
   return withDriver(cfg, opts.tuning, async ({ driver, setPhase, guard, closeSession }) => {
     const session = sessionFor(driver, cfg);
     const created = { nodes: 0, relationships: 0 };
+    const written = { nodes: 0, properties: 0 };
     const lost = new Map<string, number>();
     let nodes = 0;
     let relationships = 0;
@@ -631,11 +685,20 @@ export async function writeKgToNeo4j(data: KgData, cfg: Neo4jConfig, opts: Neo4j
           session.executeWrite(async (tx: ManagedTransaction) => {
             const r = await tx.run(b.query, { rows: b.rows });
             const u = r.summary.counters.updates();
-            return { n: num(r.records[0]?.get('n')), nodesCreated: u.nodesCreated, relsCreated: u.relationshipsCreated };
+            const rec = r.records[0];
+            return {
+              n: num(rec?.get('n')),
+              written: b.phase === 'entities' ? num(rec?.get('written')) : 0,
+              nodesCreated: u.nodesCreated,
+              relsCreated: u.relationshipsCreated,
+              propertiesSet: u.propertiesSet,
+            };
           }),
         );
         created.nodes += b.phase === 'entities' ? res.nodesCreated : 0;
         created.relationships += res.relsCreated;
+        written.nodes += res.written;
+        written.properties += res.propertiesSet;
         if (res.n < b.rows.length) lost.set(String(b.kind), (lost.get(String(b.kind)) ?? 0) + b.rows.length - res.n);
         if (b.phase === 'entities') {
           nodes += res.n;
@@ -652,7 +715,7 @@ export async function writeKgToNeo4j(data: KgData, cfg: Neo4jConfig, opts: Neo4j
     for (const [kind, count] of lost) {
       skipped.push({ reason: `${kind}: endpoint node not found in the database while writing (deleted concurrently?)`, count, examples: [] });
     }
-    return { nodes, relationships, ms: Math.round(performance.now() - t0), created, skipped };
+    return { nodes, relationships, ms: Math.round(performance.now() - t0), created, written, skipped };
   });
 }
 
@@ -758,9 +821,58 @@ export async function neo4jStats(cfg: Neo4jConfig, opts: { tuning?: Partial<Neo4
   });
 }
 
+/** The property keys filmkw writes on :Entity nodes (src/kg/neo4j.ts import). */
+const ENTITY_KEYS = ['id', 'name', 'aliases', 'surfaces', 'movieId'];
+
+/**
+ * Statements that find data filmkw did not write (params `$kinds`, `$keys`, `$types`), at most 5 examples
+ * each: a node that is neither an `:Entity` with exactly one kind label, a non-empty string id and only
+ * filmkw's property keys, nor an `:Alias` with only a `name`; a relationship of a type filmkw does not write.
+ */
+export function foreignDataQueries(): { nodes: string; relationships: string } {
+  return {
+    nodes: [
+      'MATCH (n)',
+      'WHERE NOT coalesce(',
+      '  (n:Entity AND size(labels(n)) = 2 AND any(l IN labels(n) WHERE l IN $kinds) AND n.id > \'\' AND all(k IN keys(n) WHERE k IN $keys))',
+      "  OR (n:Alias AND size(labels(n)) = 1 AND keys(n) = ['name']), false)",
+      'WITH n LIMIT 5',
+      'RETURN labels(n) AS labels, keys(n) AS keys',
+    ].join('\n'),
+    relationships: 'MATCH ()-[r]->() WHERE NOT type(r) IN $types WITH r LIMIT 5 RETURN type(r) AS type',
+  };
+}
+
+/**
+ * Examples (up to 5 each) of nodes and relationships in the database that filmkw did not write, see
+ * {@link foreignDataQueries}; both lists empty when the database holds only filmkw's KG (or nothing).
+ */
+export async function foreignDataInNeo4j(cfg: Neo4jConfig, opts: { tuning?: Partial<Neo4jTuning> } = {}): Promise<{ nodes: string[]; relationships: string[] }> {
+  return withDriver(cfg, opts.tuning, async ({ driver, setPhase, guard, closeSession }) => {
+    setPhase('read');
+    const session = sessionFor(driver, cfg);
+    try {
+      return await guard(session.executeRead((tx: ManagedTransaction) => foreignIn(tx)));
+    } finally {
+      await closeSession(session);
+    }
+  });
+}
+
+async function foreignIn(tx: ManagedTransaction): Promise<{ nodes: string[]; relationships: string[] }> {
+  const q = foreignDataQueries();
+  const nodes = (await tx.run(q.nodes, { kinds: [...ENTITY_KINDS], keys: ENTITY_KEYS })).records.map(
+    (r) => `(${(r.get('labels') as string[]).map((l) => `:${l}`).join('')} {${(r.get('keys') as string[]).join(', ')}})`,
+  );
+  const relationships = (await tx.run(q.relationships, { types: [...RELATION_KINDS] })).records.map((r) => `[:${r.get('type') as string}]`);
+  return { nodes, relationships };
+}
+
 /**
  * Deletes every filmkw node (:Entity, :Alias) and its relationships, in batches of `batchSize`
  * relationships / nodes per transaction (used by tests and benchmarks on a scratch database).
+ * Refuses (NEO4J_FAILED, nothing deleted) when the database holds data filmkw did not write
+ * ({@link foreignDataInNeo4j}): `:Entity` is a common label, and this is meant for a scratch database.
  * Returns the numbers deleted.
  */
 export async function clearKgInNeo4j(
@@ -769,10 +881,19 @@ export async function clearKgInNeo4j(
 ): Promise<{ nodes: number; relationships: number }> {
   const limit = neo4j.int(opts.batchSize ?? 10_000);
   return withDriver(cfg, opts.tuning, async ({ driver, setPhase, guard, closeSession }) => {
-    setPhase('write');
+    setPhase('read');
     const session = sessionFor(driver, cfg);
     const out = { nodes: 0, relationships: 0 };
     try {
+      const foreign = await guard(session.executeRead((tx: ManagedTransaction) => foreignIn(tx)));
+      if (foreign.nodes.length || foreign.relationships.length) {
+        const db = cfg.database ? ` "${cfg.database}"` : '';
+        throw new FilmkwError(
+          'NEO4J_FAILED',
+          `neo4j: refusing to delete filmkw's nodes: the database${db} at ${redactUri(cfg.uri)} holds data filmkw did not write (e.g. ${[...foreign.nodes, ...foreign.relationships].slice(0, 3).join(', ')}); use a scratch database (NEO4J_DATABASE or another server)`,
+        );
+      }
+      setPhase('write');
       const loop = async (query: string): Promise<number> => {
         let total = 0;
         for (;;) {

@@ -38,9 +38,12 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { EntityKind, KgView } from '../kg/model.js';
-import { normalizeName } from '../kg/model.js';
+import { ENTITY_KINDS, normalizeName } from '../kg/model.js';
 import { splitRoute } from './user-dict.js';
 import { sortedHas } from '../util/sorted.js';
+import type { OptionRules } from '../util/option-rules.js';
+
+export const TITLE_POLICIES = ['contextual', 'always', 'never'] as const;
 
 /** Options of the title policy (group `titles`). */
 export interface TitlePolicyOptions {
@@ -48,7 +51,7 @@ export interface TitlePolicyOptions {
    * What to do with a common-word title (see module header).
    * @default 'contextual'
    */
-  titlePolicy: 'contextual' | 'always' | 'never';
+  titlePolicy: (typeof TITLE_POLICIES)[number];
   /**
    * Entity kinds the policy applies to.
    * @default ['Movie', 'Character']
@@ -71,6 +74,22 @@ export interface TitlePolicyOptions {
    */
   commonPhraseMaxLength: number;
 }
+
+export const DEFAULT_TITLE_POLICY_OPTIONS: Readonly<TitlePolicyOptions> = Object.freeze({
+  titlePolicy: 'contextual',
+  titleKinds: Object.freeze(['Movie', 'Character']) as EntityKind[],
+  commonMinFreq: 100,
+  commonMaxLength: 2,
+  commonPhraseMaxLength: 3,
+});
+
+export const TITLE_POLICY_OPTION_RULES: OptionRules<TitlePolicyOptions> = Object.freeze({
+  titlePolicy: { type: 'enum', values: TITLE_POLICIES },
+  titleKinds: { type: 'subset', values: ENTITY_KINDS },
+  commonMinFreq: { type: 'number', min: 0, max: 1e9 },
+  commonMaxLength: { type: 'number', min: 0, max: 64, integer: true },
+  commonPhraseMaxLength: { type: 'number', min: 0, max: 64, integer: true },
+});
 
 /** Path of the base jieba dictionary shipped with nodejieba (the same lexicon @node-rs/jieba embeds). */
 export function defaultBaseDictionary(): string {
@@ -137,25 +156,20 @@ export function isCommonPhrase(name: string, freq: ReadonlyMap<string, number>, 
 /** log of the base dictionary's total frequency (jieba's dict.txt ≈ 60.1 M); a constant per piece, so the route is jieba's. */
 const LOG_TOTAL = Math.log(60_101_967);
 
-const commonCache = new Map<string, ReadonlySet<string>>();
-
 /**
  * Frequencies of the base dictionary: a jieba-format file (read for the KG's names only), or an
  * already parsed table (the segmenter backend's base lexicon, src/lexicon/base.ts `baseLexicon`) with an id
- * that names it in the cache key.
+ * that names it.
  */
 export type FrequencySource = string | { id: string; freq: ReadonlyMap<string, number> };
 
 /**
- * The names (and aliases) of entities of the policy kinds that are common words. Cached per
- * (dictionary, KG content, options) in the process: it is a pure function of those.
+ * The names (and aliases) of entities of the policy kinds that are common words: a pure function of
+ * (dictionary, KG content, options), computed on each call (createExtractor keeps it in the caller's
+ * DiskCache when it has one).
  */
 export function commonEntityNames(kg: KgView, options: TitlePolicyOptions, source: FrequencySource = defaultBaseDictionary()): ReadonlySet<string> {
-  const sourceId = typeof source === 'string' ? `file:${source}` : `table:${source.id}`;
   const maxPhrase = options.commonPhraseMaxLength ?? 0;
-  const key = [sourceId, kg.contentHash, options.commonMinFreq, options.commonMaxLength, maxPhrase, [...options.titleKinds].sort().join(',')].join('\u0000');
-  const hit = commonCache.get(key);
-  if (hit) return hit;
   const wanted = new Set<string>();
   for (const { name, kinds } of kg.names()) if (kinds.some((k) => options.titleKinds.includes(k))) wanted.add(name);
   const phrases = maxPhrase >= 2;
@@ -165,7 +179,6 @@ export function commonEntityNames(kg: KgView, options: TitlePolicyOptions, sourc
     const f = freq.get(name);
     if (isCommonWord(name, f, options) || (phrases && f === undefined && isCommonPhrase(name, freq, options.commonMinFreq, maxPhrase))) common.add(name);
   }
-  commonCache.set(key, common);
   return common;
 }
 

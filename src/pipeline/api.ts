@@ -4,6 +4,7 @@
  * segmenter dictionaries once, and then extracts keywords from texts as a pure function.
  */
 import type { EntityKind } from '../kg/model.js';
+import type { CandidateDoc, TokenLike, WordGraph } from './graph.js';
 
 /** Per-keyword breakdown of what lifted it (only with `explain`). */
 export interface KeywordExplain {
@@ -46,6 +47,25 @@ export interface ExtractCallOptions {
   /** Number of keywords (default from the resolved options). */
   topK?: number;
   explain?: boolean;
+  /**
+   * Called once per document with the intermediate results behind the keywords (for viewers such as
+   * `filmkw serve`; read only, valid during the call). Does not change the output.
+   */
+  inspect?: (trace: ExtractTrace) => void;
+}
+
+/** What {@link ExtractCallOptions.inspect} sees of one document. */
+export interface ExtractTrace {
+  /** All tokens of the document. */
+  readonly tokens: readonly TokenLike[];
+  /** Candidate occurrences and their nodes (after alias merging). */
+  readonly doc: CandidateDoc;
+  /** The word graph the ranking ran on. */
+  readonly graph: WordGraph;
+  /** Per node, the KG entities it denotes (after the title policy and disambiguation), or null. */
+  readonly entities: readonly (Int32Array | null)[] | null;
+  /** Graph rank score of every node (before the IDF prior and the output scaling). */
+  readonly rank: Float64Array;
 }
 
 export interface Extractor {

@@ -21,13 +21,12 @@
  * Each candidate keeps its word, tag, offsets and its index in the full token sequence (PositionRank's
  * position over all tokens and `windowOver: 'allTokens'` need it).
  *
- * Defaults checked on the dev set (textrank, no KG, one option changed at a time; dictionaries/README.md):
- * F1@5 0.198 default; stopwords cppjieba/none 0.170; minLength 1 0.181, 3 0.124; startsWithNV 0.188;
- * english drop 0.187.
+ * Defaults checked on the dev set, one option at a time: eval/results/film-dev/ANALYSIS.md §3.
  */
 import { usageError } from '../errors.js';
 import type { Token } from './segment.js';
 import { loadStopwords } from './stopwords.js';
+import type { OptionRules } from '../util/option-rules.js';
 
 export interface CandidateToken extends Token {
   /** Index of the token in the full token sequence given to {@link selectCandidates}. */
@@ -46,6 +45,9 @@ export const STOPWORD_SETS = ['filmkw', 'cppjieba', 'jiebaEnglish', 'none'] as c
 export type StopwordSetName = (typeof STOPWORD_SETS)[number];
 
 export const POS_FILTERS = ['containsNV', 'containsNVorX', 'startsWithNV', 'none'] as const;
+export const ENGLISH_RULES = ['keep', 'drop'] as const;
+export const NUMBER_RULES = ['drop', 'keep'] as const;
+export const STOPWORD_CASES = ['insensitive', 'sensitive'] as const;
 
 export interface CandidateOptions {
   /**
@@ -70,19 +72,19 @@ export interface CandidateOptions {
    * keywords include Latin names (Wanda, Gilead, Hannibal).
    * @default 'keep'
    */
-  english: 'keep' | 'drop';
+  english: (typeof ENGLISH_RULES)[number];
   /**
    * Pure numbers (2021, 3.14, 50%): dropped by default (never a keyword by the annotation guideline);
    * `'keep'` is cppjieba's TextRank (it filters only single characters and stop words).
    * @default 'drop'
    */
-  numbers: 'drop' | 'keep';
+  numbers: (typeof NUMBER_RULES)[number];
   /**
    * Stop-word test: the word or its lower-case form (`'insensitive'`, default: Again = again), or the
    * word exactly as written (`'sensitive'`, cppjieba).
    * @default 'insensitive'
    */
-  stopwordCase: 'insensitive' | 'sensitive';
+  stopwordCase: (typeof STOPWORD_CASES)[number];
 }
 
 export const DEFAULT_CANDIDATE_OPTIONS: Readonly<CandidateOptions> = Object.freeze({
@@ -92,6 +94,15 @@ export const DEFAULT_CANDIDATE_OPTIONS: Readonly<CandidateOptions> = Object.free
   english: 'keep',
   numbers: 'drop',
   stopwordCase: 'insensitive',
+});
+
+export const CANDIDATE_OPTION_RULES: OptionRules<CandidateOptions> = Object.freeze({
+  posFilter: { type: 'enumOrStrings', values: POS_FILTERS, pattern: /^[A-Za-z]{1,8}$/u, describe: 'POS tags' },
+  stopwords: { type: 'enum', values: STOPWORD_SETS },
+  minLength: { type: 'number', min: 1, max: 64, integer: true },
+  english: { type: 'enum', values: ENGLISH_RULES },
+  numbers: { type: 'enum', values: NUMBER_RULES },
+  stopwordCase: { type: 'enum', values: STOPWORD_CASES },
 });
 
 /** jieba.analyse's default English stop words (`KeywordExtractor.STOP_WORDS`, spec §4.1). */

@@ -21,6 +21,47 @@ import { codePointOrder, orderByScore, rankGraph } from './rank.js';
 import { applyTitlePolicy } from '../lexicon/title-policy.js';
 import type { IdfTable } from './idf.js';
 import { findPhrases, nodeCounts, phraseScores, selectItems, type RankedItem } from './phrases.js';
+import type { OptionRules } from '../util/option-rules.js';
+
+export const SCORE_SCALES = ['raw', 'minMax10', 'sum'] as const;
+export const ISOLATED_RULES = ['keep', 'drop', 'zero'] as const;
+
+/** What the extractor returns (group `output`). */
+export interface OutputOptions {
+  /**
+   * Number of keywords returned (the paper evaluates K = 1..5); `extract(text, {topK})` overrides it.
+   * @default 5
+   */
+  topK: number;
+  /**
+   * Score scale of the output: the raw S(v_i), jieba/cppjieba's min-max variant
+   * (w − min/10)/(max − min/10) (top word 1), or scores divided by their sum.
+   * @default 'raw'
+   */
+  scoreScale: (typeof SCORE_SCALES)[number];
+  /**
+   * Candidates without any edge: keep them with their restart score (1−d)·b_i, drop them (jieba: they
+   * are not graph nodes), or keep them with score 0 (cppjieba: in its word map with weight 0, which
+   * also enters the min-max scaling).
+   * @default 'keep'
+   */
+  isolated: (typeof ISOLATED_RULES)[number];
+  /**
+   * Report `kind` and `entityId` for keywords that denote a KG entity (whenever a KG is given; does
+   * not change scores).
+   * @default true
+   */
+  annotateEntities: boolean;
+}
+
+export const DEFAULT_OUTPUT_OPTIONS: Readonly<OutputOptions> = Object.freeze({ topK: 5, scoreScale: 'raw', isolated: 'keep', annotateEntities: true });
+
+export const OUTPUT_OPTION_RULES: OptionRules<OutputOptions> = Object.freeze({
+  topK: { type: 'number', min: 1, max: 1000, integer: true },
+  scoreScale: { type: 'enum', values: SCORE_SCALES },
+  isolated: { type: 'enum', values: ISOLATED_RULES },
+  annotateEntities: { type: 'boolean' },
+});
 
 /** What the pure core needs besides the tokens. */
 export interface DocumentContext {
@@ -79,6 +120,7 @@ export function extractFromTokens(
   const sweepOrder = o.rank.iterationMode === 'fixed10GaussSeidel' ? codePointOrder(doc.words) : null;
   const input = toRankInput(graph, bias, sweepOrder);
   const { scores } = rankGraph(input, o.rank);
+  call.inspect?.({ tokens, doc, graph, entities, rank: scores });
 
   // isolated candidates (no edge at all)
   const included: number[] = [];

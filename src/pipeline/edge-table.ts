@@ -34,6 +34,17 @@ export class EdgeTable {
   private static hash(a: number, b: number): number {
     return (Math.imul(a, 0x9e3779b1) ^ Math.imul(b + 0x7f4a7c15, 0x85ebca77)) >>> 0;
   }
+  /** The slot of the pair a ≤ b: the one holding its edge, or the empty one where it would go. */
+  private probe(a: number, b: number): number {
+    const slots = this.slots;
+    const mask = this.mask;
+    let h = EdgeTable.hash(a, b) & mask;
+    for (;;) {
+      const e = slots[h];
+      if (e < 0 || (this.source[e] === a && this.target[e] === b)) return h;
+      h = (h + 1) & mask;
+    }
+  }
   /** Index of the edge {a, b}, created when absent. */
   edge(a: number, b: number): number {
     if (a > b) {
@@ -41,38 +52,20 @@ export class EdgeTable {
       a = b;
       b = t;
     }
-    const slots = this.slots;
-    const mask = this.mask;
-    let h = EdgeTable.hash(a, b) & mask;
-    for (;;) {
-      const e = slots[h];
-      if (e < 0) break;
-      if (this.source[e] === a && this.target[e] === b) return e;
-      h = (h + 1) & mask;
-    }
+    const h = this.probe(a, b);
+    const found = this.slots[h];
+    if (found >= 0) return found;
     if (this.size === this.source.length) this.grow();
     const e = this.size++;
     this.source[e] = a;
     this.target[e] = b;
     if (this.size * 2 > this.slots.length) this.rehash();
-    else slots[h] = e;
+    else this.slots[h] = e;
     return e;
   }
   /** Index of the edge {a, b}, or -1. */
   find(a: number, b: number): number {
-    if (a > b) {
-      const t = a;
-      a = b;
-      b = t;
-    }
-    const slots = this.slots;
-    let h = EdgeTable.hash(a, b) & this.mask;
-    for (;;) {
-      const e = slots[h];
-      if (e < 0) return -1;
-      if (this.source[e] === a && this.target[e] === b) return e;
-      h = (h + 1) & this.mask;
-    }
+    return a > b ? this.slots[this.probe(b, a)] : this.slots[this.probe(a, b)];
   }
   private rehash(): void {
     const slots = new Int32Array(this.slots.length * 2).fill(-1);

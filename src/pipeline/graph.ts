@@ -39,6 +39,15 @@ import type { OccurrenceView } from './positions.js';
 import type { RankInput } from './rank.js';
 import { EdgeTable } from './edge-table.js';
 import { sortedHas } from '../util/sorted.js';
+import type { OptionRules } from '../util/option-rules.js';
+
+export const WINDOW_OVER = ['candidates', 'allTokens'] as const;
+export const SELF_LOOPS = ['drop', 'keep', 'keepDouble'] as const;
+export const KG_EDGE_WEIGHTS = ['binary', 'relationCount'] as const;
+export const COMBINES = ['sum', 'max', 'coOnlyWeightKgBinary'] as const;
+export const JACCARD_NEIGHBOURS = ['kg', 'kgInDoc', 'docGraph'] as const;
+export const SM_SCOPES = ['existingEdges', 'allPairs'] as const;
+export const SM_COMBINES = ['add', 'mul', 'mulOnePlus', 'linear'] as const;
 
 /** Options of the graph stage (group `graph`). */
 export interface GraphOptions {
@@ -51,7 +60,7 @@ export interface GraphOptions {
    * Sequence the distance is measured on: candidate occurrences or all tokens.
    * @default 'candidates'
    */
-  windowOver: 'candidates' | 'allTokens';
+  windowOver: (typeof WINDOW_OVER)[number];
   /**
    * Whether a window may span a sentence end.
    * @default true
@@ -61,7 +70,7 @@ export interface GraphOptions {
    * Same word twice inside a window: no edge, a self-loop counted once, or counted twice (jieba/cppjieba).
    * @default 'drop'
    */
-  selfLoops: 'drop' | 'keep' | 'keepDouble';
+  selfLoops: (typeof SELF_LOOPS)[number];
   /**
    * Ablation "G": add KG edges between candidates whose entities are related in the MKG (eq. 2/3).
    * @default false
@@ -72,12 +81,12 @@ export interface GraphOptions {
    * The paper gives no weight for a KG edge; 16 was measured on film-dev (options.ts header).
    * @default 16
    */
-  kgEdgeWeight: 'binary' | 'relationCount' | number;
+  kgEdgeWeight: (typeof KG_EDGE_WEIGHTS)[number] | number;
   /**
    * How eq. 3 combines co-occurrence and KG weight.
    * @default 'sum'
    */
-  combine: 'sum' | 'max' | 'coOnlyWeightKgBinary';
+  combine: (typeof COMBINES)[number];
   /**
    * λ of eq. 3 (weight of the KG part).
    * @default 1
@@ -97,7 +106,7 @@ export interface SemanticOptions {
    * node's neighbours in the graph of eq. 3.
    * @default 'kg'
    */
-  jaccardNeighbours: 'kg' | 'kgInDoc' | 'docGraph';
+  jaccardNeighbours: (typeof JACCARD_NEIGHBOURS)[number];
   /**
    * Remove the two endpoints from both sets before computing (directly linked pairs are otherwise
    * penalised by each other's presence in the union).
@@ -114,12 +123,12 @@ export interface SemanticOptions {
    * creates an edge).
    * @default 'existingEdges'
    */
-  smScope: 'existingEdges' | 'allPairs';
+  smScope: (typeof SM_SCOPES)[number];
   /**
    * How sm enters eqs. 9/10.
    * @default 'add'
    */
-  smCombine: 'add' | 'mul' | 'mulOnePlus' | 'linear';
+  smCombine: (typeof SM_COMBINES)[number];
   /**
    * μ of `smCombine: 'linear'`.
    * @default 0.5
@@ -131,6 +140,51 @@ export interface SemanticOptions {
    */
   smInDenominator: boolean;
 }
+
+export const DEFAULT_GRAPH_OPTIONS: Readonly<GraphOptions> = Object.freeze({
+  window: 5,
+  windowOver: 'candidates',
+  crossSentence: true,
+  selfLoops: 'drop',
+  kgEdges: false,
+  // β: the paper is silent; measured on film-dev (eval/results/film-dev/ANALYSIS.md, "Defaults")
+  kgEdgeWeight: 16,
+  combine: 'sum',
+  lambda: 1,
+});
+
+export const GRAPH_OPTION_RULES: OptionRules<GraphOptions> = Object.freeze({
+  window: { type: 'number', min: 2, max: 100, integer: true },
+  windowOver: { type: 'enum', values: WINDOW_OVER },
+  crossSentence: { type: 'boolean' },
+  selfLoops: { type: 'enum', values: SELF_LOOPS },
+  kgEdges: { type: 'boolean' },
+  kgEdgeWeight: { type: 'enumOrNumber', values: KG_EDGE_WEIGHTS, min: 0, max: 1e6, exclusiveMin: true },
+  combine: { type: 'enum', values: COMBINES },
+  lambda: { type: 'number', min: 0, max: 1e3 },
+});
+
+export const DEFAULT_SEMANTIC_OPTIONS: Readonly<SemanticOptions> = Object.freeze({
+  enabled: false,
+  jaccardNeighbours: 'kg',
+  jaccardExcludeEndpoints: false,
+  jaccardEmpty: 0,
+  smScope: 'existingEdges',
+  smCombine: 'add',
+  mu: 0.5,
+  smInDenominator: true,
+});
+
+export const SEMANTIC_OPTION_RULES: OptionRules<SemanticOptions> = Object.freeze({
+  enabled: { type: 'boolean' },
+  jaccardNeighbours: { type: 'enum', values: JACCARD_NEIGHBOURS },
+  jaccardExcludeEndpoints: { type: 'boolean' },
+  jaccardEmpty: { type: 'number', min: 0, max: 1 },
+  smScope: { type: 'enum', values: SM_SCOPES },
+  smCombine: { type: 'enum', values: SM_COMBINES },
+  mu: { type: 'number', min: 0, max: 1 },
+  smInDenominator: { type: 'boolean' },
+});
 
 /** Minimal token shape the graph stage needs (E1's `Token` satisfies it). */
 export interface TokenLike {
@@ -361,7 +415,7 @@ export function buildWordGraph(doc: CandidateDoc, options: BuildGraphOptions, kg
   const needKgPairs = kgInput !== null && (go.kgEdges || (so.enabled && so.jaccardNeighbours === 'kgInDoc'));
   const kgPairs = needKgPairs ? relatedEntityNodes(kgInput!.kg, entities, entityNodes, go.kgEdgeWeight === 'relationCount') : [];
   if (go.kgEdges) kgEdgeWeights(kgPairs, go, table);
-  if (so.enabled) semanticSimilarities(doc, entities, entityNodes, kgInput, so, table, kgPairs);
+  if (so.enabled) semanticSimilarities({ doc, entities, entityNodes, kgInput, table, kgPairs }, so);
   const m = table.size;
   const base = new Float64Array(m);
   for (let e = 0; e < m; e++) base[e] = combinedWeight(table.cooc[e], table.kg[e], go);
@@ -451,22 +505,25 @@ export function combinedWeight(cooc: number, kg: number, go: GraphOptions): numb
   return cooc > 0 ? cooc : k;
 }
 
+/** What eq. 8 reads: the document, its entity nodes, the KG, the edge table so far and the related pairs. */
+export interface SemanticInput {
+  doc: CandidateDoc;
+  entities: readonly (Int32Array | null)[];
+  entityNodes: readonly number[];
+  kgInput: GraphKgInput | null;
+  table: EdgeTable;
+  kgPairs: readonly [number, number, number][];
+}
+
 /**
  * Eq. (8), semantic similarity: sm_ij = Jaccard(A_i, A_j) over the neighbour sets of
  * {@link neighbourSets}, on the edges of eq. 3 (`smScope: 'existingEdges'`) or on every pair of nodes
  * with a non-empty set, where sm > 0 creates an edge (`'allPairs'`). Sets `table.sem`.
  */
-export function semanticSimilarities(
-  doc: CandidateDoc,
-  entities: readonly (Int32Array | null)[],
-  entityNodes: readonly number[],
-  kgInput: GraphKgInput | null,
-  so: SemanticOptions,
-  table: EdgeTable,
-  kgPairs: readonly [number, number, number][],
-): void {
+export function semanticSimilarities(g: SemanticInput, so: SemanticOptions): void {
+  const { doc, entities, kgInput, table } = g;
   const n = doc.words.length;
-  const sets = neighbourSets(doc, entities, entityNodes, kgInput, so, table, kgPairs);
+  const sets = neighbourSets(g, so);
   const endpointsOf = (i: number, j: number): number[] =>
     so.jaccardNeighbours === 'kg' ? [...(entities[i] ?? EMPTY), ...(entities[j] ?? EMPTY)] : [i, j];
   const memo = so.jaccardNeighbours === 'kg' ? (kgInput?.jaccardMemo ?? null) : null;
@@ -560,15 +617,8 @@ export function semanticWeights(base: Float64Array, sem: Float64Array, so: Seman
 }
 
 /** Neighbour sets A_i of eq. 8 for every node (empty for nodes without any). */
-function neighbourSets(
-  doc: CandidateDoc,
-  entities: readonly (Int32Array | null)[],
-  entityNodes: readonly number[],
-  kgInput: GraphKgInput | null,
-  so: SemanticOptions,
-  table: EdgeTable,
-  kgPairs: readonly [number, number, number][],
-): Int32Array[] {
+function neighbourSets(g: SemanticInput, so: SemanticOptions): Int32Array[] {
+  const { doc, entities, entityNodes, kgInput, table, kgPairs } = g;
   const n = doc.words.length;
   const sets: Int32Array[] = new Array<Int32Array>(n).fill(EMPTY);
   if (so.jaccardNeighbours === 'kg') {

@@ -27,6 +27,9 @@ import { StringTable } from '../kg/packed.js';
 import { nodejiebaDefaultFiles } from '../lexicon/base.js';
 import type { DiskCache } from '../lexicon/cache.js';
 import { hashName } from '../util/hash.js';
+import type { OptionRules } from '../util/option-rules.js';
+
+export const IDF_PRIORS = ['off', 'multiply'] as const;
 
 /** The IDF prior (group `prior` of the pipeline options). */
 export interface PriorOptions {
@@ -35,8 +38,12 @@ export interface PriorOptions {
    * (module header). Scores in the output are then the products.
    * @default 'off'
    */
-  idf: 'off' | 'multiply';
+  idf: (typeof IDF_PRIORS)[number];
 }
+
+export const DEFAULT_PRIOR_OPTIONS: Readonly<PriorOptions> = Object.freeze({ idf: 'off' });
+
+export const PRIOR_OPTION_RULES: OptionRules<PriorOptions> = Object.freeze({ idf: { type: 'enum', values: IDF_PRIORS } });
 
 /** An IDF table: word → idf, with the value used for words that are not in it. */
 export interface IdfTable {

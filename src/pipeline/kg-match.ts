@@ -22,14 +22,18 @@
 import type { EntityKind, KgView } from '../kg/model.js';
 import { ENTITY_KINDS } from '../kg/model.js';
 import { sortedHas } from '../util/sorted.js';
+import type { OptionRules } from '../util/option-rules.js';
 
 /** Options of entity matching (group `kgMatch`). */
+export const MATCH_MODES = ['exact', 'exactOrAlias'] as const;
+export const AMBIGUITY_RULES = ['union', 'contextual'] as const;
+
 export interface KgMatchOptions {
   /**
    * Which surfaces denote an entity: its name only, or its name and its aliases.
    * @default 'exactOrAlias'
    */
-  match: 'exact' | 'exactOrAlias';
+  match: (typeof MATCH_MODES)[number];
   /**
    * Merge the nodes of an entity's name and aliases when several occur in one document.
    * @default true
@@ -39,13 +43,27 @@ export interface KgMatchOptions {
    * Rule for a surface that names several entities (see module header).
    * @default 'union'
    */
-  ambiguity: 'union' | 'contextual';
+  ambiguity: (typeof AMBIGUITY_RULES)[number];
   /**
    * Entity kinds a candidate may match.
    * @default ['Movie', 'Person', 'Character', 'Genre']
    */
   kinds: EntityKind[];
 }
+
+export const DEFAULT_KG_MATCH_OPTIONS: Readonly<KgMatchOptions> = Object.freeze({
+  match: 'exactOrAlias',
+  mergeAliases: true,
+  ambiguity: 'union',
+  kinds: Object.freeze([...ENTITY_KINDS]) as EntityKind[],
+});
+
+export const KG_MATCH_OPTION_RULES: OptionRules<KgMatchOptions> = Object.freeze({
+  match: { type: 'enum', values: MATCH_MODES },
+  mergeAliases: { type: 'boolean' },
+  ambiguity: { type: 'enum', values: AMBIGUITY_RULES },
+  kinds: { type: 'subset', values: ENTITY_KINDS },
+});
 
 /** Cache of word → entity indices for one (KG, options) pair; lookups are pure, so caching is safe. */
 export class MatchCache {

@@ -30,20 +30,8 @@
  *    when one of the two is a phrase (唢呐 vs 唢呐艺术), `'all'` also between two words (唢呐 vs 唢呐班),
  *    `'off'` never. So which variant is output is decided by score.
  *
- * Defaults, measured around the preset `filmkw` on film-dev (180 texts) and csl-dev (1,000 CSL
- * abstracts), macro F1@5 change against `filmkw` without phrases, 95% paired bootstrap intervals
- * (eval/results/film-dev/ANALYSIS.md §6): the stage as defaulted gives +0.0133 [+0.0044, +0.0244] on
- * film-dev (13 better / 3 worse documents) and +0.0657 [+0.0535, +0.0777] on csl-dev. Variants (film-dev;
- * csl-dev): `minCount` 1 −0.027 [−0.046, −0.007]; +0.051 (the frequency condition is what keeps
- * accidental neighbours out), 3 +0.007; +0.058; `score` 'sum' +0.004 [−0.014, +0.023]; +0.056 (a
- * phrase then displaces its strongest word, 唢呐 → 唢呐艺人), 'max' +0.008; +0.050, 'mean' ±0 (never above
- * its best word, so the dedup always keeps the word); `spans` 'maximal' +0.002; +0.015;
- * `maxTokens` 3 +0.014; +0.054 (csl-dev: 2 vs 3 +0.012 [+0.006, +0.019]); `pos` 'contentWords' +0.014;
- * +0.060 (csl-dev: 'any' vs it +0.005 [+0.002, +0.009]); `entityWords` 'allow' +0.010 [−0.001, +0.022];
- * +0.066 ('exclude' vs 'allow': +0.003 [−0.001, +0.010] and −0.001 [−0.002, +0.000], noise; kept for
- * guideline rule 4); `dedup` 'all' +0.008; +0.065, 'off' +0.009; +0.078 (without the rule a phrase and
- * its own word are both output, a hedge that pays on CSL — 急性脑梗死 above the gold 脑梗死 — but the film
- * guideline forbids overlapping variants, so 'phrases' stays).
+ * Defaults: measured around the preset `filmkw` on film-dev and csl-dev, one option at a time; the
+ * figures and the reading of each variant are in eval/results/film-dev/ANALYSIS.md §6.
  *
  * Output: a phrase is a `Keyword` like a word; `kind`/`entityId` are reported when the phrase surface
  * itself names a KG entity (kg-match rules, the entity with most in-document links), and `--explain`
@@ -53,6 +41,7 @@
  */
 import { compareCodePoints } from './rank.js';
 import type { RankOptions } from './rank.js';
+import type { OptionRules } from '../util/option-rules.js';
 
 /** Options of the keyphrase stage (group `phrases`). */
 export interface PhraseOptions {
@@ -67,7 +56,7 @@ export interface PhraseOptions {
    * of a run (`'ngrams'`) or only whole runs (`'maximal'`, pke).
    * @default 'ngrams'
    */
-  spans: 'ngrams' | 'maximal';
+  spans: (typeof PHRASE_SPANS)[number];
   /**
    * Which tokens may be part of a phrase: any candidate token (`'any'`), or only content words
    * (`'contentWords'`: no token whose POS tag marks a function word — numeral m, classifier q,
@@ -75,7 +64,7 @@ export interface PhraseOptions {
    * onomatopoeia o; tokens without a tag count as content words).
    * @default 'any'
    */
-  pos: 'contentWords' | 'any';
+  pos: (typeof PHRASE_POS)[number];
   /**
    * Whether a phrase may contain a word that names a KG entity (after the title policy): `'exclude'`
    * (entity names are already units of the lexicon, and an entity name plus other words — 吴天明导演,
@@ -83,7 +72,7 @@ export interface PhraseOptions {
    * the name) or `'allow'`. No effect without a KG.
    * @default 'exclude'
    */
-  entityWords: 'exclude' | 'allow';
+  entityWords: (typeof PHRASE_ENTITY_WORDS)[number];
   /**
    * Maximum number of tokens of a phrase (at least 2).
    * @default 2
@@ -99,13 +88,13 @@ export interface PhraseOptions {
    * Σ v(w)·c(phrase)/c(w) (module header).
    * @default 'shareSum'
    */
-  score: 'sum' | 'mean' | 'max' | 'shareSum';
+  score: (typeof PHRASE_SCORES)[number];
   /**
    * No overlapping variants in the output (a surface containing another): between a phrase and any
    * other item (`'phrases'`), between any two items (`'all'`), or not at all (`'off'`).
    * @default 'phrases'
    */
-  dedup: 'phrases' | 'all' | 'off';
+  dedup: (typeof PHRASE_DEDUP)[number];
 }
 
 export const PHRASE_SPANS = ['ngrams', 'maximal'] as const;
@@ -123,6 +112,17 @@ export const DEFAULT_PHRASE_OPTIONS: Readonly<PhraseOptions> = Object.freeze({
   minCount: 2,
   score: 'shareSum',
   dedup: 'phrases',
+});
+
+export const PHRASE_OPTION_RULES: OptionRules<PhraseOptions> = Object.freeze({
+  enabled: { type: 'boolean' },
+  spans: { type: 'enum', values: PHRASE_SPANS },
+  pos: { type: 'enum', values: PHRASE_POS },
+  entityWords: { type: 'enum', values: PHRASE_ENTITY_WORDS },
+  maxTokens: { type: 'number', min: 2, max: 8, integer: true },
+  minCount: { type: 'number', min: 1, max: 1e6, integer: true },
+  score: { type: 'enum', values: PHRASE_SCORES },
+  dedup: { type: 'enum', values: PHRASE_DEDUP },
 });
 
 /** The candidate occurrences the stage reads (graph.ts `CandidateDoc` satisfies it). */

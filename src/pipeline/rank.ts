@@ -28,15 +28,21 @@
  * No allocation per node or per edge: the input is a CSR of typed arrays, and the work arrays are
  * allocated once per call.
  */
+import type { OptionRules } from '../util/option-rules.js';
 
 /** Options of the ranking stage (group `rank` of the pipeline options). */
+export const RANK_ALGORITHMS = ['textrank', 'positionrank'] as const;
+export const ITERATION_MODES = ['converge', 'fixed10GaussSeidel'] as const;
+export const POSITION_BASES = ['allTokens', 'candidates', 'chars'] as const;
+export const TIE_BREAKS = ['firstOccurrence', 'lexicographic'] as const;
+
 export interface RankOptions {
   /**
    * Ranking equation: TextRank (uniform restart, eqs. 5/9) or PositionRank (position-biased restart,
    * eqs. 6/10).
    * @default 'textrank'
    */
-  algorithm: 'textrank' | 'positionrank';
+  algorithm: (typeof RANK_ALGORITHMS)[number];
   /**
    * Damping factor d.
    * @default 0.85
@@ -57,19 +63,39 @@ export interface RankOptions {
    * code-point order of the words).
    * @default 'converge'
    */
-  iterationMode: 'converge' | 'fixed10GaussSeidel';
+  iterationMode: (typeof ITERATION_MODES)[number];
   /**
    * What a "position" counts for the PositionRank bias (eq. 7): all tokens (PositionRank paper and
    * code), candidate occurrences only (pytextrank), or UTF-16 characters.
    * @default 'allTokens'
    */
-  positionBase: 'allTokens' | 'candidates' | 'chars';
+  positionBase: (typeof POSITION_BASES)[number];
   /**
    * Ordering of equal scores: the word seen first in the text wins, or code-point order of the words.
    * @default 'firstOccurrence'
    */
-  tieBreak: 'firstOccurrence' | 'lexicographic';
+  tieBreak: (typeof TIE_BREAKS)[number];
 }
+
+export const DEFAULT_RANK_OPTIONS: Readonly<RankOptions> = Object.freeze({
+  algorithm: 'textrank',
+  damping: 0.85,
+  tol: 1e-4,
+  maxIter: 100,
+  iterationMode: 'converge',
+  positionBase: 'allTokens',
+  tieBreak: 'firstOccurrence',
+});
+
+export const RANK_OPTION_RULES: OptionRules<RankOptions> = Object.freeze({
+  algorithm: { type: 'enum', values: RANK_ALGORITHMS },
+  damping: { type: 'number', min: 0, max: 1, exclusiveMin: true },
+  tol: { type: 'number', min: 1e-12, max: 0.1 },
+  maxIter: { type: 'number', min: 1, max: 10000, integer: true },
+  iterationMode: { type: 'enum', values: ITERATION_MODES },
+  positionBase: { type: 'enum', values: POSITION_BASES },
+  tieBreak: { type: 'enum', values: TIE_BREAKS },
+});
 
 /** The graph as the ranking sees it: a symmetric CSR plus per-node normalisers. */
 export interface RankInput {

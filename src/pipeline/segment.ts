@@ -23,16 +23,10 @@
  * are in order, do not overlap, and (for both backends, as measured) cover the whole input, whitespace
  * and emoji included (each whitespace character or emoji code point is usually its own `x` token).
  *
- * Default backend: `'node-rs'`, chosen by measurement (`node --import tsx bench/segment.ts`, 2-core
- * shared machine, Node 20, 297 Douban reviews = 346 k chars and 2,050 synopses = 537 k chars, no user
- * dictionary; tables in dictionaries/README.md):
- * - `tag` throughput: node-rs 1.25–1.34 M chars/s vs nodejieba 0.67–0.74 M chars/s (≈ 1.8×);
- * - memory: loading adds ≈ 56 MB RSS for node-rs (a second instance ≈ +34 MB) vs ≈ 255 MB for nodejieba;
- *   dictionary load 0.3 s vs 1.3 s; a nodejieba dictionary switch costs ≈ 1.1 s;
- * - output: 98.4 % of review tokens identical (word, tag, offsets); the rest are HMM boundary
- *   differences on unknown runs and the tag of digits/Latin letters (x vs m/eng); with the KG user
- *   dictionary, 32,536 of 32,538 dictionary-word tokens identical across the corpus.
- * Dev-set F1 per backend is measured by the evaluator (`filmkw eval --backend`), not here.
+ * Default backend: `'node-rs'`, chosen by measurement (`node --import tsx bench/segment.ts`: about 1.8×
+ * the throughput of nodejieba, a quarter of its memory, 98.4 % identical review tokens; the tables are
+ * in dictionaries/README.md). Dev-set F1 per backend is measured by the evaluator (`filmkw eval
+ * --backend`).
  */
 import { usageError } from '../errors.js';
 import { DEFAULT_BACKEND, SEGMENTER_BACKENDS, type SegmenterBackend } from '../lexicon/base.js';
@@ -40,6 +34,21 @@ import { prepareUserDict, type PreparedUserDict, type UserDictSource } from '../
 import { alignTokens, buildCompoundIndex, findCompounds } from './segmenters/common.js';
 import { createNodejiebaTagger } from './segmenters/nodejieba.js';
 import { createNodeRsTagger } from './segmenters/node-rs.js';
+import type { OptionRules } from '../util/option-rules.js';
+
+/** Ablation "W" (group `lexicon`). */
+export interface LexiconOptions {
+  /**
+   * Segment with the KG's entity names as a user dictionary (the paper's "W"), exported once when the
+   * extractor is created.
+   * @default false
+   */
+  useDomainLexicon: boolean;
+}
+
+export const DEFAULT_LEXICON_OPTIONS: Readonly<LexiconOptions> = Object.freeze({ useDomainLexicon: false });
+
+export const LEXICON_OPTION_RULES: OptionRules<LexiconOptions> = Object.freeze({ useDomainLexicon: { type: 'boolean' } });
 
 /** A token: surface word, POS tag (jieba tagset; `x` for punctuation, whitespace, symbols) and offsets. */
 export interface Token {

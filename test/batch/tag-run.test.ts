@@ -111,6 +111,17 @@ test('--resume refuses a changed input, changed options, a shortened output, or 
   appendFileSync(input, '{"id":"more","text":"x"}\n');
   await refused({}, /input size \d+ → \d+ bytes/u);
 
+  // issue 17: edited in place, same size, modification time restored: the content hash tells
+  // (a whole-second mtime, so that restoring it is exact: a Date loses sub-millisecond digits)
+  corpus(input, 50, 31);
+  utimesSync(input, 1_700_000_000, 1_700_000_000);
+  await interrupted();
+  const size = statSync(input).size;
+  writeFileSync(input, readFileSync(input, 'utf8').replace('第0篇', '第O篇'));
+  utimesSync(input, 1_700_000_000, 1_700_000_000);
+  assert.equal(statSync(input).size, size);
+  await refused({}, /the input changed since the interrupted run \(input content differs \(sha256 .* although size and modification time are the same\)/u);
+
   corpus(input, 50, 31);
   await interrupted();
   writeFileSync(out, '');
@@ -134,7 +145,7 @@ test('runTag: usage and input errors', async () => {
   await assert.rejects(runTag(base(d)), (e: unknown) => e instanceof FilmkwError && e.code === 'INPUT' && /is a directory/u.test(e.message));
   writeFileSync(join(d, 'a.jsonl'), '{"text":"x"}\n');
   await assert.rejects(runTag(base(join(d, 'a.jsonl'), { workers: 0 })), /--workers must be an integer ≥ 1/u);
-  await assert.rejects(runTag(base(join(d, 'a.jsonl'), { out: join(d, 'a.jsonl') })), /is the input file/u);
+  await assert.rejects(runTag(base(join(d, 'a.jsonl'), { out: join(d, 'a.jsonl') })), /is the input .*writing it would destroy the input/u);
   await assert.rejects(runTag({ ...base(join(d, 'a.jsonl')), factory: undefined, preset: 'nope' }), (e: unknown) => e instanceof FilmkwError && e.code === 'USAGE' && /tag: unknown preset "nope"; valid presets: textrank, /u.test(e.message));
   await assert.rejects(runTag(base(join(d, 'a.jsonl'), { out: join(d, 'no-such-dir', 'o.jsonl') })), (e: unknown) => e instanceof FilmkwError && e.code === 'OUTPUT' && /cannot write/u.test(e.message));
 });

@@ -70,7 +70,7 @@ test('html text <file> --out; the output is read by filmkw tag', () => {
   const t = run('tag', out, '--top', '3');
   assert.equal(t.status, 0, t.stderr);
   const tagged = JSON.parse(t.stdout.trim().split('\n')[0]!) as { id: unknown };
-  assert.equal(String(tagged.id), '1');
+  assert.equal(tagged.id, 'decay.html', 'tag uses the record\'s own id');
 });
 
 test('html text: --stop-at child keeps one paragraph; option and path errors', () => {

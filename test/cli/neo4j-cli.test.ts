@@ -1,35 +1,65 @@
 /**
- * `filmkw kg stats --neo4j` / `kg import --neo4j` through bin/filmkw (run `npm run build` first):
- * one clear line and a distinct exit code for each Neo4j failure, and stats equal to the embedded
- * store's against the scripted Bolt server. Marked todo until the kg command has its --neo4j option.
+ * `filmkw kg stats --neo4j` / `kg import --neo4j` / `tag --neo4j` / `dict export --neo4j` through bin/filmkw
+ * (run `npm run build` first): one clear line and a distinct exit code for each Neo4j failure, stats equal
+ * to the embedded store's against the scripted Bolt server, and every command ending after its error line
+ * when the peer accepts TCP but never answers Bolt. Marked todo until the kg command has its --neo4j option.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import net from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { KgStore } from '../../src/kg/store.js';
 import { writeKgToNeo4j } from '../../src/kg/neo4j.js';
 import { FakeBolt } from '../fixtures/neo4j/fake-bolt.js';
 import { demoKg } from '../fixtures/neo4j/demo-kg.js';
+import { cli } from '../fixtures/neo4j/server.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const landed = readFileSync(`${root}src/cli/commands/kg.ts`, 'utf8').includes('--neo4j');
 const TODO = !landed && 'waits for `kg stats --neo4j` / `kg import --neo4j` in src/cli/commands/kg.ts';
 
-/** Async (the scripted server runs in this process, so the event loop must stay free). */
-function run(args: string[], env: Record<string, string | undefined>): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const clean = { ...process.env };
-    for (const k of ['NEO4J_URI', 'NEO4J_USER', 'NEO4J_PASSWORD', 'NEO4J_DATABASE']) delete clean[k];
-    const child = spawn(process.execPath, ['bin/filmkw', ...args], { cwd: root, env: { ...clean, ...env } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('close', (status) => resolve({ status, stdout, stderr }));
+const run = (args: string[], env: Record<string, string | undefined>, killAfterMs?: number) => cli(args, env, { killAfterMs });
+
+test('a peer that accepts TCP and never answers Bolt: every --neo4j command prints its exit-4 line and ends', async () => {
+  // reads what the client sends (so it sees the client close) and never answers; counts open connections
+  const open = new Set<net.Socket>();
+  const peer = net.createServer((s) => {
+    open.add(s);
+    s.on('close', () => open.delete(s));
+    s.on('error', () => undefined);
+    s.resume();
   });
-}
+  await new Promise<void>((r) => peer.listen(0, '127.0.0.1', r));
+  const { port } = peer.address() as net.AddressInfo;
+  try {
+    const commands = [['kg', 'stats', '--neo4j'], ['kg', 'import', '--neo4j', 'csv:kg/demo'], ['tag', '--neo4j', '--format', 'txt', 'README.md'], ['dict', 'export', '--neo4j', '--out', '-']];
+    // plain Bolt, routing, and TLS (whose socket the driver opens through tls.connect, ended by bin/filmkw)
+    const cases = commands.flatMap((args) => ['bolt', 'neo4j', 'bolt+ssc'].map((scheme) => ({ args, scheme })));
+    const results = await Promise.all(
+      cases.map(({ args, scheme }) =>
+        run(args, { NEO4J_URI: `${scheme}://127.0.0.1:${port}`, NEO4J_PASSWORD: 'x', FILMKW_NEO4J_ACQUISITION_TIMEOUT_MS: '1500' }, 30_000),
+      ),
+    );
+    results.forEach((r, i) => {
+      const what = `${cases[i].scheme}: filmkw ${cases[i].args.join(' ')}`;
+      assert.equal(r.hung, false, `${what} did not end within 30 s after its error (stderr: ${r.stderr})`);
+      assert.equal(r.status, 4, `${what}: ${r.stderr}`);
+      const lines = r.stderr.split('\n').filter((l) => l.startsWith('filmkw: '));
+      assert.deepEqual(lines.length, 1, `${what}: ${r.stderr}`);
+      assert.match(lines[0], new RegExp(`^filmkw: neo4j: cannot connect to ${cases[i].scheme.replace('+', '\\+')}://127\\.0\\.0\\.1:${port}: is the server running\\? \\(Connection acquisition timed out in 1500 ms`));
+      assert.ok(r.stderr.endsWith(`${lines[0]}\n`), `${what}: the error line is the last output: ${r.stderr}`);
+      assert.equal(r.stdout, '', what);
+    });
+    // the children are gone, and so are their connections
+    const t0 = Date.now();
+    while (open.size > 0 && Date.now() - t0 < 3000) await new Promise((r) => setTimeout(r, 50));
+    assert.equal(open.size, 0);
+  } finally {
+    for (const s of open) s.destroy();
+    await new Promise((r) => peer.close(r));
+  }
+});
 
 test('kg stats --neo4j, server not running: exit 4, one line, no stack trace', { todo: TODO }, async () => {
   const r = await run(['kg', 'stats', '--neo4j'], { NEO4J_URI: 'bolt://127.0.0.1:1', NEO4J_USER: 'neo4j', NEO4J_PASSWORD: 'x' });

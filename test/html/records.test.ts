@@ -25,12 +25,13 @@ test('bad pages give one error line each, never a throw', async () => {
     assert.equal(r.lines.length, 1, name);
     const l = r.lines[0];
     assert.ok('error' in l, name);
-    assert.equal(l.error.code, 'INPUT');
-    assert.match(l.error.message, re);
+    assert.deepEqual(Object.keys(l), ['id', 'error'], 'the documented {id, error} shape');
+    assert.equal(l.id, name);
+    assert.match(l.error, re);
     assert.equal(r.records, 0);
   }
   const missing = await recordsOfFile(join(FIX, 'nope.html'), 'nope.html');
-  assert.ok('error' in missing.lines[0] && missing.lines[0].error.code === 'INPUT');
+  assert.ok('error' in missing.lines[0] && /ENOENT/u.test(missing.lines[0].error));
 });
 
 test('a truncated page keeps its complete records and marks them', async () => {
@@ -96,7 +97,7 @@ test('CLI: a directory in structural mode → one JSON line per record / bad pag
   const outFile = join(dir, 'all.jsonl');
   const { err } = await runCli([FIX, '--mode', 'structural', '--out', outFile]);
   const lines = readFileSync(outFile, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
-  const byFile = (f: string) => lines.filter((l) => l.file === f);
+  const byFile = (f: string) => lines.filter((l) => l.file === f || l.id === f); // records name their page in `file`, error lines in `id`
   assert.equal(byFile('douban-list.html').length, 4);
   assert.equal(byFile('news-tables.html').length, 10);
   assert.equal(byFile('empty.html').length, 1);

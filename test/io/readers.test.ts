@@ -126,10 +126,13 @@ test('csv: quoted fields across lines, literal inner quotes, bad rows become err
       { line: 12, id: '9', text: 'end' },
     ]);
   }
-  // Two unbalanced quotes pair up (that is CSV): the rows between them are one bad row.
+  // Two unbalanced quotes would pair up into one malformed row that swallows the rows between them (issue
+  // 17): the row of the first quote is the error record, the lines after it are read again.
   const paired = await read('text\n"a\nb\n"c\nd\n', { format: 'csv' });
   assert.deepEqual(paired, [
-    { line: 2, id: '2', error: 'unexpected character "c" after a closing quote on line 4' },
+    { line: 2, id: '2', error: 'quote opened on line 2 is not closed on its line and the row is malformed (unexpected character "c" after a closing quote on line 4); row skipped, the lines after it are read again' },
+    { line: 3, id: '3', text: 'b' },
+    { line: 4, id: '4', error: 'quote opened on line 4 is never closed; row skipped' },
     { line: 5, id: '5', text: 'd' },
   ]);
 });

@@ -11,7 +11,9 @@ import { KgStore } from '../../src/kg/store.js';
 import type { KgData } from '../../src/kg/model.js';
 import { ENTITY_KINDS, RELATION_KINDS } from '../../src/kg/model.js';
 import {
+  clearKgInNeo4j,
   entityMergeQuery,
+  foreignDataQueries,
   neo4jStats,
   readKgFromNeo4j,
   readCountQuery,
@@ -37,6 +39,9 @@ const ALLOWED = new Set<string>([
   readCountQuery(),
   ...Object.values(statsQueries().entities),
   ...Object.values(statsQueries().relations),
+  ...Object.values(foreignDataQueries()),
+  'MATCH (:Entity)-[r]->() WITH r LIMIT $limit DELETE r RETURN count(*) AS n',
+  'MATCH (n) WHERE n:Entity OR n:Alias WITH n LIMIT $limit DETACH DELETE n RETURN count(*) AS n',
 ]);
 
 async function withFake<T>(opts: FakeBoltOptions, f: (fb: FakeBolt, cfg: { uri: string; user: string; password: string }) => Promise<T>): Promise<T> {
@@ -64,6 +69,7 @@ test('demo KG: write twice, stats equal the embedded store, read back gives the 
 
     const second = await writeKgToNeo4j(DEMO, cfg, { batchSize: 1000, tuning: TUNING });
     assert.deepEqual(second.created, { nodes: 0, relationships: 0 });
+    assert.deepEqual(second.written, { nodes: 0, properties: 0 }); // an unchanged KG writes nothing
     assert.deepEqual(await neo4jStats(cfg, { tuning: TUNING }), s);
 
     const pages: number[] = [];
@@ -283,5 +289,29 @@ test('read: :Entity nodes without a non-empty string id are neither counted nor 
     fb.graph.nodes.set('', { labels: new Set(['Entity', 'Movie']), props: { id: '', name: 'empty' } });
     const back = await readKgFromNeo4j(cfg, { pageSize: 50, tuning: TUNING });
     assert.equal(KgStore.fromData(back).contentHash, DEMO_STORE.contentHash);
+  });
+});
+
+test('a changed entity is rewritten, an unchanged one is not; clear refuses a database holding data filmkw did not write', async () => {
+  await withFake({}, async (fb, cfg) => {
+    await writeKgToNeo4j(DEMO, cfg, { tuning: TUNING });
+    const changed: KgData = { entities: DEMO.entities.map((e, i) => (i === 0 ? { ...e, surfaces: [...e.surfaces, '新的写法'] } : e)), relations: DEMO.relations };
+    const w = await writeKgToNeo4j(changed, cfg, { tuning: TUNING });
+    assert.equal(w.written.nodes, 1);
+    assert.equal(KgStore.fromData(await readKgFromNeo4j(cfg, { tuning: TUNING })).contentHash, KgStore.fromData(changed).contentHash);
+
+    fb.graph.nodes.set('foreign', { labels: new Set(['Entity', 'Movie']), props: { id: 'tt0133093', title: 'The Matrix' } });
+    await assert.rejects(clearKgInNeo4j(cfg, { tuning: TUNING }), (e: unknown) => {
+      assert.ok(e instanceof FilmkwError);
+      assert.equal(e.code, 'NEO4J_FAILED');
+      assert.match(e.message, /^neo4j: refusing to delete filmkw's nodes: the database at bolt:\/\/127\.0\.0\.1:\d+ holds data filmkw did not write \(e\.g\. \(:Entity:Movie \{id, title\}\)\); use a scratch database/);
+      return true;
+    });
+    assert.equal(fb.graph.nodes.size > 1, true, 'nothing deleted');
+    fb.graph.nodes.delete('foreign');
+    const cleared = await clearKgInNeo4j(cfg, { tuning: TUNING });
+    assert.ok(cleared.nodes > 0);
+    assert.equal(fb.graph.nodes.size, 0);
+    for (const q of fb.queries) assert.ok(ALLOWED.has(q), q);
   });
 });

@@ -1,28 +1,55 @@
 /**
- * Integration tests of src/kg/neo4j.ts against a real Neo4j 5 server. They run only when NEO4J_URI is
- * set (with NEO4J_USER, NEO4J_PASSWORD, optionally NEO4J_DATABASE) and are skipped otherwise.
+ * Integration tests of src/kg/neo4j.ts against a real Neo4j 5 server: the one of NEO4J_URI (with
+ * NEO4J_USER, NEO4J_PASSWORD, optionally NEO4J_DATABASE), e.g. `eval "$(npm run -s neo4j:start)"`.
+ * Skipped with a message without NEO4J_URI; with FILMKW_REQUIRE_NEO4J=1 (CI) they fail instead.
  *
- * WARNING: point them at a scratch database. They delete every :Entity and :Alias node (filmkw's
- * nodes) in the target database before and after running.
+ * They delete filmkw's nodes (:Entity, :Alias) of the target database before and after running;
+ * clearKgInNeo4j refuses to when the database holds anything filmkw did not write.
+ * The merged real KG through the CLI is in test/neo4j/ (`npm run test:neo4j`).
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import neo4j from 'neo4j-driver';
+import { randomUUID } from 'node:crypto';
+import neo4j, { type Driver } from 'neo4j-driver';
 import { FilmkwError } from '../../src/errors.js';
 import { KgStore } from '../../src/kg/store.js';
-import type { KgData } from '../../src/kg/model.js';
+import { ENTITY_KINDS, RELATION_KINDS, type KgData } from '../../src/kg/model.js';
 import {
   clearKgInNeo4j,
+  entityMergeQuery,
+  foreignDataInNeo4j,
   neo4jConfigFromEnv,
   neo4jStats,
+  readCountQuery,
   readKgFromNeo4j,
+  readPageQuery,
+  relationMergeQuery,
   writeKgToNeo4j,
   type Neo4jConfig,
 } from '../../src/kg/neo4j.js';
 import { demoKg } from '../fixtures/neo4j/demo-kg.js';
+import { neo4jSkip } from '../fixtures/neo4j/server.js';
 
-const SKIP = !process.env.NEO4J_URI && 'set NEO4J_URI, NEO4J_USER, NEO4J_PASSWORD to run the Neo4j integration tests';
+const SKIP = neo4jSkip();
 const cfg = (): Neo4jConfig => neo4jConfigFromEnv();
+
+/** A driver of our own, for the checks filmkw itself does not do (SHOW, PROFILE, planting foreign nodes). */
+async function withDriver<T>(f: (d: Driver, db: { database?: string }) => Promise<T>): Promise<T> {
+  const c = cfg();
+  const d = neo4j.driver(c.uri, neo4j.auth.basic(c.user, c.password), { disableLosslessIntegers: true });
+  try {
+    return await f(d, c.database ? { database: c.database } : {});
+  } finally {
+    await d.close();
+  }
+}
+
+/** Operators of a plan tree, depth first, as "Operator details". */
+function operators(plan: { operatorType: string; arguments: Record<string, unknown>; children: unknown[] }): string[] {
+  const out = [`${plan.operatorType.replace(/@.*$/, '')} ${String(plan.arguments.Details ?? '')}`];
+  for (const c of plan.children) out.push(...operators(c as typeof plan));
+  return out;
+}
 
 before(async () => {
   if (!SKIP) await clearKgInNeo4j(cfg());
@@ -31,34 +58,82 @@ after(async () => {
   if (!SKIP) await clearKgInNeo4j(cfg());
 });
 
-test('demo KG imported twice: stats equal the embedded store both times, read back gives the same content hash', { skip: SKIP }, async () => {
+test('demo KG imported twice: stats equal the embedded store both times, the re-run writes nothing, read back gives the same content hash', { skip: SKIP }, async () => {
+  await clearKgInNeo4j(cfg());
   const data = demoKg();
   const store = KgStore.fromData(data);
   const first = await writeKgToNeo4j(data, cfg(), { batchSize: 101 });
   assert.deepEqual(first.skipped, []);
   assert.deepEqual(first.created, { nodes: store.stats().entities.total, relationships: store.stats().relations.total });
+  assert.equal(first.written.nodes, store.stats().entities.total);
   const s1 = await neo4jStats(cfg());
   assert.deepEqual(s1, store.stats());
   const second = await writeKgToNeo4j(data, cfg());
   assert.deepEqual(second.created, { nodes: 0, relationships: 0 });
+  assert.deepEqual(second.written, { nodes: 0, properties: 0 }, 'an unchanged KG is not rewritten');
   assert.deepEqual(await neo4jStats(cfg()), s1);
   const back = await readKgFromNeo4j(cfg(), { pageSize: 37 });
   assert.equal(KgStore.fromData(back).contentHash, store.contentHash);
+
+  // one entity changed (a surface added): only it is written
+  const changed: KgData = { entities: data.entities.map((e, i) => (i === 3 ? { ...e, surfaces: [...e.surfaces, `${e.name}·新`] } : e)), relations: data.relations };
+  const third = await writeKgToNeo4j(changed, cfg());
+  assert.equal(third.written.nodes, 1);
+  assert.ok(third.written.properties >= 1 && third.written.properties <= 4, `${third.written.properties} properties set`);
+  assert.equal(KgStore.fromData(await readKgFromNeo4j(cfg())).contentHash, KgStore.fromData(changed).contentHash);
 });
 
-test('schema: the uniqueness constraints exist after an import', { skip: SKIP }, async () => {
-  const c = cfg();
-  const driver = neo4j.driver(c.uri, neo4j.auth.basic(c.user, c.password));
-  try {
-    const { records } = await driver.executeQuery('SHOW CONSTRAINTS YIELD name, type, labelsOrTypes, properties RETURN name, type, labelsOrTypes, properties', {}, { database: c.database });
+test('schema: the uniqueness constraints exist (SHOW CONSTRAINTS) with online indexes; the unused filmkw_entity_name index is dropped', { skip: SKIP }, async () => {
+  await clearKgInNeo4j(cfg());
+  await withDriver(async (d, db) => {
+    // an earlier version's name index, as a user's database may have it
+    await d.executeQuery('CREATE INDEX filmkw_entity_name IF NOT EXISTS FOR (n:Entity) ON (n.name)', {}, db);
+  });
+  await writeKgToNeo4j(demoKg(), cfg());
+  await withDriver(async (d, db) => {
+    const { records } = await d.executeQuery('SHOW CONSTRAINTS YIELD name, type, entityType, labelsOrTypes, properties, ownedIndex RETURN *', {}, db);
     const byName = new Map(records.map((r) => [r.get('name') as string, r.toObject()]));
-    assert.deepEqual(byName.get('filmkw_entity_id')?.labelsOrTypes, ['Entity']);
-    assert.deepEqual(byName.get('filmkw_entity_id')?.properties, ['id']);
-    assert.match(String(byName.get('filmkw_entity_id')?.type), /UNIQUENESS/);
-    assert.deepEqual(byName.get('filmkw_alias_name')?.labelsOrTypes, ['Alias']);
-  } finally {
-    await driver.close();
-  }
+    for (const [name, label, prop] of [['filmkw_entity_id', 'Entity', 'id'], ['filmkw_alias_name', 'Alias', 'name']]) {
+      const c = byName.get(name);
+      assert.ok(c, `constraint ${name} missing: ${[...byName.keys()].join(', ')}`);
+      assert.equal(c.type, 'UNIQUENESS'); // Neo4j 5 name of a node property uniqueness constraint
+      assert.equal(c.entityType, 'NODE');
+      assert.deepEqual(c.labelsOrTypes, [label]);
+      assert.deepEqual(c.properties, [prop]);
+    }
+    const idx = await d.executeQuery("SHOW INDEXES YIELD name, state, owningConstraint WHERE name STARTS WITH 'filmkw' RETURN name, state, owningConstraint ORDER BY name", {}, db);
+    assert.deepEqual(
+      idx.records.map((r) => r.toObject()),
+      [
+        { name: 'filmkw_alias_name', state: 'ONLINE', owningConstraint: 'filmkw_alias_name' },
+        { name: 'filmkw_entity_id', state: 'ONLINE', owningConstraint: 'filmkw_entity_id' },
+      ],
+    );
+  });
+});
+
+test('PROFILE: the reads of tagging (count, keyset pages) are unique-index seeks in index order, no label or node scan, no sort; EXPLAIN: every MERGE/MATCH of the import seeks the unique indexes', { skip: SKIP }, async () => {
+  await clearKgInNeo4j(cfg());
+  await writeKgToNeo4j(demoKg(), cfg());
+  const scans = /^(AllNodesScan|NodeByLabelScan|IntersectionNodeByLabelsScan|UnionNodeByLabelsScan|NodeIndexScan|Sort|PartialSort|Top) /;
+  await withDriver(async (d, db) => {
+    const page = await d.executeQuery(`PROFILE ${readPageQuery()}`, { after: '', limit: neo4j.int(50), kinds: [...ENTITY_KINDS] }, db);
+    const pageOps = operators(page.summary.profile as never);
+    assert.ok(pageOps.some((o) => /^NodeUniqueIndexSeekByRange UNIQUE n:Entity\(id\) WHERE id > \$after/.test(o)), pageOps.join('\n'));
+    assert.deepEqual(pageOps.filter((o) => scans.test(o)), [], pageOps.join('\n'));
+    assert.equal(page.records.length, 50);
+    const count = await d.executeQuery(`PROFILE ${readCountQuery()}`, {}, db);
+    const countOps = operators(count.summary.profile as never);
+    assert.ok(countOps.some((o) => o.startsWith('NodeUniqueIndexSeekByRange UNIQUE n:Entity(id)')), countOps.join('\n'));
+    assert.deepEqual(countOps.filter((o) => scans.test(o)), [], countOps.join('\n'));
+
+    for (const q of [...ENTITY_KINDS.map(entityMergeQuery), ...RELATION_KINDS.map(relationMergeQuery)]) {
+      const ops = operators((await d.executeQuery(`EXPLAIN ${q}`, { rows: [] }, db)).summary.plan as never);
+      assert.deepEqual(ops.filter((o) => scans.test(o)), [], `${q}\n${ops.join('\n')}`);
+      const seeks = ops.filter((o) => /^NodeUniqueIndexSeek(\(Locking\))? UNIQUE (\w+):(Entity\(id\)|Alias\(name\))/.test(o));
+      assert.ok(seeks.length >= 1, `${q}\n${ops.join('\n')}`);
+    }
+  });
 });
 
 test('hostile names, PLAYED with and without a movie, self-relations and a 20,000-neighbour hub round-trip exactly', { skip: SKIP }, async () => {
@@ -81,10 +156,55 @@ test('hostile names, PLAYED with and without a movie, self-relations and a 20,00
   data.relations.push({ kind: 'DIRECTED', from: 'person/douban/1', to: 'person/douban/1' });
   const store = KgStore.fromData(data);
   await writeKgToNeo4j(data, cfg());
-  await writeKgToNeo4j(data, cfg(), { batchSize: 777 });
+  const again = await writeKgToNeo4j(data, cfg(), { batchSize: 777 });
+  assert.deepEqual(again.written, { nodes: 0, properties: 0 });
   assert.deepEqual(await neo4jStats(cfg()), store.stats());
   const back = await readKgFromNeo4j(cfg());
   assert.equal(KgStore.fromData(back).contentHash, store.contentHash);
+});
+
+test('destructive set-up refuses a database holding nodes filmkw did not write, and deletes nothing there', { skip: SKIP }, async () => {
+  await clearKgInNeo4j(cfg());
+  await writeKgToNeo4j(demoKg(), cfg());
+  const before = await neo4jStats(cfg());
+  const token = randomUUID();
+  const plant = async (cypher: string) => withDriver((d, db) => d.executeQuery(cypher, { token }, db));
+  const unplant = () => plant('MATCH (n {foreignTestToken: $token}) DETACH DELETE n');
+  const countAll = async () =>
+    withDriver(async (d, db) => (await d.executeQuery('MATCH (n) OPTIONAL MATCH (n)-[r]->() RETURN count(DISTINCT n) AS n, count(r) AS r', {}, db)).records[0].toObject());
+  const refused = async (re: RegExp) => {
+    const all = await countAll();
+    await assert.rejects(clearKgInNeo4j(cfg()), (e: unknown) => {
+      assert.ok(e instanceof FilmkwError);
+      assert.equal(e.code, 'NEO4J_FAILED');
+      assert.match(e.message, /^neo4j: refusing to delete filmkw's nodes: the database( "[^"]+")? at \S+ holds data filmkw did not write \(e\.g\. .*\); use a scratch database/);
+      assert.match(e.message, re);
+      return true;
+    });
+    assert.deepEqual(await countAll(), all, 'nothing was deleted');
+  };
+  try {
+    // the common labels of someone else's movie graph, and an :Entity that is not filmkw's
+    await plant("CREATE (:Entity:Movie {id: 'tt0133093', title: 'The Matrix', foreignTestToken: $token})");
+    assert.equal((await foreignDataInNeo4j(cfg())).nodes.length, 1);
+    await refused(/\(:Entity:Movie \{[^}]*title/);
+    await unplant();
+    await plant('CREATE (:Person {name: "Keanu Reeves", foreignTestToken: $token})');
+    await refused(/\(:Person \{/);
+    await unplant();
+    // someone else's relationship between filmkw's nodes (deleting the nodes would delete it)
+    await plant('MATCH (a:Entity:Person) WITH a LIMIT 1 MATCH (b:Entity:Movie) WITH a, b LIMIT 1 CREATE (a)-[:LIKES {foreignTestToken: $token}]->(b)');
+    assert.deepEqual((await foreignDataInNeo4j(cfg())).relationships, ['[:LIKES]']);
+    await refused(/\[:LIKES\]/);
+  } finally {
+    await unplant();
+    await withDriver((d, db) => d.executeQuery('MATCH ()-[r:LIKES {foreignTestToken: $token}]->() DELETE r', { token }, db));
+  }
+  assert.deepEqual(await foreignDataInNeo4j(cfg()), { nodes: [], relationships: [] });
+  const cleared = await clearKgInNeo4j(cfg());
+  const aliasNodes = new Set(demoKg().relations.filter((r) => r.kind === 'ALIAS').map((r) => r.to)).size;
+  assert.deepEqual(cleared, { nodes: before.entities.total + aliasNodes, relationships: before.relations.total });
+  assert.deepEqual(await neo4jStats(cfg()), KgStore.fromData({ entities: [], relations: [] }).stats());
 });
 
 test('wrong password: NEO4J_AUTH (exit 5) with one clear line', { skip: SKIP }, async () => {

@@ -56,24 +56,16 @@ test('intersectionSize and sortedHas', () => {
   assert.equal(sortedHas(new Int32Array(0), 0), false);
 });
 
-test('hub entities: two 100k-neighbour sets intersect in milliseconds; small vs hub by galloping', () => {
+test('hub entities: two 100k-neighbour sets and small vs hub (galloping) give exact values', () => {
+  // speed is measured in bench/, never asserted here (a loaded machine made the old time limits flake)
   const a = new Int32Array(100_000);
   const b = new Int32Array(100_000);
   for (let i = 0; i < a.length; i++) {
     a[i] = i * 2;
     b[i] = i * 3;
   }
-  const t0 = performance.now();
-  let s = 0;
-  for (let k = 0; k < 10; k++) s += jaccard(a, b);
-  const perCall = (performance.now() - t0) / 10;
   // |A ∩ B| = multiples of 6 below 200000 = 33334; |A ∪ B| = 200000 − 33334
-  assert.ok(Math.abs(s / 10 - 33334 / (200000 - 33334)) < 1e-12);
-  assert.ok(perCall < 20, `hub×hub Jaccard took ${perCall.toFixed(2)} ms`);
+  assert.ok(Math.abs(jaccard(a, b) - 33334 / (200000 - 33334)) < 1e-12);
   const small = sorted([6, 7, 600, 199998]);
-  const t1 = performance.now();
-  for (let k = 0; k < 10000; k++) s += jaccard(small, a);
-  const smallPer = (performance.now() - t1) / 10000;
   assert.equal(jaccard(small, a), 3 / (100000 + 1));
-  assert.ok(smallPer < 0.05, `small×hub Jaccard took ${smallPer.toFixed(4)} ms`);
 });

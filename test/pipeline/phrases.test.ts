@@ -200,9 +200,9 @@ test('options: group phrases, defaults frozen, off in every preset except filmkw
   assert.deepEqual([o.phrases.enabled, o.phrases.maxTokens, o.phrases.score, o.phrases.minCount, o.phrases.dedup], [true, 3, 'sum', 3, 'all']);
   assert.throws(() => resolveOptions('textrank', { 'phrases.maxTokns': 3 }), usage(/unknown option "phrases\.maxTokns"/));
   assert.throws(() => resolveOptions('textrank', { phrases: { foo: 1 } }), usage(/unknown option "phrases\.foo"; valid options in phrases: enabled, spans, pos, entityWords, maxTokens, minCount, score, dedup/));
-  assert.throws(() => resolveOptions('textrank', { 'phrases.maxTokens': 1 }), usage(/bad value for phrases\.maxTokens: 1 \(expected an integer ≥ 2\)/));
+  assert.throws(() => resolveOptions('textrank', { 'phrases.maxTokens': 1 }), usage(/bad value for phrases\.maxTokens: 1 \(expected an integer ≥ 2 and ≤ 8\)/));
   assert.throws(() => resolveOptions('textrank', { 'phrases.maxTokens': 2.5 }), usage(/phrases\.maxTokens/));
-  assert.throws(() => resolveOptions('textrank', { 'phrases.minCount': 0 }), usage(/bad value for phrases\.minCount: 0 \(expected an integer ≥ 1\)/));
+  assert.throws(() => resolveOptions('textrank', { 'phrases.minCount': 0 }), usage(/bad value for phrases\.minCount: 0 \(expected an integer ≥ 1 and ≤ 1000000\)/));
   assert.throws(() => resolveOptions('textrank', { 'phrases.score': 'avg' }), usage(/expected 'sum' \| 'mean' \| 'max' \| 'shareSum'/));
   assert.throws(() => resolveOptions('textrank', { 'phrases.dedup': true }), usage(/expected 'phrases' \| 'all' \| 'off'/));
   assert.throws(() => resolveOptions('textrank', { 'phrases.spans': 'all' }), usage(/expected 'ngrams' \| 'maximal'/));

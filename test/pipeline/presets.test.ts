@@ -74,11 +74,11 @@ test('errors: unknown preset, unknown key, bad value — USAGE listing the valid
   assert.throws(() => resolveOptions('textrank', { 'graph.windw': 3 }), usage(/unknown option "graph\.windw"/));
   assert.throws(() => resolveOptions('textrank', { graph: { windw: 3 } }), usage(/unknown option "graph\.windw"; valid options in graph: window, windowOver/));
   assert.throws(() => resolveOptions('textrank', { graph: 3 }), usage(/option group and takes an object/));
-  assert.throws(() => resolveOptions('textrank', { 'graph.window': 1 }), usage(/bad value for graph\.window: 1 \(expected an integer ≥ 2\)/));
+  assert.throws(() => resolveOptions('textrank', { 'graph.window': 1 }), usage(/bad value for graph\.window: 1 \(expected an integer ≥ 2 and ≤ 100\)/));
   assert.throws(() => resolveOptions('textrank', { 'graph.window': '3' }), usage(/graph\.window: "3"/));
   assert.throws(() => resolveOptions('textrank', { windowOver: 'tokens' }), usage(/expected 'candidates' \| 'allTokens'/));
   assert.throws(() => resolveOptions('textrank', { damping: 1.5 }), usage(/≤ 1/));
-  assert.throws(() => resolveOptions('textrank', { kgEdgeWeight: 0 }), usage(/'binary' \| 'relationCount' \| a number > 0/));
+  assert.throws(() => resolveOptions('textrank', { kgEdgeWeight: 0 }), usage(/'binary' \| 'relationCount' \| a number > 0 and ≤ 1000000/));
   assert.throws(() => resolveOptions('textrank', { 'kgMatch.kinds': ['Film'] }), usage(/a list of Movie, Person, Character, Genre/));
   assert.throws(() => resolveOptions('textrank', { 'a.b.c': 1 }), usage(/unknown option "a\.b\.c"/));
   assert.throws(() => resolveOptions('textrank', [] as unknown as Record<string, unknown>), usage(/must be an object/));
@@ -92,6 +92,6 @@ test('parseOverride reads JSON values, else strings; describeOptions lists every
   assert.throws(() => parseOverride('window'), usage(/expected key=value/));
   const lines = describeOptions();
   assert.equal(lines.length, optionKeys().length);
-  assert.ok(lines.includes("graph.window: an integer ≥ 2 (default 5)"));
+  assert.ok(lines.includes("graph.window: an integer ≥ 2 and ≤ 100 (default 5)"));
   assert.ok(lines.some((l) => l.startsWith("semantic.smCombine: 'add' | 'mul' | 'mulOnePlus' | 'linear' (default \"add\")")));
 });

@@ -9,7 +9,7 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { corpus, countJobs, localTag, Proc, startWorker, tmp } from './cli.js';
 import { PrivateRedis, redisSkipReason } from './redis.js';
@@ -30,6 +30,7 @@ async function until(what: string, f: () => boolean | Promise<boolean>, ms = 60_
   }
 }
 /** Records the checkpoint of `out` says are written. */
+const written = (out: string) => (existsSync(out) ? statSync(out).size : 0);
 const checkpointed = (out: string) => (existsSync(`${out}.progress.json`) ? (JSON.parse(readFileSync(`${out}.progress.json`, 'utf8')) as { records: number }).records : 0);
 
 async function setup(times: number) {
@@ -62,7 +63,7 @@ test('a worker killed with SIGKILL mid-chunk: its chunks are re-delivered after 
 
 test('the submitter killed with SIGKILL: --resume collects what was done and enqueues only the rest', { skip: skip ?? false }, async () => {
   const url = `${redis.url}/2`;
-  const { input, expected, out } = await setup(30); // 360 documents + 12 error records = 47 chunks
+  const { input, expected, out } = await setup(100); // 1,200 documents + 42 error records = 156 chunks
   const w = await startWorker(url, ['--stall-timeout', '1000']);
   try {
     const first = new Proc(tagArgs(input, url, out, ['--queue-window', '12']));
@@ -79,7 +80,7 @@ test('the submitter killed with SIGKILL: --resume collects what was done and enq
     assert.ok(m, second.stderr);
     const [chunks, enqueued, found, resumed] = m.slice(1).map(Number);
     assert.equal(resumed, done);
-    assert.equal(chunks, 47 - Math.floor(done / 8));
+    assert.equal(chunks, 156 - Math.floor(done / 8));
     assert.ok(found >= inRedis, `found ${found} of the ${inRedis} completed chunks`);
     assert.equal(enqueued + found, chunks);
     assert.equal(await countJobs(url, 'completed'), 0, 'collected chunks are removed');
@@ -90,11 +91,11 @@ test('the submitter killed with SIGKILL: --resume collects what was done and enq
 
 test('Redis killed and restarted empty mid-run: the lost chunks are enqueued again and the run finishes', { skip: skip ?? false }, async () => {
   const url = `${redis.url}/3`;
-  const { input, expected, out } = await setup(30);
+  const { input, expected, out } = await setup(100);
   const w = await startWorker(url, ['--stall-timeout', '1000']);
   const tag = new Proc(tagArgs(input, url, out, ['--queue-timeout', '30']));
   try {
-    await until('a first checkpoint', () => checkpointed(out) > 0);
+    await until('the first chunks written', () => written(out) > 0);
     await redis.down();
     await sleep(1500);
     await redis.up();
@@ -110,11 +111,11 @@ test('Redis killed and restarted empty mid-run: the lost chunks are enqueued aga
 
 test('Redis away longer than --queue-timeout: exit 8 with one line, then --resume finishes the run', { skip: skip ?? false }, async () => {
   const url = `${redis.url}/4`;
-  const { input, expected, out } = await setup(30);
+  const { input, expected, out } = await setup(100);
   const w = await startWorker(url, ['--stall-timeout', '1000']);
   try {
     const tag = new Proc(tagArgs(input, url, out, ['--queue-timeout', '2']));
-    await until('a first checkpoint', () => checkpointed(out) > 0);
+    await until('the first chunks written', () => written(out) > 0);
     await redis.down();
     assert.equal(await tag.exited, 8, tag.stderr);
     assert.match(tag.stderr, /^filmkw: tag: [a-z ]+chunk \d+: Redis at redis:\/\/127\.0\.0\.1:\d+\/4 did not answer for 2 s \(.*\); \d+ records are in .*q\.jsonl \(--resume continues\)$/mu);

@@ -9,7 +9,6 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,6 +19,7 @@ import { entityMergeQuery, readCountQuery, readPageQuery, relationMergeQuery, sc
 import { FakeBolt } from '../fixtures/neo4j/fake-bolt.js';
 import { demoKg } from '../fixtures/neo4j/demo-kg.js';
 import { TcpProxy } from './tcp-proxy.js';
+import { cli, oneLine } from '../fixtures/neo4j/server.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const SKIP = !existsSync(join(root, 'dist/cli/main.js')) && 'needs `npm run build` (dist/)';
@@ -35,29 +35,7 @@ const ALLOWED = new Set<string>([
   ...Object.values(statsQueries().relations),
 ]);
 
-/** Async: the fake server runs in this process. */
-function run(args: string[], env: Record<string, string>): Promise<{ status: number | null; stdout: string; stderr: string; ms: number }> {
-  return new Promise((resolve) => {
-    const clean = { ...process.env };
-    for (const k of Object.keys(clean)) if (k.startsWith('NEO4J_') || k.startsWith('FILMKW_NEO4J_')) delete clean[k];
-    const t0 = Date.now();
-    const child = spawn(process.execPath, ['bin/filmkw', ...args], { cwd: root, env: { ...clean, ...env } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('close', (status) => resolve({ status, stdout, stderr, ms: Date.now() - t0 }));
-  });
-}
-
-/** Exactly one "filmkw: …" line, last on stderr, matching `re`; no stack trace. */
-function oneLine(stderr: string, re: RegExp): void {
-  assert.doesNotMatch(stderr, /\n\s+at |internal error/u, stderr);
-  const errs = stderr.split('\n').filter((l) => l.startsWith('filmkw: '));
-  assert.equal(errs.length, 1, stderr);
-  assert.match(errs[0], re);
-  assert.ok(stderr.endsWith(`${errs[0]}\n`), stderr);
-}
+const run = (args: string[], env: Record<string, string>) => cli(args, env);
 
 async function rig() {
   const fb = await new FakeBolt({ user: 'neo4j', password: 'pw' }).start();

@@ -41,7 +41,8 @@ test('odd JSON lines: empty texts tagged with no keywords, wrong shapes one erro
   assert.doesNotMatch(r.stderr, /\n\s+at /);
   const got = recs(r.stdout);
   assert.equal(got.length, lines.length);
-  assert.deepEqual(got.map((x) => x.id), lines.map((_, i) => String(i + 1)));
+  // the line number, or the record's own id when it has one (issue 17)
+  assert.deepEqual(got.map((x) => x.id), lines.map((l, i) => (l === '{"id":"x"}' ? 'x' : String(i + 1))));
   const errors = got.filter((x) => x.error !== undefined);
   assert.deepEqual(
     errors.map((x) => [x.line, x.error]),

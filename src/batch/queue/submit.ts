@@ -23,10 +23,10 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { Queue, type Job } from 'bullmq';
 import { FilmkwError, usageError } from '../../errors.js';
-import { readRecords, type InputRecord, type ReadStats } from '../../io/readers.js';
-import { DEFAULT_MAX_RECORD_BYTES } from '../../io/lines.js';
-import { flattenIdentity, inputIdentity, progressPath, removeProgress, type InputIdentity } from '../resume.js';
-import { checkpointer, checkTagPaths, openOutput, resolveTagOptions, streamSink, summaryLine, type Sink, type TagRunOptions, type TagRunSummary } from '../tag-run.js';
+import { encodingWarning, readRecords, type InputRecord, type ReadStats } from '../../io/readers.js';
+import { lockOutput } from '../../util/files.js';
+import { flattenIdentity, progressPath, removeProgress, type InputIdentity } from '../resume.js';
+import { checkpointer, checkRun, openOutput, resolveTagOptions, summaryLine, type CheckedRun, type Sink, type TagRunOptions, type TagRunSummary } from '../tag-run.js';
 import { closeQueue, lastRedisError, redisClient, retrying } from './connection.js';
 import { describeKg } from './kg.js';
 import { checkRedisUrl, codeVersion, jobId, PROTOCOL_VERSION, QUEUE_NAME, showUrl, type ChunkJob, type ChunkOptions, type ChunkResult } from './protocol.js';
@@ -109,8 +109,22 @@ export async function runQueueTag(o: QueueTagOptions): Promise<QueueTagSummary> 
   const timeoutMs = o.timeoutMs ?? 60_000;
   const pollMs = o.pollMs ?? 100;
   for (const [k, v] of [['--chunk-docs', C], ['--queue-window', window]] as const) if (!Number.isInteger(v) || v < 1) throw usageError(`tag: ${k} must be an integer ≥ 1, got ${v}`);
-  const maxRecordBytes = o.maxRecordBytes ?? DEFAULT_MAX_RECORD_BYTES;
-  const stdin = checkTagPaths(o);
+  const checked = checkRun(o);
+  const { stdin, maxRecordBytes } = checked;
+  // One run per output: a second run on the same --out (and its checkpoint) fails naming the first.
+  const unlock = o.out ? lockOutput('tag', o.out) : () => undefined;
+  try {
+    return await submitLocked(o, checked, { url, C, window, timeoutMs, pollMs, stdin, maxRecordBytes, stderr });
+  } finally {
+    unlock();
+  }
+}
+
+async function submitLocked(
+  o: QueueTagOptions,
+  checked: CheckedRun,
+  { url, C, window, timeoutMs, pollMs, stdin, maxRecordBytes, stderr }: { url: string; C: number; window: number; timeoutMs: number; pollMs: number; stdin: boolean; maxRecordBytes: number; stderr: NodeJS.WritableStream & { isTTY?: boolean } },
+): Promise<QueueTagSummary> {
   const started = Date.now();
   const resolved = resolveTagOptions(o);
   const explain = o.explain === true;
@@ -142,6 +156,7 @@ export async function runQueueTag(o: QueueTagOptions): Promise<QueueTagSummary> 
         format: o.format,
         textField: o.textField ?? null,
         idField: o.idField ?? null,
+        encoding: o.encoding ?? null,
         maxRecordBytes,
         topK: o.topK ?? null,
         explain,
@@ -150,33 +165,26 @@ export async function runQueueTag(o: QueueTagOptions): Promise<QueueTagSummary> 
         pipeline: resolved as unknown as Record<string, unknown>,
         queue: { chunkDocs: chunk },
       });
-    if (o.out) {
-      input = stdin ? null : inputIdentity(o.input);
-      const side = o.resume ? readSidecar(o.out) : null;
-      if (side) chunkDocs = side.chunkDocs;
-      const opened = await openOutput(o.out, o.resume === true, input, identity(chunkDocs));
-      sink = opened.sink;
-      resumed = opened.resumed;
-      if (side && existsSync(progressPath(o.out))) {
-        run = side.run;
-        resuming = true;
-      }
-      if (!stdin) writeSidecar(o.out, { format: QUEUE_SIDECAR, run, chunkDocs, queue: showUrl(url) });
-    } else {
-      sink = streamSink(o.stdout ?? process.stdout);
-    }
+    const side = o.out && o.resume ? readSidecar(o.out) : null;
+    if (side) chunkDocs = side.chunkDocs;
     const flat = identity(chunkDocs);
+    ({ sink, input, resumed } = await openOutput(o, checked, flat));
+    if (o.out && side && existsSync(progressPath(o.out))) {
+      run = side.run;
+      resuming = true;
+    }
+    if (o.out && !stdin) writeSidecar(o.out, { format: QUEUE_SIDECAR, run, chunkDocs, queue: showUrl(url) });
     const out = o.out;
     let recordsDone = resumed;
-    const checkpoint = checkpointer(out, input, flat, sink, () => recordsDone);
+    const checkpoint = checkpointer(out, input, flat, sink!, () => recordsDone);
     if (out && input) await checkpoint();
     const setupSeconds = (Date.now() - started) / 1000;
-    if (resumed > 0) stderr.write(`tag: resuming ${out} after ${resumed} records (${sink.bytes} bytes), queue run ${run}\n`);
+    if (resumed > 0) stderr.write(`tag: resuming ${out} after ${resumed} records (${sink!.bytes} bytes), queue run ${run}\n`);
 
     // Read, enqueue, collect.
     const t0 = Date.now();
     const stats: ReadStats = { invalidUtf8: 0 };
-    const it = readRecords(o.input, { format: o.format, textField: o.textField, idField: o.idField, maxRecordBytes, stats })[Symbol.asyncIterator]();
+    const it = readRecords(o.input, { format: o.format, textField: o.textField, idField: o.idField, encoding: o.encoding, maxRecordBytes, stats })[Symbol.asyncIterator]();
     const startChunk = Math.floor(resumed / chunkDocs);
     let skipLines = resumed - startChunk * chunkDocs;
     for (let i = 0; i < startChunk * chunkDocs; i++) {
@@ -279,7 +287,7 @@ export async function runQueueTag(o: QueueTagOptions): Promise<QueueTagSummary> 
           n -= skipLines;
           skipLines = 0;
         }
-        await sink.write(text);
+        await sink!.write(text);
         recordsDone += n;
         s.records += n;
         let errs = 0;
@@ -312,11 +320,13 @@ export async function runQueueTag(o: QueueTagOptions): Promise<QueueTagSummary> 
       stderr.write('\r\x1b[K');
     }
     if (out) {
-      await sink.sync();
-      await sink.close();
+      await sink!.sync();
+      await sink!.close();
       removeProgress(out);
       rmSync(queueSidecarPath(out), { force: true });
     }
+    const warning = encodingWarning(stats);
+    if (warning) stderr.write(`${warning}\n`);
     const seconds = (Date.now() - t0) / 1000;
     return {
       records: s.records,
@@ -324,6 +334,7 @@ export async function runQueueTag(o: QueueTagOptions): Promise<QueueTagSummary> 
       errors: s.errors,
       resumed,
       invalidUtf8: stats.invalidUtf8,
+      encoding: stats.encoding ?? 'utf-8',
       workers: 0,
       preset: resolved.preset,
       kg: kg.source,

@@ -8,6 +8,7 @@
  * same as one JSON object on stdout with --json.
  */
 import type { Command } from 'commander';
+import { assertNotAnInput } from '../../util/files.js';
 import { FilmkwError, inputError, usageError, writeFailureReason } from '../../errors.js';
 import type { KgView } from '../../kg/model.js';
 import { writeUserDict, DEFAULT_EXPORT_OPTIONS, type ExportUserDictOptions, type SkippedName } from '../../lexicon/dict.js';
@@ -76,10 +77,11 @@ export async function runDictExport(flags: ExportFlags): Promise<void> {
     throw usageError(`dict export: --common-phrases must be include or exclude, got ${JSON.stringify(flags.commonPhrases)}`);
   }
   const margin = Number(flags.freqMargin);
-  if (!Number.isFinite(margin) || margin < 1) throw usageError(`dict export: --freq-margin must be a number ≥ 1, got ${JSON.stringify(flags.freqMargin)}`);
+  if (!Number.isFinite(margin) || margin < 1 || margin > 1e6) throw usageError(`dict export: --freq-margin must be a number ≥ 1 and ≤ 1000000, got ${JSON.stringify(flags.freqMargin)}`);
   const examples = Number(flags.examples);
-  if (!Number.isInteger(examples) || examples < 0) throw usageError(`dict export: --examples must be an integer ≥ 0, got ${JSON.stringify(flags.examples)}`);
+  if (!Number.isInteger(examples) || examples < 0 || examples > 1e6) throw usageError(`dict export: --examples must be an integer ≥ 0 and ≤ 1000000, got ${JSON.stringify(flags.examples)}`);
   if (flags.kg && flags.neo4j) throw usageError('dict export: give --kg or --neo4j, not both');
+  if (flags.kg) assertNotAnInput('dict export', '--out', flags.out, [flags.kg]);
   const opts: Partial<ExportUserDictOptions> = {
     backend: flags.backend as SegmenterBackend,
     commonWordTitles: flags.commonWordTitles,

@@ -6,9 +6,10 @@
 import { diskCacheFromEnv } from '../../lexicon/cache.js';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { basename } from 'node:path';
+import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
+import { assertNotAnInput } from '../../util/files.js';
 import type { KgView } from '../../kg/model.js';
 import { usageError } from '../../errors.js';
 import { readGold, type GoldDocument, type ReadGoldOptions } from '../../eval/readers.js';
@@ -160,6 +161,9 @@ async function runExperimentsCommand(flags: ExperimentsFlags): Promise<void> {
     basename(flags.config),
   );
   const docs = readGoldFlags(flags);
+  const inputs = [flags.gold, flags.config, ...(flags.kg ? [flags.kg] : [])];
+  const notAnInput = (path: string) => assertNotAnInput('experiments', 'the output', path, inputs);
+  for (const f of ['results.json', 'results.md']) notAnInput(join(flags.out, f)); // before hours of work, not after
   const plan = planSystems(config);
   await new SystemBuilder({ kg: null }).validate(plan.map((p) => p.spec));
   const { kg, source } = needsKg(plan.map((p) => p.spec), resolveEvalOptions((config.eval ?? {}) as Record<string, unknown>))
@@ -188,7 +192,10 @@ async function runExperimentsCommand(flags: ExperimentsFlags): Promise<void> {
       dataset: { name: basename(flags.gold), format: flags.format, docs: docs.length, sha256: createHash('sha256').update(readFileSync(flags.gold)).digest('hex') },
       kg: kg ? { source, contentHash: kg.contentHash, entities: kg.entityCount } : null,
     }, docs);
-    const { files } = await writeExperimentOutputs(flags.out, results, config, runs, docs, { predictions: flags.predictions !== false });
+    const { files } = await writeExperimentOutputs(flags.out, results, config, runs, docs, {
+      predictions: flags.predictions !== false,
+      beforeWrite: notAnInput,
+    });
     stderr(`experiments: wrote ${files.length} files to ${flags.out}\n`);
   } finally {
     builder.dispose();

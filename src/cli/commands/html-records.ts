@@ -2,16 +2,18 @@
  * `filmkw html records <file|dir> [--mode auto|rendered|structural] [--out FILE]`
  *
  * One JSON line per record found on each page (src/html/records.ts); a bad page (empty, not HTML,
- * wrong encoding) gives one error line `{file, error:{code,message}}`, a page without records one
+ * wrong encoding) or a bad directory entry (symlink loop, dangling link) gives one error line `{id, error}`, a page without records one
  * `{file, mode, n:0, empty:true, reason}` line. A summary goes to stderr, and, when the rendered mode
  * is not available under `--mode auto`, a note saying why the structural mode is used.
- * Exit 0 (also with error lines); 2 bad option; 3 missing path, or --mode rendered without chromium;
- * 7 --out not writable.
+ * Exit 0 (also with error lines); 2 bad option (or --out is an input); 3 missing path, or --mode rendered
+ * without chromium; 7 --out not writable or locked by another run; 130 / 143 SIGINT / SIGTERM (nothing is
+ * written for the page in progress, chromium is closed).
  */
 import { createWriteStream, type WriteStream } from 'node:fs';
 import type { Command } from 'commander';
-import { FilmkwError, usageError } from '../../errors.js';
-import { listPages, recordsOfFile, resolveMode, type RecordRenderer, type RecordsMode } from '../../html/records.js';
+import { assertNotAnInput, lockOutput } from '../../util/files.js';
+import { EXIT, FilmkwError, usageError } from '../../errors.js';
+import { listPages, recordsOfFile, resolveMode, type RecordRenderer, type RecordsLine, type RecordsMode } from '../../html/records.js';
 
 interface Flags {
   mode: string;
@@ -24,10 +26,13 @@ const err = (s: string) => process.stderr.write(s.endsWith('\n') ? s : `${s}\n`)
 export type RendererFactory = () => Promise<RecordRenderer>;
 
 let rendererFactory: RendererFactory | null = null;
+/** A test factory is in place: the chromium sandbox note does not apply. */
+let testRenderer = false;
 
 /** Replaces the rendered-mode factory (tests); by default src/html/render.ts, loaded on first use. */
 export function setRendererFactory(f: RendererFactory | null): void {
   rendererFactory = f;
+  testRenderer = f !== null;
 }
 
 async function openRenderer(): Promise<RecordRenderer> {
@@ -40,47 +45,84 @@ export async function runHtmlRecords(path: string, flags: Flags): Promise<void> 
   const pages = await listPages(path);
   const chosen = resolveMode(flags.mode as RecordsMode);
   if (chosen.note) err(chosen.note);
-  let renderer: RecordRenderer | null = null;
-  if (chosen.mode === 'rendered') {
-    try {
-      renderer = await openRenderer();
-    } catch (e) {
-      if (flags.mode === 'rendered') throw e;
-      err(`${(e as Error).message}; using the structural mode`);
-    }
-  }
-  let out: WriteStream | null = null;
-  const write = async (s: string): Promise<void> => {
-    if (!out) {
-      process.stdout.write(s);
-      return;
-    }
-    if (!out.write(s)) await new Promise<void>((r) => out!.once('drain', () => r()));
-  };
+  let unlock = () => undefined as void;
   if (flags.out) {
-    out = createWriteStream(flags.out);
-    await new Promise<void>((resolve, reject) => {
-      out!.once('open', () => resolve());
-      out!.once('error', (e) => reject(new FilmkwError('OUTPUT', `html records: cannot write ${flags.out}: ${e.message}`, { cause: e })));
-    });
+    assertNotAnInput('html records', '--out', flags.out, [path]);
+    unlock = lockOutput('html records', flags.out);
   }
+  // SIGINT / SIGTERM: stop after the page in progress, write nothing for it (its failure would be the
+  // browser closing, not the page), close chromium, exit 130 / 143.
+  let stopped: 'SIGINT' | 'SIGTERM' | null = null;
+  let renderer: RecordRenderer | null = null;
+  let wake: () => void = () => undefined;
+  // A page call cut by the browser closing may never settle: the loop waits for the page or the signal.
+  const signalled = new Promise<null>((resolve) => (wake = () => resolve(null)));
+  const onSignal = (sig: 'SIGINT' | 'SIGTERM') => {
+    if (stopped) return;
+    stopped = sig;
+    process.exitCode = EXIT[sig]; // also if nothing is left to run
+    wake();
+    void renderer?.close().catch(() => undefined);
+  };
+  const onInt = () => onSignal('SIGINT');
+  const onTerm = () => onSignal('SIGTERM');
+  process.on('SIGINT', onInt);
+  process.on('SIGTERM', onTerm);
+  let out: WriteStream | null = null;
   const t0 = performance.now();
   let records = 0;
   let errors = 0;
   let empty = 0;
+  let done = 0;
   try {
+    if (chosen.mode === 'rendered') {
+      try {
+        renderer = await openRenderer();
+        const note = (await import('../../html/render.js')).sandboxNote();
+        if (note && !testRenderer) err(note);
+      } catch (e) {
+        if (flags.mode === 'rendered') throw e;
+        err(`${(e as Error).message}; using the structural mode`);
+      }
+    }
+    if (flags.out) {
+      const o = createWriteStream(flags.out);
+      out = o;
+      await new Promise<void>((resolve, reject) => {
+        o.once('open', () => resolve());
+        o.once('error', (e) => reject(new FilmkwError('OUTPUT', `html records: cannot write ${flags.out}: ${e.message}`, { cause: e })));
+      });
+    }
+    const write = async (s: string): Promise<void> => {
+      const w = out ?? process.stdout;
+      if (!w.write(s)) await new Promise<void>((r) => w.once('drain', () => r()));
+    };
     for (const p of pages) {
-      const r = await recordsOfFile(p.path, p.display, { renderer });
+      if (stopped) break;
+      const r: { lines: RecordsLine[]; records: number } | null = p.problem
+        ? { lines: [{ id: p.display, error: `html records: ${p.display}: skipped: ${p.problem}` }], records: 0 }
+        : await Promise.race([recordsOfFile(p.path, p.display, { renderer }), signalled]);
+      if (stopped || r === null) break; // the page was cut by the signal: nothing false is written
       records += r.records;
       for (const l of r.lines) {
         if ('error' in l) errors++;
         else if ('empty' in l) empty++;
         await write(`${JSON.stringify(l)}\n`);
       }
+      done++;
     }
   } finally {
-    if (renderer) await renderer.close();
-    if (out) await new Promise<void>((r) => out!.end(() => r()));
+    process.off('SIGINT', onInt);
+    process.off('SIGTERM', onTerm);
+    if (renderer) await renderer.close().catch(() => undefined);
+    if (out) {
+      const o = out;
+      await new Promise<void>((r) => o.end(() => r()));
+    }
+    unlock();
+  }
+  if (stopped) {
+    throw new FilmkwError(stopped, `html records: interrupted (${stopped}) after ${done} of ${pages.length} page(s)${flags.out ? `; ${flags.out} holds the records of those pages` : ''}; chromium was closed`);
   }
   const s = (performance.now() - t0) / 1000;
   err(

@@ -14,6 +14,7 @@
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
+import { assertNotAnInput, lockOutput } from '../../util/files.js';
 import { EXIT, FilmkwError, usageError } from '../../errors.js';
 import { htmlBytesToRecord, listHtmlPages, type MainTextOptions } from '../../html/index.js';
 import { registerHtmlRecords } from './html-records.js';
@@ -45,7 +46,10 @@ export async function runHtmlText(path: string, flags: TextFlags): Promise<void>
   }
   const pages = await listHtmlPages(path, 'html text');
   let out: WriteStream | null = null;
+  let unlock = () => undefined as void;
   if (flags.out) {
+    assertNotAnInput('html text', '--out', flags.out, [path]);
+    unlock = lockOutput('html text', flags.out);
     const o = createWriteStream(flags.out);
     await new Promise<void>((resolve, reject) => {
       o.once('open', () => resolve());
@@ -62,7 +66,8 @@ export async function runHtmlText(path: string, flags: TextFlags): Promise<void>
   try {
     for (const p of pages) {
       let line;
-      try {
+      if (p.problem) line = { id: p.id, error: `html text: ${p.id}: skipped: ${p.problem}` };
+      else try {
         const b = await readFile(p.path);
         line = htmlBytesToRecord(new Uint8Array(b.buffer, b.byteOffset, b.byteLength), p.id, opts);
       } catch (err) {
@@ -73,6 +78,7 @@ export async function runHtmlText(path: string, flags: TextFlags): Promise<void>
     }
   } finally {
     if (out) await new Promise<void>((r) => out!.end(() => r()));
+    unlock();
   }
   const s = (performance.now() - t0) / 1000;
   process.stderr.write(`html text: ${pages.length} page(s), ${pages.length - errors} with main text, ${errors} error record(s); ${(pages.length / Math.max(s, 1e-6)).toFixed(1)} pages/s\n`);

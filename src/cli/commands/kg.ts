@@ -10,6 +10,7 @@
  *       Counts by kind; --json prints exactly {"entities":{"total":N,"byKind":{…}},"relations":{…}}.
  */
 import type { Command } from 'commander';
+import { assertNotAnInput } from '../../util/files.js';
 import { FilmkwError, inputError, usageError } from '../../errors.js';
 import { importSources, importSummary, formatSummary, parseSource } from '../../kg/import.js';
 import { loadKg } from '../../kg/load.js';
@@ -41,6 +42,7 @@ export async function runKgImport(sources: string[], flags: ImportFlags): Promis
   }
   if (sources.length === 0) throw usageError('kg import: no SOURCE given (valid sources: openkg:<dir>, kgqa:<file|dir>, douban-csv:<file|dir>, csv:<dir>, html-list:<file|dir>)');
   const specs = sources.map(parseSource); // usage errors before any work
+  if (flags.out) assertNotAnInput('kg import', '--out', flags.out, specs.map((s) => s.path));
   const progress = (m: string) => err(m);
   // Neo4j: settings and the server (reachable, credentials accepted) are checked before the sources are
   // read, so that a wrong NEO4J_URI or password fails in a second, not after the whole import
@@ -90,7 +92,7 @@ export async function runKgImport(sources: string[], flags: ImportFlags): Promis
         }
       },
     });
-    output = { neo4j: neo.redactUri(cfg.uri), nodes: w.nodes, relationships: w.relationships, created: w.created, skipped: w.skipped, writeMs: w.ms };
+    output = { neo4j: neo.redactUri(cfg.uri), nodes: w.nodes, relationships: w.relationships, created: w.created, written: w.written, skipped: w.skipped, writeMs: w.ms };
   }
   const s = importSummary(result, output);
   if (flags.json) process.stdout.write(`${JSON.stringify(s)}\n`);

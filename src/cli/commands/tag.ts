@@ -15,19 +15,21 @@
  */
 import { statSync } from 'node:fs';
 import { Command, Option } from 'commander';
-import { usageError, EXIT } from '../../errors.js';
-import { checkFormat, DEFAULT_TEXT_FIELD, inferFormat, INPUT_FORMATS, type InputFormat } from '../../io/readers.js';
+import { checkUntrustedKey, usageError, EXIT } from '../../errors.js';
+import { checkEncoding, checkFormat, DEFAULT_TEXT_FIELD, inferFormat, INPUT_FORMATS, type InputFormat } from '../../io/readers.js';
 import { DEFAULT_MAX_RECORD_BYTES } from '../../io/lines.js';
 import { DEFAULT_OPTIONS, DEFAULT_PRESET, describeOptions, parseOverride, resolveOptions } from '../../pipeline/options.js';
 import { listPresets } from '../../pipeline/presets.js';
 import { DEFAULT_BACKEND, SEGMENTER_BACKENDS, type SegmenterBackend } from '../../lexicon/base.js';
 import { runTag, summaryLine } from '../../batch/tag-run.js';
+import { readProgress } from '../../batch/resume.js';
 import { cacheDirFromEnv } from '../../lexicon/cache.js';
 
 interface TagFlags {
   format?: string;
   textField?: string;
   idField?: string;
+  encoding?: string;
   kg?: string;
   neo4j?: boolean;
   preset: string;
@@ -57,19 +59,35 @@ const isDirectory = (p: string): boolean => {
   }
 };
 
-function integer(name: string, raw: string, min: number): number {
-  const n = Number(raw);
-  if (!/^\s*\d+\s*$/u.test(raw) || !Number.isInteger(n) || n < min) throw usageError(`tag: ${name} must be an integer ≥ ${min}, got ${JSON.stringify(raw)}`);
-  return n;
+/** A flag's digits as a number; the range is checked once, by runTag (src/batch/tag-run.ts `TAG_LIMITS`). */
+function integer(name: string, raw: string): number {
+  if (!/^\s*\d+\s*$/u.test(raw)) throw usageError(`tag: ${name} must be an integer ≥ 1, got ${JSON.stringify(raw)}`);
+  return Number(raw);
 }
 
-/** Upper bound of --workers: each worker holds its own segmenter and KG (tens of MB each). */
-export const MAX_WORKERS = 64;
-
-function workerCount(raw: string): number {
-  const n = integer('--workers', raw, 1);
-  if (n > MAX_WORKERS) throw usageError(`tag: --workers must be at most ${MAX_WORKERS} (each worker loads its own segmenter and KG), got ${n}`);
-  return n;
+/**
+ * SIGINT / SIGTERM: say what is saved and how to continue, exit 130 / 143. The checkpoint on disk is
+ * always consistent (resume.ts), so stopping at once is safe; worker threads end with the process and
+ * the output lock is removed by its exit hook.
+ */
+function interrupted(sig: 'SIGINT' | 'SIGTERM', out: string | undefined): never {
+  let msg: string;
+  if (out) {
+    let saved: number | null = null;
+    try {
+      saved = readProgress(out)?.records ?? null;
+    } catch {
+      // unreadable: say nothing about the count
+    }
+    msg =
+      saved === null
+        ? `tag: interrupted (${sig}) before the first checkpoint of ${out}; run the same command again (with --resume it starts over)`
+        : `tag: interrupted (${sig}); ${saved} records are saved in ${out}; run the same command with --resume to continue`;
+  } else {
+    msg = `tag: interrupted (${sig}); the output on stdout is incomplete (a long run written with --out FILE can be continued with --resume)`;
+  }
+  process.stderr.write(`${process.stderr.isTTY ? '\n' : ''}filmkw: ${msg}\n`);
+  process.exit(EXIT[sig]);
 }
 
 export async function runTagCommand(inputArg: string | undefined, flags: TagFlags): Promise<void> {
@@ -92,21 +110,28 @@ export async function runTagCommand(inputArg: string | undefined, flags: TagFlag
   if (flags.kg !== undefined && flags.neo4j) throw usageError('tag: give --kg or --neo4j, not both');
   for (const [name, value] of [['--text-field', flags.textField], ['--id-field', flags.idField]] as const) {
     if (value !== undefined && value.trim() === '') throw usageError(`tag: ${name} must name a field, got an empty string`);
+    if (value !== undefined) checkUntrustedKey(value, `tag: ${name}`);
   }
-  const overrides: Record<string, unknown> = {};
+  const overrides: Record<string, unknown> = Object.create(null) as Record<string, unknown>; // keys are untyped input
   for (const a of flags.set) {
     const [k, v] = parseOverride(a);
     overrides[k] = v;
   }
+  const stopOnSignal = (sig: 'SIGINT' | 'SIGTERM') => interrupted(sig, flags.out);
+  const onInt = () => stopOnSignal('SIGINT');
+  const onTerm = () => stopOnSignal('SIGTERM');
+  process.on('SIGINT', onInt);
+  process.on('SIGTERM', onTerm);
   const common = {
     input,
     format,
     textField: flags.textField,
     idField: flags.idField,
-    maxRecordBytes: integer('--max-record-bytes', flags.maxRecordBytes, 1),
+    encoding: flags.encoding === undefined ? undefined : checkEncoding(flags.encoding),
+    maxRecordBytes: integer('--max-record-bytes', flags.maxRecordBytes),
     out: flags.out,
     resume: flags.resume === true,
-    topK: flags.top === undefined ? undefined : integer('--top', flags.top, 1),
+    topK: flags.top === undefined ? undefined : integer('--top', flags.top),
     explain: flags.explain === true,
     preset: flags.preset,
     overrides: Object.keys(overrides).length > 0 ? overrides : undefined,
@@ -122,13 +147,15 @@ export async function runTagCommand(inputArg: string | undefined, flags: TagFlag
     if (flags.workers !== '1') throw usageError('tag: --workers does not apply to --queue (give it to `filmkw worker`)');
     if (flags.pipe) throw usageError('tag: --pipe and --queue do not go together (a filter runs where its partition is)');
     const { runQueueTag, queueSummaryLine } = await import('../../batch/queue/submit.js');
-    const q = { queue: flags.queue, chunkDocs: integer('--chunk-docs', flags.chunkDocs, 1), window: integer('--queue-window', flags.queueWindow, 1), timeoutMs: 1000 * integer('--queue-timeout', flags.queueTimeout, 1) };
+    const q = { queue: flags.queue, chunkDocs: integer('--chunk-docs', flags.chunkDocs), window: integer('--queue-window', flags.queueWindow), timeoutMs: 1000 * integer('--queue-timeout', flags.queueTimeout) };
     summary = await runQueueTag({ ...common, ...q });
     process.stderr.write(queueSummaryLine(summary, flags.out));
   } else {
-    summary = await runTag({ ...common, workers: workerCount(flags.workers) });
+    summary = await runTag({ ...common, workers: integer('--workers', flags.workers) });
     process.stderr.write(summaryLine(summary, flags.out));
   }
+  process.off('SIGINT', onInt);
+  process.off('SIGTERM', onTerm);
   if (flags.failOnError && summary.errors > 0) process.exitCode = EXIT.PARTIAL;
 }
 
@@ -140,7 +167,8 @@ export function registerTag(program: Command): void {
     .argument('[input]', 'input file (or, for --format html, a directory of pages), or - for stdin (default: stdin when it is not a terminal)')
     .addOption(new Option('--format <format>', `input format: ${INPUT_FORMATS.join(', ')} (default: from the file extension; required for stdin)`))
     .addOption(new Option('--text-field <field>', `jsonl: field path of the text (string or array of strings); csv/tsv: column name (default: "${DEFAULT_TEXT_FIELD}")`))
-    .addOption(new Option('--id-field <field>', 'field path / column of the record id (default: the line number)'))
+    .addOption(new Option('--id-field <field>', 'field path / column of the record id (default: jsonl: the record\'s own "id" when it is a string or a number, else the line number; csv/tsv/txt: the line number)'))
+    .addOption(new Option('--encoding <name>', 'input encoding, e.g. gbk, gb18030, big5, utf-16le (default: UTF-8, or UTF-16 when the file starts with its byte-order mark)'))
     .addOption(new Option('--kg <path>', 'KG snapshot file or csv directory (default: the bundled demo KG)'))
     .option('--neo4j', 'read the KG from Neo4j (NEO4J_URI, NEO4J_USER, NEO4J_PASSWORD)', false)
     .option('--preset <name>', `pipeline preset: ${listPresets().join(', ')}`, DEFAULT_PRESET)

@@ -7,7 +7,7 @@ import { Command, Option } from 'commander';
 import { usageError } from '../../errors.js';
 import { runQueueWorker } from '../../batch/queue/worker.js';
 import { checkRedisUrl } from '../../batch/queue/protocol.js';
-import { MAX_WORKERS } from './tag.js';
+import { TAG_LIMITS } from '../../batch/tag-run.js';
 
 interface WorkerFlags {
   queue: string;
@@ -25,7 +25,7 @@ function integer(name: string, raw: string, min: number, max: number): number {
 
 export async function runWorkerCommand(flags: WorkerFlags): Promise<void> {
   const queue = checkRedisUrl(flags.queue, 'worker: --queue');
-  const workers = integer('--workers', flags.workers, 1, MAX_WORKERS);
+  const workers = integer('--workers', flags.workers, 1, TAG_LIMITS.workers);
   const stallTimeoutMs = integer('--stall-timeout', flags.stallTimeout, 500, 3_600_000);
   const ac = new AbortController();
   const stop = () => {

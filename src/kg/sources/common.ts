@@ -302,7 +302,8 @@ export async function* readJsonLines(
       onBad(line, 'not a JSON object');
       continue;
     }
-    yield { value: value as Record<string, unknown>, line };
+    // No prototype: a record's keys are untyped input (`value.constructor` must be undefined, not Object).
+    yield { value: Object.setPrototypeOf(value, null) as Record<string, unknown>, line };
   }
 }
 

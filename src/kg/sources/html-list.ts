@@ -32,6 +32,11 @@ export async function readHtmlList(path: string, b: KgMergeBuilder, src: SourceC
   await requirePath(path, 'kg import: html-list source', 'any');
   const pages = await listPages(path);
   for (const page of pages) {
+    if (page.problem) {
+      b.count(src);
+      b.skip('html-list: unreadable directory entry', { file: page.display, line: 1 }, page.problem);
+      continue;
+    }
     let html: string;
     try {
       const bytes = await readFile(page.path);

@@ -1,0 +1,83 @@
+/**
+ * `filmkw replay <manifest.tsv>… [--port N] [--host H]`: serve saved pages at their original URLs
+ * (src/crawl/replay.ts) until SIGINT/SIGTERM; prints `replay: listening on http://H:PORT …` on stdout.
+ * `filmkw crawl …`, `crawl testweb`, `crawl eval`: registered here, run by src/crawl/cli.ts.
+ * Exit codes: 0 done, 2 usage, 3 input (bad manifest, port in use), 7 output not writable.
+ */
+import type { Command } from 'commander';
+import { usageError } from '../../errors.js';
+
+export function registerReplay(program: Command): void {
+  program
+    .command('replay')
+    .description('serve saved pages (manifest: url, file, label) at their original URLs on a local port, dispatching on Host + path')
+    .argument('<manifest...>', 'manifest TSV file(s): url<TAB>file<TAB>label[<TAB>content_type]')
+    .option('--port <n>', 'port to listen on (0 = any free port)', '0')
+    .option('--host <addr>', 'address to listen on', '127.0.0.1')
+    .action(async (manifests: string[], flags: { port: string; host: string }) => {
+      const port = Number(flags.port);
+      if (!/^\d+$/u.test(flags.port) || port > 65535) throw usageError(`replay: --port must be an integer in [0, 65535], got ${JSON.stringify(flags.port)}`);
+      const { startReplay } = await import('../../crawl/replay.js');
+      const server = await startReplay(manifests, { port, host: flags.host });
+      process.stdout.write(`replay: listening on ${server.url} (${server.entries} URLs on ${server.hosts} hosts)\n`);
+      await new Promise<void>((resolve) => {
+        const stop = () => resolve();
+        process.once('SIGINT', stop);
+        process.once('SIGTERM', stop);
+      });
+      await server.close();
+      process.stderr.write(`replay: stopped after ${server.stats.requests} request(s)\n`);
+    });
+}
+
+export function registerCrawl(program: Command): void {
+  // the crawler's module graph (KG, relevance, WARC) loads only when a crawl command runs.
+  // `crawl testweb --out X` / `crawl eval --out X`: options after a subcommand belong to it, which
+  // commander allows only with positional options on the program and on `crawl` (the program has no
+  // options of its own but --version/--help, so nothing else changes)
+  program.enablePositionalOptions();
+  const crawl = program
+    .command('crawl')
+    .description('focused crawler for film pages (seeds 003/004): WARC + index.jsonl + texts for `filmkw tag`; `crawl testweb`, `crawl eval`')
+    // `crawl eval --out X`: the subcommand's options are its own, not the crawl's
+    .enablePositionalOptions()
+    .option('--seeds <url|file...>', 'seed URLs and/or seed files (one URL per line)')
+    .option('--out <dir>', 'output directory (refused when it already holds a crawl, unless --resume)')
+    .option('--via <url>', 'send every request to this replay server (http://127.0.0.1:N) with the original Host')
+    .option('--mode <mode>', 'focused (default) | bfs | static | one-step')
+    .option('--max-pages <n>', 'page budget (default 1000)')
+    .option('--max-depth <n>', 'largest link depth from a seed (default 8)')
+    .option('--threshold <eta>', 'relevance threshold η (default 0.12)')
+    .option('--delay-ms <n>', 'least delay between two requests to one host (default 0; robots Crawl-delay raises it)')
+    .option('--allow-host <host...>', 'fetch only these hosts (and their subdomains)')
+    .option('--deny-host <host...>', 'never fetch these hosts (and their subdomains)')
+    .option('--set <key=value...>', 'any crawler option (src/crawl/options.ts), JSON value')
+    .option('--kg <file|dir>', 'KG snapshot or csv directory for the topic library (default: the bundled demo KG)')
+    .option('--kg-source <spec...>', 'build the KG from import sources instead (as `kg import`: openkg:DIR kgqa:DIR douban-csv:DIR …)')
+    .option('--resume', 'continue the interrupted crawl in --out (same seeds and options)')
+    .option('--json', 'print the summary as JSON on stdout')
+    .action(async (flags: Record<string, unknown>) => {
+      const { runCrawlCommand } = await import('../../crawl/cli.js');
+      await runCrawlCommand(flags);
+    });
+  crawl
+    .command('testweb')
+    .description('build the local test web (real pages + KG-rendered pages + portal/tunnel pages): manifest.tsv, gold.tsv, seeds.tsv')
+    .requiredOption('--out <dir>', 'output directory (must be new or empty)')
+    .option('--data <dir>', 'shared data folder with html/ and kg/ (default: $FILMKW_DATA or ../shared/data)')
+    .action(async (flags: { out: string; data?: string }) => {
+      const { runTestWebCommand } = await import('../../crawl/cli.js');
+      await runTestWebCommand(flags);
+    });
+  crawl
+    .command('eval')
+    .description('run every mode on the test web seed sets and write the results table and charts')
+    .option('--web <dir>', 'a test web built by `crawl testweb` (default: build one in a temporary folder)')
+    .option('--data <dir>', 'shared data folder (default: $FILMKW_DATA or ../shared/data)')
+    .option('--out <dir>', 'where results.md, results.json and the SVG charts go', 'eval/crawl')
+    .option('--max-pages <n>', 'page budget per run', '1000')
+    .action(async (flags: { web?: string; data?: string; out: string; maxPages: string }) => {
+      const { runCrawlEvalCommand } = await import('../../crawl/cli.js');
+      await runCrawlEvalCommand(flags);
+    });
+}

@@ -1,0 +1,82 @@
+/**
+ * `filmkw serve`: the local web viewer (src/serve/server.ts). Thin: loads the KG and the batch files,
+ * listens (the server warms the default preset up first), prints the URL on stdout, and runs until SIGINT/SIGTERM.
+ *
+ *   filmkw serve [--kg FILE|DIR | --neo4j] [--host 127.0.0.1] [--port 0] [--preset P]
+ *                [--files TAGS.jsonl...] [--input FILE] [--text-field F] [--id-field F] [--gold FILE]
+ *                [--max-body-bytes N]
+ */
+import { Command, Option } from 'commander';
+import { usageError } from '../../errors.js';
+import { DEFAULT_PRESET } from '../../pipeline/options.js';
+import { findPreset, listPresets } from '../../pipeline/presets.js';
+
+interface ServeFlags {
+  kg?: string;
+  neo4j?: boolean;
+  host: string;
+  port: string;
+  preset: string;
+  files: string[];
+  input?: string;
+  textField?: string;
+  idField?: string;
+  gold?: string;
+  maxBodyBytes: string;
+}
+
+function integer(name: string, raw: string, min: number, max: number): number {
+  const n = Number(raw);
+  if (!/^\s*\d+\s*$/u.test(raw) || n < min || n > max) throw usageError(`serve: ${name} must be an integer from ${min} to ${max}, got ${JSON.stringify(raw)}`);
+  return n;
+}
+
+export async function runServeCommand(flags: ServeFlags): Promise<void> {
+  const port = integer('--port', flags.port, 0, 65535);
+  const maxBodyBytes = integer('--max-body-bytes', flags.maxBodyBytes, 1024, 1 << 30);
+  if (!findPreset(flags.preset)) throw usageError(`serve: unknown --preset ${JSON.stringify(flags.preset)} (valid: ${listPresets().join(', ')})`);
+  if ((flags.input !== undefined || flags.gold !== undefined) && flags.files.length === 0) throw usageError('serve: --input and --gold go with --files (the tag outputs to browse)');
+  const [{ loadKg }, { loadBatch }, { startServer }] = await Promise.all([import('../../kg/load.js'), import('../../serve/batch.js'), import('../../serve/server.js')]);
+  const kg = await loadKg({ kg: flags.kg, neo4j: flags.neo4j === true, onWarning: (m) => process.stderr.write(`filmkw: ${m}\n`) });
+  const batch = await loadBatch({ files: flags.files, input: flags.input, textField: flags.textField, idField: flags.idField, gold: flags.gold });
+  const server = await startServer({
+    kg,
+    kgLabel: flags.neo4j ? 'Neo4j' : (flags.kg ?? 'demo KG (kg/demo)'),
+    batch,
+    preset: findPreset(flags.preset)!.name,
+    host: flags.host,
+    port,
+    limits: { maxBodyBytes },
+  });
+  process.stdout.write(`filmkw serve: ${server.url}  (KG: ${kg.entityCount} entities; Ctrl-C to stop)\n`);
+  await new Promise<void>((resolve) => {
+    const stop = () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      void server.close().then(resolve);
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+}
+
+const collect = (v: string, prev: string[]) => [...prev, v];
+
+/** Registers `filmkw serve`. */
+export function registerServe(program: Command): void {
+  program
+    .command('serve')
+    .description('Open the local web viewer: text, word graph, KG, compare and batch views, and a JSON API')
+    .addOption(new Option('--kg <path>', 'KG snapshot file or csv directory (default: the bundled demo KG)'))
+    .option('--neo4j', 'read the KG from Neo4j (NEO4J_URI, NEO4J_USER, NEO4J_PASSWORD)', false)
+    .option('--host <address>', 'address to bind (keep the loopback default unless you mean to share the viewer)', '127.0.0.1')
+    .option('--port <n>', 'port (0 = any free port)', '0')
+    .option('--preset <name>', `preset of the first view: ${listPresets().join(', ')}`, DEFAULT_PRESET)
+    .option('--files <file...>', 'tag outputs (JSON lines) the Batch view may open; no other file can be browsed', collect, [] as string[])
+    .addOption(new Option('--input <file>', 'the input the --files were tagged from (jsonl, csv, tsv, txt), for the texts'))
+    .addOption(new Option('--text-field <field>', 'text field / column of --input (default: "text")'))
+    .addOption(new Option('--id-field <field>', 'id field / column of --input, as given to filmkw tag (default: the line number)'))
+    .addOption(new Option('--gold <file>', 'gold keywords (jsonl with id, text, tag) for hits and misses'))
+    .option('--max-body-bytes <n>', 'largest API request body', String(1024 * 1024))
+    .action((flags: ServeFlags) => runServeCommand(flags));
+}

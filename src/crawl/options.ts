@@ -1,0 +1,214 @@
+/**
+ * Options of the focused crawler: one frozen defaults object ({@link CRAWL_DEFAULTS}), the four modes as
+ * presets over it ({@link MODE_PRESETS}) and strict validation ({@link resolveCrawlOptions}). Every
+ * choice the spec leaves open (../shared/docs/crawler-spec.md §4, marked [RECON] there) is one option here.
+ */
+import { usageError } from '../errors.js';
+
+export const CRAWL_MODES = ['focused', 'bfs', 'static', 'one-step'] as const;
+export type CrawlMode = (typeof CRAWL_MODES)[number];
+
+export type BlockType = 'title' | 'heading' | 'content' | 'anchor' | 'navigation' | 'other';
+
+export interface CrawlOptions {
+  /** @default 'focused' */
+  mode: CrawlMode;
+  /** Frontier order: `fifo` (breadth-first) or `two-step` (004 §2.3 with lookahead; α = 1 is one-step). @default 'two-step' */
+  frontier: 'fifo' | 'two-step';
+  /** 004's α: score = α·sim(page) + (1−α)·mean sim(children). 1 = one-step VSM. @default 0.7 */
+  alpha: number;
+  /** 004 case (a): children below τ_low are dropped from the mean. @default 0.05 */
+  tauLow: number;
+  /** Page relevance threshold η (003 eq. 15 / θ). Measured on the test web: eval/crawl/ANALYSIS.md. @default 0.12 */
+  threshold: number;
+  /** Page relevance: 003's weighted tag-block vector (eq. 13–15), 003 eq. 7 block-type sum, or 004's position-weighted cosine. @default 'weightedVector' */
+  pageRelevance: 'weightedVector' | 'blockSum' | 'plainCosine';
+  /** 003 impact weights: λ (key-tag part), ρ (transitivity to the enclosing block), impact1 per block type. @default 0.3 */
+  lambda: number;
+  /** @default 0.5 */
+  rho: number;
+  /** @default {'title': 1, 'heading': 0.8, 'content': 0.6, 'anchor': 0.4, 'other': 0.2, 'navigation': 0.1} */
+  impact1: Readonly<Record<BlockType, number>>;
+  /** 003 eq. 7 block-type weights (blockSum). @default {'title': 0.25, 'heading': 0, 'content': 0.45, 'anchor': 0.15, 'navigation': 0.05, 'other': 0.1} */
+  blockTypeWeights: Readonly<Record<BlockType, number>>;
+  /** 004 eq. 1 position weights (plainCosine). @default {'title': 3, 'anchor': 2, 'heading': 2, 'body': 1} */
+  positionWeights: Readonly<{ title: number; anchor: number; heading: number; body: number }>;
+  /** 003 category weights β_b (主体: KG entity concepts), β_s (专用词汇), β_v (判定词). @default {'subject': 1, 'special': 1, 'judgement': 0.5} */
+  topicWeights: Readonly<{ subject: number; special: number; judgement: number }>;
+  /** IDF of page terms: nodejieba's bundled table, or none (all 1). @default 'bundled' */
+  idfSource: 'bundled' | 'none';
+  /** 003 DTFL: off (static library only) or keywords of relevant pages added during the crawl. @default 'feedback' */
+  dynamicLibrary: 'off' | 'feedback';
+  /** DTFL update every this many relevant pages. @default 50 */
+  updateEvery: number;
+  /** Terms added per update. @default 20 */
+  topN: number;
+  /** Weight of a DTFL term relative to a static 专用词汇 term (≤ 1: drift control). @default 0.5 */
+  dtflWeight: number;
+  /** Cap of the DTFL size. @default 200 */
+  dtflMax: number;
+  /** A DTFL candidate must have at least this IDF (common words such as 一个, 生活 stay out). @default 7 */
+  dtflMinIdf: number;
+  /** Shortest KG movie title / person name taken into the library (short titles are common words). @default 3 */
+  minMovieName: number;
+  /** @default 2 */
+  minPersonName: number;
+  /** KG names that are common words (bundled IDF below this) stay out of the library. @default 9 */
+  minNameIdf: number;
+  /** Shark-Search link prior (crawler-spec §3.4): decay δ, anchor share β, inherited share γ. @default 0.5 */
+  delta: number;
+  /** @default 0.8 */
+  beta: number;
+  /** @default 0.5 */
+  gamma: number;
+  /** Drop out-links that sit in navigation blocks (004 §2.3 noise links) — not in bfs. @default true */
+  dropNavLinks: boolean;
+  /**
+   * Children fetched ahead per page, best link prior first and only while their prior is not below the
+   * best waiting frontier entry (two-step); the others wait in a continuation of the page ranked by
+   * their best link prior. 30 (the spec's value) is at least as good as 10 on every seed set of the test
+   * web (eval/crawl/ANALYSIS.md).
+   * @default 30
+   */
+  maxLookahead: number;
+  /** Out-links kept per page (bfs: in document order; otherwise best link prior first). @default 100 */
+  maxOutLinks: number;
+  /** @default 1000 */
+  maxPages: number;
+  /** @default 8 */
+  maxDepth: number;
+  /** @default 100000 */
+  maxPagesPerHost: number;
+  /** Frontier entries kept in memory; the lowest-priority ones are dropped beyond this (counted). @default 50000 */
+  maxFrontier: number;
+  /** Politeness: least delay between two requests to one host (robots Crawl-delay raises it). @default 0 */
+  delayMs: number;
+  /** Longest Crawl-delay honoured (a larger one skips the host: reported). @default 30000 */
+  maxCrawlDelayMs: number;
+  /** @default 10000 */
+  timeoutMs: number;
+  /** @default 5242880 */
+  maxBytes: number;
+  /** @default 5 */
+  maxRedirects: number;
+  /** @default true */
+  respectRobots: boolean;
+  /** @default 'filmkw-crawler' */
+  userAgent: string;
+  /** Hosts that may be fetched (suffix match, `example.com` covers `www.example.com`); empty = any. @default [] */
+  allowHosts: readonly string[];
+  /** @default [] */
+  denyHosts: readonly string[];
+}
+
+const BLOCK_TYPES: readonly BlockType[] = ['title', 'heading', 'content', 'anchor', 'navigation', 'other'];
+
+export const CRAWL_DEFAULTS: Readonly<CrawlOptions> = Object.freeze({
+  mode: 'focused',
+  frontier: 'two-step',
+  alpha: 0.7,
+  tauLow: 0.05,
+  threshold: 0.12,
+  pageRelevance: 'weightedVector',
+  lambda: 0.3,
+  rho: 0.5,
+  impact1: Object.freeze({ title: 1.0, heading: 0.8, content: 0.6, anchor: 0.4, other: 0.2, navigation: 0.1 }),
+  blockTypeWeights: Object.freeze({ title: 0.25, heading: 0, content: 0.45, anchor: 0.15, navigation: 0.05, other: 0.1 }),
+  positionWeights: Object.freeze({ title: 3, anchor: 2, heading: 2, body: 1 }),
+  topicWeights: Object.freeze({ subject: 1, special: 1, judgement: 0.5 }),
+  idfSource: 'bundled',
+  dynamicLibrary: 'feedback',
+  updateEvery: 50,
+  topN: 20,
+  dtflWeight: 0.5,
+  dtflMax: 200,
+  dtflMinIdf: 7,
+  minMovieName: 3,
+  minPersonName: 2,
+  minNameIdf: 9,
+  delta: 0.5,
+  beta: 0.8,
+  gamma: 0.5,
+  dropNavLinks: true,
+  maxLookahead: 30,
+  maxOutLinks: 100,
+  maxPages: 1000,
+  maxDepth: 8,
+  maxPagesPerHost: 100000,
+  maxFrontier: 50000,
+  delayMs: 0,
+  maxCrawlDelayMs: 30000,
+  timeoutMs: 10000,
+  maxBytes: 5 * 1024 * 1024,
+  maxRedirects: 5,
+  respectRobots: true,
+  userAgent: 'filmkw-crawler',
+  allowHosts: Object.freeze([]) as readonly string[],
+  denyHosts: Object.freeze([]) as readonly string[],
+});
+
+/** The modes: the proposed crawler and the baselines the papers compare against. */
+export const MODE_PRESETS: Readonly<Record<CrawlMode, Readonly<Partial<CrawlOptions>>>> = Object.freeze({
+  /** 003 extended library (static + feedback) as page relevance, 004 two-step score as frontier priority. */
+  focused: Object.freeze({}),
+  /** Breadth-first: FIFO frontier, every link followed (relevance still computed for the index). */
+  bfs: Object.freeze({ frontier: 'fifo', dropNavLinks: false }),
+  /** 003's baseline: the static library only (no DTFL), same frontier as focused. */
+  static: Object.freeze({ dynamicLibrary: 'off' }),
+  /** 004's baseline: one-step VSM (α = 1), same library as focused. */
+  'one-step': Object.freeze({ alpha: 1 }),
+});
+
+const num = (o: Record<string, unknown>, k: string, lo: number, hi: number, int = false, prefix = '') => {
+  const v = o[k];
+  if (typeof v !== 'number' || !Number.isFinite(v) || v < lo || v > hi || (int && !Number.isInteger(v))) {
+    throw usageError(`crawl: option ${prefix}${k} must be ${int ? 'an integer' : 'a number'} in [${lo}, ${hi}], got ${JSON.stringify(v)}`);
+  }
+};
+const oneOf = (o: Record<string, unknown>, k: string, values: readonly string[]) => {
+  if (!values.includes(o[k] as string)) throw usageError(`crawl: option ${k} must be one of ${values.join(', ')}, got ${JSON.stringify(o[k])}`);
+};
+const weights = (o: Record<string, unknown>, k: string, keys: readonly string[]) => {
+  const v = o[k] as Record<string, unknown>;
+  if (typeof v !== 'object' || v === null) throw usageError(`crawl: option ${k} must be an object`);
+  for (const key of Object.keys(v)) if (!keys.includes(key)) throw usageError(`crawl: option ${k}.${key} is unknown (known: ${keys.join(', ')})`);
+  for (const key of keys) num(v, key, 0, 100, false, `${k}.`);
+};
+
+/** Defaults ← mode preset ← overrides, validated: an unknown key or a bad value is a usage error. */
+export function resolveCrawlOptions(overrides: Partial<CrawlOptions> = {}): Readonly<CrawlOptions> {
+  for (const k of Object.keys(overrides)) if (!Object.hasOwn(CRAWL_DEFAULTS, k)) throw usageError(`crawl: unknown option ${k}`);
+  const mode = overrides.mode ?? CRAWL_DEFAULTS.mode;
+  if (!(CRAWL_MODES as readonly string[]).includes(mode)) throw usageError(`crawl: --mode must be one of ${CRAWL_MODES.join(', ')}, got ${JSON.stringify(mode)}`);
+  const o = { ...CRAWL_DEFAULTS, ...MODE_PRESETS[mode], ...overrides } as CrawlOptions;
+  const r = o as unknown as Record<string, unknown>;
+  oneOf(r, 'frontier', ['fifo', 'two-step']);
+  oneOf(r, 'pageRelevance', ['weightedVector', 'blockSum', 'plainCosine']);
+  oneOf(r, 'idfSource', ['bundled', 'none']);
+  oneOf(r, 'dynamicLibrary', ['off', 'feedback']);
+  for (const k of ['alpha', 'tauLow', 'threshold', 'lambda', 'rho', 'dtflWeight', 'delta', 'beta', 'gamma']) num(r, k, 0, 1);
+  for (const k of ['updateEvery', 'topN', 'maxLookahead', 'maxOutLinks', 'maxPages', 'maxPagesPerHost', 'maxFrontier', 'maxRedirects']) num(r, k, k === 'maxRedirects' ? 0 : 1, 1e9, true);
+  for (const k of ['dtflMax', 'maxDepth', 'delayMs', 'maxCrawlDelayMs', 'minMovieName', 'minPersonName']) num(r, k, 0, 1e9, true);
+  num(r, 'minNameIdf', 0, 100);
+  num(r, 'dtflMinIdf', 0, 100);
+  num(r, 'timeoutMs', 1, 600000, true);
+  num(r, 'maxBytes', 1024, 1 << 30, true);
+  weights(r, 'impact1', BLOCK_TYPES);
+  weights(r, 'blockTypeWeights', BLOCK_TYPES);
+  weights(r, 'positionWeights', ['title', 'anchor', 'heading', 'body']);
+  weights(r, 'topicWeights', ['subject', 'special', 'judgement']);
+  if (typeof o.dropNavLinks !== 'boolean' || typeof o.respectRobots !== 'boolean') throw usageError('crawl: dropNavLinks and respectRobots must be true or false');
+  if (typeof o.userAgent !== 'string' || !/^[\w.\-/ ()+:;]{1,200}$/u.test(o.userAgent)) throw usageError('crawl: userAgent must be 1–200 printable characters');
+  for (const k of ['allowHosts', 'denyHosts'] as const) {
+    if (!Array.isArray(o[k]) || o[k].some((h) => typeof h !== 'string' || !/^[a-z0-9.-]+(:\d+)?$/iu.test(h))) throw usageError(`crawl: ${k} must be host names, got ${JSON.stringify(o[k])}`);
+  }
+  return Object.freeze({ ...o, allowHosts: Object.freeze([...o.allowHosts].map((h) => h.toLowerCase())), denyHosts: Object.freeze([...o.denyHosts].map((h) => h.toLowerCase())) });
+}
+
+/** Whether the options allow fetching from `host` (allow list by suffix, deny list by suffix). */
+export function hostAllowed(host: string, o: Pick<CrawlOptions, 'allowHosts' | 'denyHosts'>): boolean {
+  const h = host.toLowerCase();
+  const match = (p: string) => h === p || h.endsWith(`.${p}`);
+  if (o.denyHosts.some(match)) return false;
+  return o.allowHosts.length === 0 || o.allowHosts.some(match);
+}

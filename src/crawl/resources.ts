@@ -1,0 +1,41 @@
+/**
+ * The crawler's resources from the KG: IDF lookup (nodejieba's bundled table, memoised), the
+ * common-word test for KG names (a name the table knows with an IDF below minNameIdf is a common word)
+ * and the DTFL keyword source (our extractor, src/pipeline). Kept apart from crawler.ts so that the crawl
+ * itself stays a function of (seeds, options, resources).
+ */
+import type { KgView } from '../kg/model.js';
+import { loadBundledIdf } from '../pipeline/idf.js';
+import { createExtractor } from '../pipeline/extract.js';
+import type { CrawlResources } from './crawler.js';
+import type { CrawlOptions } from './options.js';
+
+const MEMO_MAX = 500_000;
+
+export function crawlResources(kg: KgView | null, o: Pick<CrawlOptions, 'idfSource' | 'minNameIdf' | 'dynamicLibrary'>): CrawlResources {
+  const table = loadBundledIdf();
+  const memo = new Map<string, number>();
+  const idf =
+    o.idfSource === 'none'
+      ? () => 1
+      : (t: string): number => {
+          // concept dimensions (@Movie, @Person, @Genre) are not words: the IDF of an unknown word
+          if (t.charCodeAt(0) === 64) return table.unknown;
+          let v = memo.get(t);
+          if (v === undefined) {
+            if (memo.size >= MEMO_MAX) memo.clear();
+            v = table.weight(t);
+            memo.set(t, v);
+          }
+          return v;
+        };
+  const res: CrawlResources = { kg, idf, commonWord: (name) => table.weight(name) < o.minNameIdf };
+  if (o.dynamicLibrary === 'feedback') {
+    let extractor: ReturnType<typeof createExtractor> | null = null;
+    res.keywords = (text, topK) => {
+      extractor ??= createExtractor(kg ? { kg } : { preset: 'textrank' });
+      return extractor.extract(text, { topK }).map((k) => k.word);
+    };
+  }
+  return res;
+}

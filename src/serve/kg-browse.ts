@@ -1,0 +1,132 @@
+/**
+ * KG look-ups of the viewer (`GET /api/kg/...`): entities by name or alias (exact, then substring),
+ * and an entity's neighbourhood with the relation kinds that link it (导演 DIRECTED, 主演 ACTED_IN, …,
+ * a character's film). The relations of every entity are indexed once, on first use (one pass over
+ * the relation columns of the store).
+ */
+import { RELATION_KINDS, normalizeName, type EntityKind, type RelationKind } from '../kg/model.js';
+import type { KgStore } from '../kg/store.js';
+
+export interface EntitySummary {
+  id: string;
+  kind: EntityKind;
+  name: string;
+}
+
+export interface NeighbourLink extends EntitySummary {
+  /** How the two are linked: `out` = from the entity to the neighbour; `movieId` for PLAYED. */
+  relations: { kind: RelationKind | 'IN_MOVIE'; direction: 'out' | 'in'; movieId?: string }[];
+}
+
+export interface EntityDetail extends EntitySummary {
+  aliases: string[];
+  surfaces: string[];
+  movieId?: string;
+  /** Neighbours, films first, then people, characters, genres; by name. At most `limit`. */
+  neighbours: NeighbourLink[];
+  /** Number of neighbours in all (may exceed `neighbours.length`). */
+  neighbourCount: number;
+}
+
+const ALIAS = RELATION_KINDS.indexOf('ALIAS');
+const KIND_ORDER: Record<EntityKind, number> = { Movie: 0, Person: 1, Character: 2, Genre: 3 };
+
+export class KgBrowser {
+  private relOffsets: Int32Array | null = null;
+  private relIndex: Int32Array | null = null;
+  constructor(readonly store: KgStore) {}
+
+  summary(i: number): EntitySummary {
+    return { id: this.store.idOf(i), kind: this.store.kindOf(i), name: this.store.nameOf(i) };
+  }
+
+  /**
+   * Entities named `query` (name or alias, exact after normalisation) first, then those with a name or
+   * alias containing it; at most `limit`.
+   */
+  search(query: string, limit: number): EntitySummary[] {
+    const out: number[] = [...this.store.lookup(query)];
+    const seen = new Set(out);
+    const q = normalizeName(query);
+    if (q.length > 0) {
+      const partial: { i: number; len: number }[] = [];
+      for (const { name } of this.store.names()) {
+        if (!name.includes(q)) continue;
+        for (const i of this.store.lookup(name)) {
+          if (seen.has(i)) continue;
+          seen.add(i);
+          partial.push({ i, len: name.length });
+        }
+      }
+      partial.sort((a, b) => a.len - b.len || KIND_ORDER[this.store.kindOf(a.i)] - KIND_ORDER[this.store.kindOf(b.i)] || a.i - b.i);
+      out.push(...partial.map((p) => p.i));
+    }
+    return out.slice(0, limit).map((i) => this.summary(i));
+  }
+
+  /** The entity with this id, or null. */
+  byId(id: string, limit: number): EntityDetail | null {
+    const i = this.store.entityIndex(id);
+    return i < 0 ? null : this.detail(i, limit);
+  }
+
+  detail(i: number, limit: number): EntityDetail {
+    const s = this.store;
+    const links = new Map<number, NeighbourLink>();
+    const link = (j: number): NeighbourLink => {
+      let l = links.get(j);
+      if (!l) links.set(j, (l = { ...this.summary(j), relations: [] }));
+      return l;
+    };
+    const { offsets, index } = this.relations();
+    const c = s.cols;
+    for (let p = offsets[i]; p < offsets[i + 1]; p++) {
+      const r = index[p];
+      const out = c.relFrom[r] === i;
+      const other = out ? c.relTo[r] : c.relFrom[r];
+      if (other === i) continue;
+      const rel: NeighbourLink['relations'][number] = { kind: RELATION_KINDS[c.relKind[r]], direction: out ? 'out' : 'in' };
+      if (c.relMovie[r] >= 0) rel.movieId = s.idOf(c.relMovie[r]);
+      link(other).relations.push(rel);
+    }
+    // a character belongs to its film (the store counts them as neighbours)
+    const movie = s.movieOf(i);
+    if (movie >= 0) link(movie).relations.push({ kind: 'IN_MOVIE', direction: 'out' });
+    for (const j of s.neighbours(i)) if (s.movieOf(j) === i) link(j).relations.push({ kind: 'IN_MOVIE', direction: 'in' });
+    const all = [...links.values()].sort((a, b) => KIND_ORDER[a.kind] - KIND_ORDER[b.kind] || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0) || (a.id < b.id ? -1 : 1));
+    const detail: EntityDetail = {
+      ...this.summary(i),
+      aliases: [...s.aliasesOf(i)],
+      surfaces: [...s.surfacesOf(i)],
+      neighbours: all.slice(0, limit),
+      neighbourCount: all.length,
+    };
+    if (movie >= 0) detail.movieId = s.idOf(movie);
+    return detail;
+  }
+
+  /** Relation indices per entity (both ends; ALIAS relations end at a name and are left out). */
+  private relations(): { offsets: Int32Array; index: Int32Array } {
+    if (this.relOffsets && this.relIndex) return { offsets: this.relOffsets, index: this.relIndex };
+    const c = this.store.cols;
+    const n = this.store.entityCount;
+    const offsets = new Int32Array(n + 1);
+    const R = c.relKind.length;
+    for (let r = 0; r < R; r++) {
+      if (c.relKind[r] === ALIAS) continue;
+      offsets[c.relFrom[r] + 1]++;
+      if (c.relTo[r] !== c.relFrom[r]) offsets[c.relTo[r] + 1]++;
+    }
+    for (let i = 0; i < n; i++) offsets[i + 1] += offsets[i];
+    const fill = offsets.slice(0, n);
+    const index = new Int32Array(offsets[n]);
+    for (let r = 0; r < R; r++) {
+      if (c.relKind[r] === ALIAS) continue;
+      index[fill[c.relFrom[r]]++] = r;
+      if (c.relTo[r] !== c.relFrom[r]) index[fill[c.relTo[r]]++] = r;
+    }
+    this.relOffsets = offsets;
+    this.relIndex = index;
+    return { offsets, index };
+  }
+}

@@ -1,0 +1,370 @@
+/**
+ * `filmkw serve`: the local viewer's HTTP server (Hono on @hono/node-server). It serves the built
+ * front end (dist/web, made by scripts/build-web.mjs) and a JSON API that other programs can use too
+ * (README "Viewer"):
+ *
+ *   GET  /api/info                     presets, KG, batch files, limits
+ *   GET  /api/samples                  the bundled sample texts (datasets/samples/reviews.jsonl)
+ *   POST /api/extract                  {text, preset?, options?, topK?, explain?} → keywords, occurrences, word graph
+ *   POST /api/compare                  {text, presets: [2–4 names], options?, topK?, gold?} → the results and their differences
+ *   GET  /api/kg/search?q=             entities whose name or alias contains q
+ *   GET  /api/kg/entity?name=          entities named q (name or alias), with their neighbourhood
+ *   GET  /api/kg/entity/<id>           one entity by id, with its neighbourhood
+ *   GET  /api/batch                    the tag outputs given on the command line
+ *   GET  /api/batch/<n>?offset=&limit=&keyword=&entity=   a page of records of file n (entity: id, name or alias), most frequent keywords
+ *
+ * Errors are JSON `{"error": "...", "field"?: "..."}` with 400 (bad request, naming the field), 404,
+ * 413 (body over the cap) or 500. Request bodies are capped; the server binds 127.0.0.1 unless told
+ * otherwise, and on a loopback address it answers only requests whose Host is a loopback name (no DNS
+ * rebinding). Extraction is synchronous and runs on the server's thread, one request at a time.
+ */
+import { readFileSync, existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { AddressInfo } from 'node:net';
+import { Hono, type Context } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { serve, type ServerType } from '@hono/node-server';
+import { FilmkwError } from '../errors.js';
+import type { KgStore } from '../kg/store.js';
+import type { Extractor } from '../pipeline/api.js';
+import { createExtractor } from '../pipeline/extract.js';
+import { DEFAULT_PRESET, resolveOptions } from '../pipeline/options.js';
+import { findPreset, listPresets } from '../pipeline/presets.js';
+import { normalizeKeyword } from '../eval/metrics.js';
+import { analyzeText, type ViewResult } from './analyze.js';
+import { KgBrowser } from './kg-browse.js';
+import { queryBatch, type BatchFile } from './batch.js';
+
+/** Limits and defaults of the server (frozen; `createServeApp` validates overrides). */
+export interface ServeLimits {
+  /** Largest request body, bytes. */
+  maxBodyBytes: number;
+  /** Longest text, characters. */
+  maxTextChars: number;
+  /** Largest topK. */
+  maxTopK: number;
+  /** Extractors kept (one per preset + options). */
+  extractorCache: number;
+  /** Neighbours returned per entity. */
+  maxNeighbours: number;
+}
+
+export const SERVE_DEFAULTS: Readonly<ServeLimits> = Object.freeze({
+  maxBodyBytes: 1024 * 1024,
+  maxTextChars: 200_000,
+  maxTopK: 100,
+  extractorCache: 8,
+  maxNeighbours: 300,
+});
+
+export interface ServeResources {
+  kg: KgStore;
+  /** How the KG was given (path or "demo KG"), for the page. */
+  kgLabel: string;
+  batch: readonly BatchFile[];
+  /** Preset of the page's first view. */
+  preset?: string;
+  limits?: Partial<ServeLimits>;
+  /** Folder of the built front end (default: dist/web of the package). */
+  webDir?: string;
+  /** The address the server binds (for the Host check). @default '127.0.0.1' */
+  host?: string;
+}
+
+/** A request error: 400 naming the field. */
+class BadRequest extends Error {
+  constructor(
+    message: string,
+    readonly field?: string,
+    readonly status: 400 | 404 | 413 = 400,
+  ) {
+    super(message);
+  }
+}
+
+const own = (o: object, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
+
+/** The bundled samples (id, title, text, gold tag) shown in the page's sample menu; [] when absent. */
+function readSamples(): unknown[] {
+  const file = fileURLToPath(new URL('../../datasets/samples/reviews.jsonl', import.meta.url));
+  if (!existsSync(file)) return [];
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => {
+      const o = JSON.parse(l) as Record<string, unknown>;
+      return { id: String(o.id), title: typeof o.title === 'string' ? o.title : undefined, text: String(o.text), tag: Array.isArray(o.tag) ? o.tag : undefined };
+    });
+}
+
+/** The front end folder of the package (the same from src/serve and dist/serve). */
+export function defaultWebDir(): string {
+  return fileURLToPath(new URL('../../dist/web/', import.meta.url));
+}
+
+const WEB_FILES: Record<string, string> = {
+  '/': 'index.html',
+  '/index.html': 'index.html',
+  '/app.js': 'app.js',
+  '/app.css': 'app.css',
+};
+const CONTENT_TYPES: Record<string, string> = { html: 'text/html; charset=utf-8', js: 'text/javascript; charset=utf-8', css: 'text/css; charset=utf-8' };
+const CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
+interface ExtractRequest {
+  text: string;
+  preset: string;
+  options: Record<string, unknown>;
+  topK: number | undefined;
+  explain: boolean;
+}
+
+/** Build the Hono app (no socket): the API and the static front end. */
+export function createServeApp(resources: ServeResources): Hono {
+  for (const k of Object.keys(resources.limits ?? {})) {
+    if (!Object.prototype.hasOwnProperty.call(SERVE_DEFAULTS, k)) throw new FilmkwError('USAGE', `serve: unknown limit ${JSON.stringify(k)} (valid: ${Object.keys(SERVE_DEFAULTS).join(', ')})`);
+  }
+  const limits: ServeLimits = { ...SERVE_DEFAULTS, ...resources.limits };
+  for (const [k, v] of Object.entries(limits)) {
+    if (!Number.isInteger(v) || v < 1) throw new FilmkwError('USAGE', `serve: limit ${k} must be an integer ≥ 1, got ${JSON.stringify(v)}`);
+  }
+  const kg = resources.kg;
+  const browser = new KgBrowser(kg);
+  const defaultPreset = resources.preset ?? DEFAULT_PRESET;
+  const extractors = new Map<string, Extractor>();
+  const webDir = resources.webDir ?? defaultWebDir();
+  const web = new Map<string, string>();
+  for (const file of new Set(Object.values(WEB_FILES))) if (existsSync(webDir + file)) web.set(file, readFileSync(webDir + file, 'utf8'));
+
+  /** The extractor of a preset + options, made once (an LRU of `extractorCache`). */
+  const extractorFor = (preset: string, options: Record<string, unknown>): Extractor => {
+    const key = JSON.stringify([preset, Object.keys(options).sort().map((k) => [k, options[k]])]);
+    let ex = extractors.get(key);
+    if (ex) {
+      extractors.delete(key);
+      extractors.set(key, ex);
+      return ex;
+    }
+    try {
+      ex = createExtractor({ preset, overrides: Object.keys(options).length > 0 ? options : undefined, kg });
+    } catch (err) {
+      if (err instanceof FilmkwError && err.code === 'USAGE') throw new BadRequest(err.message, 'options');
+      throw err;
+    }
+    extractors.set(key, ex);
+    if (extractors.size > limits.extractorCache) extractors.delete(extractors.keys().next().value!);
+    return ex;
+  };
+
+  const readBody = async (c: Context): Promise<Record<string, unknown>> => {
+    let body: unknown;
+    try {
+      body = JSON.parse(await c.req.text());
+    } catch {
+      throw new BadRequest('the request body must be JSON');
+    }
+    if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new BadRequest('the request body must be a JSON object');
+    return body as Record<string, unknown>;
+  };
+
+  const parseText = (body: Record<string, unknown>): string => {
+    if (!own(body, 'text') || typeof body.text !== 'string') throw new BadRequest('"text" must be a string', 'text');
+    if (body.text.trim() === '') throw new BadRequest('"text" is empty', 'text');
+    if (body.text.length > limits.maxTextChars) throw new BadRequest(`"text" is longer than ${limits.maxTextChars} characters`, 'text');
+    return body.text;
+  };
+  const parsePreset = (value: unknown, field: string): string => {
+    if (typeof value !== 'string' || !findPreset(value)) throw new BadRequest(`"${field}" must be one of ${listPresets().join(', ')}; got ${JSON.stringify(value)}`, field);
+    return findPreset(value)!.name;
+  };
+  const parseCommon = (body: Record<string, unknown>) => {
+    let options: Record<string, unknown> = {};
+    if (own(body, 'options') && body.options !== undefined && body.options !== null) {
+      if (typeof body.options !== 'object' || Array.isArray(body.options)) throw new BadRequest('"options" must be an object of option overrides, e.g. {"graph.window": 3}', 'options');
+      options = Object.fromEntries(Object.entries(body.options as Record<string, unknown>));
+    }
+    let topK: number | undefined;
+    if (own(body, 'topK') && body.topK !== undefined && body.topK !== null) {
+      if (!Number.isInteger(body.topK) || (body.topK as number) < 1 || (body.topK as number) > limits.maxTopK) throw new BadRequest(`"topK" must be an integer from 1 to ${limits.maxTopK}`, 'topK');
+      topK = body.topK as number;
+    }
+    if (own(body, 'explain') && body.explain !== undefined && typeof body.explain !== 'boolean') throw new BadRequest('"explain" must be true or false', 'explain');
+    return { options, topK, explain: body.explain !== false };
+  };
+  const parseExtract = (body: Record<string, unknown>): ExtractRequest => ({
+    text: parseText(body),
+    preset: parsePreset(own(body, 'preset') && body.preset !== undefined ? body.preset : defaultPreset, 'preset'),
+    ...parseCommon(body),
+  });
+  const run = (req: ExtractRequest, preset: string): ViewResult => {
+    const ex = extractorFor(preset, req.options);
+    const topK = req.topK ?? (ex.options.output as { topK: number }).topK;
+    return analyzeText(ex, kg, req.text, { topK, explain: req.explain });
+  };
+
+  // the first view's extractor is made (and warmed) before the first request
+  extractorFor(defaultPreset, {}).extract('以易烊千玺扮演的伍万里这个孩子的视角，拎起《长津湖》整篇故事的主线。吴京饰演的连长伍千里是他的哥哥。', { explain: true, inspect: () => undefined });
+
+  const app = new Hono();
+  app.onError((err, c) => {
+    if (err instanceof BadRequest) return c.json(err.field ? { error: err.message, field: err.field } : { error: err.message }, err.status);
+    if (err instanceof FilmkwError && err.code === 'USAGE') return c.json({ error: err.message }, 400);
+    return c.json({ error: `internal error: ${(err as Error).message}` }, 500);
+  });
+  app.notFound((c) => c.json({ error: `no such resource: ${c.req.method} ${c.req.path}` }, 404));
+  app.use('*', async (c, next) => {
+    if (!hostAllowed(c.req.header('host'), resources)) return c.json({ error: 'Host not allowed (the viewer answers loopback names only)' }, 403);
+    await next();
+    c.header('X-Content-Type-Options', 'nosniff');
+    c.header('Referrer-Policy', 'no-referrer');
+  });
+  app.use('/api/*', bodyLimit({ maxSize: limits.maxBodyBytes, onError: (c) => c.json({ error: `request body larger than ${limits.maxBodyBytes} bytes` }, 413) }));
+
+  for (const [route, file] of Object.entries(WEB_FILES)) {
+    app.get(route, (c) => {
+      const content = web.get(file);
+      if (content === undefined) return c.text(`filmkw serve: the front end is not built (${webDir}${file} is missing); run npm run build\n`, 503);
+      c.header('Content-Type', CONTENT_TYPES[file.split('.').pop()!]);
+      c.header('Content-Security-Policy', CSP);
+      c.header('Cache-Control', 'no-cache');
+      return c.body(content);
+    });
+  }
+
+  app.get('/api/info', (c) =>
+    c.json({
+      presets: listPresets(),
+      preset: defaultPreset,
+      topK: resolveOptions(defaultPreset).output.topK,
+      kg: { label: resources.kgLabel, entities: kg.entityCount, relations: kg.relationTotal, contentHash: kg.contentHash },
+      batch: resources.batch.map((f, i) => ({ index: i, name: f.name, records: f.records.length, hasText: f.hasText, hasGold: f.hasGold })),
+      limits,
+    }),
+  );
+
+  app.get('/favicon.ico', (c) => c.body(null, 204));
+  const samples = readSamples();
+  app.get('/api/samples', (c) => c.json(samples));
+
+  app.post('/api/extract', async (c) => {
+    const req = parseExtract(await readBody(c));
+    return c.json(run(req, req.preset));
+  });
+
+  app.post('/api/compare', async (c) => {
+    const body = await readBody(c);
+    if (!own(body, 'presets') || !Array.isArray(body.presets) || body.presets.length < 2 || body.presets.length > 4) throw new BadRequest('"presets" must be an array of 2 to 4 preset names', 'presets');
+    const presets = (body.presets as unknown[]).map((p, i) => parsePreset(p, `presets[${i}]`));
+    let gold: string[] | null = null;
+    if (own(body, 'gold') && body.gold !== undefined && body.gold !== null) {
+      if (!Array.isArray(body.gold) || !body.gold.every((g) => typeof g === 'string')) throw new BadRequest('"gold" must be an array of strings', 'gold');
+      gold = body.gold as string[];
+    }
+    const req: ExtractRequest = { text: parseText(body), preset: presets[0], ...parseCommon(body) };
+    const results = presets.map((p) => run(req, p));
+    const sets = results.map((r) => new Set(r.keywords.map((k) => k.word)));
+    const goldSet = gold ? new Set(gold.map(normalizeKeyword)) : null;
+    return c.json({
+      results,
+      // per result: its keywords that no other result has; and those the previous result (a step of a ladder) lacks
+      only: results.map((r, i) => r.keywords.filter((k) => sets.every((set, j) => j === i || !set.has(k.word))).map((k) => k.word)),
+      added: results.map((r, i) => (i === 0 ? [] : r.keywords.filter((k) => !sets[i - 1].has(k.word)).map((k) => k.word))),
+      gold: gold ?? undefined,
+      hits: goldSet ? results.map((r) => r.keywords.filter((k) => goldSet.has(normalizeKeyword(k.word))).map((k) => k.word)) : undefined,
+    });
+  });
+
+  const intParam = (c: Context, name: string, fallback: number, max: number): number => {
+    const raw = c.req.query(name);
+    if (raw === undefined || raw === '') return fallback;
+    const n = Number(raw);
+    if (!/^\d+$/u.test(raw) || n > max) throw new BadRequest(`"${name}" must be an integer from 0 to ${max}`, name);
+    return n;
+  };
+
+  app.get('/api/kg/search', (c) => {
+    const q = c.req.query('q') ?? '';
+    if (q.trim() === '') throw new BadRequest('"q" must name an entity (name or alias)', 'q');
+    return c.json({ query: q, matches: browser.search(q, intParam(c, 'limit', 20, 200)) });
+  });
+  app.get('/api/kg/entity', (c) => {
+    const name = c.req.query('name') ?? '';
+    if (name.trim() === '') throw new BadRequest('"name" must name an entity (name or alias)', 'name');
+    const matches = kg.lookup(name).slice(0, 10).map((i) => browser.detail(i, limits.maxNeighbours));
+    if (matches.length === 0) throw new BadRequest(`no entity is named ${JSON.stringify(name)} (name or alias); try /api/kg/search?q=`, 'name', 404);
+    return c.json({ query: name, matches });
+  });
+  app.get('/api/kg/entity/:id{.+}', (c) => {
+    const id = c.req.param('id');
+    const detail = browser.byId(id, limits.maxNeighbours);
+    if (!detail) throw new BadRequest(`no entity has the id ${JSON.stringify(id)}`, 'id', 404);
+    return c.json(detail);
+  });
+
+  app.get('/api/batch', (c) => c.json(resources.batch.map((f, i) => ({ index: i, name: f.name, records: f.records.length, hasText: f.hasText, hasGold: f.hasGold }))));
+  app.get('/api/batch/:file', (c) => {
+    const raw = c.req.param('file');
+    const index = /^\d+$/u.test(raw) ? Number(raw) : -1;
+    const file = resources.batch[index];
+    if (!file) throw new BadRequest(`no batch file ${JSON.stringify(raw)}: the viewer was given ${resources.batch.length} file(s) (--files), numbered from 0`, 'file', 404);
+    // an entity id, or a name or alias (every entity it names)
+    const entity = c.req.query('entity')?.trim();
+    const entities = entity ? new Set(kg.entityIndex(entity) >= 0 ? [entity] : kg.lookup(entity).map((i) => kg.idOf(i))) : undefined;
+    return c.json(
+      queryBatch(file, {
+        offset: intParam(c, 'offset', 0, 1e9),
+        limit: intParam(c, 'limit', 50, 500),
+        keyword: c.req.query('keyword') || undefined,
+        entities,
+      }),
+    );
+  });
+  return app;
+}
+
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
+
+/** On a loopback bind, only loopback Host headers (the port may follow). */
+function hostAllowed(header: string | undefined, resources: ServeResources): boolean {
+  const bind = resources.host ?? '127.0.0.1';
+  if (!LOOPBACK.has(bind)) return true;
+  if (!header) return false;
+  const name = header.startsWith('[') ? header.slice(0, header.indexOf(']') + 1) : header.split(':')[0];
+  return LOOPBACK.has(name.toLowerCase());
+}
+
+export interface StartOptions extends ServeResources {
+  /** 0 = any free port. @default 0 */
+  port?: number;
+}
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+/** Listen; resolves once the socket is bound. */
+export function startServer(options: StartOptions): Promise<RunningServer> {
+  const app = createServeApp(options);
+  const host = options.host ?? '127.0.0.1';
+  return new Promise((resolve, reject) => {
+    let server: ServerType;
+    const onError = (err: NodeJS.ErrnoException) =>
+      reject(new FilmkwError('USAGE', `serve: cannot listen on ${host}:${options.port ?? 0} (${err.code === 'EADDRINUSE' ? 'the port is in use' : err.code ?? err.message})`));
+    server = serve({ fetch: app.fetch, hostname: host, port: options.port ?? 0 }, (info: AddressInfo) => {
+      server.off('error', onError);
+      const shown = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
+      resolve({
+        url: `http://${shown}:${info.port}/`,
+        port: info.port,
+        close: () =>
+          new Promise<void>((done) => {
+            server.close(() => done());
+            (server as { closeAllConnections?: () => void }).closeAllConnections?.();
+          }),
+      });
+    });
+    server.once('error', onError);
+  });
+}

@@ -1,0 +1,230 @@
+/**
+ * File-safety helpers shared by every command that writes a file (issue 17):
+ *
+ * - {@link assertNotAnInput}: an output must never be one of the command's inputs. Files are compared by
+ *   device and inode (after following symlinks), so a hard link, a symlink, or a path through a symlinked
+ *   directory is recognised, not only the same path string. A directory input covers every file under it.
+ * - {@link lockOutput}: an exclusive lock on an output that is written in place (`tag --out` and its
+ *   `--resume` checkpoint, `html text|records --out`). The lock is a file `<out>.lock` created with
+ *   O_EXCL holding the owner's pid, host, command and start time; a second run fails naming the first.
+ *   A lock whose owner is gone (same host, pid no longer alive: SIGKILL, power loss) is stale and taken
+ *   over. A library such as proper-lockfile was considered: its lock is a directory refreshed by mtime
+ *   and records no owner, so the second run could not say which run holds the file.
+ * - {@link walkFiles}: a directory walk that never throws on a bad entry (symlink loop, dangling link,
+ *   unreadable directory): each such entry is listed with its reason, so that readers turn it into an
+ *   error record or a skip with that reason.
+ */
+import { closeSync, lstatSync, openSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeSync, type Stats } from 'node:fs';
+import { hostname } from 'node:os';
+import { basename, dirname, join, relative } from 'node:path';
+import { FilmkwError, usageError, writeFailureReason } from '../errors.js';
+
+const key = (st: Stats) => `${st.dev}:${st.ino}`;
+
+function statOrNull(path: string): Stats | null {
+  try {
+    return statSync(path);
+  } catch {
+    return null;
+  }
+}
+
+/** Files of a directory input whose identity is collected (a cap keeps a huge tree from costing minutes). */
+const MAX_WALK = 200_000;
+
+/**
+ * Throws a usage error when `out` is the same file (device + inode) as one of `inputs` or as a file under
+ * an input directory. `out` that does not exist yet cannot be an input. `cmd` prefixes the message.
+ */
+export function assertNotAnInput(cmd: string, outFlag: string, out: string, inputs: readonly string[]): void {
+  const o = statOrNull(out);
+  if (!o || o.isDirectory()) return;
+  for (const input of inputs) {
+    const st = statOrNull(input);
+    if (!st) continue;
+    if (st.isDirectory()) {
+      const hit = walkFiles(input, { limit: MAX_WALK }).find((f) => {
+        const s = f.problem ? null : statOrNull(f.path);
+        return s !== null && key(s) === key(o);
+      });
+      if (hit) throw sameFile(cmd, outFlag, out, hit.path);
+    } else if (key(st) === key(o)) throw sameFile(cmd, outFlag, out, input);
+  }
+}
+
+function sameFile(cmd: string, outFlag: string, out: string, input: string): FilmkwError {
+  const how = out === input ? '' : ' (the same file through a hard link, a symlink or a symlinked directory)';
+  return usageError(`${cmd}: ${outFlag} ${out} is the input ${input}${how}; writing it would destroy the input; choose another output path`);
+}
+
+/** An entry of {@link walkFiles}: a regular file, or an entry that cannot be read with the reason. */
+export interface WalkedFile {
+  path: string;
+  /** Path relative to the walked directory, with `/`. */
+  rel: string;
+  /** Set when the entry cannot be read (symlink loop, dangling link, permission): the reason. */
+  problem?: string;
+}
+
+/**
+ * Regular files under `dir` (recursive, following symlinks to files and directories, each real directory
+ * visited once), depth first with the names of each directory sorted. An entry that cannot be read
+ * (symlink loop, dangling link, unreadable directory) is listed with its `problem` instead of throwing;
+ * only `dir` itself being unreadable throws. `filter` selects files by name (bad entries are kept when
+ * they match it or are symlinks, whose target kind is unknown).
+ */
+export function walkFiles(dir: string, opts: { filter?: (name: string) => boolean; limit?: number } = {}): WalkedFile[] {
+  const out: WalkedFile[] = [];
+  const seen = new Set<string>();
+  const limit = opts.limit ?? Infinity;
+  const rel = (p: string) => relative(dir, p).split('\\').join('/');
+  const visit = (d: string) => {
+    const real = statOrNull(d);
+    if (real) {
+      if (seen.has(key(real))) {
+        out.push({ path: d, rel: rel(d), problem: 'symlink loop (a directory already listed through another path)' });
+        return;
+      }
+      seen.add(key(real));
+    }
+    let names: string[];
+    try {
+      names = readdirSync(d).sort();
+    } catch (err) {
+      if (d === dir) throw err;
+      out.push({ path: d, rel: rel(d), problem: `unreadable directory: ${describeFsError(err)}` });
+      return;
+    }
+    for (const name of names) {
+      if (out.length >= limit) return;
+      const p = join(d, name);
+      let st: Stats;
+      try {
+        st = statSync(p);
+      } catch (err) {
+        let isLink = false;
+        try {
+          isLink = lstatSync(p).isSymbolicLink();
+        } catch {
+          // vanished meanwhile
+        }
+        const code = (err as NodeJS.ErrnoException).code;
+        if (!opts.filter || opts.filter(name) || isLink) {
+          out.push({ path: p, rel: rel(p), problem: code === 'ENOENT' && isLink ? 'dangling symlink (its target does not exist)' : describeFsError(err) });
+        }
+        continue;
+      }
+      if (st.isDirectory()) visit(p);
+      else if (st.isFile() && (!opts.filter || opts.filter(name))) out.push({ path: p, rel: rel(p) });
+    }
+  };
+  visit(dir);
+  return out;
+}
+
+function describeFsError(err: unknown): string {
+  const e = err as NodeJS.ErrnoException;
+  if (e.code === 'ELOOP') return 'symlink loop (ELOOP)';
+  if (e.code === 'EACCES' || e.code === 'EPERM') return `permission denied (${e.code})`;
+  return e.code ? `${e.code}` : String(e.message ?? err);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Output locks
+
+/** Contents of a `<out>.lock` file. */
+interface LockInfo {
+  pid: number;
+  host: string;
+  command: string;
+  started: string;
+}
+
+/** Where the lock of `out` lives: next to the real file (so two names of one file share a lock). */
+export function lockPath(out: string): string {
+  let target = out;
+  try {
+    target = realpathSync(out);
+  } catch {
+    try {
+      target = join(realpathSync(dirname(out)), basename(out));
+    } catch {
+      // the directory does not exist: the write fails later with its own message
+    }
+  }
+  return `${target}.lock`;
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function readLock(path: string): LockInfo | null {
+  try {
+    const v = JSON.parse(readFileSync(path, 'utf8')) as LockInfo;
+    return Number.isInteger(v?.pid) && typeof v.host === 'string' ? v : null;
+  } catch {
+    return null;
+  }
+}
+
+const held = new Set<string>();
+let exitHook = false;
+
+/**
+ * Take the exclusive lock of an output file; returns the release function (idempotent). Throws
+ * FilmkwError('OUTPUT') naming the run that holds it. A lock left by a dead process on this host is
+ * taken over; an unreadable lock file older than a minute too (a write interrupted between create and
+ * write).
+ */
+export function lockOutput(cmd: string, out: string): () => void {
+  const path = lockPath(out);
+  const me: LockInfo = { pid: process.pid, host: hostname(), command: ['filmkw', ...process.argv.slice(2)].join(' '), started: new Date().toISOString() };
+  for (let attempt = 0; attempt < 3; attempt++) {
+    let fd: number;
+    try {
+      fd = openSync(path, 'wx');
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code !== 'EEXIST') {
+        if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'EACCES' || code === 'EROFS' || code === 'EPERM') return () => undefined; // the write itself reports it
+        throw new FilmkwError('OUTPUT', `${cmd}: cannot lock ${out} (${code ?? (err as Error).message})`, { cause: err });
+      }
+      const other = readLock(path);
+      const stale = other ? other.host === me.host && !alive(other.pid) : Date.now() - (statOrNull(path)?.mtimeMs ?? 0) > 60_000;
+      if (stale) {
+        rmSync(path, { force: true });
+        continue;
+      }
+      const who = other ? `pid ${other.pid} on ${other.host}, \`${other.command}\`, since ${other.started}` : 'a run that is starting';
+      throw new FilmkwError('OUTPUT', `${cmd}: ${out} is being written by another filmkw run (${who}); wait for it to finish or stop it (if no such run exists, delete ${path})`);
+    }
+    try {
+      writeSync(fd, `${JSON.stringify(me)}\n`);
+    } catch (err) {
+      // e.g. ENOSPC: the output could not be written either; say so like the write would
+      closeSync(fd);
+      rmSync(path, { force: true });
+      const code = (err as NodeJS.ErrnoException).code;
+      const why = writeFailureReason(code, out);
+      throw new FilmkwError('OUTPUT', `${cmd}: cannot write ${out}: ${code ?? (err as Error).message}${why ? ` (${why})` : ''}`, { cause: err });
+    }
+    closeSync(fd);
+    held.add(path);
+    if (!exitHook) {
+      exitHook = true;
+      process.on('exit', () => {
+        for (const p of held) rmSync(p, { force: true });
+      });
+    }
+    return () => {
+      if (held.delete(path)) rmSync(path, { force: true });
+    };
+  }
+  throw new FilmkwError('OUTPUT', `${cmd}: cannot lock ${out}: ${path} keeps reappearing`);
+}

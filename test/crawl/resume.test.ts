@@ -1,0 +1,143 @@
+/**
+ * Kill -9 and --resume through bin/filmkw (run `npm run build` first), against a replay server on
+ * 127.0.0.1: the resumed crawl ends with the same pages (and relevance decisions, DTFL updates
+ * included) as an uninterrupted one, no page is requested twice except the one in flight at the kill,
+ * the WARC holds one response record per fetched page, and the CLI's progress/summary and errors.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { WARCParser } from 'warcio';
+import { filmPage, offPage, serveWeb, type WebPage } from './web.js';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+
+/** Runs bin/filmkw without blocking the event loop (the replay server lives in this process). */
+function runCli(argv: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const c = spawn(process.execPath, argv, { cwd: root });
+    let stdout = '';
+    let stderr = '';
+    c.stdout.on('data', (b: Buffer) => (stdout += b.toString()));
+    c.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
+    c.once('close', (status) => resolve({ status, stdout, stderr }));
+  });
+}
+
+/** 150 film pages in a grid (each links 3 others) and 60 off-topic pages, all reachable from the hub. */
+function gridWeb(): WebPage[] {
+  const films = [...Array(150).keys()].map((i) => `http://films.example/film/${i}`);
+  const offs = [...Array(60).keys()].map((i) => `http://news.example/a/${i}`);
+  return [
+    { url: 'http://films.example/', body: filmPage('首页', [...films.slice(0, 5), ...offs.slice(0, 5)]) },
+    ...films.map((u, i) => ({ url: u, body: filmPage(`影片${i}号作品`, [films[(i * 7 + 1) % 150]!, films[(i * 11 + 2) % 150]!, offs[i % 60]!, films[(i + 5) % 150]!]) })),
+    ...offs.map((u, i) => ({ url: u, body: offPage(`新闻${i}`, [offs[(i + 1) % 60]!, films[(i * 13) % 150]!]) })),
+  ];
+}
+
+// a generous timeout: on a loaded machine a 10 s timeout of one page would change the crawl (legitimately)
+const args = (out: string, via: string) => ['bin/filmkw', 'crawl', '--seeds', 'http://films.example/', '--out', out, '--via', via, '--max-pages', '120', '--delay-ms', '8', '--set', 'updateEvery=20', '--set', 'timeoutMs=120000'];
+type Line = { url: string; relevant: boolean; status: number; error?: string };
+const index = (out: string): Line[] => readFileSync(join(out, 'index.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Line);
+async function warcResponses(out: string): Promise<string[]> {
+  const urls: string[] = [];
+  for await (const r of new WARCParser([readFileSync(join(out, 'crawl.warc.gz'))])) {
+    await r.readFully();
+    if (r.warcType === 'response') urls.push(r.warcTargetURI ?? '');
+  }
+  return urls;
+}
+
+test('kill -9 then --resume: same pages as an uninterrupted crawl, nothing fetched twice but the page in flight', { timeout: 120_000 }, async () => {
+  const base = mkdtempSync(join(tmpdir(), 'filmkw-resume-'));
+  const a = await serveWeb(gridWeb());
+  const outA = join(base, 'a');
+  try {
+    const r = await runCli(args(outA, a.url));
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(r.stderr, /crawl: 120 pages, \d+ relevant \(harvest [\d.]+%\), frontier \d+, \d+ errors, \d+ pages\/s; [\d.]+ s, stopped by budget/);
+  } finally {
+    await a.close();
+  }
+  const b = await serveWeb(gridWeb());
+  const outB = join(base, 'b');
+  try {
+    const child = spawn(process.execPath, args(outB, b.url), { cwd: root });
+    await new Promise<void>((resolve, reject) => {
+      const timer = setInterval(() => {
+        const n = existsSync(join(outB, 'index.jsonl')) ? readFileSync(join(outB, 'index.jsonl'), 'utf8').split('\n').length - 1 : 0;
+        if (n >= 35) {
+          clearInterval(timer);
+          child.kill('SIGKILL');
+          resolve();
+        }
+      }, 5);
+      child.once('exit', () => {
+        clearInterval(timer);
+        reject(new Error('the crawl ended before it could be killed'));
+      });
+    });
+    await new Promise((r) => child.once('exit', r));
+    const partial = index(outB).length;
+    assert.ok(partial >= 35 && partial < 120, `killed after ${partial} pages`);
+    const again = await runCli(args(outB, b.url));
+    assert.equal(again.status, 2);
+    assert.match(again.stderr, /already holds a crawl; pass --resume/);
+    const r = await runCli([...args(outB, b.url), '--resume']);
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(r.stderr, new RegExp(`${partial} replayed from the journal`));
+    const la = index(outA);
+    const lb = index(outB);
+    const failed = [...la, ...lb].filter((l) => l.error && !/^HTTP 404$/u.test(l.error));
+    assert.deepEqual(failed, [], 'no fetch failed in either run (the comparison needs the same web)');
+    assert.deepEqual(lb.map((l) => [l.url, l.relevant]), la.map((l) => [l.url, l.relevant]), 'same pages, same order, same decisions');
+    const twice = [...b.stats.hits].filter(([k, n]) => n > 1 && !k.endsWith('/robots.txt'));
+    assert.ok(twice.length <= 1, `requested twice: ${JSON.stringify(twice)}`);
+    assert.deepEqual(await warcResponses(outB), await warcResponses(outA));
+    const texts = (o: string) => readFileSync(join(o, 'texts.jsonl'), 'utf8');
+    assert.equal(texts(outB), texts(outA));
+  } finally {
+    await b.close();
+  }
+});
+
+test('filmkw crawl: usage errors are one line with exit 2; the output feeds `filmkw html text` and `filmkw tag`', async () => {
+  const run = (...a: string[]) => runCli(['bin/filmkw', ...a]);
+  let r = await run('crawl', '--out', '/tmp/x');
+  assert.equal(r.status, 2);
+  assert.equal(r.stderr, 'filmkw: crawl: --seeds <url…|file> is required\n');
+  r = await run('crawl', '--seeds', 'http://a.example/', '--out', '/tmp/x', '--mode', 'dfs');
+  assert.equal(r.status, 2);
+  assert.match(r.stderr, /^filmkw: crawl: --mode must be one of focused, bfs, static, one-step, got "dfs"\n$/u);
+  r = await run('crawl', '--seeds', 'http://a.example/', '--out', '/tmp/x', '--via', 'https://127.0.0.1:1/x');
+  assert.equal(r.status, 2);
+  assert.match(r.stderr, /--via must be http:\/\/HOST:PORT/);
+  r = await run('crawl', '--seeds', '/nonexistent/seeds.txt', '--out', '/tmp/x');
+  assert.equal(r.status, 3);
+  assert.equal(r.stderr, 'filmkw: crawl: seed file /nonexistent/seeds.txt: no such file\n');
+  const s = await serveWeb(gridWeb());
+  try {
+    const out = join(mkdtempSync(join(tmpdir(), 'filmkw-crawl-cli-')), 'c');
+    r = await run('crawl', '--seeds', 'http://films.example/', '--out', out, '--via', s.url, '--max-pages', '12', '--json');
+    assert.equal(r.status, 0, r.stderr);
+    const summary = JSON.parse(r.stdout) as { fetched: number; relevant: number };
+    assert.equal(summary.fetched, 12);
+    const html = await run('html', 'text', out);
+    assert.equal(html.status, 0, html.stderr);
+    assert.equal(html.stdout.trim().split('\n').length, summary.relevant);
+    const tag = await run('tag', join(out, 'texts.jsonl'), '--id-field', 'id', '--top', '3');
+    assert.equal(tag.status, 0, tag.stderr);
+    const tagged = tag.stdout.trim().split('\n').map((l) => JSON.parse(l) as { id: string; keywords: unknown[] });
+    assert.equal(tagged.length, summary.relevant);
+    assert.match(tagged[0]!.id, /^http:\/\/films\.example\//);
+    const tagDir = await run('tag', out, '--top', '3');
+    assert.equal(tagDir.status, 0, tagDir.stderr);
+    assert.equal(tagDir.stdout.trim().split('\n').length, summary.relevant);
+  } finally {
+    await s.close();
+  }
+});

@@ -1,0 +1,190 @@
+// Front end of `filmkw serve`: tabs, the shared text input, and the wiring of the five views. Every
+// API error is shown in the page (#error) with the input of the field it names marked.
+import { api, byId, showError, ApiError } from './dom.js';
+import { renderText } from './text-view.js';
+import { GraphView } from './graph-view.js';
+import { openEntity, searchKg } from './kg-view.js';
+import { runCompare } from './compare-view.js';
+import { BatchView } from './batch-view.js';
+import type { ExtractResult, Info, Sample } from './types.js';
+
+type View = 'text' | 'graph' | 'kg' | 'compare' | 'batch';
+
+/** What tests and the bench read: the last tag's timings (ms) and result, node positions. */
+interface FilmkwPage {
+  lastTag?: { requestMs: number; textMs: number; layoutMs: number; drawMs: number; totalMs: number };
+  lastGraphMs?: number;
+  result?: ExtractResult;
+  ready: boolean;
+  nodePosition(word: string): { x: number; y: number } | null;
+}
+const page: FilmkwPage = { ready: false, nodePosition: (word) => graphView.position(word) };
+(window as unknown as { filmkw: FilmkwPage }).filmkw = page;
+
+let current: View = 'text';
+let lastText = '';
+const graphView = new GraphView((id) => void jumpToEntity(id));
+const batchView = new BatchView((text, gold) => {
+  byId<HTMLTextAreaElement>('text').value = text;
+  byId<HTMLInputElement>('gold').value = (gold ?? []).join(', ');
+  show('text');
+  void tag();
+});
+
+function show(view: View): void {
+  current = view;
+  for (const b of document.querySelectorAll<HTMLButtonElement>('#tabs button')) b.setAttribute('aria-selected', String(b.dataset.view === view));
+  for (const v of ['text', 'graph', 'kg', 'compare', 'batch'] as View[]) byId(`view-${v}`).hidden = v !== view;
+  byId('source').hidden = view === 'kg' || view === 'batch';
+  if (view === 'graph') void drawGraph();
+}
+
+async function drawGraph(): Promise<void> {
+  const t0 = performance.now();
+  await graphView.draw();
+  page.lastGraphMs = performance.now() - t0;
+}
+
+/** The option overrides typed as `key=value, key=value` (values read as JSON when they parse). */
+function parseOptions(raw: string): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const part of raw.split(/[,\n]/u)) {
+    const s = part.trim();
+    if (s === '') continue;
+    const eq = s.indexOf('=');
+    if (eq <= 0) throw new ApiError(`"${s}" is not key=value`, 'options');
+    const value = s.slice(eq + 1).trim();
+    let v: unknown = value;
+    try {
+      v = JSON.parse(value);
+    } catch {
+      /* a bare string */
+    }
+    out[s.slice(0, eq).trim()] = v;
+  }
+  return out;
+}
+
+function request(): Record<string, unknown> {
+  const topK = byId<HTMLInputElement>('topk').value.trim();
+  return {
+    text: byId<HTMLTextAreaElement>('text').value,
+    preset: byId<HTMLSelectElement>('preset').value,
+    topK: topK === '' ? undefined : Number(topK),
+    options: parseOptions(byId<HTMLInputElement>('options').value),
+    explain: true,
+  };
+}
+
+/** Tag the text: request, then draw the text view (and lay the graph out). */
+async function tag(): Promise<void> {
+  showError(null);
+  const status = byId('status');
+  status.textContent = 'tagging…';
+  try {
+    const t0 = performance.now();
+    const body = request();
+    const result = await api<ExtractResult>('/api/extract', body);
+    const t1 = performance.now();
+    lastText = body.text as string;
+    renderText(lastText, result, { openEntity: (id) => void jumpToEntity(id) });
+    const tText = performance.now();
+    graphView.set(result);
+    const tLayout = performance.now();
+    if (current === 'graph') await drawGraph();
+    else await new Promise((r) => requestAnimationFrame(() => r(null)));
+    const t2 = performance.now();
+    page.result = result;
+    page.lastTag = { requestMs: t1 - t0, textMs: tText - t1, layoutMs: tLayout - tText, drawMs: t2 - tLayout, totalMs: t2 - t0 };
+    status.textContent = `${result.keywords.length} keywords · ${result.nodes.length} words, ${result.edges.length} edges · extraction ${result.ms.toFixed(1)} ms, in all ${(t2 - t0).toFixed(0)} ms`;
+    if (current === 'compare') await compare();
+  } catch (err) {
+    status.textContent = '';
+    showError(err);
+  }
+}
+
+async function compare(): Promise<void> {
+  showError(null);
+  try {
+    const body = request();
+    const gold = byId<HTMLInputElement>('gold')
+      .value.split(/[,，、\s]+/u)
+      .map((s) => s.trim())
+      .filter(Boolean);
+    const presets = ['a', 'b', 'c', 'd'].map((x) => byId<HTMLSelectElement>(`preset-${x}`).value).filter((p) => p !== '');
+    await runCompare({ text: body.text, topK: body.topK, options: body.options, presets, gold: gold.length ? gold : undefined });
+  } catch (err) {
+    showError(err);
+  }
+}
+
+async function jumpToEntity(id: string): Promise<void> {
+  show('kg');
+  showError(null);
+  try {
+    await openEntity(id);
+  } catch (err) {
+    showError(err);
+  }
+}
+
+function fillSelect(id: string, values: string[], selected: string): void {
+  const sel = byId<HTMLSelectElement>(id);
+  sel.replaceChildren(...values.map((v) => new Option(v, v, v === selected, v === selected)));
+}
+
+async function init(): Promise<void> {
+  for (const b of document.querySelectorAll<HTMLButtonElement>('#tabs button')) b.addEventListener('click', () => show(b.dataset.view as View));
+  byId('run').addEventListener('click', () => void tag());
+  byId('text').addEventListener('keydown', (ev) => {
+    if ((ev as KeyboardEvent).key === 'Enter' && ((ev as KeyboardEvent).ctrlKey || (ev as KeyboardEvent).metaKey)) void tag();
+  });
+  byId('compare').addEventListener('click', () => void compare());
+  byId('ladder').addEventListener('click', () => {
+    ['textrank', 'textrank+w', 'textrank+w+g', 'textrank+w+g+r'].forEach((p, i) => (byId<HTMLSelectElement>(`preset-${'abcd'[i]}`).value = p));
+    void compare();
+  });
+  byId('kg-form').addEventListener('submit', (ev) => {
+    ev.preventDefault();
+    showError(null);
+    searchKg(byId<HTMLInputElement>('kg-query').value.trim()).catch(showError);
+  });
+  byId<HTMLInputElement>('upload').addEventListener('change', async (ev) => {
+    const file = (ev.target as HTMLInputElement).files?.[0];
+    if (!file) return;
+    byId<HTMLTextAreaElement>('text').value = await file.text();
+    void tag();
+  });
+  try {
+    const [info, samples] = await Promise.all([api<Info>('/api/info'), api<Sample[]>('/api/samples')]);
+    fillSelect('preset', info.presets, info.preset);
+    fillSelect('preset-a', info.presets, 'textrank');
+    fillSelect('preset-b', info.presets, info.preset);
+    for (const x of ['c', 'd']) {
+      fillSelect(`preset-${x}`, info.presets, '');
+      byId<HTMLSelectElement>(`preset-${x}`).prepend(new Option('—', '', true, true));
+    }
+    byId<HTMLInputElement>('topk').value = String(info.topK);
+    byId('kg-label').textContent = `KG: ${info.kg.label} · ${info.kg.entities.toLocaleString()} entities, ${info.kg.relations.toLocaleString()} relations`;
+    const sampleSel = byId<HTMLSelectElement>('sample');
+    for (const s of samples) sampleSel.append(new Option(`${s.id}${s.title ? ` ${s.title}` : ''}`, s.id));
+    sampleSel.addEventListener('change', () => {
+      const s = samples.find((x) => x.id === sampleSel.value);
+      if (!s) return;
+      byId<HTMLTextAreaElement>('text').value = s.text;
+      byId<HTMLInputElement>('gold').value = (s.tag ?? []).join(', ');
+      void tag();
+    });
+    fillSelect('batch-file', info.batch.map((b) => String(b.index)), '0');
+    const fileSel = byId<HTMLSelectElement>('batch-file');
+    info.batch.forEach((b, i) => (fileSel.options[i].text = `${b.name} (${b.records})`));
+    if (info.batch.length > 0) batchView.run(0);
+    else byId('batch-count').textContent = 'no tag output given: start the viewer with --files tags.jsonl';
+  } catch (err) {
+    showError(err);
+  }
+  page.ready = true;
+}
+
+void init();
