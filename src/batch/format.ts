@@ -35,6 +35,14 @@ export function keywordsJson(keywords: readonly Keyword[], explain: boolean): st
       x.neighbours = e.neighbours.map((n) => ({ word: n.word, cooc: roundScore(n.cooc), kg: roundScore(n.kg), sem: roundScore(n.sem) }));
       // a multi-token keyphrase (pipeline option group phrases): its words and occurrences
       if (e.phrase) x.phrase = { words: e.phrase.words.map((w) => ({ word: w.word, score: roundScore(w.score) })), occurrences: e.phrase.occurrences };
+      // the learned re-ranker (option rerank.enabled): logit = bias + Σ contributions; features that contributed, largest first
+      if (e.rerank) {
+        x.rerank = {
+          logit: roundScore(e.rerank.logit),
+          bias: roundScore(e.rerank.bias),
+          features: e.rerank.features.filter((f) => roundScore(f.contribution) !== 0).map((f) => ({ feature: f.feature, value: roundScore(f.value), contribution: roundScore(f.contribution) })),
+        };
+      }
       o.explain = x;
     }
     return o;

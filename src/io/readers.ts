@@ -106,13 +106,18 @@ async function* toUtf8(source: AsyncIterable<Uint8Array | string>, encoding: str
   type Decoder = { write(b: Buffer): string; end(): string | undefined };
   let decoder: Decoder | null = null;
   let first = true;
+  let head: Buffer | null = null; // the first bytes, until two are there to look for a BOM (any chunking)
   for await (const raw of source) {
     if (typeof raw === 'string') {
       yield raw;
       continue;
     }
-    const chunk = Buffer.isBuffer(raw) ? raw : Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength);
+    let chunk = Buffer.isBuffer(raw) ? raw : Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength);
     if (first) {
+      head = head ? Buffer.concat([head, chunk]) : Buffer.from(chunk);
+      if (head.length < 2) continue;
+      chunk = head;
+      head = null;
       first = false;
       let enc = encoding;
       if (enc === undefined) {
@@ -127,6 +132,7 @@ async function* toUtf8(source: AsyncIterable<Uint8Array | string>, encoding: str
       if (s) yield s;
     } else yield chunk;
   }
+  if (head) yield head; // a one-byte input
   const rest = decoder?.end();
   if (rest) yield rest;
 }

@@ -59,7 +59,8 @@ export interface MergeReport {
   /** Records repeating an entity / relation of the same source. */
   duplicates: { entities: number; relations: number };
   people: { withId: number; nameOnly: number; linkedSameFilm: number; linkedViaSourcePerson: number; ambiguousName: number };
-  played: { synopses: number; mentions: number; relations: number };
+  /** `stripped`: mentions whose character name lost a relation prefix (played.ts stripRelationPrefix), with the first examples. */
+  played: { synopses: number; mentions: number; relations: number; stripped: number; strippedExamples: { from: string; to: string; at: string }[] };
   /** Relations from an entity to itself (skipped: no relation kind joins a kind to itself). */
   selfRelations: number;
   /** Bad input rows, skipped (fatal under --strict). */
@@ -211,7 +212,7 @@ export class KgMergeBuilder {
     merged: { entities: 0, relations: 0 },
     duplicates: { entities: 0, relations: 0 },
     people: { withId: 0, nameOnly: 0, linkedSameFilm: 0, linkedViaSourcePerson: 0, ambiguousName: 0 },
-    played: { synopses: 0, mentions: 0, relations: 0 },
+    played: { synopses: 0, mentions: 0, relations: 0, stripped: 0, strippedExamples: [] as { from: string; to: string; at: string }[] },
     selfRelations: 0,
   };
   private built = false;
@@ -552,6 +553,12 @@ export class KgMergeBuilder {
       const src: SourceCtx = { kind: 'kgqa', spec: `${syn.loc.file}#played` };
       for (const m of mentions) {
         this.report.played.mentions++;
+        if (m.stripped) {
+          this.report.played.stripped++;
+          if (this.report.played.strippedExamples.length < this.opts.examples) {
+            this.report.played.strippedExamples.push({ from: m.stripped + m.character, to: m.character, at: `${syn.loc.file}:${syn.loc.line}` });
+          }
+        }
         const cid = this.entity({ kind: 'Character', name: m.character, movieId: syn.movieId }, src, syn.loc, false);
         if (cid) this.relation({ kind: 'PLAYED', from: m.person, to: cid, movieId: syn.movieId }, src, syn.loc);
       }

@@ -187,6 +187,10 @@ export function formatSummary(s: ImportSummary): string {
       `${s.people.linkedSameFilm} on the same film, ${s.people.linkedViaSourcePerson} via the source's own person; ${s.people.ambiguousName} ambiguous`,
   );
   lines.push(`kg import: PLAYED: ${s.played.relations} relations from ${s.played.mentions} mentions in ${s.played.synopses} synopses`);
+  if (s.played.stripped > 0) {
+    const ex = s.played.strippedExamples.map((e) => `${e.from} → ${e.to} (${e.at})`).join('; ');
+    lines.push(`kg import: PLAYED: relation prefix stripped from ${s.played.stripped} character names, e.g. ${ex}`);
+  }
   if (s.selfRelations) lines.push(`kg import: ${s.selfRelations} self-relation(s) skipped (listed below)`);
   const groups = (title: string, g: { total: number; reasons: ReportGroup[] }) => {
     lines.push(`kg import: ${title}: ${g.total}`);

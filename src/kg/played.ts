@@ -22,7 +22,10 @@
  *    long as a name of at least two characters is left; a surname plus a title ("曹警官", "刘牧师") is a
  *    name. Middle dots are unified to `·`. What is left must look like a name: 2–6 Han characters, or a
  *    transliteration with `·` up to 14, or Latin letters; pronouns, bare role nouns ("大陆公安队长"),
- *    numbers and long descriptions are rejected with a reason.
+ *    numbers and long descriptions are rejected with a reason. Last, a relation prefix glued to the
+ *    name is stripped ({@link stripRelationPrefix}: 之子霍廷恩 → 霍廷恩, 其女陆永瑜 → 陆永瑜, 副官曹蛮 → 曹蛮),
+ *    and the importer reports every such strip (summary `played.stripped`, with examples); a function
+ *    word plus a pronoun (与她) is rejected.
  */
 import { normalizeName } from './model.js';
 
@@ -134,6 +137,8 @@ export interface PlayedMention {
   actor: string;
   /** Offset of the mention in the text. */
   index: number;
+  /** The relation prefix stripped off the character name ({@link stripRelationPrefix}), if any. */
+  stripped?: string;
 }
 
 export interface PlayedRejection {
@@ -143,7 +148,39 @@ export interface PlayedRejection {
   index: number;
 }
 
-export type CharacterResult = { name: string } | { reject: string };
+/** A cleaned name, with the relation prefix that was stripped off it (之子霍廷恩 → 霍廷恩, stripped 之子), if any. */
+export type CharacterResult = { name: string; stripped?: string } | { reject: string };
+
+/**
+ * Relation prefixes that synopses glue to a name ("霍元甲之子霍廷恩（…饰）", "其女陆永瑜", "副官曹蛮"): 之 or
+ * 其 plus a kin word, or a subordinate's rank. The segment before the bracket then starts with them.
+ */
+const RELATION_KIN = [
+  '长子', '次子', '幼子', '养子', '养女', '长女', '次女', '独子', '爱女', '遗孀', '妻子', '丈夫', '儿子', '女儿', '孙女', '侄女',
+  '子', '女', '妻', '夫', '母', '父', '弟', '兄', '妹', '姐', '孙', '侄',
+];
+/** Words that, after 之/其, make a longer relation than a kin character (其女友X is "his girlfriend X", not 其女 + 友X). */
+const RELATION_LONGER = ['女友', '男友', '女朋友', '男朋友', '未婚妻', '未婚夫', '前妻', '前夫', '好友', '朋友', '手下', '部下', '弟子', '徒弟', '师父', '师傅', '母亲', '父亲'];
+const RELATION_PREFIX = new RegExp(
+  `(?:[之其](?:${[...RELATION_LONGER, ...RELATION_KIN].sort((a, b) => b.length - a.length).join('|')})|副官|部下|属下|手下|随从|侍卫|家丁)`,
+  'gu',
+);
+
+/**
+ * Strip everything up to a relation word ({@link RELATION_PREFIX}) off a mined character name when a
+ * name of at least `minLength` characters is left (之子霍廷恩 → 霍廷恩, 霍元甲之子霍廷恩 → 霍廷恩; 之子
+ * alone stays and is rejected later).
+ * @returns the name and the text removed ('' when none)
+ */
+export function stripRelationPrefix(name: string, minLength: number = PLAYED_DEFAULTS.minLength): { name: string; stripped: string } {
+  // the last relation word that leaves a name of minLength characters (霍元甲之子霍廷恩 → 霍廷恩)
+  let best: { name: string; stripped: string } = { name, stripped: '' };
+  for (const m of name.matchAll(RELATION_PREFIX)) {
+    const rest = name.slice(m.index! + m[0].length);
+    if ([...rest].length >= minLength) best = { name: rest, stripped: name.slice(0, m.index! + m[0].length) };
+  }
+  return best;
+}
 
 const HAN = /\p{Script=Han}/u;
 const HAN_ALL = /^[\p{Script=Han}·]+$/u;
@@ -243,11 +280,16 @@ export function cleanCharacterName(before: string, opts: Partial<PlayedOptions> 
     const cut = tagCut(s, o);
     if (cut !== s) s = stripRole(cut, o);
   }
+  // 4. a relation prefix glued to the name (之子霍廷恩, 其女陆永瑜, 副官曹蛮); reported by the importer
+  const relation = stripRelationPrefix(s, o.minLength);
+  s = relation.name;
+  // a function word plus a pronoun (与她, 和他) is not a name
+  if (o.cutAfter.includes(s[0]) && o.notNames.includes(s.slice(1))) return { reject: 'a pronoun, not a name' };
   const bad = lengthCheck(s, o);
   if (bad) return { reject: bad };
   if (o.roleNouns.includes(s)) return { reject: 'a role noun, not a name' };
   if (roleInside(s, o)) return { reject: 'a description with a role noun' };
-  return { name: s };
+  return relation.stripped ? { name: s, stripped: relation.stripped } : { name: s };
 }
 
 function cutAfterLast(s: string, o: PlayedOptions): string {
@@ -406,7 +448,7 @@ export function minePlayed(
       for (const variants of actors) {
         const person = resolveActor(variants);
         if (person === undefined) rejected.push({ text: short, reason: 'actor not credited on the film', index });
-        else mentions.push({ character: c.name, actor: variants[0], index, person });
+        else mentions.push({ character: c.name, actor: variants[0], index, person, ...(c.stripped ? { stripped: c.stripped } : {}) });
       }
       continue;
     }
@@ -424,7 +466,7 @@ export function minePlayed(
       }
       const person = resolveActor(actors[i]);
       if (person === undefined) rejected.push({ text: short, reason: 'actor not credited on the film', index });
-      else mentions.push({ character: c.name, actor: actors[i][0], index, person });
+      else mentions.push({ character: c.name, actor: actors[i][0], index, person, ...(c.stripped ? { stripped: c.stripped } : {}) });
     });
   }
   // A饰演(的)X — the actor must be a credited person (longest match ending right before 饰演)

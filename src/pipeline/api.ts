@@ -32,6 +32,12 @@ export interface KeywordExplain {
    * of its words outside the phrase.
    */
   phrase?: { words: { word: string; score: number }[]; occurrences: number };
+  /**
+   * Only with the learned re-ranker (option `rerank.enabled`, src/pipeline/rerank.ts): the model's
+   * logit (`score` is its probability σ(logit)), its constant part `bias`, and every feature's raw
+   * value and contribution to the logit (logit = bias + Σ contributions), largest first.
+   */
+  rerank?: { logit: number; bias: number; features: { feature: string; value: number; contribution: number }[] };
 }
 
 export interface Keyword {

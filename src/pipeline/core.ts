@@ -20,7 +20,9 @@ import { positionBias } from './positions.js';
 import { codePointOrder, orderByScore, rankGraph } from './rank.js';
 import { applyTitlePolicy } from '../lexicon/title-policy.js';
 import type { IdfTable } from './idf.js';
-import { findPhrases, nodeCounts, phraseScores, selectItems, type RankedItem } from './phrases.js';
+import { findCompounds, findPhrases, nodeCounts, phraseScores, selectItems, type PhraseCandidate, type RankedItem } from './phrases.js';
+import { rerankItems } from './rerank.js';
+import { rerankBias, rerankContributions, rerankLogit, sigmoid, type RerankModel } from './rerank-model.js';
 import type { OptionRules } from '../util/option-rules.js';
 
 export const SCORE_SCALES = ['raw', 'minMax10', 'sum'] as const;
@@ -76,6 +78,10 @@ export interface DocumentContext {
   jaccardMemo?: JaccardMemo | null;
   /** The IDF table of the prior (needed when `prior.idf` is `'multiply'`; idf.ts `loadBundledIdf`). */
   idf?: IdfTable | null;
+  /** The re-ranker's model (rerank-model.ts), needed when `rerank.enabled`. */
+  rerankModel?: RerankModel | null;
+  /** The candidate stage's stop words, needed by `phrases.parts: 'content'` (phrases.ts findCompounds). */
+  stopwords?: ReadonlySet<string> | null;
 }
 
 /** Whether the options use the KG to build or weight the graph. */
@@ -149,8 +155,11 @@ export function extractFromTokens(
     if (idfWeights) explain.idf = idfWeights[i];
     return explain;
   };
+  // optional learned re-ranking over words and phrases (rerank.ts; option group rerank)
+  const ranked: RankedDocument = { text, tokens, doc, graph, entities, scores, values, included, bias, explainWord };
+  if (o.rerank.enabled) return withRerank(ranked, context, call);
   // optional keyphrase stage (phrases.ts; option group phrases, off in the paper presets)
-  if (o.phrases.enabled) return withPhrases(tokens, doc, graph, entities, values, included, bias, context, call, explainWord);
+  if (o.phrases.enabled) return withPhrases(ranked, context, call);
   scale(values, included, o.output.scoreScale);
 
   const topK = checkTopK(call, o);
@@ -184,24 +193,31 @@ function checkTopK(call: ExtractCallOptions, o: ResolvedOptions): number {
   return topK;
 }
 
+/** A ranked document as the output stages (phrases, re-ranker) read it. */
+interface RankedDocument {
+  readonly text: string;
+  readonly tokens: readonly TokenLike[];
+  readonly doc: CandidateDoc;
+  readonly graph: WordGraph;
+  readonly entities: (Int32Array | null)[] | null;
+  /** Graph rank score of every node. */
+  readonly scores: Float64Array;
+  /** Final (unscaled) score of every node. */
+  readonly values: Float64Array;
+  /** The nodes that may be output. */
+  readonly included: readonly number[];
+  readonly bias: Float64Array | null;
+  /** The explanation of word node i (its edges, rank score, IDF factor). */
+  readonly explainWord: (adjacency: number[][], i: number) => KeywordExplain;
+}
+
 /**
  * The top K from words and multi-token phrases together (phrases.ts): phrase candidates from adjacent
  * candidate tokens, scored from their words' final scores, then one scaling over words and phrases and
  * the selection with the dedup rule.
- * @param values final (unscaled) score of every node; `included` the nodes that may be output
  */
-function withPhrases(
-  tokens: readonly TokenLike[],
-  doc: CandidateDoc,
-  graph: WordGraph,
-  entities: (Int32Array | null)[] | null,
-  values: Float64Array,
-  included: readonly number[],
-  bias: Float64Array | null,
-  context: DocumentContext,
-  call: ExtractCallOptions,
-  explainWord: (adjacency: number[][], i: number) => KeywordExplain,
-): Keyword[] {
+function withPhrases(ranked: RankedDocument, context: DocumentContext, call: ExtractCallOptions): Keyword[] {
+  const { tokens, doc, graph, entities, values, included, bias, explainWord } = ranked;
   const o = context.options;
   const kg = context.kg;
   const n = doc.words.length;
@@ -209,7 +225,7 @@ function withPhrases(
   const eligible = new Uint8Array(n);
   for (const i of included) eligible[i] = 1;
   const counts = nodeCounts(doc.node, n);
-  const phrases = findPhrases(tokens, doc, o.phrases, o.phrases.entityWords === 'exclude' ? entities : null);
+  const phrases = phraseCandidates(tokens, doc, entities, context);
   const phraseValues = phraseScores(phrases, values, eligible, counts, o.phrases.score);
   // one scaling over the words and the phrases
   const all = new Float64Array(n + phrases.length);
@@ -244,6 +260,75 @@ function withPhrases(
   return out;
 }
 
+/** The phrase candidates of the options (`phrases.parts`; none when the phrase stage is off). */
+function phraseCandidates(tokens: readonly TokenLike[], doc: CandidateDoc, entities: (Int32Array | null)[] | null, context: DocumentContext): PhraseCandidate[] {
+  const o = context.options;
+  if (!o.phrases.enabled) return [];
+  const exclude = o.phrases.entityWords === 'exclude' ? entities : null;
+  if (o.phrases.parts === 'content') {
+    const stop = context.stopwords;
+    if (!stop) throw usageError('extract: phrases.parts "content" needs the stop words in the document context (DocumentContext.stopwords)');
+    return findCompounds(tokens as readonly (TokenLike & { tag?: string })[], doc, o.phrases, (w) => stop.has(w) || stop.has(w.toLowerCase()), exclude);
+  }
+  return findPhrases(tokens, doc, o.phrases, exclude);
+}
+
+/**
+ * The top K by the learned re-ranker (rerank.ts): every eligible word and phrase gets its feature
+ * vector, the model's probability is its score, and the selection keeps the phrase stage's dedup rule.
+ */
+function withRerank(ranked: RankedDocument, context: DocumentContext, call: ExtractCallOptions): Keyword[] {
+  const { text, tokens, doc, graph, entities, scores, values, included, bias, explainWord } = ranked;
+  const o = context.options;
+  const kg = context.kg;
+  const model = context.rerankModel;
+  if (!model) throw usageError('extract: rerank.enabled needs a re-rank model (createExtractor loads models/rerank.json)');
+  if (!context.idf) throw usageError('extract: rerank.enabled needs an IDF table in the document context (DocumentContext.idf)');
+  const n = doc.words.length;
+  const topK = checkTopK(call, o);
+  const eligible = new Uint8Array(n);
+  for (const i of included) eligible[i] = 1;
+  const phrases = phraseCandidates(tokens, doc, entities, context);
+  const phraseValues = phraseScores(phrases, values, eligible, nodeCounts(doc.node, n), o.phrases.score);
+  const kgSum = new Float64Array(n);
+  const semSum = new Float64Array(n);
+  for (let e = 0; e < graph.edgeCount; e++) {
+    kgSum[graph.source[e]] += graph.kg[e];
+    semSum[graph.source[e]] += graph.sem[e];
+    if (graph.target[e] !== graph.source[e]) {
+      kgSum[graph.target[e]] += graph.kg[e];
+      semSum[graph.target[e]] += graph.sem[e];
+    }
+  }
+  const entity = new Int32Array(n).fill(-1);
+  if (kg && entities) for (let i = 0; i < n; i++) entity[i] = primaryEntity(kg, i, entities);
+  const items = rerankItems(
+    { text, tokens, words: doc.words, node: doc.node, tokenIndex: doc.tokenIndex, charStart: doc.charStart, rank: scores, values, eligible, kgSum, semSum, entity, phrases, phraseValues },
+    kg,
+    context.idf,
+    o.rerank.pool,
+  );
+  // only the pool best by the graph score are scored; the rest are never output (NaN)
+  const logits = items.map((it) => (it.features ? rerankLogit(model, it.features) : NaN));
+  const candidates: RankedItem[] = items.map((it, k) => ({ text: it.text, value: logits[k], charStart: it.charStart, phrase: it.phrase >= 0 }));
+  const order = selectItems(candidates, o.rank.tieBreak, o.phrases.dedup, topK);
+  const out: Keyword[] = [];
+  let adjacency: number[][] | null = null;
+  for (const k of order) {
+    const it = items[k];
+    const keyword: Keyword = { word: it.text, score: sigmoid(logits[k]) };
+    if (kg && o.output.annotateEntities) annotate(keyword, kg, it.entity);
+    if (call.explain) {
+      adjacency ??= incidentEdges(graph);
+      const ph = it.phrase >= 0 ? phrases[it.phrase] : null;
+      keyword.explain = ph ? explainPhrase(graph, adjacency, ph.members, bias, values, ph.count) : explainWord(adjacency, it.node);
+      keyword.explain.rerank = { logit: logits[k], bias: rerankBias(model), features: rerankContributions(model, it.features!) };
+    }
+    out.push(keyword);
+  }
+  return out;
+}
+
 /** The entity a phrase surface names (kg-match rules; the one with most in-document links), or -1. */
 function phraseEntity(kg: KgView, text: string, entities: readonly (Int32Array | null)[] | null, context: DocumentContext): number {
   const set = matchEntities([text], kg, context.options.kgMatch, context.cache ?? undefined)[0];
@@ -260,6 +345,7 @@ function explainPhrase(graph: WordGraph, adjacency: number[][], members: Int32Ar
   let sem = 0;
   let position = 0;
   const edges = new Set<number>();
+  inside.delete(-1);
   for (const m of inside) {
     for (const e of adjacency[m]) {
       // an edge between two words of the phrase counts once
@@ -283,7 +369,7 @@ function explainPhrase(graph: WordGraph, adjacency: number[][], members: Int32Ar
     kg,
     sem,
     neighbours,
-    phrase: { words: Array.from(members, (m) => ({ word: graph.words[m], score: values[m] })), occurrences },
+    phrase: { words: Array.from(members, (m) => ({ word: m >= 0 ? graph.words[m] : '', score: m >= 0 ? values[m] : 0 })).filter((w) => w.word !== ''), occurrences },
   };
   if (bias) explain.position = position;
   return explain;

@@ -24,11 +24,12 @@ import { commonEntityNames } from '../lexicon/title-policy.js';
 import { createSegmenter } from './segment.js';
 import { DEFAULT_BACKEND, type SegmenterBackend } from '../lexicon/base.js';
 import { prepareUserDict, preparedFromStrings, preparedToStrings, type PreparedUserDict } from '../lexicon/user-dict.js';
-import { createCandidateFilter, selectCandidates } from './candidates.js';
+import { createCandidateFilter, selectCandidates, stopwordSet } from './candidates.js';
 import { loadBundledIdf, type IdfTable } from './idf.js';
 import { exportUserDict } from '../lexicon/dict.js';
 import { baseLexicon } from '../lexicon/base.js';
 import { cachedStrings, type DiskCache } from '../lexicon/cache.js';
+import { loadBundledRerankModel, type RerankModel } from './rerank-model.js';
 
 const NO_COMMON: ReadonlySet<string> = new Set();
 
@@ -42,6 +43,11 @@ export interface CreateExtractorOptions {
   kg?: KgView | null;
   /** Segmentation backend (segment.ts; default the segmenter's default). */
   backend?: SegmenterBackend;
+  /**
+   * The re-ranker's model (option `rerank.enabled`); default the bundled models/rerank.json. The
+   * trainer passes its own.
+   */
+  rerankModel?: RerankModel;
   /** IDF table of the prior `prior.idf: 'multiply'`; default nodejieba's, loaded at creation (through `cache`). */
   idf?: IdfTable | null;
   /** The stop-word set for the option `candidates.stopwords`; default that named set, read at creation. */
@@ -99,9 +105,12 @@ export function createExtractor(create: CreateExtractorOptions = {}): Extractor 
   // No MatchCache in front of the KG: the store's name index is already a hash table on typed arrays
   // (kg/packed.ts), and a memo Map of every word seen cost more than it saved (2.5–3 % slower on the
   // synopses, A/B in one process).
-  const idf = options.prior.idf === 'multiply' ? (create.idf ?? loadBundledIdf({ cache })) : null;
-  const context: DocumentContext = { options, kg, common, cache: null, jaccardMemo: kg ? new JaccardMemo() : null, idf };
-  const filter = createCandidateFilter(options.candidates, create.stopwords);
+  const idf = options.prior.idf === 'multiply' || options.rerank.enabled ? (create.idf ?? loadBundledIdf({ cache })) : null;
+  const rerankModel = options.rerank.enabled ? (create.rerankModel ?? loadBundledRerankModel()) : null;
+  // the compound candidates of the re-ranker's phrases (phrases.parts 'content') test the same stop words
+  const stopwords = create.stopwords ?? (options.phrases.enabled && options.phrases.parts === 'content' ? stopwordSet(options.candidates.stopwords) : undefined);
+  const context: DocumentContext = { options, kg, common, cache: null, jaccardMemo: kg ? new JaccardMemo() : null, idf, rerankModel, stopwords: stopwords ?? null };
+  const filter = createCandidateFilter(options.candidates, stopwords);
   const described = Object.freeze({
     ...options,
     segmenter: Object.freeze({ backend: segmenter.backend, dictionaries: { ...segmenter.dictionaries }, userEntries: segmenter.userEntries }),

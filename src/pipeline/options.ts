@@ -30,11 +30,12 @@ import { DEFAULT_PRIOR_OPTIONS, PRIOR_OPTION_RULES, type PriorOptions } from './
 import { findPreset, listPresets } from './presets.js';
 import { CANDIDATE_OPTION_RULES, DEFAULT_CANDIDATE_OPTIONS, type CandidateOptions } from './candidates.js';
 import { DEFAULT_PHRASE_OPTIONS, PHRASE_OPTION_RULES, type PhraseOptions } from './phrases.js';
+import { DEFAULT_RERANK_OPTIONS, RERANK_OPTION_RULES, type RerankOptions } from './rerank.js';
 import { DEFAULT_LEXICON_OPTIONS, LEXICON_OPTION_RULES, type LexiconOptions } from './segment.js';
 import { DEFAULT_OUTPUT_OPTIONS, OUTPUT_OPTION_RULES, type OutputOptions } from './core.js';
 
 export type { OptionRule };
-export type { GraphOptions, SemanticOptions, KgMatchOptions, RankOptions, TitlePolicyOptions, CandidateOptions, PriorOptions, PhraseOptions, LexiconOptions, OutputOptions };
+export type { GraphOptions, SemanticOptions, KgMatchOptions, RankOptions, TitlePolicyOptions, CandidateOptions, PriorOptions, PhraseOptions, RerankOptions, LexiconOptions, OutputOptions };
 
 /** All pipeline options, grouped by stage. */
 export interface PipelineOptions {
@@ -47,6 +48,7 @@ export interface PipelineOptions {
   rank: RankOptions;
   prior: PriorOptions;
   phrases: PhraseOptions;
+  rerank: RerankOptions;
   output: OutputOptions;
 }
 
@@ -78,6 +80,7 @@ export const DEFAULT_OPTIONS: Readonly<PipelineOptions> = deepFreeze({
   rank: DEFAULT_RANK_OPTIONS,
   prior: DEFAULT_PRIOR_OPTIONS,
   phrases: DEFAULT_PHRASE_OPTIONS,
+  rerank: DEFAULT_RERANK_OPTIONS,
   output: DEFAULT_OUTPUT_OPTIONS,
 } satisfies PipelineOptions);
 
@@ -92,6 +95,7 @@ const SCHEMA: { [G in keyof PipelineOptions]: OptionRules<PipelineOptions[G]> } 
   rank: RANK_OPTION_RULES,
   prior: PRIOR_OPTION_RULES,
   phrases: PHRASE_OPTION_RULES,
+  rerank: RERANK_OPTION_RULES,
   output: OUTPUT_OPTION_RULES,
 };
 

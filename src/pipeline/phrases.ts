@@ -95,6 +95,14 @@ export interface PhraseOptions {
    * @default 'phrases'
    */
   dedup: (typeof PHRASE_DEDUP)[number];
+  /**
+   * Which tokens a phrase is made of: adjacent candidate occurrences (`'candidates'`, the stage as
+   * first written), or adjacent content tokens chosen by POS and not by length (`'content'`,
+   * {@link findCompounds}): one-character parts (唢呐+匠, 西洋+乐, 焦+师傅) and names joined by a
+   * name dot or a space (钱宁•塔图姆, Hannibal Lecter). Used by the preset `filmkw-rerank`.
+   * @default 'candidates'
+   */
+  parts: (typeof PHRASE_PARTS)[number];
 }
 
 export const PHRASE_SPANS = ['ngrams', 'maximal'] as const;
@@ -102,6 +110,7 @@ export const PHRASE_POS = ['contentWords', 'any'] as const;
 export const PHRASE_ENTITY_WORDS = ['exclude', 'allow'] as const;
 export const PHRASE_SCORES = ['sum', 'mean', 'max', 'shareSum'] as const;
 export const PHRASE_DEDUP = ['phrases', 'all', 'off'] as const;
+export const PHRASE_PARTS = ['candidates', 'content'] as const;
 
 export const DEFAULT_PHRASE_OPTIONS: Readonly<PhraseOptions> = Object.freeze({
   enabled: false,
@@ -112,6 +121,7 @@ export const DEFAULT_PHRASE_OPTIONS: Readonly<PhraseOptions> = Object.freeze({
   minCount: 2,
   score: 'shareSum',
   dedup: 'phrases',
+  parts: 'candidates',
 });
 
 export const PHRASE_OPTION_RULES: OptionRules<PhraseOptions> = Object.freeze({
@@ -123,6 +133,7 @@ export const PHRASE_OPTION_RULES: OptionRules<PhraseOptions> = Object.freeze({
   minCount: { type: 'number', min: 1, max: 1e6, integer: true },
   score: { type: 'enum', values: PHRASE_SCORES },
   dedup: { type: 'enum', values: PHRASE_DEDUP },
+  parts: { type: 'enum', values: PHRASE_PARTS },
 });
 
 /** The candidate occurrences the stage reads (graph.ts `CandidateDoc` satisfies it). */
@@ -147,6 +158,14 @@ export interface PhraseCandidate {
   readonly count: number;
   /** UTF-16 offset of its first occurrence. */
   readonly charStart: number;
+  /** UTF-16 offset of the start of its last occurrence (set by {@link findCompounds}). */
+  readonly lastStart?: number;
+  /** Number of its parts that are one character long (set by {@link findCompounds}). */
+  readonly oneCharParts?: number;
+  /** Whether it joins names with a name dot or a space (set by {@link findCompounds}). */
+  readonly joined?: boolean;
+  /** Whether it is a word plus a sequel number (阿凡达2, 复联4; set by {@link findCompounds}). */
+  readonly sequel?: boolean;
 }
 
 /**
@@ -239,6 +258,8 @@ export function phraseScores(phrases: readonly PhraseCandidate[], values: Float6
     let ok = true;
     for (let m = 0; m < members.length; m++) {
       const w = members[m];
+      // a part that is not a graph word (a one-character part, findCompounds) contributes nothing
+      if (w < 0) continue;
       if (!eligible[w]) ok = false;
       const v = values[w];
       sum += score === 'shareSum' ? (v * count) / counts[w] : v;
@@ -288,3 +309,136 @@ export function selectItems(items: readonly RankedItem[], tieBreak: RankOptions[
   }
   return taken;
 }
+
+/** The name dots (middle dot, bullet, katakana middle dot, hyphenation point) written between the parts of a foreign name. */
+export const NAME_DOTS = /^[·•・‧∙]$/u;
+const NAME_DOT_ANY = /[·•・‧∙]/gu;
+
+/** A name with its dots folded to the middle dot U+00B7 (the form the Douban KG uses). */
+export function foldNameDots(name: string): string {
+  return name.replace(NAME_DOT_ANY, '·');
+}
+
+const LATIN_WORD = /^[A-Za-z][A-Za-z.'-]*$/u;
+const SPACE = /^[ \u00a0]$/u;
+const HAS_LETTER = /\p{L}/u;
+
+/**
+ * Compound phrase candidates over all tokens (`parts: 'content'`, module header step 1 widened): a part
+ * is any token with a letter whose POS tag is not a function word's ({@link isFunctionTag}) and that is
+ * not a stop word, whatever its length — so 唢呐+匠, 西洋+乐 and 焦+师傅 can form although 匠, 乐 and 焦 are
+ * not candidates. Two parts may also be joined by one name dot (钱宁•塔图姆) or, between Latin words, one
+ * space (Hannibal Lecter): the joiner is kept in the surface and does not count as a part. A phrase has
+ * 2..`maxTokens` parts, at least one of them a candidate occurrence (so it has a graph score), at least
+ * one part of two or more characters, no part that names a KG entity when `entities` is given (except
+ * in a joined name), and occurs ≥ `minCount` times; a surface that is itself a graph word is not a
+ * phrase. A graph word directly followed by a sequel number of one or two digits (阿凡达2, 复联4; not
+ * 2年, 4个) is a phrase too (`sequel`), after the others. Members that are not graph words are -1. Pure;
+ * order of first occurrence.
+ * @param stop the stop-word test of the candidate stage
+ */
+export function findCompounds(
+  tokens: readonly { readonly word: string; readonly tag?: string; readonly start: number }[],
+  doc: PhraseDocView,
+  options: Pick<PhraseOptions, 'maxTokens' | 'minCount'>,
+  stop: (word: string) => boolean,
+  entities: readonly (Int32Array | null)[] | null = null,
+): PhraseCandidate[] {
+  const T = tokens.length;
+  // token index → node of the candidate occurrence there, or -1
+  const tokenNode = new Int32Array(T).fill(-1);
+  for (let k = 0; k < doc.node.length; k++) tokenNode[doc.tokenIndex[k]] = doc.node[k];
+  const isPart = (t: number): boolean => {
+    const tok = tokens[t];
+    if (tokenNode[t] >= 0) return true;
+    return HAS_LETTER.test(tok.word) && !isFunctionTag(tok.tag) && !stop(tok.word) && !/\s/u.test(tok.word);
+  };
+  const isEntity = (t: number): boolean => entities !== null && tokenNode[t] >= 0 && entities[tokenNode[t]] !== null && entities[tokenNode[t]]!.length > 0;
+  const joiner = (t: number): boolean => {
+    if (t <= 0 || t + 1 >= T) return false;
+    const w = tokens[t].word;
+    if (NAME_DOTS.test(w)) return true;
+    return SPACE.test(w) && LATIN_WORD.test(tokens[t - 1].word) && LATIN_WORD.test(tokens[t + 1].word);
+  };
+  const found = new Map<string, { members: number[]; count: number; charStart: number; lastStart: number; oneChar: number; joined: boolean }>();
+  let t = 0;
+  while (t < T) {
+    if (!isPart(t)) {
+      t++;
+      continue;
+    }
+    // a run of parts, possibly joined: parts[] token indices, joinedBefore[] whether a joiner precedes
+    const parts: number[] = [t];
+    const joinedBefore: boolean[] = [false];
+    let u = t + 1;
+    for (;;) {
+      if (u < T && isPart(u)) {
+        parts.push(u);
+        joinedBefore.push(false);
+        u++;
+      } else if (u < T && joiner(u) && isPart(u + 1)) {
+        parts.push(u + 1);
+        joinedBefore.push(true);
+        u += 2;
+      } else break;
+    }
+    for (let a = 0; a < parts.length - 1; a++) {
+      for (let b = a + 1; b < parts.length && b - a + 1 <= options.maxTokens; b++) {
+        let joined = false;
+        for (let m = a + 1; m <= b; m++) if (joinedBefore[m]) joined = true;
+        let hasNode = false;
+        let long = false;
+        let oneChar = 0;
+        let entity = false;
+        for (let m = a; m <= b; m++) {
+          const p = parts[m];
+          if (tokenNode[p] >= 0) hasNode = true;
+          if ([...tokens[p].word].length >= 2) long = true;
+          else oneChar++;
+          if (isEntity(p)) entity = true;
+        }
+        if (!hasNode || !long || (entity && !joined)) continue;
+        let text = '';
+        for (let p = parts[a]; p <= parts[b]; p++) text += tokens[p].word;
+        const seen = found.get(text);
+        if (seen) {
+          seen.count++;
+          seen.lastStart = tokens[parts[a]].start;
+        } else {
+          const members: number[] = [];
+          for (let m = a; m <= b; m++) members.push(tokenNode[parts[m]]);
+          found.set(text, { members, count: 1, charStart: tokens[parts[a]].start, lastStart: tokens[parts[a]].start, oneChar, joined });
+        }
+      }
+    }
+    t = u;
+  }
+  // a graph word followed by a sequel number (阿凡达2, 复联4): one or two digits, then no more digits,
+  // letters, classifier or unit (阿凡达2年, 4个 are not titles)
+  const sequels = new Map<string, { member: number; count: number; charStart: number; lastStart: number }>();
+  for (let t = 0; t + 1 < T; t++) {
+    if (tokenNode[t] < 0 || !SEQUEL_NUMBER.test(tokens[t + 1].word)) continue;
+    const after = t + 2 < T ? tokens[t + 2] : null;
+    if (after && (NOT_AFTER_SEQUEL.test(after.word) || (after.tag !== undefined && /^[mq]/u.test(after.tag)))) continue;
+    const text = tokens[t].word + tokens[t + 1].word;
+    const seen = sequels.get(text);
+    if (seen) {
+      seen.count++;
+      seen.lastStart = tokens[t].start;
+    } else sequels.set(text, { member: tokenNode[t], count: 1, charStart: tokens[t].start, lastStart: tokens[t].start });
+  }
+  const words = new Set(doc.words);
+  const out: PhraseCandidate[] = [];
+  for (const [text, p] of found) {
+    if (p.count < options.minCount || words.has(text)) continue;
+    out.push({ text, members: Int32Array.from(p.members), count: p.count, charStart: p.charStart, lastStart: p.lastStart, oneCharParts: p.oneChar, joined: p.joined });
+  }
+  for (const [text, p] of sequels) {
+    if (p.count < options.minCount || words.has(text) || found.has(text)) continue;
+    out.push({ text, members: Int32Array.of(p.member, -1), count: p.count, charStart: p.charStart, lastStart: p.lastStart, oneCharParts: 1, joined: false, sequel: true });
+  }
+  return out;
+}
+
+const SEQUEL_NUMBER = /^(?:[1-9]|1[0-9])$/u;
+const NOT_AFTER_SEQUEL = /^[0-9A-Za-z年月日号个部集季次岁代期章回场点分秒倍亿万千百元块米%％]/u;

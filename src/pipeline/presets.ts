@@ -22,6 +22,11 @@
  * phrases.ts: 传统文化, 时间旅行 as phrases of adjacent tokens; off in every other preset).
  * Its figures and the choice are in options.ts's header and eval/results/film-dev/ANALYSIS.md.
  *
+ * `filmkw-rerank` (issue 13) = `filmkw` + compound phrase candidates (`phrases.parts: 'content'`, up to
+ * 3 tokens, seen once) ordered by the learned re-ranker (`rerank.enabled`, rerank.ts; model
+ * models/rerank.json trained on film-train): film-dev F1@5 0.5233 vs 0.4778, csl-dev 0.2133 vs 0.2112
+ * (ANALYSIS.md §7). Not the default: it misses the issue's target (0.55) and costs 2–4× filmkw's time per document (bench/tag.ts).
+ *
  * Parity presets reproduce two standard implementations on the same tokens (spec §4.1, §4.3):
  * - `jieba-textrank`: `jieba.analyse.textrank` — allowPOS (ns, n, vn, v), length ≥ 2, jieba's 32
  *   English stop words, window over all tokens j − i < 5, self-pairs counted twice, 10 in-place sweeps
@@ -97,6 +102,19 @@ export const PRESETS: readonly Preset[] = Object.freeze([
     aliases: ['best'],
     description: 'best measured: textrank+w+g+r with final scores × IDF (nodejieba idf.utf8), no POS filter and two-token keyphrases',
     overrides: { ...WGR, candidates: { posFilter: 'none' }, prior: { idf: 'multiply' }, phrases: { enabled: true } },
+    needsKg: true,
+  },
+  {
+    name: 'filmkw-rerank',
+    aliases: [],
+    description: 'filmkw with compound phrase candidates (content-word parts, up to 3 tokens, seen once) ordered by the learned re-ranker (models/rerank.json)',
+    overrides: {
+      ...WGR,
+      candidates: { posFilter: 'none' },
+      prior: { idf: 'multiply' },
+      phrases: { enabled: true, parts: 'content', maxTokens: 3, minCount: 1 },
+      rerank: { enabled: true },
+    },
     needsKg: true,
   },
 ] satisfies Preset[]);

@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Jieba } from '@node-rs/jieba';
 import { dict } from '@node-rs/jieba/dict.js';
-import { cleanCharacterName, minePlayed, actorVariants, PLAYED_DEFAULTS } from '../../src/kg/played.js';
+import { cleanCharacterName, minePlayed, actorVariants, stripRelationPrefix, PLAYED_DEFAULTS } from '../../src/kg/played.js';
 
 const jieba = Jieba.withDict(dict);
 const tagger = (s: string) => jieba.tag(s, true);
@@ -133,4 +133,33 @@ test('mentions: 演员饰演角色 needs a credited actor and a name that ends a
   assert.deepEqual(clause.mentions, []);
   const prose = minePlayed('她毫不掩饰自己的野心，饰演过很多角色。', cast(['徐峥']), { tagger });
   assert.deepEqual(prose.mentions, []);
+});
+
+test('cleanup: relation prefixes glued to a name are stripped and reported (real snippets)', () => {
+  const cases: [string, string][] = [
+    ['霍元甲之子霍廷恩', '霍廷恩'],
+    ['白嘉轩之子白孝文', '白孝文'],
+    ['其女陆永瑜', '陆永瑜'],
+    ['其妹孙尚香', '孙尚香'],
+    ['之妻月华', '月华'],
+    ['副官曹蛮', '曹蛮'],
+    ['部下白兰', '白兰'],
+    ['其女友珍妮', '珍妮'], // 其女友 is one relation: not 其女 + 友珍妮
+    ['和珅', '和珅'], // a name that starts with a function word stays
+  ];
+  for (const [input, want] of cases) assert.equal(clean(input), want, input);
+  assert.deepEqual(cleanCharacterName('霍元甲之子霍廷恩', { tagger }), { name: '霍廷恩', stripped: '霍元甲之子' });
+  assert.deepEqual(cleanCharacterName('普通中年男子程勇', { tagger }), { name: '程勇' });
+  // the prefix is kept when no name of minLength characters would be left
+  assert.deepEqual(stripRelationPrefix('之子'), { name: '之子', stripped: '' });
+  assert.deepEqual(stripRelationPrefix('其子A', 2), { name: '其子A', stripped: '' });
+  assert.equal(clean('第一次与她'), 'REJECT: a pronoun, not a name');
+});
+
+test('mentions: a stripped relation prefix is carried on the mention for the import report', () => {
+  const { mentions } = minePlayed('霍元甲之子霍廷恩（李连杰 饰）继承父业。', cast(['李连杰']), { tagger });
+  assert.deepEqual(
+    mentions.map((m) => [m.character, m.person, m.stripped]),
+    [['霍廷恩', '李连杰', '霍元甲之子']],
+  );
 });

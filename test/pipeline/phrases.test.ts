@@ -192,14 +192,19 @@ test('phrases in the pipeline: deterministic, a document alone equals it in a ba
   assert.ok(sum.reduce((s, k) => s + k.score, 0) <= 1 + 1e-12);
 });
 
-test('options: group phrases, defaults frozen, off in every preset except filmkw, validation errors list the values', () => {
-  assert.deepEqual({ ...DEFAULT_OPTIONS.phrases }, { enabled: false, spans: 'ngrams', pos: 'any', entityWords: 'exclude', maxTokens: 2, minCount: 2, score: 'shareSum', dedup: 'phrases' });
+test('options: group phrases, defaults frozen, off in every preset except filmkw and filmkw-rerank, validation errors list the values', () => {
+  assert.deepEqual({ ...DEFAULT_OPTIONS.phrases }, { enabled: false, spans: 'ngrams', pos: 'any', entityWords: 'exclude', maxTokens: 2, minCount: 2, score: 'shareSum', dedup: 'phrases', parts: 'candidates' });
   assert.ok(Object.isFrozen(DEFAULT_OPTIONS.phrases) && Object.isFrozen(DEFAULT_PHRASE_OPTIONS));
-  for (const preset of listPresets()) assert.equal(resolveOptions(preset).phrases.enabled, preset === 'filmkw', preset);
+  for (const preset of listPresets()) assert.equal(resolveOptions(preset).phrases.enabled, preset === 'filmkw' || preset === 'filmkw-rerank', preset);
+  // the re-ranker and compound parts only in filmkw-rerank
+  for (const preset of listPresets()) assert.equal(resolveOptions(preset).rerank.enabled, preset === 'filmkw-rerank', preset);
+  assert.deepEqual({ ...resolveOptions('filmkw-rerank').phrases }, { ...resolveOptions('filmkw').phrases, parts: 'content', maxTokens: 3, minCount: 1 });
+  assert.throws(() => resolveOptions('textrank', { 'phrases.parts': 'tokens' }), usage(/expected 'candidates' \| 'content'/));
+  assert.throws(() => resolveOptions('textrank', { 'rerank.enabled': 1 }), usage(/bad value for rerank\.enabled: 1 \(expected true \| false\)/));
   const o = resolveOptions('textrank', { phrases: { enabled: true, maxTokens: 3 }, 'phrases.score': 'sum', minCount: 3, dedup: 'all' });
   assert.deepEqual([o.phrases.enabled, o.phrases.maxTokens, o.phrases.score, o.phrases.minCount, o.phrases.dedup], [true, 3, 'sum', 3, 'all']);
   assert.throws(() => resolveOptions('textrank', { 'phrases.maxTokns': 3 }), usage(/unknown option "phrases\.maxTokns"/));
-  assert.throws(() => resolveOptions('textrank', { phrases: { foo: 1 } }), usage(/unknown option "phrases\.foo"; valid options in phrases: enabled, spans, pos, entityWords, maxTokens, minCount, score, dedup/));
+  assert.throws(() => resolveOptions('textrank', { phrases: { foo: 1 } }), usage(/unknown option "phrases\.foo"; valid options in phrases: enabled, spans, pos, entityWords, maxTokens, minCount, score, dedup, parts/));
   assert.throws(() => resolveOptions('textrank', { 'phrases.maxTokens': 1 }), usage(/bad value for phrases\.maxTokens: 1 \(expected an integer ≥ 2 and ≤ 8\)/));
   assert.throws(() => resolveOptions('textrank', { 'phrases.maxTokens': 2.5 }), usage(/phrases\.maxTokens/));
   assert.throws(() => resolveOptions('textrank', { 'phrases.minCount': 0 }), usage(/bad value for phrases\.minCount: 0 \(expected an integer ≥ 1 and ≤ 1000000\)/));
@@ -210,5 +215,5 @@ test('options: group phrases, defaults frozen, off in every preset except filmkw
   assert.throws(() => resolveOptions('textrank', { 'phrases.entityWords': 'keep' }), usage(/expected 'exclude' \| 'allow'/));
   assert.throws(() => resolveOptions('textrank', { 'phrases.enabled': 'yes' }), usage(/expected true \| false/));
   // `enabled` alone is now ambiguous between semantic and phrases
-  assert.throws(() => resolveOptions('textrank', { enabled: true }), usage(/"enabled" is ambiguous; use one of semantic\.enabled, phrases\.enabled/));
+  assert.throws(() => resolveOptions('textrank', { enabled: true }), usage(/"enabled" is ambiguous; use one of semantic\.enabled, phrases\.enabled, rerank\.enabled/));
 });

@@ -7,7 +7,7 @@ import { PRESETS, findPreset, listPresets } from '../../src/pipeline/presets.js'
 const usage = (re: RegExp) => (e: unknown) => e instanceof FilmkwError && e.code === 'USAGE' && re.test(e.message);
 
 test('presets: the paper systems and parity presets, with their switches', () => {
-  assert.deepEqual(listPresets(), ['textrank', 'textrank+w', 'textrank+w+g', 'textrank+w+g+r', 'positionrank', 'positionrank+mkg', 'jieba-textrank', 'cppjieba-textrank', 'filmkw']);
+  assert.deepEqual(listPresets(), ['textrank', 'textrank+w', 'textrank+w+g', 'textrank+w+g+r', 'positionrank', 'positionrank+mkg', 'jieba-textrank', 'cppjieba-textrank', 'filmkw', 'filmkw-rerank']);
   const table = listPresets().map((p) => {
     const o = resolveOptions(p);
     return [p, o.lexicon.useDomainLexicon, o.graph.kgEdges, o.semantic.enabled, o.rank.algorithm];
@@ -22,6 +22,7 @@ test('presets: the paper systems and parity presets, with their switches', () =>
     ['jieba-textrank', false, false, false, 'textrank'],
     ['cppjieba-textrank', false, false, false, 'textrank'],
     ['filmkw', true, true, true, 'textrank'],
+    ['filmkw-rerank', true, true, true, 'textrank'],
   ]);
   // filmkw = the paper's full model + the IDF prior + no POS filter (the measured best; CLI default)
   const best = resolveOptions('filmkw');

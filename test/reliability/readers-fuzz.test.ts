@@ -24,7 +24,9 @@ async function* chunks(buf: Buffer, sizes: number[]): AsyncGenerator<Uint8Array>
 
 async function read(buf: Buffer, format: InputFormat, sizes: number[] = [], extra: { idField?: string; maxRecordBytes?: number } = {}): Promise<InputRecord[]> {
   const out: InputRecord[] = [];
-  for await (const r of readRecords(chunks(buf, sizes), { format, ...extra })) out.push(r);
+  // UTF-8 explicitly: the oracles split lines on 0x0A bytes; random bytes starting with FF FE / FE FF would
+  // otherwise be read as UTF-16 (issue 17). BOM detection and chunking: wrong-results.test.ts.
+  for await (const r of readRecords(chunks(buf, sizes), { format, encoding: 'utf-8', ...extra })) out.push(r);
   return out;
 }
 

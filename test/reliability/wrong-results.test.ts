@@ -113,3 +113,20 @@ test('eval reads a UTF-16 gold file with its BOM like the UTF-8 one', async () =
   assert.deepEqual(readGold(join(d, 'le.jsonl')), base);
   assert.deepEqual(readGold(join(d, 'be.jsonl')), base);
 });
+
+test('UTF-16 BOM detection does not depend on how the bytes are chunked (1-byte chunks, a 1-byte input)', async () => {
+  const { readRecords } = await import('../../src/io/readers.js');
+  const bytes = Buffer.concat([Buffer.from([0xfe, 0xff]), iconv.encode(JSONL, 'utf-16be')]);
+  const read = async (chunks: Buffer[]) => {
+    const out: unknown[] = [];
+    async function* src() {
+      yield* chunks;
+    }
+    for await (const r of readRecords(src(), { format: 'jsonl' })) out.push(r);
+    return out;
+  };
+  const whole = await read([bytes]);
+  assert.equal(whole.length, 3);
+  assert.deepEqual(await read([...bytes].map((b) => Buffer.from([b]))), whole);
+  assert.deepEqual(await read([Buffer.from('x')]).then((r) => r.length), 1);
+});

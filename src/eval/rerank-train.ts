@@ -1,0 +1,97 @@
+/**
+ * Training of the re-ranker (src/pipeline/rerank.ts, rerank-model.ts) on an annotated gold file:
+ * every document is run through the preset `filmkw-rerank` with an all-zero model, no dedup and no pool
+ * limit, which yields every output candidate (graph word or phrase) with its feature vector; a candidate is a
+ * positive when its normalised surface is one of the document's gold keywords (the evaluator's
+ * normalisation, metrics.ts). The model is then fitted on all rows (rerank-model.ts `fitTrees`).
+ *
+ * `crossValidate` scores parameters by k-fold cross-validation over documents (fold = document index mod k,
+ * deterministic) with the same selection as the pipeline (phrases.ts `selectItems`: logit order,
+ * first occurrence on ties, no overlapping variants), macro F1@1..5 of the held-out folds.
+ *
+ * Driven by scripts/train-rerank.mjs (`npm run train:rerank`), which writes models/rerank.json.
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import type { KgView } from '../kg/model.js';
+import { createExtractor } from '../pipeline/extract.js';
+import { RERANK_FEATURES } from '../pipeline/rerank.js';
+import { fitTrees, rerankLogit, zeroRerankModel, type RerankModel, type TreeParameters } from '../pipeline/rerank-model.js';
+import { selectItems, type RankedItem } from '../pipeline/phrases.js';
+import { evaluate, normalizeKeyword } from './metrics.js';
+import type { GoldDocument } from './readers.js';
+
+/** The preset the re-ranker is trained for. */
+export const RERANK_PRESET = 'filmkw-rerank';
+
+/** One document's candidates with features and labels. */
+export interface TrainingDocument {
+  readonly id: string;
+  readonly gold: readonly string[];
+  readonly items: readonly { text: string; charStart: number; phrase: boolean; x: Float64Array; label: number }[];
+}
+
+/**
+ * Feature table of the documents (module header).
+ * @param overrides further option overrides on the preset (e.g. for ablations)
+ */
+export function trainingTable(docs: readonly GoldDocument[], kg: KgView, overrides: Record<string, unknown> = {}): TrainingDocument[] {
+  const extractor = createExtractor({ preset: RERANK_PRESET, kg, overrides: { ...overrides, 'phrases.dedup': 'off', 'rerank.pool': 1_000_000 }, rerankModel: zeroRerankModel() });
+  const index = new Map(RERANK_FEATURES.map((f, j) => [f as string, j]));
+  return docs.map((d) => {
+    const gold = new Set(d.gold.map(normalizeKeyword));
+    const keywords = extractor.extract(d.text, { topK: 1_000_000, explain: true });
+    const items = keywords.map((k) => {
+      const x = new Float64Array(RERANK_FEATURES.length);
+      for (const f of k.explain!.rerank!.features) x[index.get(f.feature)!] = f.value;
+      return { text: k.word, charStart: -1, phrase: k.explain!.phrase !== undefined, x, label: gold.has(normalizeKeyword(k.word)) ? 1 : 0 };
+    });
+    // the zero model ties every item: the output order is the first-occurrence order, i.e. charStart order
+    items.forEach((it, r) => (it.charStart = r));
+    return { id: d.id, gold: d.gold, items };
+  });
+}
+
+/** The top K of one document under a model, as the pipeline selects them (no overlapping variants). */
+export function selectWithModel(doc: TrainingDocument, model: RerankModel, k: number): string[] {
+  const ranked: RankedItem[] = doc.items.map((it) => ({ text: it.text, value: rerankLogit(model, it.x), charStart: it.charStart, phrase: it.phrase }));
+  return selectItems(ranked, 'firstOccurrence', 'phrases', k).map((i) => doc.items[i].text);
+}
+
+/** The parameters of the committed model (chosen by cross-validation on film-train, ANALYSIS.md §7). */
+export const DEFAULT_TREE_PARAMETERS: Readonly<TreeParameters> = Object.freeze({ trees: 200, depth: 4, rate: 0.05, minLeaf: 20, bins: 32, l2: 1, objective: 'pointwise' });
+
+/** Fit on the documents' rows. */
+export function fitDocuments(docs: readonly TrainingDocument[], params: TreeParameters = DEFAULT_TREE_PARAMETERS): Omit<RerankModel, 'training'> {
+  const rows: Float64Array[] = [];
+  const labels: number[] = [];
+  const groups: number[] = [];
+  docs.forEach((d, k) => {
+    for (const it of d.items) {
+      rows.push(it.x);
+      labels.push(it.label);
+      groups.push(k);
+    }
+  });
+  return fitTrees(rows, labels, params, groups);
+}
+
+/** Macro F1@1..5 of held-out predictions by k-fold cross-validation over documents. */
+export function crossValidate(docs: readonly TrainingDocument[], params: TreeParameters = DEFAULT_TREE_PARAMETERS, folds = 5): { f1: number[]; perDocF1at5: number[] } {
+  const predicted: string[][] = new Array(docs.length);
+  for (let f = 0; f < folds; f++) {
+    const train = docs.filter((_, i) => i % folds !== f);
+    const model = fitDocuments(train, params);
+    docs.forEach((d, i) => {
+      if (i % folds === f) predicted[i] = selectWithModel(d, model, 5);
+    });
+  }
+  const result = evaluate(docs.map((d, i) => ({ id: d.id, gold: d.gold, predicted: predicted[i] })));
+  return { f1: [1, 2, 3, 4, 5].map((k) => result.macro[String(k)].f1), perDocF1at5: result.perDocument.map((p) => p.scores[4].f1) };
+}
+
+/** sha256 hex and size of a file (the training set's identity recorded in the model). */
+export function fileDigest(path: string): { sha256: string; bytes: number } {
+  const content = readFileSync(path);
+  return { sha256: createHash('sha256').update(content).digest('hex'), bytes: content.length };
+}

@@ -1,0 +1,388 @@
+/**
+ * The re-ranker's model (rerank.ts): gradient-boosted shallow regression trees for the logistic loss over
+ * the candidates' features, P(keyword | features) = σ(logit). Inspectable: every split names a feature,
+ * and `--explain` gives each feature's contribution to a keyword's logit (the change of node value at
+ * each split on the path, summed per feature; logit = constant + Σ contributions).
+ *
+ * Fitted by {@link fitTrees} (Friedman's gradient boosting with Newton leaf values, as XGBoost does,
+ * exact search over at most `bins` thresholds per feature): deterministic — no subsampling, no random
+ * seed, ties between splits go to the lower feature index and threshold. A logistic regression on the
+ * same features was measured first and lost (ANALYSIS.md §7): the features interact (a person's order of
+ * mention matters in a synopsis with a cast list, not in a review). The fit is written here (one
+ * function, ~100 lines) rather than taken from npm: the established GBDT libraries are native (xgboost,
+ * lightgbm) and would add a compiled dependency for a model that trains in half a minute.
+ *
+ * The committed model is data (models/rerank.json: feature names, trees, the training file's sha256 and
+ * size, the parameters), written by scripts/train-rerank.mjs and read once by
+ * {@link loadBundledRerankModel}.
+ */
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { FilmkwError } from '../errors.js';
+import { RERANK_FEATURES } from './rerank.js';
+
+/** A boosted ensemble of shallow regression trees over the raw features (logit = base + Σ leaf values). */
+export interface RerankModel {
+  /** Format version (1). */
+  readonly version: 1;
+  /** Feature names, in the order of the feature vectors (must equal rerank.ts RERANK_FEATURES). */
+  readonly features: readonly string[];
+  /** Log-odds before the trees (the training set's positive rate). */
+  readonly base: number;
+  /**
+   * Per tree, its nodes in parallel arrays: the split feature (-1 for a leaf), the threshold (go left
+   * when x < threshold), the children, and the node's value (a leaf's value is added to the logit; an
+   * inner node's value is what the tree would add if it stopped there, used for the contributions).
+   */
+  readonly trees: readonly RerankTree[];
+  /** Where it came from (training file and its sha256, parameters, figures; informative). */
+  readonly training?: Readonly<Record<string, unknown>>;
+}
+
+export interface RerankTree {
+  readonly feature: readonly number[];
+  readonly threshold: readonly number[];
+  readonly left: readonly number[];
+  readonly right: readonly number[];
+  readonly value: readonly number[];
+}
+
+/** Path of the model shipped with the package. */
+export function bundledRerankModelPath(): string {
+  return fileURLToPath(new URL('../../models/rerank.json', import.meta.url));
+}
+
+/** Check a parsed model (clear error naming the file and the field). */
+export function parseRerankModel(raw: unknown, file: string): RerankModel {
+  const bad = (what: string): never => {
+    throw new FilmkwError('INPUT', `${file}: re-rank model: ${what}`);
+  };
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) bad('not a JSON object');
+  const m = raw as Record<string, unknown>;
+  if (m.version !== 1) bad(`field "version" must be 1, got ${JSON.stringify(m.version)}`);
+  const names = m.features;
+  if (!Array.isArray(names) || names.length !== RERANK_FEATURES.length || names.some((x, i) => x !== RERANK_FEATURES[i])) {
+    bad(`field "features" must list the ${RERANK_FEATURES.length} features of this version in order (${RERANK_FEATURES.join(', ')})`);
+  }
+  if (typeof m.base !== 'number' || !Number.isFinite(m.base)) bad('field "base" must be a finite number');
+  if (!Array.isArray(m.trees)) bad('field "trees" must be an array');
+  const trees = (m.trees as unknown[]).map((t, k) => {
+    const tree = t as Record<string, unknown>;
+    const arrays = ['feature', 'threshold', 'left', 'right', 'value'].map((key) => {
+      const v = tree?.[key];
+      if (!Array.isArray(v) || v.some((x) => typeof x !== 'number' || !Number.isFinite(x))) bad(`trees[${k}].${key} must be an array of finite numbers`);
+      return v as number[];
+    });
+    const size = arrays[0].length;
+    if (size === 0 || arrays.some((a) => a.length !== size)) bad(`trees[${k}]: its arrays must be non-empty and of one length`);
+    const [feature, threshold, left, right, value] = arrays;
+    for (let i = 0; i < size; i++) {
+      if (feature[i] === -1) continue;
+      if (!Number.isInteger(feature[i]) || feature[i] < 0 || feature[i] >= RERANK_FEATURES.length) bad(`trees[${k}].feature[${i}] is not a feature index`);
+      // children come after their parent, so a walk always ends
+      if (!(left[i] > i && left[i] < size && right[i] > i && right[i] < size)) bad(`trees[${k}] node ${i}: children out of range`);
+    }
+    return Object.freeze({ feature, threshold, left, right, value });
+  });
+  return Object.freeze({
+    version: 1,
+    features: Object.freeze([...(names as string[])]),
+    base: m.base as number,
+    trees: Object.freeze(trees),
+    training: m.training && typeof m.training === 'object' ? Object.freeze({ ...(m.training as Record<string, unknown>) }) : undefined,
+  });
+}
+
+let bundled: RerankModel | null = null;
+
+/** The model shipped with the package (models/rerank.json), read once. */
+export function loadBundledRerankModel(): RerankModel {
+  if (bundled) return bundled;
+  const path = bundledRerankModelPath();
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    throw new FilmkwError('INPUT', `rerank: cannot read the bundled model models/rerank.json (${(err as Error).message}); run npm run train:rerank`, { cause: err });
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (err) {
+    throw new FilmkwError('INPUT', `models/rerank.json: not valid JSON (${(err as Error).message})`, { cause: err });
+  }
+  bundled = parseRerankModel(raw, 'models/rerank.json');
+  return bundled;
+}
+
+/** A model that scores every candidate 0 (no trees): the trainer uses it to read the features. */
+export function zeroRerankModel(): RerankModel {
+  return { version: 1, features: [...RERANK_FEATURES], base: 0, trees: [] };
+}
+
+export const sigmoid = (z: number): number => 1 / (1 + Math.exp(-z));
+
+/**
+ * The logit of a feature vector. With `contributions` (length = number of features, zeroed by the
+ * caller), adds each feature's share of the logit along the trees' paths (each split's change of node
+ * value goes to its feature); logit = base + Σ root values + Σ contributions.
+ * @returns the logit and the constant part base + Σ root values
+ */
+export function rerankLogit(model: RerankModel, x: ArrayLike<number>, contributions?: Float64Array): number {
+  if (!contributions) return packedLogit(packed(model), x);
+  let s = model.base;
+  for (const t of model.trees) {
+    let k = 0;
+    while (t.feature[k] >= 0) {
+      const next = x[t.feature[k]] < t.threshold[k] ? t.left[k] : t.right[k];
+      contributions[t.feature[k]] += t.value[next] - t.value[k];
+      k = next;
+    }
+    s += t.value[k];
+  }
+  return s;
+}
+
+/** All trees in flat typed arrays (children as absolute node indices): the hot path walks these. */
+interface PackedTrees {
+  readonly base: number;
+  readonly roots: Int32Array;
+  readonly feature: Int32Array;
+  readonly threshold: Float64Array;
+  readonly left: Int32Array;
+  readonly right: Int32Array;
+  readonly value: Float64Array;
+}
+
+const packedModels = new WeakMap<RerankModel, PackedTrees>();
+
+function packed(model: RerankModel): PackedTrees {
+  let p = packedModels.get(model);
+  if (p) return p;
+  const size = model.trees.reduce((a, t) => a + t.feature.length, 0);
+  const roots = new Int32Array(model.trees.length);
+  const feature = new Int32Array(size);
+  const threshold = new Float64Array(size);
+  const left = new Int32Array(size);
+  const right = new Int32Array(size);
+  const value = new Float64Array(size);
+  let at = 0;
+  model.trees.forEach((t, k) => {
+    roots[k] = at;
+    for (let i = 0; i < t.feature.length; i++) {
+      feature[at + i] = t.feature[i];
+      threshold[at + i] = t.threshold[i];
+      left[at + i] = at + t.left[i];
+      right[at + i] = at + t.right[i];
+      value[at + i] = t.value[i];
+    }
+    at += t.feature.length;
+  });
+  p = { base: model.base, roots, feature, threshold, left, right, value };
+  packedModels.set(model, p);
+  return p;
+}
+
+function packedLogit(p: PackedTrees, x: ArrayLike<number>): number {
+  const { roots, feature, threshold, left, right, value } = p;
+  let s = p.base;
+  for (let t = 0; t < roots.length; t++) {
+    let k = roots[t];
+    let f = feature[k];
+    while (f >= 0) {
+      k = x[f] < threshold[k] ? left[k] : right[k];
+      f = feature[k];
+    }
+    s += value[k];
+  }
+  return s;
+}
+
+/** The constant part of every logit: base + Σ root values. */
+export function rerankBias(model: RerankModel): number {
+  let s = model.base;
+  for (const t of model.trees) s += t.value[0];
+  return s;
+}
+
+/** The features with a non-zero contribution: raw value and contribution, largest |contribution| first. */
+export function rerankContributions(model: RerankModel, x: ArrayLike<number>): { feature: string; value: number; contribution: number }[] {
+  const c = new Float64Array(model.features.length);
+  rerankLogit(model, x, c);
+  const out = model.features.map((feature, j) => ({ feature, value: x[j], contribution: c[j] }));
+  return out.sort((a, b) => Math.abs(b.contribution) - Math.abs(a.contribution) || (a.feature < b.feature ? -1 : a.feature > b.feature ? 1 : 0));
+}
+
+/** Parameters of {@link fitTrees}. */
+export interface TreeParameters {
+  /** Number of trees. */
+  trees: number;
+  /** Maximum depth of a tree. */
+  depth: number;
+  /** Learning rate (shrinkage of every leaf value). */
+  rate: number;
+  /** Minimum number of rows in a leaf. */
+  minLeaf: number;
+  /** Maximum number of thresholds tried per feature. */
+  bins: number;
+  /** L2 penalty on the leaf values (added to the Hessian sum). */
+  l2: number;
+  /**
+   * `'pointwise'`: the logistic loss of each candidate's label; `'pairwise'`: the logistic loss of
+   * every (keyword, non-keyword) pair of one document (RankNet), which is what the top-K order needs.
+   */
+  objective: 'pointwise' | 'pairwise';
+}
+
+/**
+ * Fit gradient-boosted regression trees for the logistic loss (Friedman's TreeBoost with Newton leaf
+ * values): depth-limited trees, splits searched over at most `bins` quantile thresholds per feature,
+ * deterministic (no subsampling).
+ */
+export function fitTrees(rows: readonly ArrayLike<number>[], labels: readonly number[], o: TreeParameters, groups?: readonly number[]): Omit<RerankModel, 'training'> {
+  const n = rows.length;
+  const p = RERANK_FEATURES.length;
+  // candidate thresholds per feature: distinct quantiles
+  const thresholds: number[][] = [];
+  const binOf: Uint8Array[] = [];
+  for (let j = 0; j < p; j++) {
+    const vals = Float64Array.from(rows, (r) => r[j]).sort();
+    // thresholds: every distinct value above the minimum when there are few (binary and sparse
+    // features), else quantiles of the values above the minimum
+    const distinct: number[] = [];
+    for (let i = 0; i < n && distinct.length <= o.bins; i++) if (i === 0 || vals[i] !== vals[i - 1]) distinct.push(vals[i]);
+    let cuts: number[] = [];
+    if (distinct.length <= o.bins) cuts = distinct.slice(1);
+    else {
+      let first = 0;
+      while (first < n && vals[first] === vals[0]) first++;
+      const m = n - first;
+      for (let b = 0; b < o.bins - 1; b++) {
+        const v = vals[first + Math.floor((b * m) / (o.bins - 1))];
+        if (cuts.length === 0 || v > cuts[cuts.length - 1]) cuts.push(v);
+      }
+    }
+    thresholds.push(cuts);
+    const bj = new Uint8Array(n);
+    for (let i = 0; i < n; i++) {
+      const x = rows[i][j];
+      let lo = 0;
+      while (lo < cuts.length && x >= cuts[lo]) lo++;
+      bj[i] = lo;
+    }
+    binOf.push(bj);
+  }
+  const pos = labels.reduce((a, b) => a + b, 0);
+  const base = Math.log(Math.max(pos, 1) / Math.max(n - pos, 1));
+  const F = new Float64Array(n).fill(base);
+  const g = new Float64Array(n);
+  const h = new Float64Array(n);
+  const trees: RerankTree[] = [];
+  const round = (x: number): number => Number(x.toPrecision(8));
+  // pairwise: the rows of each document (groups[i] = document of row i)
+  const docs: { pos: number[]; neg: number[] }[] = [];
+  if (o.objective === 'pairwise') {
+    if (!groups || groups.length !== n) throw new Error('fitTrees: the pairwise objective needs the document of every row');
+    const byDoc = new Map<number, { pos: number[]; neg: number[] }>();
+    for (let i = 0; i < n; i++) {
+      let d = byDoc.get(groups[i]);
+      if (!d) byDoc.set(groups[i], (d = { pos: [], neg: [] }));
+      (labels[i] ? d.pos : d.neg).push(i);
+    }
+    for (const d of byDoc.values()) if (d.pos.length > 0 && d.neg.length > 0) docs.push(d);
+  }
+  for (let t = 0; t < o.trees; t++) {
+    if (o.objective === 'pairwise') {
+      g.fill(0);
+      h.fill(1e-6);
+      for (const d of docs) {
+        for (const i of d.pos) {
+          for (const j of d.neg) {
+            const rho = sigmoid(F[j] - F[i]);
+            g[i] += rho;
+            g[j] -= rho;
+            const w = rho * (1 - rho);
+            h[i] += w;
+            h[j] += w;
+          }
+        }
+      }
+    } else {
+      for (let i = 0; i < n; i++) {
+        const mu = sigmoid(F[i]);
+        g[i] = labels[i] - mu;
+        h[i] = Math.max(mu * (1 - mu), 1e-6);
+      }
+    }
+    const tree = { feature: [] as number[], threshold: [] as number[], left: [] as number[], right: [] as number[], value: [] as number[] };
+    const grow = (members: Int32Array, depth: number): number => {
+      let G = 0;
+      let H = 0;
+      for (const i of members) {
+        G += g[i];
+        H += h[i];
+      }
+      const node = tree.feature.length;
+      tree.feature.push(-1);
+      tree.threshold.push(0);
+      tree.left.push(-1);
+      tree.right.push(-1);
+      tree.value.push(round((o.rate * G) / (H + o.l2)));
+      if (depth >= o.depth || members.length < 2 * o.minLeaf) return node;
+      let bestGain = 1e-9;
+      let bestF = -1;
+      let bestB = -1;
+      const parent = (G * G) / (H + o.l2);
+      for (let j = 0; j < p; j++) {
+        const cuts = thresholds[j];
+        if (cuts.length === 0) continue;
+        const gb = new Float64Array(cuts.length + 1);
+        const hb = new Float64Array(cuts.length + 1);
+        const cb = new Int32Array(cuts.length + 1);
+        const bj = binOf[j];
+        for (const i of members) {
+          gb[bj[i]] += g[i];
+          hb[bj[i]] += h[i];
+          cb[bj[i]]++;
+        }
+        let gl = 0;
+        let hl = 0;
+        let cl = 0;
+        for (let b = 0; b < cuts.length; b++) {
+          gl += gb[b];
+          hl += hb[b];
+          cl += cb[b];
+          const cr = members.length - cl;
+          if (cl < o.minLeaf || cr < o.minLeaf) continue;
+          const gain = (gl * gl) / (hl + o.l2) + ((G - gl) * (G - gl)) / (H - hl + o.l2) - parent;
+          if (gain > bestGain) {
+            bestGain = gain;
+            bestF = j;
+            bestB = b;
+          }
+        }
+      }
+      if (bestF < 0) return node;
+      const bj = binOf[bestF];
+      const l: number[] = [];
+      const r: number[] = [];
+      for (const i of members) (bj[i] <= bestB ? l : r).push(i);
+      tree.feature[node] = bestF;
+      tree.threshold[node] = thresholds[bestF][bestB];
+      tree.left[node] = grow(Int32Array.from(l), depth + 1);
+      tree.right[node] = grow(Int32Array.from(r), depth + 1);
+      return node;
+    };
+    const all = new Int32Array(n);
+    for (let i = 0; i < n; i++) all[i] = i;
+    grow(all, 0);
+    // leaves only add their value
+    for (let i = 0; i < n; i++) {
+      let k = 0;
+      while (tree.feature[k] >= 0) k = rows[i][tree.feature[k]] < tree.threshold[k] ? tree.left[k] : tree.right[k];
+      F[i] += tree.value[k];
+    }
+    trees.push(tree);
+  }
+  return { version: 1, features: [...RERANK_FEATURES], base: round(base), trees };
+}

@@ -1,0 +1,418 @@
+/**
+ * Learned re-ranking of the candidates (an extension beyond 王芳 等 2022; option group `rerank`, only in
+ * the preset `filmkw-rerank`). The graph stage ranks words by TextRank × IDF, which cannot see what the
+ * annotation guideline rewards: the first persons named in a synopsis, the film a review is about, the
+ * full form of a name rather than its short form, a theme noun over a supporting actor named once in a
+ * cast list. This stage describes every output candidate (graph word or phrase) by a fixed vector of
+ * document-level features ({@link RERANK_FEATURES}) and orders them by a logistic-regression score
+ * (rerank-model.ts), then applies the phrase stage's no-overlapping-variants rule (phrases.ts
+ * `selectItems`).
+ *
+ * Features are properties of the candidate in this document — never its identity — so the model carries
+ * no vocabulary: graph score and rank, IDF, frequency, spread, first position, length, POS, entity kind,
+ * order of first mention among the entities of its kind, cast-list context (a name in （…饰） brackets,
+ * after 主演/配音, or in a 、-separated list), 《》 marks, being the document's most mentioned film, full
+ * vs short form of a name, KG and semantic edge weights, and phrase shape. The model is trained by
+ * `npm run train:rerank` (scripts/train-rerank.mjs) on film-train only; models/rerank.json holds it with
+ * the training file's sha256. Figures: eval/results/film-dev/ANALYSIS.md §7.
+ *
+ * Pure: a function of the document's ranked graph, the KG and the model passed in.
+ */
+import type { KgView } from '../kg/model.js';
+import type { TokenLike } from './graph.js';
+import { foldNameDots, type PhraseCandidate } from './phrases.js';
+import type { IdfTable } from './idf.js';
+import type { OptionRules } from '../util/option-rules.js';
+
+/** Options of the re-ranking stage (group `rerank`). */
+export interface RerankOptions {
+  /**
+   * Order the candidates (words and phrases) by the learned model instead of the graph score (module
+   * header). Needs the phrase stage's candidates; off in every preset but `filmkw-rerank`.
+   * @default false
+   */
+  enabled: boolean;
+  /**
+   * Only the `pool` best candidates by the final graph score (words and phrases together) are scored
+   * by the model; the others are never output. 100 leaves film-dev's top 5 unchanged and halves the
+   * model's work (ANALYSIS.md §7).
+   * @default 100
+   */
+  pool: number;
+}
+
+export const DEFAULT_RERANK_OPTIONS: Readonly<RerankOptions> = Object.freeze({ enabled: false, pool: 100 });
+
+export const RERANK_OPTION_RULES: OptionRules<RerankOptions> = Object.freeze({
+  enabled: { type: 'boolean' },
+  pool: { type: 'number', min: 1, max: 1e6, integer: true },
+});
+
+/** Feature names, in the order of every feature vector and of the model's weights. */
+export const RERANK_FEATURES = [
+  'base', // final graph score (× IDF) / the document's best
+  'baseRank', // 1 / (1 + rank by final graph score)
+  'logBase', // ln(0.001 + base)
+  'top3', // among the 3 best by final graph score
+  'top10',
+  'top30',
+  'textrank', // graph rank score / the document's best (phrases: their best word's)
+  'idf', // IDF of the surface / 10
+  'logCount', // ln(1 + occurrences)
+  'firstPos', // first occurrence / text length
+  'spread', // (last − first occurrence) / text length
+  'len2',
+  'len3',
+  'len4plus',
+  'kgEdges', // ln(1 + Σ KG edge weights)
+  'semEdges', // ln(1 + Σ semantic edge weights)
+  'person',
+  'movie',
+  'character',
+  'genre',
+  'kindFirst', // the first entity of its kind to be mentioned
+  'kindSecond',
+  'kindOrderInv', // 1 / (1 + order of first mention among its kind)
+  'personFirst', // the first person or character named
+  'personSecond',
+  'personLater', // the fourth or a later person or character named
+  'personCastDoc', // a person or character in a text with a cast list (（…饰）)
+  'cast', // share of occurrences in a cast-list context
+  'titleMarks', // share of occurrences inside 《》
+  'mainMovie', // the film mentioned most often
+  'shortForm', // part of a longer name or candidate in this document
+  'fullForm', // an entity name containing another candidate of this document
+  'posName',
+  'posPlace',
+  'posOtherProper',
+  'posNoun',
+  'posVerb',
+  'posAdj',
+  'posUnknown',
+  'posLatin',
+  'phrase',
+  'phrase3',
+  'phraseOneChar',
+  'phraseJoined',
+  'phraseEntity',
+  'phraseSequel', // a word plus a sequel number (阿凡达2)
+  'partBest', // phrase: the best final graph score of its words / the document's best
+  'partWorst', // phrase: the worst (0 for a part that is not a graph word)
+  'inPhraseShare', // word: the largest share of its occurrences inside one phrase candidate
+  'mainFilmRelated', // an entity related in the KG to the document's main film (its director, actors, characters)
+  'otherMovie', // a film that is not the document's main film
+  'entityLinks', // ln(1 + number of the document's entities it is related to in the KG)
+] as const;
+export type RerankFeature = (typeof RERANK_FEATURES)[number];
+const F = Object.fromEntries(RERANK_FEATURES.map((f, i) => [f, i])) as Record<RerankFeature, number>;
+export const RERANK_FEATURE_COUNT = RERANK_FEATURES.length;
+
+/** What the stage reads of one ranked document. */
+export interface RerankDocument {
+  readonly text: string;
+  readonly tokens: readonly (TokenLike & { readonly tag?: string })[];
+  /** Node labels (graph words), numbered in order of first occurrence. */
+  readonly words: readonly string[];
+  /** Node, token index and UTF-16 offset of every candidate occurrence. */
+  readonly node: Int32Array;
+  readonly tokenIndex: Int32Array;
+  readonly charStart: Int32Array;
+  /** Graph rank score and final score (× IDF) of every node. */
+  readonly rank: Float64Array;
+  readonly values: Float64Array;
+  /** Nodes that may be output. */
+  readonly eligible: Uint8Array;
+  /** Per node: Σ KG and Σ semantic weights of its edges. */
+  readonly kgSum: Float64Array;
+  readonly semSum: Float64Array;
+  /** The entity reported for each node (-1: none). */
+  readonly entity: Int32Array;
+  readonly phrases: readonly PhraseCandidate[];
+  /** Phrase scores from their words (phrases.ts `phraseScores`; NaN: not output). */
+  readonly phraseValues: Float64Array;
+}
+
+/** One output candidate with its features. */
+export interface RerankItem {
+  readonly text: string;
+  /** Node index of a word, or -1 for a phrase. */
+  readonly node: number;
+  /** Index into `phrases` for a phrase, else -1. */
+  readonly phrase: number;
+  readonly charStart: number;
+  /** The entity the surface names (-1: none). */
+  readonly entity: number;
+  /** The feature vector; null beyond the pool (not scored). */
+  features: Float64Array | null;
+  /** Rank by the final graph score among all items (0 = best; set by {@link rerankItems}). */
+  baseRank: number;
+}
+
+const PERSONISH = new Set(['Person', 'Character']);
+const CAST_LEFT = ['主演', '演员', '配音', '饰演', '领衔', '出演', '客串'];
+
+/** Whether the occurrence at [s, e) of `text` stands in a cast list (see module header). */
+export function inCastContext(text: string, s: number, e: number): boolean {
+  const next = text.charCodeAt(e);
+  // 饰 right after the name, a closing bracket, or a list separator
+  if (next === 0x9970 /* 饰 */ || next === 0xff09 || next === 0x29 || next === 0x3001 /* 、 */) return true;
+  const before = text.charCodeAt(s - 1);
+  if (before === 0x3001 || before === 0xff08 || before === 0x28) return true;
+  const left = text.slice(Math.max(0, s - 8), s);
+  for (const cue of CAST_LEFT) if (left.includes(cue)) return true;
+  // 主演 / 饰演 right after the name (由吴京主演)
+  const right = text.slice(e, e + 2);
+  return right === '主演' || right === '饰演' || right === '领衔';
+}
+
+/** Whether [s, e) lies inside 《》 (the nearest mark to the left is an opening one and 》 follows). */
+function inTitleMarks(text: string, s: number, e: number): boolean {
+  return text.charCodeAt(s - 1) === 0x300a && text.charCodeAt(e) === 0x300b;
+}
+
+function posGroup(tag: string | undefined): RerankFeature | null {
+  if (!tag) return null;
+  if (tag === 'nr' || tag === 'nrt' || tag === 'nrfg' || tag === 'nr1' || tag === 'nr2') return 'posName';
+  if (tag === 'ns' || tag === 'nsf') return 'posPlace';
+  if (tag === 'nz' || tag === 'nt') return 'posOtherProper';
+  if (tag === 'eng') return 'posLatin';
+  if (tag === 'x') return 'posUnknown';
+  if (tag.startsWith('n')) return 'posNoun';
+  if (tag.startsWith('v')) return 'posVerb';
+  if (tag.startsWith('a')) return 'posAdj';
+  return null;
+}
+
+function codePoints(s: string): number {
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0xdc00 || c > 0xdfff) n++;
+  }
+  return n;
+}
+
+/** The KG entity a phrase surface names (its name, or with its name dots folded to ·), or -1. */
+export function surfaceEntity(kg: KgView | null, text: string): number {
+  if (!kg) return -1;
+  let found = kg.lookup(text);
+  if (found.length === 0) {
+    const folded = foldNameDots(text);
+    if (folded !== text) found = kg.lookup(folded);
+  }
+  return found.length > 0 ? found[0] : -1;
+}
+
+/**
+ * The output candidates of one document with their feature vectors (module header): every eligible
+ * graph word, then every phrase with a score; only the `pool` best by the final graph score get a
+ * feature vector. Pure.
+ */
+export function rerankItems(d: RerankDocument, kg: KgView | null, idf: IdfTable, pool = Infinity): RerankItem[] {
+  const n = d.words.length;
+  const L = Math.max(1, d.text.length);
+  const count = new Int32Array(n);
+  const first = new Int32Array(n).fill(-1);
+  const last = new Int32Array(n);
+  const cast = new Int32Array(n);
+  const marks = new Int32Array(n);
+  const tag: (string | undefined)[] = new Array(n);
+  for (let k = 0; k < d.node.length; k++) {
+    const i = d.node[k];
+    const s = d.charStart[k];
+    const e = s + d.tokens[d.tokenIndex[k]].word.length;
+    count[i]++;
+    if (first[i] < 0) {
+      first[i] = s;
+      tag[i] = d.tokens[d.tokenIndex[k]].tag;
+    }
+    last[i] = s;
+    if (inCastContext(d.text, s, e)) cast[i]++;
+    if (inTitleMarks(d.text, s, e)) marks[i]++;
+  }
+  // order of first mention among the entities of each kind (nodes are in order of first occurrence)
+  const kindOrder = new Int32Array(n).fill(-1);
+  const seenOfKind = new Map<string, number>();
+  let mainMovie = -1;
+  for (let i = 0; i < n; i++) {
+    if (d.entity[i] < 0 || !kg) continue;
+    const kind = kg.kindOf(d.entity[i]);
+    const k = seenOfKind.get(kind) ?? 0;
+    kindOrder[i] = k;
+    seenOfKind.set(kind, k + 1);
+  }
+  // the main film: a film named in 《》 when there is one, then the most mentions plus KG links to the
+  // document's other entities (a common word that is also a title — 师父, 孩子们 — is rarely in 《》)
+  const entityNodes: number[] = [];
+  for (let i = 0; i < n; i++) if (d.entity[i] >= 0 && d.eligible[i]) entityNodes.push(i);
+  const links = new Int32Array(n);
+  if (kg && entityNodes.length <= 400) {
+    for (let a = 0; a < entityNodes.length; a++) {
+      for (let b = a + 1; b < entityNodes.length; b++) {
+        if (kg.relationCount(d.entity[entityNodes[a]], d.entity[entityNodes[b]]) > 0) {
+          links[entityNodes[a]]++;
+          links[entityNodes[b]]++;
+        }
+      }
+    }
+  }
+  let mainScore = -1;
+  if (kg) {
+    for (const i of entityNodes) {
+      if (kg.kindOf(d.entity[i]) !== 'Movie') continue;
+      const score = count[i] + links[i] + (marks[i] > 0 ? 1000 : 0);
+      if (score > mainScore) {
+        mainScore = score;
+        mainMovie = i;
+      }
+    }
+  }
+  const mainEntity = mainMovie >= 0 ? d.entity[mainMovie] : -1;
+  // order of first mention among persons and characters together (synopses name the leads first)
+  const personOrder = new Int32Array(n).fill(-1);
+  let persons = 0;
+  if (kg) for (let i = 0; i < n; i++) if (d.entity[i] >= 0 && PERSONISH.has(kg.kindOf(d.entity[i]))) personOrder[i] = persons++;
+  const castDoc = d.text.includes('饰）') || d.text.includes('饰)');
+  // proper parts of the longer names and candidates of this document (short forms)
+  const parts = new Set<string>();
+  const addParts = (w: string): void => {
+    for (let a = 0; a < w.length; a++) for (let b = a + 2; b <= w.length; b++) if (b - a < w.length) parts.add(w.slice(a, b));
+  };
+  const words = new Set(d.words);
+  for (let i = 0; i < n; i++) if (d.words[i].length >= 3 && d.words[i].length <= 12) addParts(d.words[i]);
+  const phraseEntities = d.phrases.map((p) => surfaceEntity(kg, p.text));
+  for (let p = 0; p < d.phrases.length; p++) if (phraseEntities[p] >= 0 || d.phrases[p].joined) addParts(d.phrases[p].text);
+
+  // per word: occurrences inside its most frequent phrase candidate
+  const inPhrase = new Int32Array(n);
+  for (const ph of d.phrases) for (const m of ph.members) if (m >= 0 && ph.count > inPhrase[m]) inPhrase[m] = ph.count;
+  let maxValue = 0;
+  let maxRank = 0;
+  for (let i = 0; i < n; i++) {
+    if (!d.eligible[i]) continue;
+    if (d.values[i] > maxValue) maxValue = d.values[i];
+    if (d.rank[i] > maxRank) maxRank = d.rank[i];
+  }
+  for (let p = 0; p < d.phrases.length; p++) if (d.phraseValues[p] > maxValue) maxValue = d.phraseValues[p];
+  const norm = (v: number, max: number): number => (max > 0 ? v / max : 0);
+
+  const items: RerankItem[] = [];
+  const setLength = (f: Float64Array, text: string): void => {
+    const len = codePoints(text);
+    f[len <= 2 ? F.len2 : len === 3 ? F.len3 : F.len4plus] = 1;
+  };
+  const setKind = (f: Float64Array, e: number): void => {
+    if (e < 0 || !kg) return;
+    const kind = kg.kindOf(e);
+    f[kind === 'Person' ? F.person : kind === 'Movie' ? F.movie : kind === 'Character' ? F.character : F.genre] = 1;
+  };
+  const wordFeatures = (i: number): Float64Array => {
+    const f = new Float64Array(RERANK_FEATURE_COUNT);
+    const w = d.words[i];
+    f[F.base] = norm(d.values[i], maxValue);
+    f[F.textrank] = norm(d.rank[i], maxRank);
+    f[F.idf] = idf.weight(w) / 10;
+    f[F.logCount] = Math.log1p(count[i]);
+    f[F.firstPos] = first[i] / L;
+    f[F.spread] = (last[i] - first[i]) / L;
+    setLength(f, w);
+    f[F.kgEdges] = Math.log1p(d.kgSum[i]);
+    f[F.semEdges] = Math.log1p(d.semSum[i]);
+    setKind(f, d.entity[i]);
+    if (kindOrder[i] >= 0) {
+      f[F.kindFirst] = kindOrder[i] === 0 ? 1 : 0;
+      f[F.kindSecond] = kindOrder[i] === 1 ? 1 : 0;
+      f[F.kindOrderInv] = 1 / (1 + kindOrder[i]);
+    }
+    if (personOrder[i] >= 0) {
+      f[F.personFirst] = personOrder[i] === 0 ? 1 : 0;
+      f[F.personSecond] = personOrder[i] === 1 ? 1 : 0;
+      f[F.personLater] = personOrder[i] >= 3 ? 1 : 0;
+      f[F.personCastDoc] = castDoc ? 1 : 0;
+    }
+    f[F.cast] = count[i] > 0 ? cast[i] / count[i] : 0;
+    f[F.titleMarks] = count[i] > 0 ? marks[i] / count[i] : 0;
+    f[F.mainMovie] = i === mainMovie ? 1 : 0;
+    if (kg && d.entity[i] >= 0) {
+      f[F.entityLinks] = Math.log1p(links[i]);
+      if (kg.kindOf(d.entity[i]) === 'Movie' && i !== mainMovie) f[F.otherMovie] = 1;
+      if (mainEntity >= 0 && i !== mainMovie && kg.relationCount(d.entity[i], mainEntity) > 0) f[F.mainFilmRelated] = 1;
+    }
+    f[F.shortForm] = parts.has(w) ? 1 : 0;
+    if (d.entity[i] >= 0 && kg && PERSONISH.has(kg.kindOf(d.entity[i]))) {
+      for (let a = 0; a < w.length && !f[F.fullForm]; a++) for (let b = a + 2; b <= w.length; b++) if (b - a < w.length && words.has(w.slice(a, b))) f[F.fullForm] = 1;
+    }
+    const pos = posGroup(tag[i]);
+    if (pos) f[F[pos]] = 1;
+    f[F.inPhraseShare] = count[i] > 0 ? inPhrase[i] / count[i] : 0;
+    return f;
+  };
+  const phraseFeatures = (p: number): Float64Array => {
+    const value = d.phraseValues[p];
+    const ph = d.phrases[p];
+    const f = new Float64Array(RERANK_FEATURE_COUNT);
+    let rank = 0;
+    let kgSum = 0;
+    let semSum = 0;
+    let best = 0;
+    let worst = Infinity;
+    for (const m of ph.members) {
+      const v = m < 0 ? 0 : d.values[m];
+      if (v > best) best = v;
+      if (v < worst) worst = v;
+      if (m < 0) continue;
+      if (d.rank[m] > rank) rank = d.rank[m];
+      kgSum += d.kgSum[m];
+      semSum += d.semSum[m];
+    }
+    f[F.base] = norm(value, maxValue);
+    f[F.textrank] = norm(rank, maxRank);
+    f[F.idf] = idf.weight(ph.text) / 10;
+    f[F.logCount] = Math.log1p(ph.count);
+    f[F.firstPos] = ph.charStart / L;
+    f[F.spread] = ((ph.lastStart ?? ph.charStart) - ph.charStart) / L;
+    setLength(f, ph.text);
+    f[F.kgEdges] = Math.log1p(kgSum);
+    f[F.semEdges] = Math.log1p(semSum);
+    setKind(f, phraseEntities[p]);
+    f[F.shortForm] = parts.has(ph.text) ? 1 : 0;
+    f[F.phrase] = 1;
+    f[F.phrase3] = ph.members.length >= 3 ? 1 : 0;
+    f[F.phraseOneChar] = ph.oneCharParts ?? 0;
+    f[F.phraseJoined] = ph.joined ? 1 : 0;
+    f[F.phraseSequel] = ph.sequel ? 1 : 0;
+    if (ph.sequel && d.entity[ph.members[0]] >= 0 && kg && kg.kindOf(d.entity[ph.members[0]]) === 'Movie') setKind(f, d.entity[ph.members[0]]);
+    f[F.phraseEntity] = phraseEntities[p] >= 0 ? 1 : 0;
+    f[F.partBest] = norm(best, maxValue);
+    f[F.partWorst] = norm(worst, maxValue);
+    return f;
+  };
+  // every output candidate with its final graph score; features only for the `pool` best (the model
+  // scores no other)
+  const base: number[] = [];
+  for (let i = 0; i < n; i++) {
+    if (!d.eligible[i]) continue;
+    items.push({ text: d.words[i], node: i, phrase: -1, charStart: first[i], entity: d.entity[i], features: null, baseRank: -1 });
+    base.push(norm(d.values[i], maxValue));
+  }
+  for (let p = 0; p < d.phrases.length; p++) {
+    if (Number.isNaN(d.phraseValues[p])) continue;
+    items.push({ text: d.phrases[p].text, node: -1, phrase: p, charStart: d.phrases[p].charStart, entity: phraseEntities[p], features: null, baseRank: -1 });
+    base.push(norm(d.phraseValues[p], maxValue));
+  }
+  // rank by the final graph score (words and phrases together; ties: first occurrence)
+  const order = items.map((_, k) => k).sort((a, b) => base[b] - base[a] || items[a].charStart - items[b].charStart || a - b);
+  for (let r = 0; r < order.length; r++) {
+    const item = items[order[r]];
+    item.baseRank = r;
+    if (r >= pool) continue;
+    const f = item.phrase >= 0 ? phraseFeatures(item.phrase) : wordFeatures(item.node);
+    f[F.baseRank] = 1 / (1 + r);
+    f[F.logBase] = Math.log(0.001 + f[F.base]);
+    f[F.top3] = r < 3 ? 1 : 0;
+    f[F.top10] = r < 10 ? 1 : 0;
+    f[F.top30] = r < 30 ? 1 : 0;
+    item.features = f;
+  }
+  return items;
+}

@@ -1,0 +1,225 @@
+/**
+ * The learned re-ranker (src/pipeline/rerank.ts, rerank-model.ts), its compound candidates
+ * (phrases.ts findCompounds) and its training command (scripts/train-rerank.mjs).
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { findCompounds, foldNameDots } from '../../src/pipeline/phrases.js';
+import { inCastContext, RERANK_FEATURES } from '../../src/pipeline/rerank.js';
+import { fitTrees, loadBundledRerankModel, parseRerankModel, rerankBias, rerankContributions, rerankLogit } from '../../src/pipeline/rerank-model.js';
+import { createExtractor } from '../../src/pipeline/extract.js';
+import { loadKg } from '../../src/kg/load.js';
+import { FilmkwError } from '../../src/errors.js';
+
+/** Tokens with offsets from `word/tag` pairs; candidates = indices given. */
+function tokenDoc(pairs: [string, string][], candidates: number[]) {
+  let at = 0;
+  const tokens = pairs.map(([word, tag]) => {
+    const t = { word, tag, start: at };
+    at += word.length;
+    return t;
+  });
+  const words: string[] = [];
+  const node = candidates.map((t) => {
+    let i = words.indexOf(tokens[t].word);
+    if (i < 0) i = words.push(tokens[t].word) - 1;
+    return i;
+  });
+  const doc = { node: Int32Array.from(node), tokenIndex: Int32Array.from(candidates), charStart: Int32Array.from(candidates, (t) => tokens[t].start), words };
+  return { tokens, doc };
+}
+
+const noStop = (w: string) => w === '的' || w === '了';
+
+test('findCompounds: one-character parts by POS, name dots and Latin spaces join, 3 tokens, stop words and function tags break', () => {
+  // 唢呐/n 匠/n 的 西洋/ns 乐/n ， 钱宁/nr • 塔图姆/nr 和/c Hannibal/eng ␠ Lecter/eng 传统/n 文化/n 遗产/n
+  const pairs: [string, string][] = [
+    ['唢呐', 'n'], ['匠', 'n'], ['的', 'uj'], ['西洋', 'ns'], ['乐', 'n'], ['，', 'x'], ['钱宁', 'nr'], ['•', 'x'], ['塔图姆', 'nr'],
+    ['和', 'c'], ['Hannibal', 'eng'], [' ', 'x'], ['Lecter', 'eng'], ['。', 'x'], ['传统', 'n'], ['文化', 'n'], ['遗产', 'n'],
+  ];
+  // candidates: tokens of ≥ 2 characters that are not stop words or punctuation
+  const { tokens, doc } = tokenDoc(pairs, [0, 3, 6, 8, 10, 12, 14, 15, 16]);
+  const found = findCompounds(tokens, doc, { maxTokens: 3, minCount: 1 }, noStop);
+  const shape = found.map((p) => [p.text, p.oneCharParts, p.joined ?? false]);
+  assert.deepEqual(shape, [
+    ['唢呐匠', 1, false],
+    ['西洋乐', 1, false],
+    ['钱宁•塔图姆', 0, true],
+    ['Hannibal Lecter', 0, true],
+    ['传统文化', 0, false],
+    ['传统文化遗产', 0, false],
+    ['文化遗产', 0, false],
+  ]);
+  // members: graph nodes, -1 for a part that is not a graph word (匠)
+  assert.deepEqual(Array.from(found[0].members, (m) => (m < 0 ? null : doc.words[m])), ['唢呐', null]);
+  // minCount 2: nothing occurs twice; maxTokens 2: no 3-token phrase
+  assert.deepEqual(findCompounds(tokens, doc, { maxTokens: 3, minCount: 2 }, noStop), []);
+  assert.ok(!findCompounds(tokens, doc, { maxTokens: 2, minCount: 1 }, noStop).some((p) => p.text === '传统文化遗产'));
+  // entity words (not joined) are not phrase parts
+  const entities = doc.words.map((w) => (w === '传统' ? Int32Array.of(0) : null));
+  assert.ok(!findCompounds(tokens, doc, { maxTokens: 3, minCount: 1 }, noStop, entities).some((p) => p.text.includes('传统')));
+  assert.equal(foldNameDots('钱宁•塔图姆・x'), '钱宁·塔图姆·x');
+});
+
+test('findCompounds: a phrase needs a graph word and a part of two characters; a surface that is a graph word is no phrase', () => {
+  const { tokens, doc } = tokenDoc([['焦', 'nr'], ['师傅', 'n'], ['老', 'a'], ['王', 'nr']], [1]);
+  assert.deepEqual(findCompounds(tokens, doc, { maxTokens: 3, minCount: 1 }, noStop).map((p) => p.text), ['焦师傅', '焦师傅老', '师傅老', '师傅老王']);
+  const onlyShort = tokenDoc([['老', 'a'], ['王', 'nr']], []);
+  assert.deepEqual(findCompounds(onlyShort.tokens, onlyShort.doc, { maxTokens: 3, minCount: 1 }, noStop), []);
+});
+
+test('inCastContext: 饰 brackets, cast cues and name lists', () => {
+  const t = '影片由吴京主演。伍万里（易烊千玺 饰）参军，张三、李四同行，王五说话。';
+  const at = (w: string) => [t.indexOf(w), t.indexOf(w) + w.length] as const;
+  assert.equal(inCastContext(t, ...at('吴京')), true); // 主演 right after the name
+  assert.equal(inCastContext(t, ...at('易烊千玺')), true); // （ before
+  assert.equal(inCastContext(t, ...at('伍万里')), true); // （ after
+  assert.equal(inCastContext(t, ...at('张三')), true); // 、 after
+  assert.equal(inCastContext(t, ...at('王五')), false);
+});
+
+function toyModel(): ReturnType<typeof parseRerankModel> {
+  const p = RERANK_FEATURES.length;
+  // one stump on feature 0 (base): x < 0.5 → −1, else +2; root value 0.25
+  return parseRerankModel(
+    { version: 1, features: [...RERANK_FEATURES], base: -0.5, trees: [{ feature: [0, -1, -1], threshold: [0.5, 0, 0], left: [1, -1, -1], right: [2, -1, -1], value: [0.25, -1, 2] }], training: { p } },
+    'toy.json',
+  );
+}
+
+test('rerank model: logit, contributions that add up, and strict parsing with the file and field named', () => {
+  const m = toyModel();
+  const x = new Float64Array(RERANK_FEATURES.length);
+  x[0] = 0.7;
+  assert.equal(rerankLogit(m, x), 1.5);
+  assert.equal(rerankBias(m), -0.25);
+  const c = rerankContributions(m, x);
+  assert.deepEqual(c[0], { feature: 'base', value: 0.7, contribution: 1.75 });
+  assert.equal(rerankBias(m) + c.reduce((a, f) => a + f.contribution, 0), rerankLogit(m, x));
+  x[0] = 0.2;
+  assert.equal(rerankLogit(m, x), -1.5);
+  const bad = (raw: unknown, pattern: RegExp) =>
+    assert.throws(() => parseRerankModel(raw, 'm.json'), (e: unknown) => e instanceof FilmkwError && e.code === 'INPUT' && pattern.test(e.message));
+  bad([], /^m\.json: re-rank model: not a JSON object/);
+  bad({ version: 2 }, /field "version" must be 1/);
+  bad({ version: 1, features: ['base'], base: 0, trees: [] }, /field "features" must list/);
+  bad({ version: 1, features: [...RERANK_FEATURES], base: 'x', trees: [] }, /field "base"/);
+  bad({ version: 1, features: [...RERANK_FEATURES], base: 0, trees: [{ feature: [0], threshold: [1], left: [0], right: [0], value: [0] }] }, /trees\[0\] node 0: children out of range/);
+  bad({ version: 1, features: [...RERANK_FEATURES], base: 0, trees: [{ feature: [0, -1], threshold: [1], left: [1, -1], right: [1, -1], value: [0, 0] }] }, /trees\[0\]: its arrays/);
+});
+
+test('fitTrees: deterministic, and learns a threshold rule and an interaction', () => {
+  const p = RERANK_FEATURES.length;
+  const rows: Float64Array[] = [];
+  const labels: number[] = [];
+  for (let i = 0; i < 400; i++) {
+    const x = new Float64Array(p);
+    x[0] = (i % 20) / 20; // base
+    x[1] = i % 2; // baseRank used as a flag
+    rows.push(x);
+    // positive when base ≥ 0.5 and the flag is set
+    labels.push(x[0] >= 0.5 && x[1] === 1 ? 1 : 0);
+  }
+  const params = { trees: 30, depth: 2, rate: 0.3, minLeaf: 5, bins: 16, l2: 1, objective: 'pointwise' as const };
+  const a = fitTrees(rows, labels, params);
+  const b = fitTrees(rows, labels, params);
+  assert.equal(JSON.stringify(a), JSON.stringify(b));
+  const model = parseRerankModel(JSON.parse(JSON.stringify(a)), 'fit');
+  for (let i = 0; i < rows.length; i++) assert.equal(rerankLogit(model, rows[i]) > 0, labels[i] === 1, `row ${i}`);
+});
+
+test('the bundled model matches this version of the features and records its training set', () => {
+  const m = loadBundledRerankModel();
+  assert.deepEqual(m.features, RERANK_FEATURES);
+  assert.ok(m.trees.length > 0);
+  assert.match(String(m.training?.sha256), /^[0-9a-f]{64}$/);
+  assert.equal(m.training?.file, 'film-train.jsonl');
+});
+
+test('filmkw-rerank end to end (demo KG): probabilities in order, explanation adds up, same alone and in a batch', async () => {
+  const kg = await loadKg({});
+  const ex = createExtractor({ preset: 'filmkw-rerank', kg });
+  const texts = [
+    '《长津湖》由吴京、易烊千玺主演，讲述抗美援朝战争中伍万里（易烊千玺 饰）的成长。伍万里在战争中成长。',
+    '唢呐匠焦三爷收徒天鸣，传承唢呐技艺。唢呐匠的坚守令人感动。',
+  ];
+  const alone = texts.map((t) => createExtractor({ preset: 'filmkw-rerank', kg }).extract(t, { explain: true }));
+  const batch = texts.map((t) => ex.extract(t, { explain: true }));
+  assert.deepEqual(batch, alone);
+  for (const kws of batch) {
+    assert.ok(kws.length > 0 && kws.length <= 5);
+    for (let i = 1; i < kws.length; i++) assert.ok(kws[i - 1].score >= kws[i].score);
+    for (const k of kws) {
+      assert.ok(k.score > 0 && k.score < 1);
+      const r = k.explain!.rerank!;
+      assert.ok(Math.abs(1 / (1 + Math.exp(-r.logit)) - k.score) < 1e-12);
+      assert.ok(Math.abs(r.bias + r.features.reduce((a, f) => a + f.contribution, 0) - r.logit) < 1e-9);
+    }
+  }
+  // a one-character part forms a compound candidate (唢呐+匠; 匠 alone is no candidate)
+  const all = createExtractor({ preset: 'filmkw-rerank', kg, overrides: { 'phrases.dedup': 'off' } }).extract(texts[1], { topK: 100, explain: true });
+  const compound = all.find((k) => k.word === '唢呐匠');
+  assert.ok(compound, JSON.stringify(all.map((k) => k.word)));
+  assert.equal(compound.explain!.rerank!.features.find((f) => f.feature === 'phraseOneChar')!.value, 1);
+  // no overlapping variants between a phrase and a word
+  for (const kws of batch) {
+    for (const a of kws) for (const b of kws) if (a !== b && (a.explain!.phrase || b.explain!.phrase)) assert.ok(!a.word.includes(b.word), `${a.word} / ${b.word}`);
+  }
+});
+
+test('npm run train:rerank (scripts/train-rerank.mjs): writes a model with the training file hash, byte-identical on a re-run, refuses to overwrite', () => {
+  const root = fileURLToPath(new URL('../../', import.meta.url));
+  const script = join(root, 'scripts', 'train-rerank.mjs');
+  const gold = join(root, 'test', 'fixtures', 'eval', 'tiny.jsonl');
+  const dir = mkdtempSync(join(tmpdir(), 'filmkw-rerank-'));
+  try {
+    const out = join(dir, 'model.json');
+    const run = (...extra: string[]) => spawnSync(process.execPath, [script, '--gold', gold, '--kg', join(root, 'kg', 'demo'), '--out', out, ...extra], { encoding: 'utf8' });
+    const first = run();
+    assert.equal(first.status, 0, first.stderr);
+    const bytes = readFileSync(out, 'utf8');
+    const model = parseRerankModel(JSON.parse(bytes), out);
+    assert.equal(model.training?.sha256, createHash('sha256').update(readFileSync(gold)).digest('hex'));
+    assert.equal(model.training?.documents, 2);
+    const again = run();
+    assert.equal(again.status, 2);
+    assert.match(again.stderr, /^filmkw: train-rerank: .*model\.json exists; pass --force/m);
+    const forced = run('--force');
+    assert.equal(forced.status, 0, forced.stderr);
+    assert.equal(readFileSync(out, 'utf8'), bytes);
+    writeFileSync(join(dir, 'x'), '');
+    const missing = spawnSync(process.execPath, [script, '--gold', join(dir, 'nope.jsonl'), '--out', join(dir, 'm2.json')], { encoding: 'utf8' });
+    assert.equal(missing.status, 2);
+    assert.match(missing.stderr, /nope\.jsonl: no such file/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('findCompounds: a word plus a sequel number is a phrase (阿凡达2), a number with a unit or classifier is not (阿凡达 3年)', () => {
+  const { tokens, doc } = tokenDoc(
+    [['阿凡达', 'nz'], ['2', 'm'], ['，', 'x'], ['复联', 'j'], ['4', 'm'], ['的', 'uj'], ['特效', 'n'], ['3', 'm'], ['年', 'q'], ['电影', 'n'], ['12', 'm'], ['34', 'm']],
+    [0, 3, 6, 9],
+  );
+  const found = findCompounds(tokens, doc, { maxTokens: 3, minCount: 1 }, noStop).filter((p) => p.sequel);
+  assert.deepEqual(found.map((p) => p.text), ['阿凡达2', '复联4']);
+  assert.deepEqual(Array.from(found[0].members), [0, -1]);
+});
+
+test('rerank.pool: only the pool best by the graph score are scored and can be output', async () => {
+  const kg = await loadKg({});
+  const text = '《长津湖》由吴京、易烊千玺主演，讲述抗美援朝战争中伍万里（易烊千玺 饰）的成长。伍万里在战争中成长。';
+  const one = createExtractor({ preset: 'filmkw-rerank', kg, overrides: { 'rerank.pool': 1 } }).extract(text, { topK: 5 });
+  assert.equal(one.length, 1);
+  // the graph's best candidate (filmkw's first keyword) is that one
+  const graphBest = createExtractor({ preset: 'filmkw-rerank', kg, overrides: { 'rerank.pool': 1_000 } }).extract(text, { topK: 50, explain: true })
+    .find((k) => k.explain!.rerank!.features.find((f) => f.feature === 'baseRank')!.value === 1);
+  assert.equal(one[0].word, graphBest?.word);
+  assert.throws(() => createExtractor({ preset: 'filmkw-rerank', kg, overrides: { 'rerank.pool': 0 } }), /bad value for rerank\.pool: 0 \(expected an integer ≥ 1 and ≤ 1000000\)/);
+});
