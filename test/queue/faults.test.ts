@@ -67,7 +67,7 @@ test('the submitter killed with SIGKILL: --resume collects what was done and enq
   const w = await startWorker(url, ['--stall-timeout', '1000']);
   try {
     const first = new Proc(tagArgs(input, url, out, ['--queue-window', '12']));
-    await until('a first checkpoint', () => checkpointed(out) > 0);
+    await until('the first chunks written', () => written(out) > 0);
     await first.kill('SIGKILL');
     const done = checkpointed(out);
     await until('the worker to finish the queued chunks', async () => (await countJobs(url, 'wait')) + (await countJobs(url, 'active')) === 0);
@@ -76,9 +76,9 @@ test('the submitter killed with SIGKILL: --resume collects what was done and enq
     const second = new Proc(tagArgs(input, url, out, ['--queue-window', '12', '--resume']));
     assert.equal(await second.exited, 0, second.stderr);
     assert.equal(readFileSync(out, 'utf8'), expected);
-    const m = /queue run [0-9a-f]{12}: (\d+) chunks \((\d+) enqueued, (\d+) found in the queue\).*resumed after (\d+) records/u.exec(second.stderr);
+    const m = /queue run [0-9a-f]{12}: (\d+) chunks \((\d+) enqueued, (\d+) found in the queue\)(?:.*resumed after (\d+) records)?/u.exec(second.stderr);
     assert.ok(m, second.stderr);
-    const [chunks, enqueued, found, resumed] = m.slice(1).map(Number);
+    const [chunks, enqueued, found, resumed] = m.slice(1).map((x) => Number(x ?? 0));
     assert.equal(resumed, done);
     assert.equal(chunks, 156 - Math.floor(done / 8));
     assert.ok(found >= inRedis, `found ${found} of the ${inRedis} completed chunks`);
