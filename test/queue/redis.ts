@@ -79,7 +79,10 @@ export class PrivateRedis {
 
   async up(): Promise<void> {
     const args = ['--port', String(this.port), '--bind', '127.0.0.1', '--dir', this.dir, '--save', '', '--appendonly', this.persist ? 'yes' : 'no', '--appendfsync', 'always'];
-    this.proc = spawn(BINARY, args, { stdio: 'ignore' });
+    const proc = spawn(BINARY, args, { stdio: 'ignore' });
+    this.proc = proc;
+    // never leave a server behind, even when the test process ends before its after hooks
+    process.once('exit', () => proc.kill('SIGKILL'));
     await waitPort(this.port, true);
   }
 
