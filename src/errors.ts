@@ -20,6 +20,8 @@ export const EXIT = {
   NEO4J_FAILED: 6,
   /** Output could not be written. */
   OUTPUT: 7,
+  /** The Redis job queue (`tag --queue`, `worker`) unreachable, or a chunk failed or was refused there. */
+  QUEUE: 8,
   /** Bug: an unexpected exception (stack trace printed). */
   INTERNAL: 70,
   /** Stopped by SIGINT (128 + 2, the shell's convention). */
@@ -28,7 +30,7 @@ export const EXIT = {
   SIGTERM: 143,
 } as const;
 
-export type ErrorCode = 'USAGE' | 'INPUT' | 'NEO4J_UNAVAILABLE' | 'NEO4J_AUTH' | 'NEO4J_FAILED' | 'OUTPUT' | 'SIGINT' | 'SIGTERM';
+export type ErrorCode = 'USAGE' | 'INPUT' | 'NEO4J_UNAVAILABLE' | 'NEO4J_AUTH' | 'NEO4J_FAILED' | 'OUTPUT' | 'QUEUE' | 'SIGINT' | 'SIGTERM';
 
 export class FilmkwError extends Error {
   readonly code: ErrorCode;

@@ -14,6 +14,7 @@ import type { SegmenterBackend } from '../lexicon/base.js';
 import { InlineEngine, WorkerPool, type TagCallOptions, type TagEngine } from './engine.js';
 import { loadFactory, siblingModule, type ExtractorFactorySpec } from './factory.js';
 import { tagOrdered, type OrderedOptions } from './ordered.js';
+import { pipeInput } from './pipe.js';
 import { loadTagKg, prepareWorkerKg } from './kg-source.js';
 import { tagExtractorWithKg, type TagExtractorArgs } from './tag-extractor.js';
 import {
@@ -55,6 +56,8 @@ export interface TagRunOptions {
   neo4j?: boolean;
   /** Directory of the on-disk cache of KG-derived tables (the CLI passes `FILMKW_CACHE_DIR`'s); absent or null: none. */
   cacheDir?: string | null;
+  /** The Unix-filter contract (pipe.ts): one line out per line in, nothing position-dependent. */
+  pipe?: boolean;
   /** Show a progress bar (the CLI passes stderr.isTTY). @default false */
   progress?: boolean;
   /** Checkpoint interval of `--out` runs. @default 1000 ms */
@@ -90,7 +93,7 @@ export interface TagRunSummary {
 }
 
 /** Output sink: a file (positioned writes, fsync) or a stream (stdout). */
-interface Sink {
+export interface Sink {
   write(text: string): Promise<void>;
   sync(): Promise<void>;
   close(): Promise<void>;
@@ -244,7 +247,7 @@ export async function runTag(o: TagRunOptions): Promise<TagRunSummary> {
 }
 
 /** What {@link checkRun} settles about a run. */
-interface CheckedRun {
+export interface CheckedRun {
   stdin: boolean;
   workers: number;
   maxRecordBytes: number;
@@ -252,7 +255,7 @@ interface CheckedRun {
 }
 
 /** Step 1: the options and paths (numbers in range, the input present, --resume and --out usable). */
-function checkRun(o: TagRunOptions): CheckedRun {
+export function checkRun(o: TagRunOptions): CheckedRun {
   const workers = checkCount('--workers', o.workers ?? 1, TAG_LIMITS.workers, ' (each worker loads its own segmenter and KG)');
   if (o.topK !== undefined) checkCount('--top', o.topK, TAG_LIMITS.topK);
   const maxRecordBytes = checkCount('--max-record-bytes', o.maxRecordBytes ?? DEFAULT_MAX_RECORD_BYTES, TAG_LIMITS.maxRecordBytes);
@@ -265,6 +268,16 @@ function checkRun(o: TagRunOptions): CheckedRun {
   if (o.resume && stdin) throw usageError('tag: --resume needs an input file (stdin cannot be re-read)');
   if (o.out) assertNotAnInput('tag', '--out', o.out, [...(stdin ? [] : [o.input]), ...(o.kg ? [o.kg] : [])]);
   return { stdin, workers, maxRecordBytes, stderr: o.stderr ?? process.stderr };
+}
+
+/** The pipeline options of a tag run (errors say `tag:`). */
+export function resolveTagOptions(o: Pick<TagRunOptions, 'preset' | 'overrides'>): ReturnType<typeof resolveOptions> {
+  try {
+    return resolveOptions(o.preset, o.overrides);
+  } catch (err) {
+    if (err instanceof FilmkwError) throw new FilmkwError(err.code, `tag: ${err.message.replace(/^options: /u, '')}`);
+    throw err;
+  }
 }
 
 /** The engine of a run, what it reports, and the identity a --resume must match. */
@@ -292,13 +305,7 @@ async function createEngine(o: TagRunOptions, run: CheckedRun, call: TagCallOpti
     preset = ex ? ex.preset : (engine as WorkerPool).info[0].preset;
     identity = { ...common, factory: { module: o.factory.export, args: o.factory.args as Record<string, unknown> } };
   } else {
-    let resolved;
-    try {
-      resolved = resolveOptions(o.preset, o.overrides);
-    } catch (err) {
-      if (err instanceof FilmkwError) throw new FilmkwError(err.code, `tag: ${err.message.replace(/^options: /u, '')}`);
-      throw err;
-    }
+    const resolved = resolveTagOptions(o);
     preset = resolved.preset;
     const args: Omit<TagExtractorArgs, 'kg'> = { preset: o.preset, overrides: o.overrides, backend: o.backend, cacheDir: o.cacheDir ?? null };
     const onProgress = (m: string) => stderr.write(`${m}\n`);
@@ -330,14 +337,14 @@ async function createEngine(o: TagRunOptions, run: CheckedRun, call: TagCallOpti
 }
 
 /** Where the records go and from where a resumed run continues. */
-interface RunOutput {
+export interface RunOutput {
   sink: Sink;
   input: InputIdentity | null;
   resumed: number;
 }
 
 /** Step 3: the output (a file, checked against its checkpoint for --resume, or stdout). */
-async function openOutput(o: TagRunOptions, run: CheckedRun, flat: Record<string, string>): Promise<RunOutput> {
+export async function openOutput(o: TagRunOptions, run: CheckedRun, flat: Record<string, string>): Promise<RunOutput> {
   if (!o.out) return { sink: streamSink(o.stdout ?? process.stdout), input: null, resumed: 0 };
   const input = run.stdin ? null : await inputIdentity(o.input);
   let resumed = 0;
@@ -357,6 +364,24 @@ async function openOutput(o: TagRunOptions, run: CheckedRun, flat: Record<string
   return { sink: await fileSink(o.out, startAt), input, resumed };
 }
 
+/** The checkpoint of a run: sync the output, then record `records()` and the output length (resume.ts). */
+export function checkpointer(out: string | undefined, input: InputIdentity | null, flat: Record<string, string>, sink: Sink, records: () => number): () => Promise<void> {
+  return async () => {
+    if (!out || !input) return;
+    await sink.sync();
+    writeProgress(out, {
+      format: PROGRESS_FORMAT,
+      version: PROGRESS_VERSION,
+      input,
+      optionsHash: optionsHash(flat),
+      options: flat,
+      records: records(),
+      outBytes: sink.bytes,
+      updatedAt: new Date().toISOString(),
+    });
+  };
+}
+
 async function tagLocked(o: TagRunOptions, run: CheckedRun): Promise<TagRunSummary> {
   const { stdin, workers, maxRecordBytes, stderr } = run;
   const call: TagCallOptions = { topK: o.topK, explain: o.explain === true };
@@ -372,20 +397,7 @@ async function tagLocked(o: TagRunOptions, run: CheckedRun): Promise<TagRunSumma
     ({ sink, input, resumed } = await openOutput(o, run, flat));
     const out = o.out;
     recordsDone = resumed;
-    const checkpoint = async () => {
-      if (!out || !input) return;
-      await sink!.sync();
-      writeProgress(out, {
-        format: PROGRESS_FORMAT,
-        version: PROGRESS_VERSION,
-        input,
-        optionsHash: optionsHash(flat),
-        options: flat,
-        records: recordsDone,
-        outBytes: sink!.bytes,
-        updatedAt: new Date().toISOString(),
-      });
-    };
+    const checkpoint = checkpointer(out, input, flat, sink, () => recordsDone);
     if (out && input) await checkpoint();
     const setupSeconds = (Date.now() - started) / 1000;
     if (resumed > 0) stderr.write(`tag: resuming ${out} after ${resumed} records (${sink.bytes} bytes)\n`);
@@ -412,20 +424,22 @@ async function tagLocked(o: TagRunOptions, run: CheckedRun): Promise<TagRunSumma
         pendingCount = 0;
       }
     };
-    const source = readRecords(o.input, {
+    const readerOptions = {
       format: o.format,
       textField: o.textField,
       idField: o.idField,
       encoding: o.encoding,
       maxRecordBytes,
       stats,
-      onBytes: (b) => {
+      onBytes: (b: number) => {
         bytesRead = b;
       },
-    });
+    };
+    const pipe = o.pipe ? pipeInput(o.input, readerOptions) : null;
+    const source = pipe ? pipe.records : readRecords(o.input, readerOptions);
     try {
       for await (const line of tagOrdered(resumed > 0 ? skip(source, resumed) : source, engine, o.ordered)) {
-        pending += line.text;
+        pending += pipe ? pipe.line(line) : line.text;
         pendingCount++;
         records++;
         if (line.error) errors++;
@@ -491,12 +505,12 @@ async function tagLocked(o: TagRunOptions, run: CheckedRun): Promise<TagRunSumma
 }
 
 /** The summary line printed on stderr. */
-export function summaryLine(s: TagRunSummary, out: string | undefined): string {
+export function summaryLine(s: TagRunSummary, out: string | undefined, engine = `${s.workers} worker${s.workers === 1 ? '' : 's'}`): string {
   const parts = [
     `tag: ${s.records} records (${s.documents} tagged, ${s.errors} error records)`,
     `${s.seconds.toFixed(1)} s`,
     `${s.docsPerSecond.toFixed(1)} docs/s`,
-    `${s.workers} worker${s.workers === 1 ? '' : 's'}`,
+    engine,
     `preset ${s.preset}`,
     `KG ${s.kg}`,
     `setup ${s.setupSeconds.toFixed(1)} s`,

@@ -23,6 +23,8 @@ const COMMANDS: readonly { name: string; load: () => Promise<Register> }[] = [
   { name: 'serve', load: async () => (await import('./commands/serve.js')).registerServe },
   { name: 'crawl', load: async () => (await import('./commands/crawl.js')).registerCrawl },
   { name: 'replay', load: async () => (await import('./commands/crawl.js')).registerReplay },
+  { name: 'worker', load: async () => (await import('./commands/worker.js')).registerWorker },
+  { name: 'queue', load: async () => (await import('./commands/queue.js')).registerQueue },
 ];
 
 export function packageVersion(): string {

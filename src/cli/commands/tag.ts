@@ -42,6 +42,11 @@ interface TagFlags {
   resume?: boolean;
   maxRecordBytes: string;
   failOnError?: boolean;
+  pipe?: boolean;
+  queue?: string;
+  chunkDocs: string;
+  queueWindow: string;
+  queueTimeout: string;
 }
 
 const collect = (v: string, prev: string[]) => [...prev, v];
@@ -117,7 +122,7 @@ export async function runTagCommand(inputArg: string | undefined, flags: TagFlag
   const onTerm = () => stopOnSignal('SIGTERM');
   process.on('SIGINT', onInt);
   process.on('SIGTERM', onTerm);
-  const summary = await runTag({
+  const common = {
     input,
     format,
     textField: flags.textField,
@@ -126,7 +131,6 @@ export async function runTagCommand(inputArg: string | undefined, flags: TagFlag
     maxRecordBytes: integer('--max-record-bytes', flags.maxRecordBytes),
     out: flags.out,
     resume: flags.resume === true,
-    workers: integer('--workers', flags.workers),
     topK: flags.top === undefined ? undefined : integer('--top', flags.top),
     explain: flags.explain === true,
     preset: flags.preset,
@@ -136,10 +140,22 @@ export async function runTagCommand(inputArg: string | undefined, flags: TagFlag
     neo4j: flags.neo4j === true,
     cacheDir: cacheDirFromEnv(),
     progress: process.stderr.isTTY === true,
-  });
+    pipe: flags.pipe === true,
+  };
+  let summary;
+  if (flags.queue !== undefined) {
+    if (flags.workers !== '1') throw usageError('tag: --workers does not apply to --queue (give it to `filmkw worker`)');
+    if (flags.pipe) throw usageError('tag: --pipe and --queue do not go together (a filter runs where its partition is)');
+    const { runQueueTag, queueSummaryLine } = await import('../../batch/queue/submit.js');
+    const q = { queue: flags.queue, chunkDocs: integer('--chunk-docs', flags.chunkDocs), window: integer('--queue-window', flags.queueWindow), timeoutMs: 1000 * integer('--queue-timeout', flags.queueTimeout) };
+    summary = await runQueueTag({ ...common, ...q });
+    process.stderr.write(queueSummaryLine(summary, flags.out));
+  } else {
+    summary = await runTag({ ...common, workers: integer('--workers', flags.workers) });
+    process.stderr.write(summaryLine(summary, flags.out));
+  }
   process.off('SIGINT', onInt);
   process.off('SIGTERM', onTerm);
-  process.stderr.write(summaryLine(summary, flags.out));
   if (flags.failOnError && summary.errors > 0) process.exitCode = EXIT.PARTIAL;
 }
 
@@ -165,6 +181,11 @@ export function registerTag(program: Command): void {
     .option('--resume', 'continue an interrupted run of the same --out file (same input and options)', false)
     .option('--max-record-bytes <n>', 'longest line / csv record; longer ones become error records', String(DEFAULT_MAX_RECORD_BYTES))
     .option('--fail-on-error', 'exit with code 1 when any record is an error record', false)
+    .option('--pipe', 'Unix-filter contract (Spark RDD.pipe, Hadoop Streaming): one output line per input line, blank lines included, no line numbers in the output (txt, jsonl)', false)
+    .addOption(new Option('--queue <url>', 'tag on `filmkw worker` processes through the Redis queue at redis://host:port[/db] (README "Many machines")'))
+    .option('--chunk-docs <n>', 'with --queue: records per chunk (job)', '256')
+    .option('--queue-window <n>', 'with --queue: chunks of this run in the queue at once (bounds Redis memory)', '64')
+    .option('--queue-timeout <s>', 'with --queue: seconds Redis may stay unreachable before the run stops (--resume continues it)', '60')
     .showHelpAfterError(true)
     .addHelpText('after', () => {
       const lines = describeOptions(resolveOptions(DEFAULT_PRESET)).map((l) => `  ${l}`);
