@@ -105,7 +105,9 @@ export async function runCrawlCommand(flags: Record<string, unknown>): Promise<v
   if (flags.json) process.stdout.write(`${JSON.stringify(summary)}\n`);
   say(
     `${progressLine(summary)}; ${summary.seconds.toFixed(1)} s, stopped by ${summary.stoppedBy}` +
-      `${summary.replayed ? `, ${summary.replayed} replayed from the journal` : ''}${summary.evicted ? `, ${summary.evicted} frontier entries dropped` : ''}` +
+      `${summary.replayed ? `, ${summary.replayed} replayed from the journal` : ''}` +
+      `${summary.inFlight.length ? `, ${summary.inFlight.length} request in flight at the kill made again (${summary.inFlight.join(' ')})` : ''}` +
+      `; ${summary.saved} saved${summary.evicted ? `, ${summary.evicted} frontier entries dropped` : ''}` +
       `; library ${summary.library} terms (+${summary.dtfl.length} learned); output in ${flags.out}`,
   );
 }

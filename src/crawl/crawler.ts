@@ -5,7 +5,10 @@
  * children fetched ahead (at most maxLookahead, best link prior first) and gets 004's two-step score
  * from their relevances; it goes back with that score, and when popped again its already fetched
  * children join the frontier (keyed by their own relevance until their own lookahead). α = 1 gives the
- * one-step VSM order; mode bfs expands in FIFO order. A page is saved (relevant) when sim ≥ η.
+ * one-step VSM order; mode bfs expands in FIFO order, mode shark by link prior. A page is saved
+ * (relevant) when its two-step score ≥ η (saveRule `score`, the spec's default: decided after its
+ * lookahead, meanwhile its body waits in .state/pending/; a page never expanded is decided on its own
+ * sim when the crawl ends) or when sim ≥ η (saveRule `sim`, decided at fetch).
  *
  * Output in `out/`: crawl.warc.gz (WARC 1.1 response records, warcio), index.jsonl (one line per
  * fetched URL: url, status, relevant, score, depth, parent, time, and error / finalUrl / links when
@@ -15,10 +18,14 @@
  *
  * Resume: the crawl is a deterministic function of the fetch results, so `--resume` replays the
  * journal (no network: recorded relevance and links) up to where it stopped, truncates the WARC and
- * texts to the journalled sizes, and continues. A page is fetched twice only when the kill hits
- * between its fetch and its journal line.
+ * texts to the journalled sizes, and continues. Before each request an intent line is journalled; a
+ * page is fetched twice only when the kill hits between its intent and its record (the request in
+ * flight), and the resumed run names it (summary `inFlight`). index.jsonl is final when the crawl ends
+ * (rewritten from the journal with the save decisions); while it runs, lines marked `pending` carry
+ * the provisional sim decision.
  */
-import { appendFileSync, existsSync, mkdirSync, readFileSync, truncateSync, writeFileSync, statSync } from 'node:fs';
+import { appendFileSync, createReadStream, createWriteStream, existsSync, mkdirSync, readFileSync, renameSync, rmSync, truncateSync, writeFileSync, statSync } from 'node:fs';
+import { createInterface } from 'node:readline';
 import { STATUS_CODES } from 'node:http';
 import { dirname, join } from 'node:path';
 import { WARCRecord, WARCSerializer } from 'warcio';
@@ -32,7 +39,7 @@ import { hostAllowed, type CrawlOptions } from './options.js';
 import { parsePage } from './page.js';
 import { linkPrior, pageRelevance, textRelevance, twoStepScore, type Idf } from './relevance.js';
 import { TopicLibrary } from './topic.js';
-import { hostKey, normalizeUrl, pageFileName, urlKey } from './url.js';
+import { hostKey, normalizeUrl, pageFileName, urlHash, urlKey } from './url.js';
 
 /** What the crawler needs besides its options: passed in, so the crawl is a function of its inputs. */
 export interface CrawlResources {
@@ -68,6 +75,10 @@ export interface CrawlSummary extends CrawlProgress {
   /** CPU time of this process during the crawl (user + system), seconds: pages/s on a loaded machine mislead. */
   cpuSeconds: number;
   evicted: number;
+  /** Pages saved (index `relevant`: by the saveRule); `relevant` counts sim ≥ η. */
+  saved: number;
+  /** URLs whose request was in flight at a kill (intent journalled, no record): fetched again on resume. */
+  inFlight: string[];
   dtfl: string[];
   replayed: number;
   library: number;
@@ -93,12 +104,24 @@ interface FetchEvent {
   dtfl?: string[];
   /** Text this page contributed to the DTFL buffers (relevant: its main text; other: a snippet). */
   buf?: string;
+  /** The page waits for its two-step score (index: provisional `relevant`). */
+  pending?: boolean;
+  /** 004's two-step score (index only, from the save event). */
+  twoStep?: number;
   warcEnd: number;
   textsEnd: number;
 }
-type JournalEvent = { t: 'fetch' } & FetchEvent;
+/** The save decision of a page once its two-step score is known. */
+interface SaveEvent {
+  url: string;
+  twoStep: number;
+  saved: boolean;
+  warcEnd: number;
+  textsEnd: number;
+}
+type JournalEvent = ({ t: 'fetch' } & FetchEvent) | ({ t: 'save' } & SaveEvent) | { t: 'intent'; url: string };
 
-const INDEX_KEYS = ['url', 'status', 'relevant', 'score', 'depth', 'parent', 'time', 'finalUrl', 'error'] as const;
+const INDEX_KEYS = ['url', 'status', 'relevant', 'score', 'twoStep', 'depth', 'parent', 'time', 'finalUrl', 'error', 'pending'] as const;
 const indexLine = (e: FetchEvent): string => JSON.stringify(Object.fromEntries(INDEX_KEYS.filter((k) => e[k] !== undefined).map((k) => [k, e[k]])));
 const round = (x: number) => Math.round(x * 1e6) / 1e6;
 
@@ -145,11 +168,13 @@ export async function crawl(run: CrawlRun, o: Readonly<CrawlOptions>, res: Crawl
   const warcPath = join(out, 'crawl.warc.gz');
   const textsPath = join(out, 'texts.jsonl');
   const indexPath = join(out, 'index.jsonl');
+  const pendingDir = join(stateDir, 'pending');
   const fingerprint = JSON.stringify({ options: o, seeds: run.seeds, kg: res.kg?.contentHash ?? null });
-  let replay: JournalEvent[] = [];
+  let replay: Exclude<JournalEvent, { t: 'intent' }>[] = [];
+  const inFlight: string[] = [];
   try {
     mkdirSync(join(out, 'pages'), { recursive: true });
-    mkdirSync(stateDir, { recursive: true });
+    mkdirSync(pendingDir, { recursive: true });
   } catch (err) {
     throw new FilmkwError('OUTPUT', `crawl: cannot create ${out}: ${(err as Error).message}`, { cause: err });
   }
@@ -158,15 +183,24 @@ export async function crawl(run: CrawlRun, o: Readonly<CrawlOptions>, res: Crawl
     const meta = JSON.parse(readFileSync(metaPath, 'utf8')) as { fingerprint: string };
     if (meta.fingerprint !== fingerprint) throw usageError(`crawl: --resume refused: the seeds, options or KG differ from the crawl in ${out}`);
     const lines = existsSync(journalPath) ? readFileSync(journalPath, 'utf8').split('\n') : [];
-    // the last line may be cut by a kill: keep whole lines only
+    // the last line may be cut by a kill: keep whole lines only; an intent without its record is the
+    // request that was in flight at the kill (it is made again)
+    let open: string | undefined;
     for (const l of lines) {
       if (!l) continue;
+      let e: JournalEvent;
       try {
-        replay.push(JSON.parse(l) as JournalEvent);
+        e = JSON.parse(l) as JournalEvent;
       } catch {
         break;
       }
+      if (e.t === 'intent') open = e.url;
+      else {
+        if (e.t === 'fetch' && e.url === open) open = undefined;
+        replay.push(e);
+      }
     }
+    if (open !== undefined) inFlight.push(open);
     const lastFetch = replay[replay.length - 1];
     writeFileSync(journalPath, replay.map((e) => `${JSON.stringify(e)}\n`).join(''));
     const cut = (p: string, size: number) => {
@@ -174,7 +208,7 @@ export async function crawl(run: CrawlRun, o: Readonly<CrawlOptions>, res: Crawl
     };
     cut(warcPath, lastFetch?.warcEnd ?? 0);
     cut(textsPath, lastFetch?.textsEnd ?? 0);
-    writeFileSync(indexPath, replay.map((e) => `${indexLine(e)}\n`).join(''));
+    writeFileSync(indexPath, replay.flatMap((e) => (e.t === 'fetch' ? [`${indexLine(e)}\n`] : [])).join(''));
   } else {
     if (run.resume) throw usageError(`crawl: --resume: ${out} holds no crawl to resume`);
     writeFileSync(metaPath, `${JSON.stringify({ fingerprint, options: o, seeds: run.seeds }, null, 2)}\n`);
@@ -199,6 +233,12 @@ export async function crawl(run: CrawlRun, o: Readonly<CrawlOptions>, res: Crawl
   const OFF_KEEP = 100;
   let fetched = 0;
   let relevant = 0;
+  let saved = 0;
+  /** 004's score is computed (two-step frontier, α < 1); with saveRule `score` it decides saving. */
+  const scored = o.frontier === 'two-step' && o.alpha < 1;
+  const defer = scored && o.saveRule === 'score';
+  /** Pages whose two-step score is not known yet → their sim, in fetch order. */
+  const pendingSims = new Map<string, number>();
   let errors = 0;
   let seq = 0;
   const t0 = performance.now();
@@ -223,6 +263,8 @@ export async function crawl(run: CrawlRun, o: Readonly<CrawlOptions>, res: Crawl
   };
   const robotsCheck = async (url: string): Promise<string | null> => (await rulesOf(url)).disallowed(url) ?? null;
 
+  /** bfs and best-first take a page's children in document order, all of them (no link prior). */
+  const documentOrder = o.frontier === 'fifo' || o.linkPrior === 'none';
   /** Candidate children of a page: resolved, normalised, deduplicated, noise links dropped, best prior first. */
   const childLinks = (page: ReturnType<typeof parsePage>, base: string, sim: number, inherited: number): { links: string[]; priors: number[] } => {
     const inh = sim >= o.threshold ? o.delta * sim : o.delta * inherited;
@@ -245,7 +287,7 @@ export async function crawl(run: CrawlRun, o: Readonly<CrawlOptions>, res: Crawl
       const n = normalizeUrl(l.href, baseUrl);
       if ('error' in n || seenHere.has(n.url) || n.url === base) return;
       seenHere.add(n.url);
-      if (o.frontier === 'fifo') {
+      if (documentOrder) {
         cands.push({ url: n.url, prior: 0, i });
         return;
       }
@@ -253,14 +295,58 @@ export async function crawl(run: CrawlRun, o: Readonly<CrawlOptions>, res: Crawl
       const prior = linkPrior(inh, anchor, anchor > 0 ? 1 : simOfContext(l.context), o.beta, o.gamma);
       cands.push({ url: n.url, prior, i });
     });
-    if (o.frontier !== 'fifo') cands.sort((a, b) => b.prior - a.prior || a.i - b.i);
+    if (!documentOrder) cands.sort((a, b) => b.prior - a.prior || a.i - b.i);
     const kept = cands.slice(0, o.maxOutLinks);
     return { links: kept.map((c) => c.url), priors: kept.map((c) => round(c.prior)) };
   };
 
   const writeEvent = (e: JournalEvent) => {
     appendFileSync(journalPath, `${JSON.stringify(e)}\n`);
-    appendFileSync(indexPath, `${indexLine(e)}\n`);
+    if (e.t === 'fetch') appendFileSync(indexPath, `${indexLine(e)}\n`);
+  };
+  /** Main text of a saved page → texts.jsonl; returns it (the DTFL buffer takes it too). */
+  const saveText = (url: string, body: Uint8Array): { title: string; text: string } | null => {
+    const text = htmlBytesToRecord(body, url);
+    if ('error' in text) return null;
+    const line = `${JSON.stringify({ id: url, url, title: text.title, text: text.text })}\n`;
+    appendFileSync(textsPath, line);
+    textsSize += Buffer.byteLength(line);
+    return text;
+  };
+  const savePage = (url: string, body: Uint8Array) => {
+    const file = join(out, 'pages', pageFileName(url));
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, body);
+  };
+  const stagedPath = (url: string) => join(pendingDir, `${urlHash(url)}.html`);
+  const mismatch = (url: string) => inputError(`crawl: --resume: the journal in ${out} does not match this crawl at event ${rp} (expected ${url}); start a new --out`);
+
+  /** 004 save decision of a page once its two-step score is known (or at the end: its own sim). */
+  const decide = (url: string, twoStep: number) => {
+    const sim = pendingSims.get(url);
+    if (sim === undefined) return;
+    pendingSims.delete(url);
+    const keep = o.saveRule === 'score' ? twoStep >= o.threshold : sim >= o.threshold;
+    if (rp < replay.length) {
+      const r = replay[rp++]!;
+      if (r.t !== 'save' || r.url !== url) throw mismatch(url);
+    } else {
+      if (defer) {
+        const staged = stagedPath(url);
+        if (keep) {
+          // a kill after the page file was written and before the save line: the page file holds the body
+          const file = join(out, 'pages', pageFileName(url));
+          const body = existsSync(staged) ? readFileSync(staged) : existsSync(file) ? readFileSync(file) : undefined;
+          if (body) {
+            saveText(url, new Uint8Array(body));
+            savePage(url, body);
+          }
+        }
+        rmSync(staged, { force: true });
+      }
+      writeEvent({ t: 'save', url, twoStep: round(twoStep), saved: keep, warcEnd: warcSize, textsEnd: textsSize });
+    }
+    if (keep) saved++;
   };
 
   /** DTFL update (003 §2.3, offline stand-in: keywords of the relevant pages; see topic.ts). */
@@ -282,7 +368,7 @@ export async function crawl(run: CrawlRun, o: Readonly<CrawlOptions>, res: Crawl
     const host = hostKey(url);
     if (rp < replay.length) {
       const r = replay[rp++]!;
-      if (r.url !== url) throw inputError(`crawl: --resume: the journal in ${out} does not match this crawl at event ${rp} (expected ${url}); start a new --out`);
+      if (r.t !== 'fetch' || r.url !== url) throw mismatch(url);
       ev = r;
       if (ev.buf !== undefined) (ev.relevant ? dtflBuffer : offBuffer).push(ev.buf);
       if (ev.dtfl) {
@@ -303,6 +389,7 @@ export async function crawl(run: CrawlRun, o: Readonly<CrawlOptions>, res: Crawl
       let score = 0;
       let isRelevant = false;
       let buf: string | undefined;
+      let pending: boolean | undefined;
       if (why) error = why;
       else {
         const rules = await rulesOf(url);
@@ -311,6 +398,7 @@ export async function crawl(run: CrawlRun, o: Readonly<CrawlOptions>, res: Crawl
           const wait = (lastRequest.get(host) ?? -Infinity) + Math.max(o.delayMs, rules.crawlDelayMs) - performance.now();
           if (wait > 0) await new Promise((r) => setTimeout(r, wait));
           lastRequest.set(host, performance.now());
+          appendFileSync(journalPath, `${JSON.stringify({ t: 'intent', url })}\n`);
           const r = await fetcher.fetch(url, robotsCheck);
           status = r.status;
           finalUrl = r.finalUrl;
@@ -343,23 +431,24 @@ export async function crawl(run: CrawlRun, o: Readonly<CrawlOptions>, res: Crawl
             appendFileSync(warcPath, bytes);
             warcSize += bytes.length;
           }
+          if (links && scored) pending = true;
+          if (r.body && links && defer) writeFileSync(stagedPath(url), r.body);
           if (isRelevant && r.body) {
-            const text = htmlBytesToRecord(r.body, url);
-            if (!('error' in text)) {
-              const line = `${JSON.stringify({ id: url, url, title: text.title, text: text.text })}\n`;
-              appendFileSync(textsPath, line);
-              textsSize += Buffer.byteLength(line);
-              if (o.dynamicLibrary === 'feedback') buf = `${text.title}\n${text.text.slice(0, 1500)}`;
+            let text: { title: string; text: string } | null;
+            if (defer) {
+              const t = htmlBytesToRecord(r.body, url);
+              text = 'error' in t ? null : t;
+            } else {
+              text = saveText(url, r.body);
+              savePage(url, r.body);
             }
-            const file = join(out, 'pages', pageFileName(url));
-            mkdirSync(dirname(file), { recursive: true });
-            writeFileSync(file, r.body);
+            if (text && o.dynamicLibrary === 'feedback') buf = `${text.title}\n${text.text.slice(0, 1500)}`;
           }
         }
       }
       if (buf !== undefined) (isRelevant ? dtflBuffer : offBuffer).push(buf);
       const dtfl = isRelevant && o.dynamicLibrary === 'feedback' && (relevant + 1) % o.updateEvery === 0 ? updateLibrary() : undefined;
-      ev = { ...base, status, relevant: isRelevant, score: round(score), time: new Date().toISOString(), ...(finalUrl ? { finalUrl } : {}), ...(error ? { error } : {}), ...(links ? { links, priors } : {}), ...(dtfl ? { dtfl } : {}), ...(buf !== undefined ? { buf } : {}), warcEnd: warcSize, textsEnd: textsSize };
+      ev = { ...base, status, relevant: isRelevant, score: round(score), time: new Date().toISOString(), ...(finalUrl ? { finalUrl } : {}), ...(error ? { error } : {}), ...(links ? { links, priors } : {}), ...(dtfl ? { dtfl } : {}), ...(buf !== undefined ? { buf } : {}), ...(pending ? { pending } : {}), warcEnd: warcSize, textsEnd: textsSize };
       writeEvent({ t: 'fetch', ...ev });
     }
     fetched++;
@@ -367,12 +456,34 @@ export async function crawl(run: CrawlRun, o: Readonly<CrawlOptions>, res: Crawl
     if (ev.finalUrl) seen.add(urlKey(ev.finalUrl));
     if (ev.error && !ev.links) errors++;
     if (ev.relevant) relevant++;
+    if (ev.pending) pendingSims.set(url, ev.score);
+    else if (ev.relevant) saved++;
     if (offBuffer.length > OFF_KEEP) offBuffer.splice(0, offBuffer.length - OFF_KEEP);
     progress();
     if (!ev.links) return null;
     const inherited = ev.score >= o.threshold ? o.delta * ev.score : o.delta * (parent?.inherited ?? 0);
     const links = ev.links.map((u, i) => `${u}\t${ev.priors?.[i] ?? 0}`).join('\n');
-    return { seq: seq++, url, depth, sim: ev.score, key: o.frontier === 'fifo' ? -seq : ev.score, links, inherited };
+    const key = o.frontier === 'fifo' ? -seq : o.frontier === 'shark' ? (ev.priors?.[0] ?? 0) : ev.score;
+    return { seq: seq++, url, depth, sim: ev.score, key, links, inherited };
+  };
+
+  /** index.jsonl from the journal, with the save decisions (the final form; see the module header). */
+  const finalIndex = async () => {
+    const decisions = new Map<string, { saved: boolean; twoStep: number }>();
+    const events = async function* () {
+      for await (const l of createInterface({ input: createReadStream(journalPath), crlfDelay: Infinity })) if (l) yield JSON.parse(l) as JournalEvent;
+    };
+    for await (const e of events()) if (e.t === 'save') decisions.set(e.url, { saved: e.saved, twoStep: e.twoStep });
+    const tmp = `${indexPath}.tmp`;
+    const w = createWriteStream(tmp);
+    for await (const e of events()) {
+      if (e.t !== 'fetch') continue;
+      const d = decisions.get(e.url);
+      const line = `${indexLine({ ...e, pending: undefined, ...(d ? { relevant: d.saved, twoStep: d.twoStep } : {}) })}\n`;
+      if (!w.write(line)) await new Promise<void>((r) => w.once('drain', () => r()));
+    }
+    await new Promise<void>((resolve, reject) => w.end((err?: Error | null) => (err ? reject(err) : resolve())));
+    renameSync(tmp, indexPath);
   };
 
   const budgetLeft = () => fetched < o.maxPages;
@@ -397,11 +508,11 @@ export async function crawl(run: CrawlRun, o: Readonly<CrawlOptions>, res: Crawl
       let fetchedAhead = 0;
       if (e.depth < o.maxDepth) {
         const best = frontier.peekKey() ?? -Infinity;
-        for (; next < links.length && fetchedAhead < (o.frontier === 'fifo' ? Infinity : o.maxLookahead); next++) {
+        for (; next < links.length && fetchedAhead < (documentOrder ? Infinity : o.maxLookahead); next++) {
           if (!budgetLeft()) break;
           const [link, prior] = links[next]!.split('\t') as [string, string | undefined];
           // a child whose prior is below the best waiting entry waits too (in the continuation)
-          if (o.frontier !== 'fifo' && fetchedAhead > 0 && Number(prior ?? 0) < best) break;
+          if (!documentOrder && fetchedAhead > 0 && Number(prior ?? 0) < best) break;
           const key = urlKey(link);
           if (seen.has(key)) continue;
           seen.add(key);
@@ -414,14 +525,17 @@ export async function crawl(run: CrawlRun, o: Readonly<CrawlOptions>, res: Crawl
         }
       } else next = links.length;
       e.links = '';
-      if (o.frontier === 'fifo') {
+      if (o.frontier !== 'two-step') {
+        // bfs and shark: the children join at once; shark keeps the page's other links waiting by prior
         for (const k of kids) frontier.push(k);
-        continue;
+        if (o.frontier === 'fifo' || next >= links.length || !budgetLeft()) continue;
+      } else {
+        e.kids = kids;
+        e.score = twoStepScore(e.sim, sims, o.alpha, o.tauLow, o.threshold);
+        e.key = e.score;
+        decide(e.url, e.score);
+        frontier.push(e);
       }
-      e.kids = kids;
-      e.score = twoStepScore(e.sim, sims, o.alpha, o.tauLow, o.threshold);
-      e.key = e.score;
-      frontier.push(e);
       if (next < links.length && budgetLeft()) {
         const rest = links.slice(next);
         frontier.push({ seq: seq++, url: e.url, depth: e.depth, sim: e.sim, key: Number(rest[0]!.split('\t')[1] ?? 0), links: rest.join('\n'), inherited: e.inherited });
@@ -432,6 +546,9 @@ export async function crawl(run: CrawlRun, o: Readonly<CrawlOptions>, res: Crawl
     }
   }
   fetcher.close();
+  // pages never expanded: their two-step score is their own relevance (no child known)
+  for (const [url, sim] of [...pendingSims]) decide(url, sim);
+  if (scored) await finalIndex();
   progress(true);
   const seconds = (performance.now() - t0) / 1000;
   const summary: CrawlSummary = {
@@ -443,8 +560,10 @@ export async function crawl(run: CrawlRun, o: Readonly<CrawlOptions>, res: Crawl
     seconds,
     cpuSeconds: ((c) => (c.user + c.system) / 1e6)(process.cpuUsage(cpu0)),
     evicted: frontier.evicted,
+    saved,
+    inFlight,
     dtfl: [...lib.dynamic],
-    replayed: rp,
+    replayed: replay.reduce((n, e, i) => n + (i < rp && e.t === 'fetch' ? 1 : 0), 0),
     library: lib.size,
     stoppedBy: budgetLeft() ? 'frontier empty' : 'budget',
   };

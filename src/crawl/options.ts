@@ -5,7 +5,7 @@
  */
 import { usageError } from '../errors.js';
 
-export const CRAWL_MODES = ['focused', 'bfs', 'static', 'one-step'] as const;
+export const CRAWL_MODES = ['focused', 'bfs', 'static', 'one-step', 'best-first', 'shark'] as const;
 export type CrawlMode = (typeof CRAWL_MODES)[number];
 
 export type BlockType = 'title' | 'heading' | 'content' | 'anchor' | 'navigation' | 'other';
@@ -13,8 +13,23 @@ export type BlockType = 'title' | 'heading' | 'content' | 'anchor' | 'navigation
 export interface CrawlOptions {
   /** @default 'focused' */
   mode: CrawlMode;
-  /** Frontier order: `fifo` (breadth-first) or `two-step` (004 §2.3 with lookahead; α = 1 is one-step). @default 'two-step' */
-  frontier: 'fifo' | 'two-step';
+  /**
+   * Frontier order: `fifo` (breadth-first), `two-step` (004 §2.3 with lookahead; α = 1 is one-step) or
+   * `shark` (Shark-Search: a page's unfetched links wait ranked by their best link prior, children join at
+   * once; crawler-spec.md §3.4). @default 'two-step'
+   */
+  frontier: 'fifo' | 'two-step' | 'shark';
+  /**
+   * Order of a page's children: `shark` (best link prior first, fetched ahead only while not below the best
+   * waiting entry) or `none` (document order, all of them: [CGP98] best-first). @default 'shark'
+   */
+  linkPrior: 'shark' | 'none';
+  /**
+   * Which score decides that a page is saved (index `relevant`, texts.jsonl, pages/): `score` = 004's
+   * two-step score ≥ η, known after the page's lookahead (pages never expanded: their own sim); `sim` =
+   * the page's own relevance ≥ η (003 style). crawler-spec.md §3.5 `saveRule`. @default 'score'
+   */
+  saveRule: 'score' | 'sim';
   /** 004's α: score = α·sim(page) + (1−α)·mean sim(children). 1 = one-step VSM. @default 0.7 */
   alpha: number;
   /** 004 case (a): children below τ_low are dropped from the mean. @default 0.05 */
@@ -106,6 +121,8 @@ const BLOCK_TYPES: readonly BlockType[] = ['title', 'heading', 'content', 'ancho
 export const CRAWL_DEFAULTS: Readonly<CrawlOptions> = Object.freeze({
   mode: 'focused',
   frontier: 'two-step',
+  linkPrior: 'shark',
+  saveRule: 'score',
   alpha: 0.7,
   tauLow: 0.05,
   threshold: 0.12,
@@ -157,6 +174,10 @@ export const MODE_PRESETS: Readonly<Record<CrawlMode, Readonly<Partial<CrawlOpti
   static: Object.freeze({ dynamicLibrary: 'off' }),
   /** 004's baseline: one-step VSM (α = 1), same library as focused. */
   'one-step': Object.freeze({ alpha: 1 }),
+  /** crawler-spec.md §3.5 `best-first` ([CGP98]/BFS1): the most relevant page's children, all, in document order; no lookahead gating, no two-step. */
+  'best-first': Object.freeze({ alpha: 1, linkPrior: 'none' }),
+  /** crawler-spec.md §3.5 `shark` ([HER98]): unfetched links ranked by their Shark-Search prior; no two-step. */
+  shark: Object.freeze({ alpha: 1, frontier: 'shark' }),
 });
 
 const num = (o: Record<string, unknown>, k: string, lo: number, hi: number, int = false, prefix = '') => {
@@ -182,7 +203,9 @@ export function resolveCrawlOptions(overrides: Partial<CrawlOptions> = {}): Read
   if (!(CRAWL_MODES as readonly string[]).includes(mode)) throw usageError(`crawl: --mode must be one of ${CRAWL_MODES.join(', ')}, got ${JSON.stringify(mode)}`);
   const o = { ...CRAWL_DEFAULTS, ...MODE_PRESETS[mode], ...overrides } as CrawlOptions;
   const r = o as unknown as Record<string, unknown>;
-  oneOf(r, 'frontier', ['fifo', 'two-step']);
+  oneOf(r, 'frontier', ['fifo', 'two-step', 'shark']);
+  oneOf(r, 'linkPrior', ['shark', 'none']);
+  oneOf(r, 'saveRule', ['score', 'sim']);
   oneOf(r, 'pageRelevance', ['weightedVector', 'blockSum', 'plainCosine']);
   oneOf(r, 'idfSource', ['bundled', 'none']);
   oneOf(r, 'dynamicLibrary', ['off', 'feedback']);

@@ -61,6 +61,17 @@ export interface TestWebOptions {
   groups: number;
   /** Short comments (each linking its user) per film page. @default 8 */
   commentsPerFilm: number;
+  /**
+   * Keyword-stuffed "影视大全" aggregator pages (004's fake-keyword pages: full of film words, their links
+   * lead to ads, a merchandise shop and each other; one link per page to the film's Douban page). @default 60
+   */
+  aggregatorPages: number;
+  /** Ad landing pages the aggregators link to (anchors name films; the page repeats the bait title). @default 240 */
+  adPages: number;
+  /** Merchandise shop item pages the aggregators link to. @default 60 */
+  shopPages: number;
+  /** Posts of a personal blog (modest-looking: diary text, few film words) each linking 4 Douban film pages. @default 40 */
+  blogPosts: number;
 }
 
 export const TESTWEB_DEFAULTS: Readonly<TestWebOptions> = Object.freeze({
@@ -73,6 +84,10 @@ export const TESTWEB_DEFAULTS: Readonly<TestWebOptions> = Object.freeze({
   users: 4000,
   groups: 300,
   commentsPerFilm: 8,
+  aggregatorPages: 60,
+  adPages: 240,
+  shopPages: 60,
+  blogPosts: 40,
 });
 
 /** Page types of the shared data's MANIFEST that are film pages (relevant). */
@@ -102,7 +117,12 @@ export interface TestWebResult {
 export const PORTAL = 'http://www.newsportal.example/';
 export const CITY = 'http://www.citynews.example/';
 export const ARCHIVE_HOST = 'http://pages.archive.example/';
-export const SEED_SETS = ['on-topic', 'mixed-portal', 'off-topic-tunnel'] as const;
+export const AGGREGATOR = 'http://www.yingshidaquan.example/';
+export const AD_HOST = 'http://lp.adclick.example/';
+export const SHOP = 'http://shop.zhoubian.example/';
+export const BLOG = 'http://blog.xiaoying.example/';
+export const DIRECTORY = 'http://www.yule-daohang.example/';
+export const SEED_SETS = ['on-topic', 'mixed-portal', 'off-topic-tunnel', 'fake-keywords'] as const;
 
 const esc = (s: string): string => s.replace(/&/gu, '&amp;').replace(/</gu, '&lt;').replace(/>/gu, '&gt;').replace(/"/gu, '&quot;');
 
@@ -318,6 +338,11 @@ export function buildTestWeb(inputs: TestWebInputs, out: string, partial: Partia
     return t.text.slice(start, start + 160);
   };
   if (realTexts.length === 0) throw inputError('crawl testweb: no off-topic real page with main text; the html data folder looks empty');
+  // the fake-keyword region (section 5 below) has its own PRNG, so the pages drawn before it are the
+  // same as in a web built without it; the portal and the news site link into it by index
+  const aggUrl = (n: number) => (n === 0 ? AGGREGATOR : `${AGGREGATOR}movie/${n}.html`);
+  const blogUrl = (n: number) => `${BLOG}post/${n}.html`;
+  const promo = (n: number) => `<li class="promo"><a href="${aggUrl(n)}">2026最新电影免费在线看</a><p>热门电影 高清电影 免费下载 最新电视剧 抢先看</p></li>`;
   for (let i = 0; i < o.portalPages; i++) {
     const url = i === 0 ? PORTAL : `${PORTAL}list?page=${i}`;
     const items: string[] = [];
@@ -332,6 +357,15 @@ export function buildTestWeb(inputs: TestWebInputs, out: string, partial: Partia
         items.push(`<li><a href="${t.url}">${esc(t.title.slice(0, 40))}</a><p>${esc(blurb(t))}</p></li>`);
         links.push(t.url);
       }
+    }
+    if (o.aggregatorPages > 0) {
+      // an ad slot on every list page, a blog entry on every third
+      items.push(promo((i * 7) % o.aggregatorPages));
+      links.push(aggUrl((i * 7) % o.aggregatorPages));
+    }
+    if (o.blogPosts > 0 && i % 3 === 1) {
+      items.push(`<li><a href="${blogUrl(i % o.blogPosts)}">小影的日常 · 第${(i % o.blogPosts) + 1}篇</a><p>一个普通人的周末记录</p></li>`);
+      links.push(blogUrl(i % o.blogPosts));
     }
     const nav = [`${PORTAL}`, `${PORTAL}list?page=${i + 1}`, `${CITY}`, ...(i === 0 ? [`${PORTAL}private/report.html`] : [])];
     if (i === 0) {
@@ -372,7 +406,10 @@ export function buildTestWeb(inputs: TestWebInputs, out: string, partial: Partia
     const t = pick(realTexts);
     const links = [articleUrl((n + 1) % o.tunnelSiteArticles), articleUrl((n * 7 + 3) % o.tunnelSiteArticles), t.url];
     if (n % 40 === 39) links.push(tunnelUrl(Math.floor(n / 40) % chains, 0));
-    const body = `<div class="nav"><a href="${CITY}">首页</a></div><div class="article"><h1>${esc(t.title.slice(0, 40))}</h1><p>${esc(blurb(t))}</p><p>${esc(blurb(t))}</p></div><div class="more">${links.map((l) => `<a href="${l}">相关阅读</a>`).join(' ')}</div>`;
+    // every tenth article carries an ad of the aggregator site
+    const ad = o.aggregatorPages > 0 && n % 10 === 5 ? aggUrl((n * 3) % o.aggregatorPages) : undefined;
+    const body = `<div class="nav"><a href="${CITY}">首页</a></div><div class="article"><h1>${esc(t.title.slice(0, 40))}</h1><p>${esc(blurb(t))}</p><p>${esc(blurb(t))}</p></div><div class="more">${links.map((l) => `<a href="${l}">相关阅读</a>`).join(' ')}</div>${ad ? `<div class="promo"><a href="${ad}">热门电影免费在线观看</a></div>` : ''}`;
+    if (ad) links.push(ad);
     write(articleUrl(n), page(t.title.slice(0, 40), body), 'generated', 0, 'tunnel-site', links);
   }
   for (let c = 0; c < chains; c++) {
@@ -388,6 +425,77 @@ export function buildTestWeb(inputs: TestWebInputs, out: string, partial: Partia
   }
   const front = [...[...Array(Math.min(20, o.tunnelSiteArticles)).keys()].map(articleUrl), ...[...Array(chains).keys()].map((c) => tunnelUrl(c, 0))];
   write(CITY, page('城市新闻网', `<div class="nav"><a href="${CITY}">首页</a></div><ul>${front.map((u, i) => `<li><a href="${u}">要闻${i + 1}</a></li>`).join('')}</ul>`), 'generated', 0, 'tunnel-site', front);
+
+  // 5. 004's fake-keyword pages and modest pages (crawl-test-web.md has no such part; added for 004's claim):
+  //    an aggregator site whose pages are stuffed with film words and whose links lead to ads, a
+  //    merchandise shop and each other (and once per page to the film's Douban page, as such sites cite
+  //    their rating source); a personal blog whose diary posts have few film words but link to films;
+  //    a link directory listing both (the fake-keywords seed set). All off-topic in the gold.
+  const rnd2 = mulberry32(o.seed + 1);
+  const pick2 = <T>(xs: readonly T[]): T => xs[Math.floor(rnd2() * xs.length)]!;
+  const blurb2 = (t: { text: string }) => {
+    const start = Math.floor(rnd2() * Math.max(1, t.text.length - 160));
+    return t.text.slice(start, start + 160);
+  };
+  const adUrl = (k: number) => `${AD_HOST}lp/${k}.html`;
+  const shopUrl = (k: number) => `${SHOP}item/${k}.html`;
+  const filmName = () => pick2(filmList).name;
+  const STUFFING = '最新电影 热门电影 高清电影 免费电影 电影下载 在线观看 电影 影片 导演 主演 编剧 上映 票房 剧情 影评 预告片 豆瓣评分 动作片 喜剧片 爱情片 科幻片 恐怖片 电视剧 动画片 纪录片 院线 首映';
+  if (o.aggregatorPages > 0 && filmList.length > 0) {
+    for (let n = 0; n < o.aggregatorPages; n++) {
+      const names = [...Array(12).keys()].map(filmName);
+      const source = pick2(filmList);
+      const ads = [...Array(12).keys()].map(() => Math.floor(rnd2() * Math.max(1, o.adPages)));
+      const shops = [...Array(3).keys()].map(() => Math.floor(rnd2() * Math.max(1, o.shopPages)));
+      const farm = [1, 2, 3].map((d) => (n * 5 + d * 11) % o.aggregatorPages).filter((m) => m !== n);
+      const items = [
+        ...(o.adPages > 0 ? ads.map((k, i) => `<li><a href="${adUrl(k)}">《${esc(names[i]!)}》高清下载</a><p>${esc(names[i]!)}完整版 免费在线观看 导演 主演 剧情 高清资源 无删减</p></li>`) : []),
+        ...(o.shopPages > 0 ? shops.map((k) => `<li><a href="${shopUrl(k)}">${esc(pick2(names))}同款周边</a><p>电影海报 手办 T恤 限时特价</p></li>`) : []),
+        ...farm.map((m) => `<li><a href="${aggUrl(m)}">${esc(filmName())}在线观看</a><p>最新电影 高清免费 抢先看</p></li>`),
+        `<li><a href="${subjectUrl(source.sid)}">${esc(source.name)} 豆瓣评分</a></li>`,
+      ];
+      const links = [...(o.adPages > 0 ? ads.map(adUrl) : []), ...(o.shopPages > 0 ? shops.map(shopUrl) : []), ...farm.map(aggUrl), subjectUrl(source.sid)];
+      const body = `<div class="keywords"><p>${STUFFING} ${names.map(esc).join(' ')}</p></div>\n<h1>${esc(names[0]!)}在线观看 高清电影免费下载</h1>\n<ul class="list">${items.join('\n')}</ul>`;
+      write(aggUrl(n), page(`${names[0]}在线观看_${names[1]}高清下载_最新电影免费看 - 影视大全`, body), 'generated', 0, 'fake-keyword-aggregator', links);
+    }
+    for (let k = 0; k < o.adPages; k++) {
+      const t = pick2(realTexts);
+      const links = [adUrl((k * 13 + 1) % o.adPages), adUrl((k * 7 + 2) % o.adPages), ...(o.shopPages > 0 ? [shopUrl(k % o.shopPages)] : []), AGGREGATOR];
+      const body = `<h1>《${esc(filmName())}》高清资源 请下载APP观看</h1><div class="lp"><p>注册即送会员 新人礼包 点击领取 限时免费 手机扫码下载 充值返现</p><p>${esc(blurb2(t))}</p></div><div class="more">${links.map((l) => `<a href="${l}">立即领取</a>`).join(' ')}</div>`;
+      write(adUrl(k), page('点击领取 新人礼包 - 推广', body), 'generated', 0, 'fake-keyword-ad', links);
+    }
+    for (let k = 0; k < o.shopPages; k++) {
+      const t = pick2(realTexts);
+      const links = [shopUrl((k + 1) % o.shopPages), shopUrl((k * 7 + 3) % o.shopPages), SHOP];
+      const body = `<h1>${esc(filmName())}同款 海报 T恤</h1><div class="item"><p>商品详情 价格 ¥59 包邮 加入购物车 尺码 颜色 销量 累计评价 正品保证 七天无理由退货</p><p>${esc(blurb2(t))}</p></div><div class="more">${links.map((l) => `<a href="${l}">看看别的</a>`).join(' ')}</div>`;
+      write(shopUrl(k), page('周边商城 - 商品详情', body), 'generated', 0, 'fake-keyword-shop', links);
+    }
+    const shopFront = [...Array(Math.min(20, o.shopPages)).keys()].map(shopUrl);
+    if (o.shopPages > 0) write(SHOP, page('周边商城', `<ul>${shopFront.map((u, i) => `<li><a href="${u}">商品${i + 1}</a></li>`).join('')}</ul>`), 'generated', 0, 'fake-keyword-shop', shopFront);
+  }
+  if (o.blogPosts > 0 && filmList.length > 0) {
+    const anchors = ['这一部', '还有这部', '朋友推荐的', '豆瓣链接'];
+    for (let n = 0; n < o.blogPosts; n++) {
+      const t = pick2(realTexts);
+      const films = anchors.map(() => subjectUrl(pick2(filmList).sid));
+      const links = [...films, blogUrl((n + 1) % o.blogPosts), BLOG];
+      const body = `<div class="post"><h1>小影的日常 · 第${n + 1}篇</h1><p>${esc(blurb2(t))}</p><p>${esc(blurb2(t))}</p><p>这周末在家，顺手记下看过的几部：${films.map((f, i) => `<a href="${f}">${anchors[i]}</a>`).join('，')}。</p></div><div class="more"><a href="${blogUrl((n + 1) % o.blogPosts)}">下一篇</a> <a href="${BLOG}">博客首页</a></div>`;
+      write(blogUrl(n), page(`小影的日常 · 第${n + 1}篇`, body), 'generated', 0, 'modest-blog', links);
+    }
+    const posts = [...Array(o.blogPosts).keys()].map(blogUrl);
+    write(BLOG, page('小影的日常', `<ul>${posts.map((u, i) => `<li><a href="${u}">第${i + 1}篇</a></li>`).join('')}</ul>`), 'generated', 0, 'modest-blog', posts);
+  }
+  if (o.aggregatorPages > 0 || o.blogPosts > 0) {
+    // a link directory (hao123 style): the fake-keywords seed set starts here
+    const entries: { url: string; text: string }[] = [];
+    for (let i = 0; i < 10; i++) {
+      if (o.aggregatorPages > 0) entries.push({ url: aggUrl((i * 6) % o.aggregatorPages), text: `影视大全${i + 1}：最新电影 高清电影 免费在线观看 热门电视剧` });
+      if (o.blogPosts > 0) entries.push({ url: blogUrl((i * 4) % o.blogPosts), text: `小影的日常 · 第${((i * 4) % o.blogPosts) + 1}篇：一个普通人的周末记录` });
+      entries.push({ url: pick2(realOff), text: pick2(realTexts).title.slice(0, 30) });
+    }
+    const uniq = [...new Map(entries.map((e) => [e.url, e])).values()];
+    write(DIRECTORY, page('娱乐导航', `<h1>娱乐导航</h1><ul class="list">${uniq.map((e) => `<li><a href="${e.url}">${esc(e.text.split('：')[0]!)}</a><p>${esc(e.text)}</p></li>`).join('\n')}</ul>`), 'generated', 0, 'directory', uniq.map((e) => e.url));
+  }
 
   // 4. manners: robots.txt, a redirect, an error page, a slow page
   const robots = (host: string, text: string) => {
@@ -407,6 +515,7 @@ export function buildTestWeb(inputs: TestWebInputs, out: string, partial: Partia
     'on-topic': [realFilmUrls.find((u) => /top250/u.test(u)) ?? realFilmUrls[0] ?? firstFilm, realFilmUrls.find((u) => /1905\.com/u.test(u))].filter((u): u is string => !!u),
     'mixed-portal': [PORTAL, realTexts.find((t) => /douban\.com\/note/u.test(t.url))?.url ?? realTexts[0]!.url],
     'off-topic-tunnel': [CITY],
+    ...(o.aggregatorPages > 0 || o.blogPosts > 0 ? { 'fake-keywords': [DIRECTORY] } : {}),
   };
   writeFileSync(join(out, 'manifest.tsv'), `${manifest.join('\n')}\n`);
   writeFileSync(join(out, 'gold.tsv'), `url\trelevant\tgrade\tprovenance\tkind\n${gold.map((g) => `${g.url}\t${g.relevant}\t${g.grade}\t${g.provenance}\t${g.kind}`).join('\n')}\n`);

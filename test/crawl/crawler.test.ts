@@ -18,7 +18,7 @@ import { filmPage, hubWeb, offPage, opts, plainResources, serveWeb } from './web
 import { writeFileSync } from 'node:fs';
 
 const outDir = () => join(mkdtempSync(join(tmpdir(), 'filmkw-crawl-')), 'out');
-type Line = { url: string; status: number; relevant: boolean; score: number; depth: number; parent: string | null; time: string; error?: string; finalUrl?: string };
+type Line = { url: string; status: number; relevant: boolean; score: number; twoStep?: number; depth: number; parent: string | null; time: string; error?: string; finalUrl?: string };
 const index = (out: string): Line[] => readFileSync(join(out, 'index.jsonl'), 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Line);
 
 test('crawl: index line per fetched URL, relevant film pages saved as text and HTML, WARC records readable by warcio', async () => {
@@ -29,7 +29,10 @@ test('crawl: index line per fetched URL, relevant film pages saved as text and H
     const lines = index(out);
     assert.equal(lines.length, 11, 'hub + 6 films + 4 news');
     assert.equal(sum.fetched, 11);
-    assert.deepEqual(Object.keys(lines[0]!), ['url', 'status', 'relevant', 'score', 'depth', 'parent', 'time']);
+    assert.deepEqual(Object.keys(lines[0]!), ['url', 'status', 'relevant', 'score', 'twoStep', 'depth', 'parent', 'time']);
+    // saveRule score (default): saved = two-step score ≥ η, known for every page (leaves: their own sim)
+    assert.ok(lines.every((l) => typeof l.twoStep === 'number' && l.relevant === l.twoStep >= 0.1), JSON.stringify(lines));
+    assert.equal(lines.filter((l) => l.relevant).length, sum.saved);
     assert.equal(lines[0]!.parent, null);
     const films = lines.filter((l) => l.url.includes('/film/'));
     const news = lines.filter((l) => l.url.includes('news.example'));
@@ -37,10 +40,11 @@ test('crawl: index line per fetched URL, relevant film pages saved as text and H
     assert.ok(news.every((l) => !l.relevant && l.score < 0.1), JSON.stringify(news));
     assert.ok(lines.slice(1).every((l) => l.depth >= 1 && l.parent !== null));
     const texts = readFileSync(join(out, 'texts.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { id: string; text: string });
-    assert.equal(texts.length, sum.relevant);
+    assert.equal(texts.length, sum.saved);
     assert.match(texts[1]!.text, /剧情简介/);
     const files = readdirSync(join(out, 'pages'), { recursive: true }).filter((f) => String(f).endsWith('.html'));
-    assert.equal(files.length, sum.relevant);
+    assert.equal(files.length, sum.saved);
+    assert.deepEqual(readdirSync(join(out, '.state', 'pending')), [], 'no staged body left when the crawl ends');
     const records: Record<string, unknown>[] = [];
     for await (const r of new WARCParser([readFileSync(join(out, 'crawl.warc.gz'))])) {
       await r.readFully();

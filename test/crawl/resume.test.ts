@@ -7,7 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -52,54 +52,78 @@ async function warcResponses(out: string): Promise<string[]> {
   return urls;
 }
 
-test('kill -9 then --resume: same pages as an uninterrupted crawl, nothing fetched twice but the page in flight', { timeout: 120_000 }, async () => {
+/** Starts the crawl and kills it (SIGKILL) once index.jsonl has `at` lines; resolves false when it ended first. */
+function runAndKill(argv: string[], out: string, at: number): Promise<boolean> {
+  const child = spawn(process.execPath, argv, { cwd: root });
+  return new Promise<boolean>((resolve) => {
+    let killed = false;
+    const timer = setInterval(() => {
+      const n = existsSync(join(out, 'index.jsonl')) ? readFileSync(join(out, 'index.jsonl'), 'utf8').split('\n').length - 1 : 0;
+      if (n >= at) {
+        clearInterval(timer);
+        killed = child.kill('SIGKILL');
+      }
+    }, 3);
+    child.once('exit', () => {
+      clearInterval(timer);
+      resolve(killed);
+    });
+  });
+}
+
+test('kill -9 at many points, --resume each time: same pages, order and decisions as an uninterrupted crawl; no completed record fetched again', { timeout: 240_000 }, async () => {
   const base = mkdtempSync(join(tmpdir(), 'filmkw-resume-'));
   const a = await serveWeb(gridWeb());
   const outA = join(base, 'a');
   try {
     const r = await runCli(args(outA, a.url));
     assert.equal(r.status, 0, r.stderr);
-    assert.match(r.stderr, /crawl: 120 pages, \d+ relevant \(harvest [\d.]+%\), frontier \d+, \d+ errors, \d+ pages\/s; [\d.]+ s, stopped by budget/);
+    assert.match(r.stderr, /crawl: 120 pages, \d+ relevant \(harvest [\d.]+%\), frontier \d+, \d+ errors, \d+ pages\/s; [\d.]+ s, stopped by budget; \d+ saved/);
   } finally {
     await a.close();
   }
   const b = await serveWeb(gridWeb());
   const outB = join(base, 'b');
   try {
-    const child = spawn(process.execPath, args(outB, b.url), { cwd: root });
-    await new Promise<void>((resolve, reject) => {
-      const timer = setInterval(() => {
-        const n = existsSync(join(outB, 'index.jsonl')) ? readFileSync(join(outB, 'index.jsonl'), 'utf8').split('\n').length - 1 : 0;
-        if (n >= 35) {
-          clearInterval(timer);
-          child.kill('SIGKILL');
-          resolve();
-        }
-      }, 5);
-      child.once('exit', () => {
-        clearInterval(timer);
-        reject(new Error('the crawl ended before it could be killed'));
-      });
-    });
-    await new Promise((r) => child.once('exit', r));
-    const partial = index(outB).length;
-    assert.ok(partial >= 35 && partial < 120, `killed after ${partial} pages`);
-    const again = await runCli(args(outB, b.url));
-    assert.equal(again.status, 2);
-    assert.match(again.stderr, /already holds a crawl; pass --resume/);
+    // kills early, in the middle, near the budget (during the last fetches, the final save decisions
+    // and the index rewrite); each kill may leave one request in flight: its intent is the journal's last line
+    const inFlight = new Set<string>();
+    let kills = 0;
+    let resumed = false;
+    for (const at of [5, 20, 36, 52, 70, 88, 104, 118, 120]) {
+      const killed = await runAndKill(resumed ? [...args(outB, b.url), '--resume'] : args(outB, b.url), outB, at);
+      resumed = true;
+      if (!killed) break;
+      kills++;
+      const journal = readFileSync(join(outB, '.state', 'journal.jsonl'), 'utf8').split('\n').filter(Boolean);
+      const last = journal.length ? (JSON.parse(journal[journal.length - 1]!) as { t: string; url: string }) : undefined;
+      if (last?.t === 'intent') inFlight.add(last.url);
+      if (kills === 1) {
+        const again = await runCli(args(outB, b.url));
+        assert.equal(again.status, 2);
+        assert.match(again.stderr, /already holds a crawl; pass --resume/);
+      }
+    }
+    assert.ok(kills >= 6, `killed ${kills} times`);
     const r = await runCli([...args(outB, b.url), '--resume']);
     assert.equal(r.status, 0, r.stderr);
-    assert.match(r.stderr, new RegExp(`${partial} replayed from the journal`));
+    assert.match(r.stderr, /\d+ replayed from the journal/);
     const la = index(outA);
     const lb = index(outB);
     const failed = [...la, ...lb].filter((l) => l.error && !/^HTTP 404$/u.test(l.error));
     assert.deepEqual(failed, [], 'no fetch failed in either run (the comparison needs the same web)');
     assert.deepEqual(lb.map((l) => [l.url, l.relevant]), la.map((l) => [l.url, l.relevant]), 'same pages, same order, same decisions');
+    assert.equal(readFileSync(join(outB, 'index.jsonl'), 'utf8').replace(/"time":"[^"]*"/gu, ''), readFileSync(join(outA, 'index.jsonl'), 'utf8').replace(/"time":"[^"]*"/gu, ''));
     const twice = [...b.stats.hits].filter(([k, n]) => n > 1 && !k.endsWith('/robots.txt'));
-    assert.ok(twice.length <= 1, `requested twice: ${JSON.stringify(twice)}`);
+    assert.ok(twice.every(([, n]) => n === 2), `requested more than twice: ${JSON.stringify(twice)}`);
+    assert.ok(twice.length <= kills, `${twice.length} pages requested twice after ${kills} kills`);
+    for (const [k] of twice) assert.ok([...inFlight].some((u) => k.endsWith(u.replace(/^https?:\/\//u, ''))), `${k} was requested twice but was not in flight at a kill (${[...inFlight].join(' ')})`);
     assert.deepEqual(await warcResponses(outB), await warcResponses(outA));
     const texts = (o: string) => readFileSync(join(o, 'texts.jsonl'), 'utf8');
     assert.equal(texts(outB), texts(outA));
+    const pages = (o: string) => (readdirSync(join(o, 'pages'), { recursive: true }) as string[]).sort();
+    assert.deepEqual(pages(outB), pages(outA));
+    assert.deepEqual(readdirSync(join(outB, '.state', 'pending')), []);
   } finally {
     await b.close();
   }
@@ -112,7 +136,7 @@ test('filmkw crawl: usage errors are one line with exit 2; the output feeds `fil
   assert.equal(r.stderr, 'filmkw: crawl: --seeds <url…|file> is required\n');
   r = await run('crawl', '--seeds', 'http://a.example/', '--out', '/tmp/x', '--mode', 'dfs');
   assert.equal(r.status, 2);
-  assert.match(r.stderr, /^filmkw: crawl: --mode must be one of focused, bfs, static, one-step, got "dfs"\n$/u);
+  assert.match(r.stderr, /^filmkw: crawl: --mode must be one of focused, bfs, static, one-step, best-first, shark, got "dfs"\n$/u);
   r = await run('crawl', '--seeds', 'http://a.example/', '--out', '/tmp/x', '--via', 'https://127.0.0.1:1/x');
   assert.equal(r.status, 2);
   assert.match(r.stderr, /--via must be http:\/\/HOST:PORT/);
