@@ -166,6 +166,11 @@ test('crawl: unreachable host and failing robots.txt give index lines, not a cra
     assert.equal(by.get('http://other.example/')!.error, 'host other.example is excluded by the options');
     assert.equal(s.stats.hits.get('other.example/'), undefined);
     assert.equal(s.stats.hits.get('down.example/a'), undefined);
+    // a deny list (suffix match) excludes a host whatever the allow list
+    const outDeny = outDir();
+    await crawl({ seeds: ['http://films.example/'], out: outDeny, via: s.url }, opts({ maxPages: 20, denyHosts: ['example'] }), plainResources);
+    assert.deepEqual(index(outDeny).map((l) => l.error), ['host films.example is excluded by the options']);
+    assert.equal(s.stats.hits.get('films.example/'), 1, 'only the first crawl requested the seed');
     const out2 = outDir();
     const sum = await crawl({ seeds: ['http://films.example/'], out: out2, via: 'http://127.0.0.1:9' }, opts({ maxPages: 5 }), plainResources);
     assert.equal(sum.fetched, 1);
@@ -214,4 +219,50 @@ test('crawl output paths never leave the output directory', async () => {
     assert.ok(!rel.startsWith('..') && !isAbsolute(rel), `${u} → ${p}`);
   }
   assert.ok(existsSync(tmpdir()));
+});
+
+test('saveRule: score (default) saves a page by its two-step score after its lookahead (the tunnel page), sim by its own relevance; case (b) leaves a page whose children are all off-topic at its own sim; best-first and shark modes', async () => {
+  const films = [...Array(4).keys()].map((i) => `http://films.example/film/${i}`);
+  const s = await serveWeb([
+    { url: 'http://films.example/', body: filmPage('首页', ['http://blog.example/p', 'http://spam.example/']) },
+    { url: 'http://blog.example/p', body: offPage('日记', films) },
+    { url: 'http://spam.example/', body: filmPage('大全', ['http://news.example/1', 'http://news.example/2', 'http://news.example/3']) },
+    ...films.map((u, i) => ({ url: u, body: filmPage(`影片${i}`, []) })),
+    ...[1, 2, 3].map((i) => ({ url: `http://news.example/${i}`, body: offPage(`新闻${i}`, []) })),
+  ]);
+  try {
+    const run = async (o: Parameters<typeof opts>[0]) => {
+      const out = outDir();
+      const sum = await crawl({ seeds: ['http://films.example/'], out, via: s.url }, opts({ maxPages: 50, ...o }), plainResources);
+      const texts = readFileSync(join(out, 'texts.jsonl'), 'utf8').trim().split('\n').map((l) => (JSON.parse(l) as { url: string }).url);
+      return { sum, by: new Map(index(out).map((l) => [l.url, l])), lines: index(out), texts, pages: readdirSync(join(out, 'pages'), { recursive: true }).filter((f) => String(f).endsWith('.html')).length };
+    };
+    const score = await run({});
+    const sim = await run({ saveRule: 'sim' });
+    const filmSim = score.by.get(films[0]!)!.score;
+    // the blog page: own sim 0, children all films → 0.3 · mean sim(children) ≥ η: saved only by the two-step rule
+    const blog = score.by.get('http://blog.example/p')!;
+    assert.equal(blog.score, 0);
+    assert.ok(Math.abs(blog.twoStep! - 0.3 * filmSim) < 1e-5, `${blog.twoStep} vs 0.3 × ${filmSim}`);
+    assert.equal(blog.relevant, true);
+    assert.equal(sim.by.get('http://blog.example/p')!.relevant, false);
+    assert.ok(score.texts.includes('http://blog.example/p') && !sim.texts.includes('http://blog.example/p'));
+    assert.equal(score.pages, sim.pages + 1);
+    assert.equal(score.sum.saved, sim.sum.saved + 1);
+    // the keyword page whose children are all off-topic: 004 case (b), its own relevance stands
+    const spam = score.by.get('http://spam.example/')!;
+    assert.equal(spam.twoStep, spam.score);
+    for (const l of score.lines) assert.equal(l.relevant, l.twoStep! >= 0.1, l.url);
+    for (const l of sim.lines) assert.equal(l.relevant, l.score >= 0.1, l.url);
+    assert.deepEqual(sim.lines.map((l) => l.url), score.lines.map((l) => l.url), 'the save rule does not change the fetch order');
+    // best-first: all children of the most relevant page, document order; no two-step score
+    const bf = await run({ mode: 'best-first' });
+    assert.deepEqual(bf.lines.slice(0, 3).map((l) => l.url), ['http://films.example/', 'http://blog.example/p', 'http://spam.example/']);
+    assert.ok(bf.lines.every((l) => l.twoStep === undefined && l.relevant === l.score >= 0.1));
+    const sh = await run({ mode: 'shark' });
+    assert.deepEqual(sh.lines.map((l) => l.url).sort(), score.lines.map((l) => l.url).sort(), 'shark reaches the same 10 pages');
+    assert.ok(sh.lines.every((l) => l.twoStep === undefined));
+  } finally {
+    await s.close();
+  }
 });

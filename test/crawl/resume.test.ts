@@ -148,19 +148,52 @@ test('filmkw crawl: usage errors are one line with exit 2; the output feeds `fil
     const out = join(mkdtempSync(join(tmpdir(), 'filmkw-crawl-cli-')), 'c');
     r = await run('crawl', '--seeds', 'http://films.example/', '--out', out, '--via', s.url, '--max-pages', '12', '--json');
     assert.equal(r.status, 0, r.stderr);
-    const summary = JSON.parse(r.stdout) as { fetched: number; relevant: number };
+    const summary = JSON.parse(r.stdout) as { fetched: number; relevant: number; saved: number };
     assert.equal(summary.fetched, 12);
+    assert.ok(summary.saved > 0);
     const html = await run('html', 'text', out);
     assert.equal(html.status, 0, html.stderr);
-    assert.equal(html.stdout.trim().split('\n').length, summary.relevant);
+    assert.equal(html.stdout.trim().split('\n').length, summary.saved);
     const tag = await run('tag', join(out, 'texts.jsonl'), '--id-field', 'id', '--top', '3');
     assert.equal(tag.status, 0, tag.stderr);
     const tagged = tag.stdout.trim().split('\n').map((l) => JSON.parse(l) as { id: string; keywords: unknown[] });
-    assert.equal(tagged.length, summary.relevant);
+    assert.equal(tagged.length, summary.saved);
     assert.match(tagged[0]!.id, /^http:\/\/films\.example\//);
     const tagDir = await run('tag', out, '--top', '3');
     assert.equal(tagDir.status, 0, tagDir.stderr);
-    assert.equal(tagDir.stdout.trim().split('\n').length, summary.relevant);
+    assert.equal(tagDir.stdout.trim().split('\n').length, summary.saved);
+  } finally {
+    await s.close();
+  }
+});
+
+test('the list pages of a crawl are a `kg import html-list:` source (CLI, a small web with a Douban list page)', { timeout: 120_000 }, async () => {
+  const list = readFileSync(join(root, 'test', 'fixtures', 'html', 'records', 'douban-list.html'));
+  const subjects = [...new Set([...list.toString('utf8').matchAll(/https:\/\/movie\.douban\.com\/subject\/\d+\//gu)].map((m) => m[0]))];
+  assert.equal(subjects.length, 4);
+  const s = await serveWeb([
+    { url: 'https://movie.douban.com/top250', body: list },
+    ...subjects.map((u, i) => ({ url: u, body: filmPage(`影片${i}`, [subjects[(i + 1) % 4]!, 'http://news.example/a/0']) })),
+    { url: 'http://news.example/a/0', body: offPage('新闻', []) },
+  ]);
+  try {
+    const dir = mkdtempSync(join(tmpdir(), 'filmkw-crawl-kg-'));
+    const out = join(dir, 'c');
+    let r = await runCli(['bin/filmkw', 'crawl', '--seeds', 'https://movie.douban.com/top250', '--out', out, '--via', s.url, '--threshold', '0.05', '--json']);
+    assert.equal(r.status, 0, r.stderr);
+    const summary = JSON.parse(r.stdout) as { fetched: number; saved: number };
+    const lines = index(out);
+    assert.equal(summary.fetched, lines.length);
+    assert.ok(lines.find((l) => l.url === 'https://movie.douban.com/top250')?.relevant, 'the list page is saved');
+    const filmSaved = lines.filter((l) => l.relevant && l.url !== 'https://movie.douban.com/top250').length;
+    r = await runCli(['bin/filmkw', 'kg', 'import', '--out', join(dir, 'kg.fkg'), `html-list:${join(out, 'pages')}`]);
+    assert.equal(r.status, 0, r.stderr);
+    // the list page's four films with their directors and genres; the saved film pages hold no record group
+    assert.match(r.stderr, /kg import: \d+ entities \(Movie 4, Person \d+, Character 0, Genre \d+\)/);
+    assert.match(r.stderr, new RegExp(`dropped \\(by design / not resolvable\\): ${filmSaved}\\b`));
+    r = await runCli(['bin/filmkw', 'kg', 'stats', '--kg', join(dir, 'kg.fkg')]);
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(r.stdout + r.stderr, /Movie\s+4\b/);
   } finally {
     await s.close();
   }
