@@ -512,7 +512,7 @@ export async function crawl(run: CrawlRun, o: Readonly<CrawlOptions>, res: Crawl
           if (!budgetLeft()) break;
           const [link, prior] = links[next]!.split('\t') as [string, string | undefined];
           // a child whose prior is below the best waiting entry waits too (in the continuation)
-          if (!documentOrder && fetchedAhead > 0 && Number(prior ?? 0) < best) break;
+          if (!documentOrder && o.lookaheadGate && fetchedAhead > 0 && Number(prior ?? 0) < best) break;
           const key = urlKey(link);
           if (seen.has(key)) continue;
           seen.add(key);

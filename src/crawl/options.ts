@@ -86,6 +86,12 @@ export interface CrawlOptions {
    * @default 30
    */
   maxLookahead: number;
+  /**
+   * Stop a page's lookahead at the first child whose link prior is below the best entry waiting in the
+   * frontier (the rest wait in a continuation). false = the spec's plain Reading A: up to maxLookahead
+   * children fetched ahead whatever their prior. @default true
+   */
+  lookaheadGate: boolean;
   /** Out-links kept per page (bfs: in document order; otherwise best link prior first). @default 100 */
   maxOutLinks: number;
   /** @default 1000 */
@@ -148,6 +154,7 @@ export const CRAWL_DEFAULTS: Readonly<CrawlOptions> = Object.freeze({
   gamma: 0.5,
   dropNavLinks: true,
   maxLookahead: 30,
+  lookaheadGate: true,
   maxOutLinks: 100,
   maxPages: 1000,
   maxDepth: 8,
@@ -220,7 +227,7 @@ export function resolveCrawlOptions(overrides: Partial<CrawlOptions> = {}): Read
   weights(r, 'blockTypeWeights', BLOCK_TYPES);
   weights(r, 'positionWeights', ['title', 'anchor', 'heading', 'body']);
   weights(r, 'topicWeights', ['subject', 'special', 'judgement']);
-  if (typeof o.dropNavLinks !== 'boolean' || typeof o.respectRobots !== 'boolean') throw usageError('crawl: dropNavLinks and respectRobots must be true or false');
+  for (const k of ['dropNavLinks', 'respectRobots', 'lookaheadGate'] as const) if (typeof o[k] !== 'boolean') throw usageError(`crawl: ${k} must be true or false`);
   if (typeof o.userAgent !== 'string' || !/^[\w.\-/ ()+:;]{1,200}$/u.test(o.userAgent)) throw usageError('crawl: userAgent must be 1–200 printable characters');
   for (const k of ['allowHosts', 'denyHosts'] as const) {
     if (!Array.isArray(o[k]) || o[k].some((h) => typeof h !== 'string' || !/^[a-z0-9.-]+(:\d+)?$/iu.test(h))) throw usageError(`crawl: ${k} must be host names, got ${JSON.stringify(o[k])}`);

@@ -156,4 +156,35 @@ test('crawl testweb: real pages at their URLs with their bytes, KG records rende
   assert.ok(isFilmPageType('douban subject page (movie/TV)') && !isFilmPageType('douban book subject page (not film)'));
   const seeds = readFileSync(join(out, 'seeds.tsv'), 'utf8');
   assert.match(seeds, /^set\turl\non-topic\thttps:\/\/movie\.douban\.com\/top250\n/u);
+  // 004's fake-keyword and modest pages: generated, off-topic in the gold, labelled in the page,
+  // advertised on the portal (not on the tunnel site by default), a link directory as the fourth seed set
+  assert.match(seeds, /\nfake-keywords\thttp:\/\/www\.yule-daohang\.example\/\n/u);
+  for (const [u, kind] of [
+    ['http://www.yingshidaquan.example/', 'fake-keyword-aggregator'],
+    ['http://lp.adclick.example/lp/0.html', 'fake-keyword-ad'],
+    ['http://shop.zhoubian.example/item/0.html', 'fake-keyword-shop'],
+    ['http://blog.xiaoying.example/post/0.html', 'modest-blog'],
+    ['http://www.yule-daohang.example/', 'directory'],
+  ]) {
+    assert.deepEqual(row(u!)?.slice(1), ['0', '0', 'generated', kind], u);
+    assert.match(readFileSync(file(u!), 'utf8'), /<meta name="filmkw-generated"/);
+  }
+  const agg = readFileSync(file('http://www.yingshidaquan.example/'), 'utf8');
+  assert.match(agg, /《霸王别姬》高清下载/);
+  assert.match(agg, /href="https:\/\/movie\.douban\.com\/subject\/1\/">霸王别姬 豆瓣评分/);
+  assert.match(readFileSync(file('http://blog.xiaoying.example/post/0.html'), 'utf8'), /<a href="https:\/\/movie\.douban\.com\/subject\/1\/">这一部<\/a>/);
+  assert.match(readFileSync(file('http://www.newsportal.example/'), 'utf8'), /<li class="promo"><a href="http:\/\/www\.yingshidaquan\.example\/">/);
+  const graph = readFileSync(join(out, 'graph.tsv'), 'utf8');
+  assert.ok(!/^http:\/\/www\.citynews\.example\/\S*\thttp:\/\/www\.yingshidaquan/mu.test(graph), 'no ad on the tunnel site by default');
+  // the portal and everything drawn before the new region are the same as in a web built without it
+  const without = join(dir, 'web-without');
+  buildTestWeb(
+    { pages: [{ path: real, url: 'https://movie.douban.com/top250', pageType: 'douban Top250 list page' }, { path: off, pageType: 'zh article/news/blog' }], kg, facts: new Map([['1', { summary: '段小楼与程蝶衣的故事。', year: '1993' }]]) },
+    without,
+    { users: 5, groups: 3, tunnelSiteArticles: 40, portalPages: 2, aggregatorPages: 0, blogPosts: 0 },
+  );
+  const m2 = new Map(readFileSync(join(without, 'manifest.tsv'), 'utf8').trim().split('\n').map((l) => l.split('\t') as [string, string]));
+  const same = manifest.filter((m) => /^https?:\/\/(www\.citynews\.example|www\.douban\.com)\//u.test(m[0]!) && !m[1]!.includes(":"));
+  assert.ok(same.length > 40);
+  for (const m of same) assert.equal(readFileSync(join(out, m[1]!), 'utf8'), readFileSync(join(without, m2.get(m[0]!)!), 'utf8'), m[0]);
 });
