@@ -129,7 +129,7 @@ test('kill -9 at many points, --resume each time: same pages, order and decision
   }
 });
 
-test('filmkw crawl: usage errors are one line with exit 2; the output feeds `filmkw html text` and `filmkw tag`', async () => {
+test('filmkw crawl: usage errors are one line with exit 2; progress line on a terminal; the output feeds `filmkw html text` and `filmkw tag`', async (t) => {
   const run = (...a: string[]) => runCli(['bin/filmkw', ...a]);
   let r = await run('crawl', '--out', '/tmp/x');
   assert.equal(r.status, 2);
@@ -159,6 +159,15 @@ test('filmkw crawl: usage errors are one line with exit 2; the output feeds `fil
     const tagged = tag.stdout.trim().split('\n').map((l) => JSON.parse(l) as { id: string; keywords: unknown[] });
     assert.equal(tagged.length, summary.saved);
     assert.match(tagged[0]!.id, /^http:\/\/films\.example\//);
+    // on a terminal (a pty from util-linux `script`): the progress line, then the summary
+    const ttyOut = join(mkdtempSync(join(tmpdir(), 'filmkw-crawl-tty-')), 'c');
+    const tty = await runCli(['-e', `require('node:child_process').execFileSync('script', ['-qec', ${JSON.stringify(`${JSON.stringify(process.execPath)} bin/filmkw crawl --seeds http://films.example/ --out ${ttyOut} --via ${s.url} --max-pages 12`)}, '/dev/null'], { stdio: 'inherit' })`]);
+    if (/ENOENT/u.test(tty.stderr)) t.diagnostic('no pty: util-linux script is missing; progress line not checked');
+    else {
+      assert.equal(tty.status, 0, tty.stdout + tty.stderr);
+      assert.match(tty.stdout, /\r\x1b\[2Kcrawl: \d+ pages, \d+ relevant \(harvest [\d.]+%\), frontier \d+, \d+ errors, \d+ pages\/s/u);
+      assert.match(tty.stdout, /crawl: 12 pages, .*stopped by budget; \d+ saved/u);
+    }
     const tagDir = await run('tag', out, '--top', '3');
     assert.equal(tagDir.status, 0, tagDir.stderr);
     assert.equal(tagDir.stdout.trim().split('\n').length, summary.saved);
