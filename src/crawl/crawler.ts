@@ -221,7 +221,11 @@ export async function crawl(run: CrawlRun, o: Readonly<CrawlOptions>, res: Crawl
 
   const lib = TopicLibrary.fromKg(res.kg, o, res.commonWord);
   const fetcher = new Fetcher(o, run.via);
-  const frontier = new Frontier(o.maxFrontier);
+  // a dropped entry is never expanded: its pending save is decided on its own sim (bounded memory)
+  const frontier = new Frontier(o.maxFrontier, (e) => {
+    decide(e.url, e.sim);
+    for (const k of e.kids ?? []) decide(k.url, k.sim);
+  });
   /** URLs already fetched or scheduled, as {@link urlKey} numbers (bounded memory per URL). */
   const seen = new Set<number>();
   const robots = new Map<string, Promise<HostRules>>();

@@ -29,7 +29,11 @@ export class Frontier {
   private heap: FrontierEntry[] = [];
   evicted = 0;
 
-  constructor(private readonly max: number) {}
+  /** `onEvict` sees every dropped entry, best first (the crawler decides their pending saves). */
+  constructor(
+    private readonly max: number,
+    private readonly onEvict?: (e: FrontierEntry) => void,
+  ) {}
 
   get size(): number {
     return this.heap.length;
@@ -79,6 +83,8 @@ export class Frontier {
   private shrink(): void {
     this.heap.sort((a, b) => (before(a, b) ? -1 : before(b, a) ? 1 : 0));
     this.evicted += this.heap.length - this.max;
+    const dropped = this.onEvict ? this.heap.slice(this.max) : [];
     this.heap.length = this.max;
+    for (const e of dropped) this.onEvict!(e);
   }
 }

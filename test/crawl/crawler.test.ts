@@ -266,3 +266,24 @@ test('saveRule: score (default) saves a page by its two-step score after its loo
     await s.close();
   }
 });
+
+test('saveRule score with a tiny frontier: entries dropped beyond maxFrontier (and the children they hold) are decided on their own sim, nothing stays pending', async () => {
+  const s = await serveWeb(hubWeb(40, 20));
+  try {
+    const out = outDir();
+    const sum = await crawl({ seeds: ['http://films.example/'], out, via: s.url }, opts({ maxPages: 50, maxFrontier: 1 }), plainResources);
+    assert.ok(sum.evicted > 0, `evicted ${sum.evicted}`);
+    // dropped entries are decided when dropped, not kept pending to the end (memory stays bounded)
+    const journal = readFileSync(join(out, '.state', 'journal.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { t: string });
+    const atEnd = journal.slice(journal.map((e) => e.t).lastIndexOf('fetch') + 1).filter((e) => e.t === 'save').length;
+    assert.ok(atEnd <= sum.fetched - sum.evicted - 1, `${atEnd} decisions left to the end of ${sum.fetched} pages, ${sum.evicted} dropped`);
+    const lines = index(out);
+    assert.ok(lines.every((l) => typeof l.twoStep === 'number' && l.relevant === l.twoStep >= 0.1), JSON.stringify(lines));
+    assert.equal(lines.filter((l) => l.relevant).length, sum.saved);
+    assert.deepEqual(readdirSync(join(out, '.state', 'pending')), []);
+    const texts = readFileSync(join(out, 'texts.jsonl'), 'utf8').trim().split('\n');
+    assert.equal(texts.length, sum.saved);
+  } finally {
+    await s.close();
+  }
+});
