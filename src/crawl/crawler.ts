@@ -39,6 +39,7 @@ import { hostAllowed, type CrawlOptions } from './options.js';
 import { parsePage } from './page.js';
 import { linkPrior, pageRelevance, textRelevance, twoStepScore, type Idf } from './relevance.js';
 import { TopicLibrary } from './topic.js';
+import { createSeenSet } from './seen.js';
 import { hostKey, normalizeUrl, pageFileName, urlHash, urlKey } from './url.js';
 
 /** What the crawler needs besides its options: passed in, so the crawl is a function of its inputs. */
@@ -226,8 +227,8 @@ export async function crawl(run: CrawlRun, o: Readonly<CrawlOptions>, res: Crawl
     decide(e.url, e.sim);
     for (const k of e.kids ?? []) decide(k.url, k.sim);
   });
-  /** URLs already fetched or scheduled, as {@link urlKey} numbers (bounded memory per URL). */
-  const seen = new Set<number>();
+  /** URLs already fetched or scheduled, as {@link urlKey} numbers (exact, or a Bloom filter: `seenSet`). */
+  const seen = createSeenSet(o);
   const robots = new Map<string, Promise<HostRules>>();
   const lastRequest = new Map<string, number>();
   const perHost = new Map<string, number>();

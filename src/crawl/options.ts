@@ -102,6 +102,17 @@ export interface CrawlOptions {
   maxPagesPerHost: number;
   /** Frontier entries kept in memory; the lowest-priority ones are dropped beyond this (counted). @default 50000 */
   maxFrontier: number;
+  /**
+   * The set of URLs already fetched or scheduled: `exact` (a 53-bit hash per URL, ≈ 40 bytes each) or
+   * `bloom` (a Bloom filter of the `bloom-filters` package sized for `bloomCapacity` URLs at
+   * `bloomFpRate`: fixed memory, ≈ 1.8 MB per million URLs at 0.1 %; a false positive skips a URL never
+   * seen, at about that rate while the crawl stays within the capacity). @default 'exact'
+   */
+  seenSet: 'exact' | 'bloom';
+  /** @default 10000000 */
+  bloomCapacity: number;
+  /** @default 0.001 */
+  bloomFpRate: number;
   /** Politeness: least delay between two requests to one host (robots Crawl-delay raises it). @default 0 */
   delayMs: number;
   /** Longest Crawl-delay honoured (a larger one skips the host: reported). @default 30000 */
@@ -160,6 +171,9 @@ export const CRAWL_DEFAULTS: Readonly<CrawlOptions> = Object.freeze({
   maxDepth: 8,
   maxPagesPerHost: 100000,
   maxFrontier: 50000,
+  seenSet: 'exact',
+  bloomCapacity: 10_000_000,
+  bloomFpRate: 0.001,
   delayMs: 0,
   maxCrawlDelayMs: 30000,
   timeoutMs: 10000,
@@ -213,6 +227,9 @@ export function resolveCrawlOptions(overrides: Partial<CrawlOptions> = {}): Read
   oneOf(r, 'frontier', ['fifo', 'two-step', 'shark']);
   oneOf(r, 'linkPrior', ['shark', 'none']);
   oneOf(r, 'saveRule', ['score', 'sim']);
+  oneOf(r, 'seenSet', ['exact', 'bloom']);
+  num(r, 'bloomCapacity', 1000, 1e10, true);
+  num(r, 'bloomFpRate', 1e-9, 0.5);
   oneOf(r, 'pageRelevance', ['weightedVector', 'blockSum', 'plainCosine']);
   oneOf(r, 'idfSource', ['bundled', 'none']);
   oneOf(r, 'dynamicLibrary', ['off', 'feedback']);

@@ -287,3 +287,25 @@ test('saveRule score with a tiny frontier: entries dropped beyond maxFrontier (a
     await s.close();
   }
 });
+
+test('seenSet bloom: a fixed-size Bloom filter gives the same crawl as the exact set on a small web; its size and rate are validated', async () => {
+  const { createSeenSet } = await import('../../src/crawl/seen.js');
+  const b = createSeenSet(resolveCrawlOptions({ seenSet: 'bloom', bloomCapacity: 10_000, bloomFpRate: 0.001 }));
+  for (let k = 0; k < 5_000; k++) b.add(k * 7919);
+  assert.ok([...Array(5_000).keys()].every((k) => b.has(k * 7919)), 'no false negative');
+  const fp = [...Array(20_000).keys()].filter((k) => b.has(1e9 + k)).length;
+  assert.ok(fp <= 20, `${fp} false positives of 20,000 (rate ≤ 0.001 at half the capacity)`);
+  const s = await serveWeb(hubWeb(10, 6));
+  try {
+    const lines = async (o: Parameters<typeof opts>[0]) => {
+      const out = outDir();
+      await crawl({ seeds: ['http://films.example/'], out, via: s.url }, opts({ maxPages: 30, ...o }), plainResources);
+      return index(out).map((l) => [l.url, l.relevant, l.score]);
+    };
+    assert.deepEqual(await lines({ seenSet: 'bloom', bloomCapacity: 1000 }), await lines({}));
+  } finally {
+    await s.close();
+  }
+  assert.throws(() => resolveCrawlOptions({ seenSet: 'bitmap' as never }), /seenSet must be one of exact, bloom/);
+  assert.throws(() => resolveCrawlOptions({ bloomFpRate: 0 }), /bloomFpRate must be a number in \[1e-9, 0\.5\]/);
+});
