@@ -129,7 +129,7 @@ export const sigmoid = (z: number): number => 1 / (1 + Math.exp(-z));
  * @returns the logit and the constant part base + Σ root values
  */
 export function rerankLogit(model: RerankModel, x: ArrayLike<number>, contributions?: Float64Array): number {
-  if (!contributions) return packedLogit(packed(model), x);
+  if (!contributions) return packedLogit(model, x);
   let s = model.base;
   for (const t of model.trees) {
     let k = 0;
@@ -143,59 +143,103 @@ export function rerankLogit(model: RerankModel, x: ArrayLike<number>, contributi
   return s;
 }
 
-/** All trees in flat typed arrays (children as absolute node indices): the hot path walks these. */
+/**
+ * All trees as complete binary trees of one depth D in flat typed arrays (the hot path walks these):
+ * tree t's inner nodes are `feature`/`threshold`[t·(2^D − 1) + k] in breadth-first order (children of k
+ * at 2k + 1 and 2k + 2), its leaves `leaf`[t·2^D + j]. A leaf of the model above depth D becomes inner
+ * nodes that always go left (threshold +∞) over copies of its value, so every walk takes exactly D
+ * steps without a data-dependent loop exit, and the step is a comparison turned into 0/1. Same sums in
+ * the same order as walking the model's trees: the logits are identical.
+ */
 interface PackedTrees {
   readonly base: number;
-  readonly roots: Int32Array;
+  readonly count: number;
+  readonly depth: number;
   readonly feature: Int32Array;
   readonly threshold: Float64Array;
-  readonly left: Int32Array;
-  readonly right: Int32Array;
-  readonly value: Float64Array;
+  readonly leaf: Float64Array;
 }
 
 const packedModels = new WeakMap<RerankModel, PackedTrees>();
 
+function treeDepth(t: RerankTree, k = 0): number {
+  return t.feature[k] < 0 ? 0 : 1 + Math.max(treeDepth(t, t.left[k]), treeDepth(t, t.right[k]));
+}
+
 function packed(model: RerankModel): PackedTrees {
   let p = packedModels.get(model);
   if (p) return p;
-  const size = model.trees.reduce((a, t) => a + t.feature.length, 0);
-  const roots = new Int32Array(model.trees.length);
-  const feature = new Int32Array(size);
-  const threshold = new Float64Array(size);
-  const left = new Int32Array(size);
-  const right = new Int32Array(size);
-  const value = new Float64Array(size);
-  let at = 0;
+  const depth = model.trees.reduce((a, t) => Math.max(a, treeDepth(t)), 0);
+  const inner = (1 << depth) - 1;
+  const leaves = 1 << depth;
+  const count = model.trees.length;
+  const feature = new Int32Array(count * inner);
+  const threshold = new Float64Array(count * inner).fill(Infinity);
+  const leaf = new Float64Array(count * leaves);
   model.trees.forEach((t, k) => {
-    roots[k] = at;
-    for (let i = 0; i < t.feature.length; i++) {
-      feature[at + i] = t.feature[i];
-      threshold[at + i] = t.threshold[i];
-      left[at + i] = at + t.left[i];
-      right[at + i] = at + t.right[i];
-      value[at + i] = t.value[i];
-    }
-    at += t.feature.length;
+    // node of the model at position `at` (breadth-first) of level `level` of the complete tree
+    const fill = (node: number, at: number, level: number): void => {
+      if (level === depth) {
+        leaf[k * leaves + at - inner] = t.value[node];
+        return;
+      }
+      const split = t.feature[node] >= 0;
+      if (split) {
+        feature[k * inner + at] = t.feature[node];
+        threshold[k * inner + at] = t.threshold[node];
+      }
+      fill(split ? t.left[node] : node, 2 * at + 1, level + 1);
+      fill(split ? t.right[node] : node, 2 * at + 2, level + 1);
+    };
+    fill(0, 0, 0);
   });
-  p = { base: model.base, roots, feature, threshold, left, right, value };
+  p = { base: model.base, count, depth, feature, threshold, leaf };
   packedModels.set(model, p);
   return p;
 }
 
-function packedLogit(p: PackedTrees, x: ArrayLike<number>): number {
-  const { roots, feature, threshold, left, right, value } = p;
-  let s = p.base;
-  for (let t = 0; t < roots.length; t++) {
-    let k = roots[t];
-    let f = feature[k];
-    while (f >= 0) {
-      k = x[f] < threshold[k] ? left[k] : right[k];
-      f = feature[k];
-    }
-    s += value[k];
+/**
+ * The logits of `rows` feature vectors stored one after the other in `x` (row r at r × the number of
+ * features), into `out` (tree by tree over all rows: the model's arrays stay in cache).
+ */
+export function rerankLogits(model: RerankModel, x: Float64Array, rows: number, out: Float64Array): Float64Array {
+  const { base, count, depth, feature, threshold, leaf } = packed(model);
+  const stride = model.features.length;
+  const inner = (1 << depth) - 1;
+  const leaves = 1 << depth;
+  out.fill(base, 0, rows);
+  if (depth === 0) {
+    for (let t = 0; t < count; t++) for (let r = 0; r < rows; r++) out[r] += leaf[t];
+    return out;
   }
-  return s;
+  // one step: k → child 2k + 1 (x < threshold) or 2k + 2; the first levels unrolled (features are finite)
+  for (let t = 0; t < count; t++) {
+    const fo = t * inner;
+    const lo = t * leaves - inner;
+    const f0 = feature[fo];
+    const t0 = threshold[fo];
+    for (let r = 0; r < rows; r++) {
+      const row = r * stride;
+      let k = 1 + (Number(x[row + f0] >= t0) | 0);
+      if (depth > 1) {
+        k = 2 * k + 1 + (Number(x[row + feature[fo + k]] >= threshold[fo + k]) | 0);
+        if (depth > 2) {
+          k = 2 * k + 1 + (Number(x[row + feature[fo + k]] >= threshold[fo + k]) | 0);
+          if (depth > 3) {
+            k = 2 * k + 1 + (Number(x[row + feature[fo + k]] >= threshold[fo + k]) | 0);
+            for (let l = 4; l < depth; l++) k = 2 * k + 1 + (Number(x[row + feature[fo + k]] >= threshold[fo + k]) | 0);
+          }
+        }
+      }
+      out[r] += leaf[lo + k];
+    }
+  }
+  return out;
+}
+
+function packedLogit(model: RerankModel, x: ArrayLike<number>): number {
+  const row = x instanceof Float64Array ? x : Float64Array.from(x);
+  return rerankLogits(model, row, 1, new Float64Array(1))[0];
 }
 
 /** The constant part of every logit: base + Σ root values. */

@@ -142,10 +142,18 @@ export interface RerankItem {
   readonly charStart: number;
   /** The entity the surface names (-1: none). */
   readonly entity: number;
-  /** The feature vector; null beyond the pool (not scored). */
-  features: Float64Array | null;
-  /** Rank by the final graph score among all items (0 = best; set by {@link rerankItems}). */
-  baseRank: number;
+  /** The feature vector (row `baseRank` of the document's feature matrix). */
+  readonly features: Float64Array;
+  /** Rank by the final graph score among all items (0 = best). */
+  readonly baseRank: number;
+}
+
+/** The scored candidates of one document: items in order of the final graph score, features row by row. */
+export interface RerankTable {
+  /** The `pool` best candidates by the final graph score, best first (item r has baseRank r). */
+  readonly items: readonly RerankItem[];
+  /** Row r = the features of items[r] ({@link RERANK_FEATURE_COUNT} values per row). */
+  readonly matrix: Float64Array;
 }
 
 const PERSONISH = new Set(['Person', 'Character']);
@@ -204,11 +212,11 @@ export function surfaceEntity(kg: KgView | null, text: string): number {
 }
 
 /**
- * The output candidates of one document with their feature vectors (module header): every eligible
- * graph word, then every phrase with a score; only the `pool` best by the final graph score get a
- * feature vector. Pure.
+ * The output candidates of one document with their feature vectors (module header): of the eligible
+ * graph words and the phrases with a score, the `pool` best by the final graph score (ties: first
+ * occurrence), best first, their features in one matrix. Pure.
  */
-export function rerankItems(d: RerankDocument, kg: KgView | null, idf: IdfTable, pool = Infinity): RerankItem[] {
+export function rerankItems(d: RerankDocument, kg: KgView | null, idf: IdfTable, pool = Infinity): RerankTable {
   const n = d.words.length;
   const L = Math.max(1, d.text.length);
   const count = new Int32Array(n);
@@ -296,7 +304,6 @@ export function rerankItems(d: RerankDocument, kg: KgView | null, idf: IdfTable,
   for (let p = 0; p < d.phrases.length; p++) if (d.phraseValues[p] > maxValue) maxValue = d.phraseValues[p];
   const norm = (v: number, max: number): number => (max > 0 ? v / max : 0);
 
-  const items: RerankItem[] = [];
   const setLength = (f: Float64Array, text: string): void => {
     const len = codePoints(text);
     f[len <= 2 ? F.len2 : len === 3 ? F.len3 : F.len4plus] = 1;
@@ -306,8 +313,7 @@ export function rerankItems(d: RerankDocument, kg: KgView | null, idf: IdfTable,
     const kind = kg.kindOf(e);
     f[kind === 'Person' ? F.person : kind === 'Movie' ? F.movie : kind === 'Character' ? F.character : F.genre] = 1;
   };
-  const wordFeatures = (i: number): Float64Array => {
-    const f = new Float64Array(RERANK_FEATURE_COUNT);
+  const wordFeatures = (f: Float64Array, i: number): void => {
     const w = d.words[i];
     f[F.base] = norm(d.values[i], maxValue);
     f[F.textrank] = norm(d.rank[i], maxRank);
@@ -345,12 +351,10 @@ export function rerankItems(d: RerankDocument, kg: KgView | null, idf: IdfTable,
     const pos = posGroup(tag[i]);
     if (pos) f[F[pos]] = 1;
     f[F.inPhraseShare] = count[i] > 0 ? inPhrase[i] / count[i] : 0;
-    return f;
   };
-  const phraseFeatures = (p: number): Float64Array => {
+  const phraseFeatures = (f: Float64Array, p: number): void => {
     const value = d.phraseValues[p];
     const ph = d.phrases[p];
-    const f = new Float64Array(RERANK_FEATURE_COUNT);
     let rank = 0;
     let kgSum = 0;
     let semSum = 0;
@@ -385,34 +389,45 @@ export function rerankItems(d: RerankDocument, kg: KgView | null, idf: IdfTable,
     f[F.phraseEntity] = phraseEntities[p] >= 0 ? 1 : 0;
     f[F.partBest] = norm(best, maxValue);
     f[F.partWorst] = norm(worst, maxValue);
-    return f;
   };
-  // every output candidate with its final graph score; features only for the `pool` best (the model
-  // scores no other)
-  const base: number[] = [];
+  // every output candidate (word node i, or phrase p as n + p) with its final graph score; ranked by it
+  // (ties: first occurrence), and only the `pool` best become items with features (the model scores no
+  // other)
+  const m = d.phrases.length;
+  const cand = new Int32Array(n + m);
+  const base = new Float64Array(n + m);
+  const start = new Int32Array(n + m);
+  let total = 0;
   for (let i = 0; i < n; i++) {
     if (!d.eligible[i]) continue;
-    items.push({ text: d.words[i], node: i, phrase: -1, charStart: first[i], entity: d.entity[i], features: null, baseRank: -1 });
-    base.push(norm(d.values[i], maxValue));
+    base[i] = norm(d.values[i], maxValue);
+    start[i] = first[i];
+    cand[total++] = i;
   }
-  for (let p = 0; p < d.phrases.length; p++) {
+  for (let p = 0; p < m; p++) {
     if (Number.isNaN(d.phraseValues[p])) continue;
-    items.push({ text: d.phrases[p].text, node: -1, phrase: p, charStart: d.phrases[p].charStart, entity: phraseEntities[p], features: null, baseRank: -1 });
-    base.push(norm(d.phraseValues[p], maxValue));
+    base[n + p] = norm(d.phraseValues[p], maxValue);
+    start[n + p] = d.phrases[p].charStart;
+    cand[total++] = n + p;
   }
-  // rank by the final graph score (words and phrases together; ties: first occurrence)
-  const order = items.map((_, k) => k).sort((a, b) => base[b] - base[a] || items[a].charStart - items[b].charStart || a - b);
-  for (let r = 0; r < order.length; r++) {
-    const item = items[order[r]];
-    item.baseRank = r;
-    if (r >= pool) continue;
-    const f = item.phrase >= 0 ? phraseFeatures(item.phrase) : wordFeatures(item.node);
+  const order = cand.subarray(0, total).sort((a, b) => base[b] - base[a] || start[a] - start[b] || a - b);
+  const rows = Math.min(total, pool);
+  const matrix = new Float64Array(rows * RERANK_FEATURE_COUNT);
+  const items: RerankItem[] = new Array(rows);
+  for (let r = 0; r < rows; r++) {
+    const c = order[r];
+    const f = matrix.subarray(r * RERANK_FEATURE_COUNT, (r + 1) * RERANK_FEATURE_COUNT);
+    if (c >= n) phraseFeatures(f, c - n);
+    else wordFeatures(f, c);
     f[F.baseRank] = 1 / (1 + r);
     f[F.logBase] = Math.log(0.001 + f[F.base]);
     f[F.top3] = r < 3 ? 1 : 0;
     f[F.top10] = r < 10 ? 1 : 0;
     f[F.top30] = r < 30 ? 1 : 0;
-    item.features = f;
+    items[r] =
+      c >= n
+        ? { text: d.phrases[c - n].text, node: -1, phrase: c - n, charStart: d.phrases[c - n].charStart, entity: phraseEntities[c - n], features: f, baseRank: r }
+        : { text: d.words[c], node: c, phrase: -1, charStart: first[c], entity: d.entity[c], features: f, baseRank: r };
   }
-  return items;
+  return { items, matrix };
 }
