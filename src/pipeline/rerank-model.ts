@@ -273,9 +273,12 @@ export interface TreeParameters {
   l2: number;
   /**
    * `'pointwise'`: the logistic loss of each candidate's label; `'pairwise'`: the logistic loss of
-   * every (keyword, non-keyword) pair of one document (RankNet), which is what the top-K order needs.
+   * every (keyword, non-keyword) pair of one document (RankNet), which is what the top-K order needs;
+   * `'lambdarank'`: those pairs weighted by how much swapping the two would change the document's
+   * NDCG under the current scores ({@link lambdaWeight}), so pairs around the top of the list count
+   * most.
    */
-  objective: 'pointwise' | 'pairwise';
+  objective: 'pointwise' | 'pairwise' | 'lambdarank';
 }
 
 /**
@@ -325,7 +328,8 @@ export function fitTrees(rows: readonly ArrayLike<number>[], labels: readonly nu
   const round = (x: number): number => Number(x.toPrecision(8));
   // pairwise: the rows of each document (groups[i] = document of row i)
   const docs: { pos: number[]; neg: number[] }[] = [];
-  if (o.objective === 'pairwise') {
+  const position = new Int32Array(n);
+  if (o.objective !== 'pointwise') {
     if (!groups || groups.length !== n) throw new Error('fitTrees: the pairwise objective needs the document of every row');
     const byDoc = new Map<number, { pos: number[]; neg: number[] }>();
     for (let i = 0; i < n; i++) {
@@ -336,16 +340,20 @@ export function fitTrees(rows: readonly ArrayLike<number>[], labels: readonly nu
     for (const d of byDoc.values()) if (d.pos.length > 0 && d.neg.length > 0) docs.push(d);
   }
   for (let t = 0; t < o.trees; t++) {
-    if (o.objective === 'pairwise') {
+    if (o.objective !== 'pointwise') {
       g.fill(0);
       h.fill(1e-6);
       for (const d of docs) {
+        // lambdarank: 1-based positions of the document's rows under the current scores
+        if (o.objective === 'lambdarank') lambdaPositions(d, F, position);
+        const ideal = o.objective === 'lambdarank' ? idealDcg(d.pos.length) : 1;
         for (const i of d.pos) {
           for (const j of d.neg) {
             const rho = sigmoid(F[j] - F[i]);
-            g[i] += rho;
-            g[j] -= rho;
-            const w = rho * (1 - rho);
+            const lw = o.objective === 'lambdarank' ? lambdaWeight(position[i], position[j]) / ideal : 1;
+            g[i] += lw * rho;
+            g[j] -= lw * rho;
+            const w = lw * rho * (1 - rho);
             h[i] += w;
             h[j] += w;
           }
@@ -429,4 +437,26 @@ export function fitTrees(rows: readonly ArrayLike<number>[], labels: readonly nu
     trees.push(tree);
   }
   return { version: 1, features: [...RERANK_FEATURES], base: round(base), trees };
+}
+
+/** Sets position[i] (1 = best) of every row of one document under the scores F (ties: lower row first). */
+function lambdaPositions(d: { pos: number[]; neg: number[] }, F: Float64Array, position: Int32Array): void {
+  const rows = [...d.pos, ...d.neg].sort((a, b) => F[b] - F[a] || a - b);
+  for (let r = 0; r < rows.length; r++) position[rows[r]] = r + 1;
+}
+
+/**
+ * LambdaRank's pair weight (Burges 2010, "From RankNet to LambdaRank to LambdaMART", §4 with binary
+ * relevance): |ΔDCG| of swapping a keyword at position p and a non-keyword at position q,
+ * |1/log2(1 + p) − 1/log2(1 + q)|; the caller divides by the document's ideal DCG.
+ */
+export function lambdaWeight(p: number, q: number): number {
+  return Math.abs(1 / Math.log2(1 + p) - 1 / Math.log2(1 + q));
+}
+
+/** The ideal DCG of a document with `positives` keywords (binary gains). */
+function idealDcg(positives: number): number {
+  let s = 0;
+  for (let r = 1; r <= positives; r++) s += 1 / Math.log2(1 + r);
+  return s;
 }

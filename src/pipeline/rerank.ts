@@ -102,6 +102,21 @@ export const RERANK_FEATURES = [
   'mainFilmRelated', // an entity related in the KG to the document's main film (its director, actors, characters)
   'otherMovie', // a film that is not the document's main film
   'entityLinks', // ln(1 + number of the document's entities it is related to in the KG)
+  // overlapping variants (传统 / 传统文化, 梦溪 / 沈梦溪, 段誉 / 世子段誉): among the document's output
+  // candidates, the best by the final graph score that contains this surface, and the best it contains
+  'containerBase', // the best longer candidate containing it: its final graph score / the document's best (0: none)
+  'containerGap', // that score − its own
+  'containerShare', // that candidate's occurrences / its own (0: none)
+  'containerEntity', // that candidate names a KG entity
+  'containedBase', // the best shorter candidate it contains: final graph score / the document's best (0: none)
+  'containedGap', // that score − its own
+  'containedShare', // its occurrences / that candidate's (0: none)
+  'containedEntity', // it contains a candidate that names a KG entity
+  'digit', // the surface has a digit (20年前罗拉, 阿凡达2)
+  // relative to the document's other output candidates
+  'docLength', // ln(1 + text length) / 10: reviews are long, synopses short
+  'countRank', // 1 / (1 + number of output candidates with more occurrences)
+  'firstRank', // 1 / (1 + number of output candidates that occur first)
 ] as const;
 export type RerankFeature = (typeof RERANK_FEATURES)[number];
 const F = Object.fromEntries(RERANK_FEATURES.map((f, i) => [f, i])) as Record<RerankFeature, number>;
@@ -158,6 +173,10 @@ export interface RerankTable {
 
 const PERSONISH = new Set(['Person', 'Character']);
 const CAST_LEFT = ['主演', '演员', '配音', '饰演', '领衔', '出演', '客串'];
+/** The two-character cues as numbers (first code unit × 2^16 + second), compared without slicing the text. */
+const pairCode = (cue: string): number => cue.charCodeAt(0) * 0x10000 + cue.charCodeAt(1);
+const CAST_CUES = new Set(CAST_LEFT.map(pairCode));
+const RIGHT_CUES = new Set(['主演', '饰演', '领衔'].map(pairCode));
 
 /** Whether the occurrence at [s, e) of `text` stands in a cast list (see module header). */
 export function inCastContext(text: string, s: number, e: number): boolean {
@@ -166,11 +185,10 @@ export function inCastContext(text: string, s: number, e: number): boolean {
   if (next === 0x9970 /* 饰 */ || next === 0xff09 || next === 0x29 || next === 0x3001 /* 、 */) return true;
   const before = text.charCodeAt(s - 1);
   if (before === 0x3001 || before === 0xff08 || before === 0x28) return true;
-  const left = text.slice(Math.max(0, s - 8), s);
-  for (const cue of CAST_LEFT) if (left.includes(cue)) return true;
+  // a cue within the 8 characters before the name (the cues are two characters long)
+  for (let j = Math.max(0, s - 8); j + 2 <= s; j++) if (CAST_CUES.has(text.charCodeAt(j) * 0x10000 + text.charCodeAt(j + 1))) return true;
   // 主演 / 饰演 right after the name (由吴京主演)
-  const right = text.slice(e, e + 2);
-  return right === '主演' || right === '饰演' || right === '领衔';
+  return RIGHT_CUES.has(next * 0x10000 + text.charCodeAt(e + 1));
 }
 
 /** Whether [s, e) lies inside 《》 (the nearest mark to the left is an opening one and 》 follows). */
@@ -200,6 +218,21 @@ function codePoints(s: string): number {
   return n;
 }
 
+/** More candidates than this (words + phrases of one document) are refused (sort keys stay exact). */
+const CAND_LIMIT = 1 << 20;
+
+/** The first index of a sorted array whose value is not below v. */
+function lowerBound(a: Int32Array | Float64Array, v: number): number {
+  let lo = 0;
+  let hi = a.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (a[mid] < v) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 /** The KG entity a phrase surface names (its name, or with its name dots folded to ·), or -1. */
 export function surfaceEntity(kg: KgView | null, text: string): number {
   if (!kg) return -1;
@@ -212,11 +245,29 @@ export function surfaceEntity(kg: KgView | null, text: string): number {
 }
 
 /**
+ * A memo of {@link surfaceEntity} for one KG (pure lookups: the results do not depend on what was asked
+ * before). Bounded: emptied when it holds `limit` surfaces.
+ */
+export class SurfaceMemo {
+  private readonly map = new Map<string, number>();
+  constructor(private readonly limit = 100_000) {}
+  entity(kg: KgView | null, text: string): number {
+    let e = this.map.get(text);
+    if (e === undefined) {
+      e = surfaceEntity(kg, text);
+      if (this.map.size >= this.limit) this.map.clear();
+      this.map.set(text, e);
+    }
+    return e;
+  }
+}
+
+/**
  * The output candidates of one document with their feature vectors (module header): of the eligible
  * graph words and the phrases with a score, the `pool` best by the final graph score (ties: first
  * occurrence), best first, their features in one matrix. Pure.
  */
-export function rerankItems(d: RerankDocument, kg: KgView | null, idf: IdfTable, pool = Infinity): RerankTable {
+export function rerankItems(d: RerankDocument, kg: KgView | null, idf: IdfTable, pool = Infinity, memo?: SurfaceMemo | null): RerankTable {
   const n = d.words.length;
   const L = Math.max(1, d.text.length);
   const count = new Int32Array(n);
@@ -288,7 +339,7 @@ export function rerankItems(d: RerankDocument, kg: KgView | null, idf: IdfTable,
   };
   const words = new Set(d.words);
   for (let i = 0; i < n; i++) if (d.words[i].length >= 3 && d.words[i].length <= 12) addParts(d.words[i]);
-  const phraseEntities = d.phrases.map((p) => surfaceEntity(kg, p.text));
+  const phraseEntities = d.phrases.map((p) => (memo ? memo.entity(kg, p.text) : surfaceEntity(kg, p.text)));
   for (let p = 0; p < d.phrases.length; p++) if (phraseEntities[p] >= 0 || d.phrases[p].joined) addParts(d.phrases[p].text);
 
   // per word: occurrences inside its most frequent phrase candidate
@@ -304,6 +355,104 @@ export function rerankItems(d: RerankDocument, kg: KgView | null, idf: IdfTable,
   for (let p = 0; p < d.phrases.length; p++) if (d.phraseValues[p] > maxValue) maxValue = d.phraseValues[p];
   const norm = (v: number, max: number): number => (max > 0 ? v / max : 0);
 
+  // every output candidate (word node i, or phrase p as n + p) with its final graph score
+  const m = d.phrases.length;
+  if (n + m >= CAND_LIMIT) throw new RangeError(`rerank: ${n + m} candidates in one document (at most ${CAND_LIMIT - 1})`);
+  const cand = new Int32Array(n + m);
+  const base = new Float64Array(n + m);
+  const start = new Int32Array(n + m);
+  const occurrences = new Int32Array(n + m);
+  let total = 0;
+  for (let i = 0; i < n; i++) {
+    if (!d.eligible[i]) continue;
+    base[i] = norm(d.values[i], maxValue);
+    start[i] = first[i];
+    occurrences[i] = count[i];
+    cand[total++] = i;
+  }
+  for (let p = 0; p < m; p++) {
+    if (Number.isNaN(d.phraseValues[p])) continue;
+    base[n + p] = norm(d.phraseValues[p], maxValue);
+    start[n + p] = d.phrases[p].charStart;
+    occurrences[n + p] = d.phrases[p].count;
+    cand[total++] = n + p;
+  }
+  // candidates by first occurrence (ties: candidate index), sorted as numbers start × 2^20 + index
+  // (exact in a double; a comparator sort costs ten times as much); the ranks by occurrences and by first
+  // occurrence are the numbers of candidates with more occurrences / an earlier first occurrence
+  const byFirst = new Int32Array(total);
+  const countRank = new Int32Array(n + m);
+  const firstRank = new Int32Array(n + m);
+  {
+    const keys = new Float64Array(total);
+    const starts = new Int32Array(total);
+    const negCounts = new Int32Array(total);
+    for (let k = 0; k < total; k++) {
+      const c = cand[k];
+      keys[k] = start[c] * CAND_LIMIT + c;
+      starts[k] = start[c];
+      negCounts[k] = -occurrences[c];
+    }
+    keys.sort();
+    starts.sort();
+    negCounts.sort();
+    for (let r = 0; r < total; r++) {
+      const c = keys[r] % CAND_LIMIT;
+      byFirst[r] = c;
+      firstRank[c] = lowerBound(starts, start[c]);
+      countRank[c] = lowerBound(negCounts, -occurrences[c]);
+    }
+  }
+  const docLength = Math.log1p(d.text.length) / 10;
+  const candEntity = (c: number): number => (c >= n ? phraseEntities[c - n] : d.entity[c]);
+  const candText = (c: number): string => (c >= n ? d.phrases[c - n].text : d.words[c]);
+  // overlapping variants: per candidate, the best candidate containing it and the best it contains
+  // (by final graph score; ties: the earlier candidate)
+  const container = new Int32Array(n + m).fill(-1);
+  const contained = new Int32Array(n + m).fill(-1);
+  const containsEntity = new Uint8Array(n + m);
+  const byText = new Map<string, number>();
+  for (let k = 0; k < total; k++) {
+    const c = cand[k];
+    const other = byText.get(candText(c));
+    if (other === undefined || base[c] > base[other]) byText.set(candText(c), c);
+  }
+  const better = (a: number, b: number): boolean => b < 0 || base[a] > base[b] || (base[a] === base[b] && a < b);
+  for (let k = 0; k < total; k++) {
+    const c = cand[k];
+    const w = candText(c);
+    if (w.length < 3 || w.length > 12) continue;
+    for (let a = 0; a < w.length; a++) {
+      for (let b = a + 2; b <= w.length; b++) {
+        if (b - a === w.length) continue;
+        const sub = byText.get(w.slice(a, b));
+        if (sub === undefined || sub === c) continue;
+        if (better(c, container[sub])) container[sub] = c;
+        if (better(sub, contained[c])) contained[c] = sub;
+        if (candEntity(sub) >= 0) containsEntity[c] = 1;
+      }
+    }
+  }
+  const setOverlap = (f: Float64Array, c: number): void => {
+    const up = container[c];
+    if (up >= 0) {
+      f[F.containerBase] = base[up];
+      f[F.containerGap] = base[up] - base[c];
+      f[F.containerShare] = occurrences[c] > 0 ? occurrences[up] / occurrences[c] : 0;
+      f[F.containerEntity] = candEntity(up) >= 0 ? 1 : 0;
+    }
+    const down = contained[c];
+    if (down >= 0) {
+      f[F.containedBase] = base[down];
+      f[F.containedGap] = base[down] - base[c];
+      f[F.containedShare] = occurrences[down] > 0 ? occurrences[c] / occurrences[down] : 0;
+    }
+    f[F.containedEntity] = containsEntity[c];
+    f[F.digit] = /[0-9０-９]/u.test(candText(c)) ? 1 : 0;
+    f[F.docLength] = docLength;
+    f[F.countRank] = 1 / (1 + countRank[c]);
+    f[F.firstRank] = 1 / (1 + firstRank[c]);
+  };
   const setLength = (f: Float64Array, text: string): void => {
     const len = codePoints(text);
     f[len <= 2 ? F.len2 : len === 3 ? F.len3 : F.len4plus] = 1;
@@ -390,27 +539,22 @@ export function rerankItems(d: RerankDocument, kg: KgView | null, idf: IdfTable,
     f[F.partBest] = norm(best, maxValue);
     f[F.partWorst] = norm(worst, maxValue);
   };
-  // every output candidate (word node i, or phrase p as n + p) with its final graph score; ranked by it
-  // (ties: first occurrence), and only the `pool` best become items with features (the model scores no
-  // other)
-  const m = d.phrases.length;
-  const cand = new Int32Array(n + m);
-  const base = new Float64Array(n + m);
-  const start = new Int32Array(n + m);
-  let total = 0;
-  for (let i = 0; i < n; i++) {
-    if (!d.eligible[i]) continue;
-    base[i] = norm(d.values[i], maxValue);
-    start[i] = first[i];
-    cand[total++] = i;
+  // ranked by the final graph score (ties: first occurrence); only the `pool` best become items with
+  // features (the model scores no other)
+  // by descending score, ties by first occurrence and index: a candidate's slot is the first position of
+  // its score among the sorted scores plus the candidates of that score placed before it in byFirst order
+  const order = new Int32Array(total);
+  {
+    const negBase = new Float64Array(total);
+    for (let k = 0; k < total; k++) negBase[k] = 0 - base[cand[k]];
+    negBase.sort();
+    const used = new Int32Array(total);
+    for (let r = 0; r < total; r++) {
+      const c = byFirst[r];
+      const at = lowerBound(negBase, 0 - base[c]);
+      order[at + used[at]++] = c;
+    }
   }
-  for (let p = 0; p < m; p++) {
-    if (Number.isNaN(d.phraseValues[p])) continue;
-    base[n + p] = norm(d.phraseValues[p], maxValue);
-    start[n + p] = d.phrases[p].charStart;
-    cand[total++] = n + p;
-  }
-  const order = cand.subarray(0, total).sort((a, b) => base[b] - base[a] || start[a] - start[b] || a - b);
   const rows = Math.min(total, pool);
   const matrix = new Float64Array(rows * RERANK_FEATURE_COUNT);
   const items: RerankItem[] = new Array(rows);
@@ -419,6 +563,7 @@ export function rerankItems(d: RerankDocument, kg: KgView | null, idf: IdfTable,
     const f = matrix.subarray(r * RERANK_FEATURE_COUNT, (r + 1) * RERANK_FEATURE_COUNT);
     if (c >= n) phraseFeatures(f, c - n);
     else wordFeatures(f, c);
+    setOverlap(f, c);
     f[F.baseRank] = 1 / (1 + r);
     f[F.logBase] = Math.log(0.001 + f[F.base]);
     f[F.top3] = r < 3 ? 1 : 0;
