@@ -16,6 +16,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { KgView } from '../kg/model.js';
 import { createExtractor } from '../pipeline/extract.js';
+import { resolveOptions } from '../pipeline/options.js';
 import { RERANK_FEATURES } from '../pipeline/rerank.js';
 import { fitTrees, rerankLogit, zeroRerankModel, type RerankModel, type TreeParameters } from '../pipeline/rerank-model.js';
 import { selectItems, type PhraseOptions, type RankedItem } from '../pipeline/phrases.js';
@@ -24,6 +25,11 @@ import type { GoldDocument } from './readers.js';
 
 /** The preset the re-ranker is trained for. */
 export const RERANK_PRESET = 'filmkw-rerank';
+
+/** The number of candidates per document the preset's model scores (option `rerank.pool`), recorded in the model. */
+export function presetPool(overrides: Record<string, unknown> = {}): number {
+  return resolveOptions(RERANK_PRESET, overrides).rerank.pool;
+}
 
 /** One document's candidates with features and labels. */
 export interface TrainingDocument {
@@ -60,7 +66,7 @@ export function selectWithModel(doc: TrainingDocument, model: RerankModel, k: nu
 }
 
 /** The parameters of the committed model (chosen by cross-validation on film-train, ANALYSIS.md §7). */
-export const DEFAULT_TREE_PARAMETERS: Readonly<TreeParameters> = Object.freeze({ trees: 200, depth: 4, rate: 0.05, minLeaf: 20, bins: 32, l2: 1, objective: 'lambdarank' });
+export const DEFAULT_TREE_PARAMETERS: Readonly<TreeParameters> = Object.freeze({ trees: 100, depth: 4, rate: 0.1, minLeaf: 20, bins: 32, l2: 1, objective: 'lambdarank' });
 
 /** Fit on the documents' rows. */
 export function fitDocuments(docs: readonly TrainingDocument[], params: TreeParameters = DEFAULT_TREE_PARAMETERS): Omit<RerankModel, 'training'> {
