@@ -21,7 +21,7 @@ import { codePointOrder, orderByScore, rankGraph } from './rank.js';
 import { applyTitlePolicy } from '../lexicon/title-policy.js';
 import type { IdfTable } from './idf.js';
 import { findCompounds, findPhrases, nodeCounts, phraseScores, selectItems, type PhraseCandidate, type RankedItem } from './phrases.js';
-import { rerankItems, type SurfaceMemo } from './rerank.js';
+import { rerankItems } from './rerank.js';
 import { rerankBias, rerankContributions, rerankLogits, sigmoid, type RerankModel } from './rerank-model.js';
 import type { OptionRules } from '../util/option-rules.js';
 
@@ -82,8 +82,6 @@ export interface DocumentContext {
   rerankModel?: RerankModel | null;
   /** The candidate stage's stop words, needed by `phrases.parts: 'content'` (phrases.ts findCompounds). */
   stopwords?: ReadonlySet<string> | null;
-  /** Memo of phrase surface → KG entity for the re-ranker (pure lookups); optional. */
-  surfaceMemo?: SurfaceMemo | null;
 }
 
 /** Whether the options use the KG to build or weight the graph. */
@@ -309,7 +307,6 @@ function withRerank(ranked: RankedDocument, context: DocumentContext, call: Extr
     kg,
     context.idf,
     o.rerank.pool,
-    context.surfaceMemo,
   );
   // only the pool best by the graph score are items; the rest are never output
   const logits = rerankLogits(model, matrix, items.length, new Float64Array(items.length));

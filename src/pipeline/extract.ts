@@ -30,7 +30,6 @@ import { exportUserDict } from '../lexicon/dict.js';
 import { baseLexicon } from '../lexicon/base.js';
 import { cachedStrings, type DiskCache } from '../lexicon/cache.js';
 import { loadBundledRerankModel, type RerankModel } from './rerank-model.js';
-import { SurfaceMemo } from './rerank.js';
 
 const NO_COMMON: ReadonlySet<string> = new Set();
 
@@ -110,7 +109,7 @@ export function createExtractor(create: CreateExtractorOptions = {}): Extractor 
   const rerankModel = options.rerank.enabled ? (create.rerankModel ?? loadBundledRerankModel()) : null;
   // the compound candidates of the re-ranker's phrases (phrases.parts 'content') test the same stop words
   const stopwords = create.stopwords ?? (options.phrases.enabled && options.phrases.parts === 'content' ? stopwordSet(options.candidates.stopwords) : undefined);
-  const context: DocumentContext = { options, kg, common, cache: null, jaccardMemo: kg ? new JaccardMemo() : null, idf, rerankModel, stopwords: stopwords ?? null, surfaceMemo: rerankModel && kg ? new SurfaceMemo() : null };
+  const context: DocumentContext = { options, kg, common, cache: null, jaccardMemo: kg ? new JaccardMemo() : null, idf, rerankModel, stopwords: stopwords ?? null };
   const filter = createCandidateFilter(options.candidates, stopwords);
   const described = Object.freeze({
     ...options,

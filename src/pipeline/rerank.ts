@@ -234,11 +234,14 @@ function lowerBound(a: Int32Array | Float64Array, v: number): number {
   return lo;
 }
 
-/** The KG entity a phrase surface names (its name, or with its name dots folded to ·), or -1. */
-export function surfaceEntity(kg: KgView | null, text: string): number {
+/**
+ * The KG entity a phrase surface names (its name, or with its name dots folded to ·), or -1.
+ * @param dots whether the surface may hold a name dot (phrases.ts `joined`); false skips the folding
+ */
+export function surfaceEntity(kg: KgView | null, text: string, dots = true): number {
   if (!kg) return -1;
   let found = kg.lookup(text);
-  if (found.length === 0) {
+  if (found.length === 0 && dots) {
     const folded = foldNameDots(text);
     if (folded !== text) found = kg.lookup(folded);
   }
@@ -246,29 +249,11 @@ export function surfaceEntity(kg: KgView | null, text: string): number {
 }
 
 /**
- * A memo of {@link surfaceEntity} for one KG (pure lookups: the results do not depend on what was asked
- * before). Bounded: emptied when it holds `limit` surfaces.
- */
-export class SurfaceMemo {
-  private readonly map = new Map<string, number>();
-  constructor(private readonly limit = 100_000) {}
-  entity(kg: KgView | null, text: string): number {
-    let e = this.map.get(text);
-    if (e === undefined) {
-      e = surfaceEntity(kg, text);
-      if (this.map.size >= this.limit) this.map.clear();
-      this.map.set(text, e);
-    }
-    return e;
-  }
-}
-
-/**
  * The output candidates of one document with their feature vectors (module header): of the eligible
  * graph words and the phrases with a score, the `pool` best by the final graph score (ties: first
  * occurrence), best first, their features in one matrix. Pure.
  */
-export function rerankItems(d: RerankDocument, kg: KgView | null, idf: IdfTable, pool = Infinity, memo?: SurfaceMemo | null): RerankTable {
+export function rerankItems(d: RerankDocument, kg: KgView | null, idf: IdfTable, pool = Infinity): RerankTable {
   const n = d.words.length;
   const L = Math.max(1, d.text.length);
   const count = new Int32Array(n);
@@ -287,7 +272,6 @@ export function rerankItems(d: RerankDocument, kg: KgView | null, idf: IdfTable,
       tag[i] = d.tokens[d.tokenIndex[k]].tag;
     }
     last[i] = s;
-    if (inCastContext(d.text, s, e)) cast[i]++;
     if (inTitleMarks(d.text, s, e)) marks[i]++;
   }
   // order of first mention among the entities of each kind (nodes are in order of first occurrence)
@@ -340,7 +324,7 @@ export function rerankItems(d: RerankDocument, kg: KgView | null, idf: IdfTable,
   };
   const words = new Set(d.words);
   for (let i = 0; i < n; i++) if (d.words[i].length >= 3 && d.words[i].length <= 12) addParts(d.words[i]);
-  const phraseEntities = d.phrases.map((p) => (memo ? memo.entity(kg, p.text) : surfaceEntity(kg, p.text)));
+  const phraseEntities = d.phrases.map((p) => surfaceEntity(kg, p.text, p.joined === true));
   for (let p = 0; p < d.phrases.length; p++) if (phraseEntities[p] >= 0 || d.phrases[p].joined) addParts(d.phrases[p].text);
 
   // per word: occurrences inside its most frequent phrase candidate
@@ -379,30 +363,30 @@ export function rerankItems(d: RerankDocument, kg: KgView | null, idf: IdfTable,
     cand[total++] = n + p;
   }
   // candidates by first occurrence (ties: candidate index), sorted as numbers start × 2^20 + index
-  // (exact in a double; a comparator sort costs ten times as much); the ranks by occurrences and by first
-  // occurrence are the numbers of candidates with more occurrences / an earlier first occurrence
+  // (exact in a double; a comparator sort costs ten times as much). Ranks: the number of candidates
+  // with an earlier first occurrence / with more occurrences (ties share a rank).
   const byFirst = new Int32Array(total);
   const countRank = new Int32Array(n + m);
   const firstRank = new Int32Array(n + m);
   {
     const keys = new Float64Array(total);
-    const starts = new Int32Array(total);
-    const negCounts = new Int32Array(total);
+    let maxCount = 0;
     for (let k = 0; k < total; k++) {
       const c = cand[k];
       keys[k] = start[c] * CAND_LIMIT + c;
-      starts[k] = start[c];
-      negCounts[k] = -occurrences[c];
+      if (occurrences[c] > maxCount) maxCount = occurrences[c];
     }
     keys.sort();
-    starts.sort();
-    negCounts.sort();
     for (let r = 0; r < total; r++) {
       const c = keys[r] % CAND_LIMIT;
       byFirst[r] = c;
-      firstRank[c] = lowerBound(starts, start[c]);
-      countRank[c] = lowerBound(negCounts, -occurrences[c]);
+      firstRank[c] = r > 0 && start[byFirst[r - 1]] === start[c] ? firstRank[byFirst[r - 1]] : r;
     }
+    // more[v] = candidates with more than v occurrences
+    const more = new Int32Array(maxCount + 2);
+    for (let k = 0; k < total; k++) more[occurrences[cand[k]]]++;
+    for (let v = maxCount - 1; v >= 0; v--) more[v] += more[v + 1];
+    for (let k = 0; k < total; k++) countRank[cand[k]] = more[occurrences[cand[k]] + 1];
   }
   const docLength = Math.log1p(d.text.length) / 10;
   const candEntity = (c: number): number => (c >= n ? phraseEntities[c - n] : d.entity[c]);
@@ -419,11 +403,17 @@ export function rerankItems(d: RerankDocument, kg: KgView | null, idf: IdfTable,
     if (other === undefined || base[c] > base[other]) byText.set(candText(c), c);
   }
   const better = (a: number, b: number): boolean => b < 0 || base[a] > base[b] || (base[a] === base[b] && a < b);
+  const heads = new Set<number>(); // first two code units of every candidate surface
+  for (let k = 0; k < total; k++) {
+    const w = candText(cand[k]);
+    heads.add(w.charCodeAt(0) * 0x10000 + w.charCodeAt(1));
+  }
   for (let k = 0; k < total; k++) {
     const c = cand[k];
     const w = candText(c);
     if (w.length < 3 || w.length > 12) continue;
     for (let a = 0; a < w.length; a++) {
+      if (!heads.has(w.charCodeAt(a) * 0x10000 + w.charCodeAt(a + 1))) continue;
       for (let b = a + 2; b <= w.length; b++) {
         if (b - a === w.length) continue;
         const sub = byText.get(w.slice(a, b));
@@ -540,23 +530,33 @@ export function rerankItems(d: RerankDocument, kg: KgView | null, idf: IdfTable,
     f[F.partBest] = norm(best, maxValue);
     f[F.partWorst] = norm(worst, maxValue);
   };
-  // ranked by the final graph score (ties: first occurrence); only the `pool` best become items with
-  // features (the model scores no other)
-  // by descending score, ties by first occurrence and index: a candidate's slot is the first position of
-  // its score among the sorted scores plus the candidates of that score placed before it in byFirst order
+  // ranked by the final graph score, ties by first occurrence and index; only the `pool` best become
+  // items with features (the model scores no other). A candidate's slot is the first position of its
+  // score among the sorted scores plus the candidates of that score placed before it in byFirst order;
+  // candidates scored below the pool's last are never placed.
+  const rows = Math.min(total, pool);
   const order = new Int32Array(total);
-  {
+  if (rows > 0) {
     const negBase = new Float64Array(total);
     for (let k = 0; k < total; k++) negBase[k] = 0 - base[cand[k]];
     negBase.sort();
+    const last = negBase[rows - 1];
     const used = new Int32Array(total);
     for (let r = 0; r < total; r++) {
       const c = byFirst[r];
-      const at = lowerBound(negBase, 0 - base[c]);
+      const key = 0 - base[c];
+      if (key > last) continue;
+      const at = lowerBound(negBase, key);
       order[at + used[at]++] = c;
     }
   }
-  const rows = Math.min(total, pool);
+  // cast-list context, counted only for the pooled words (the only ones with features)
+  const pooled = new Uint8Array(n);
+  for (let r = 0; r < rows; r++) if (order[r] < n) pooled[order[r]] = 1;
+  for (let k = 0; k < d.node.length; k++) {
+    const i = d.node[k];
+    if (pooled[i] && inCastContext(d.text, d.charStart[k], d.charStart[k] + d.tokens[d.tokenIndex[k]].word.length)) cast[i]++;
+  }
   const matrix = new Float64Array(rows * RERANK_FEATURE_COUNT);
   const items: RerankItem[] = new Array(rows);
   for (let r = 0; r < rows; r++) {
