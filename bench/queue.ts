@@ -2,7 +2,8 @@
  * Queue mode (`filmkw tag --queue` + `filmkw worker`, issue 14) on this machine, against a local
  * `filmkw tag --workers N` on the same corpus, and a long stream through the queue.
  *
- *   node --import tsx bench/queue.ts [--times N] [--reps N] [--stream-docs N] [--no-stream] [--json]
+ *   node --import tsx bench/queue.ts [--times N] [--reps N] [--stream-docs N] [--stream-texts mix|sentences]
+ *                                    [--series N] [--no-stream] [--json]
  *
  * 1. Throughput: the 297 Douban reviews × `--times` (default 8, ≈ 2,400 documents), each configuration a
  *    fresh process: local `--workers 1` and `--workers 2`, and the queue with 1 and with 2 `filmkw worker`
@@ -11,9 +12,11 @@
  *    workers build their thread pool and KG once); the rate compared is the one the summary line reports
  *    (documents ÷ tagging time, set-up excluded) for both modes. Target: queue ≥ 0.85 × local at the same
  *    parallelism. Repetitions alternate the order of the four.
- * 2. Stream: `--stream-docs` documents (default 100,000; the film synopses and reviews cycled, fresh ids)
- *    through the queue with 2 worker processes, output to a file; every second the RSS of the submitter
- *    and of each worker and Redis's `used_memory` are sampled. Flat: the median over the last 30% of the
+ * 2. Stream: `--stream-docs` documents (default 100,000, fresh ids) through the queue with 2 worker
+ *    processes, output to a file; the texts: `mix` (default) the film synopses and reviews cycled,
+ *    `sentences` the distinct sentences (≥ 8 characters) of the reviews cycled, short documents for a
+ *    1M-document run. Every second the RSS of the submitter and of each worker, Redis's `used_memory` and
+ *    the load average are sampled; `--series N` rows of them are printed (default 10). Flat: the median over the last 30% of the
  *    run exceeds the median over 20–50% by less than max(32 MiB, 10%) (the rule of bench/stream.ts). Redis
  *    holds at most `--queue-window` chunks of the run (results are removed once written): its peak is
  *    reported next to the size of the input.
@@ -22,7 +25,7 @@
  * redis-server on PATH and ../shared/data (or FILMKW_DATA); skipped with a message otherwise.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
@@ -34,21 +37,28 @@ interface Args {
   times: number;
   reps: number;
   streamDocs: number;
+  streamTexts: 'mix' | 'sentences';
+  series: number;
   stream: boolean;
   json: boolean;
 }
 
 function parseArgs(argv: string[]): Args {
-  const a: Args = { times: 8, reps: 3, streamDocs: 100_000, stream: true, json: false };
+  const a: Args = { times: 8, reps: 3, streamDocs: 100_000, streamTexts: 'mix', series: 10, stream: true, json: false };
   for (let i = 0; i < argv.length; i++) {
     const k = argv[i];
     const v = () => Number(argv[++i]);
     if (k === '--times') a.times = v();
     else if (k === '--reps') a.reps = v();
     else if (k === '--stream-docs') a.streamDocs = v();
+    else if (k === '--stream-texts') {
+      const t = argv[++i];
+      if (t !== 'mix' && t !== 'sentences') throw new Error(`bench/queue: --stream-texts is mix or sentences, got ${t}`);
+      a.streamTexts = t;
+    } else if (k === '--series') a.series = v();
     else if (k === '--no-stream') a.stream = false;
     else if (k === '--json') a.json = true;
-    else throw new Error(`bench/queue: unknown argument ${k} (valid: --times N, --reps N, --stream-docs N, --no-stream, --json)`);
+    else throw new Error(`bench/queue: unknown argument ${k} (valid: --times N, --reps N, --stream-docs N, --stream-texts mix|sentences, --series N, --no-stream, --json)`);
   }
   return a;
 }
@@ -75,9 +85,20 @@ class Child {
 }
 
 function writeCorpus(file: string, texts: string[], n: number): void {
-  const lines: string[] = [];
-  for (let i = 0; i < n; i++) lines.push(JSON.stringify({ id: `d${i}`, text: texts[i % texts.length] }));
-  writeFileSync(file, `${lines.join('\n')}\n`);
+  // in slices of 10,000 lines: a 1M-line corpus is never one string
+  writeFileSync(file, '');
+  for (let start = 0; start < n; start += 10_000) {
+    const lines: string[] = [];
+    for (let i = start; i < Math.min(n, start + 10_000); i++) lines.push(JSON.stringify({ id: `d${i}`, text: texts[i % texts.length] }));
+    appendFileSync(file, `${lines.join('\n')}\n`);
+  }
+}
+
+/** The distinct sentences (≥ 8 characters) of the reviews, in order of first appearance. */
+function sentences(texts: string[]): string[] {
+  const seen = new Set<string>();
+  for (const t of texts) for (const x of t.split(/[。！？!?\n]+/u)) if (x.trim().length >= 8) seen.add(x.trim());
+  return [...seen];
 }
 
 async function tag(args: string[]): Promise<{ docsPerSecond: number; docs: number; stderr: string }> {
@@ -106,6 +127,8 @@ function rss(pid: number | undefined): number {
     return 0;
   }
 }
+
+const outBytes = (file: string) => statSync(file).size;
 
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -168,15 +191,19 @@ async function main(): Promise<void> {
       for (const c of order) await run(c);
     }
     if (args.stream) {
-      const synopses = readSynopses().texts;
-      const texts = [...synopses, ...reviews];
+      const texts = args.streamTexts === 'sentences' ? sentences(reviews) : [...readSynopses().texts, ...reviews];
+      const meanChars = texts.reduce((n, t) => n + [...t].length, 0) / texts.length;
+      const what =
+        args.streamTexts === 'sentences'
+          ? `the ${texts.length.toLocaleString('en')} distinct sentences of the 297 reviews (≥ 8 characters, mean ${meanChars.toFixed(0)}) cycled`
+          : `the ${texts.length.toLocaleString('en')} synopses and reviews (mean ${meanChars.toFixed(0)} characters) cycled`;
       const file = join(dir, 'stream.jsonl');
       writeCorpus(file, texts, args.streamDocs);
       const inBytes = statSync(file).size;
       const ws = await workers(url, 2, kgArgs);
       const outFile = join(dir, 'stream.out.jsonl');
       const client = new Redis(url);
-      const samples: { t: number; docs: number; sub: number; w: number[]; redis: number }[] = [];
+      const samples: { t: number; docs: number; sub: number; w: number[]; redis: number; load: number }[] = [];
       try {
         await tag([warm, ...common, '--queue', url, '--out', join(dir, 'warm.out.jsonl')]);
         const t0 = Date.now();
@@ -190,7 +217,7 @@ async function main(): Promise<void> {
             // not yet created
           }
           const used = Number(/used_memory:(\d+)/u.exec(await client.info('memory'))?.[1] ?? 0);
-          samples.push({ t: (Date.now() - t0) / 1000, docs, sub: rss(sub.proc.pid), w: ws.map((w) => rss(w.proc.pid)), redis: used });
+          samples.push({ t: (Date.now() - t0) / 1000, docs, sub: rss(sub.proc.pid), w: ws.map((w) => rss(w.proc.pid)), redis: used, load: loadavg()[0] });
         }
         const code = await sub.exited;
         const m = SUMMARY.exec(sub.stderr);
@@ -202,15 +229,22 @@ async function main(): Promise<void> {
         const fw = ws.map((_, i) => flat(good.map((s) => s.w[i])));
         const peak = Math.max(...good.map((s) => s.redis));
         const f = (x: number) => (x / MiB).toFixed(0);
-        for (let k = 1; k <= 10; k++) {
-          const s = good[Math.min(good.length - 1, Math.round((k / 10) * good.length) - 1)];
-          if (s) streamRows.push(`| ${s.t.toFixed(0)} | ${(s.docs / MiB).toFixed(1)} | ${f(s.sub)} | ${s.w.map(f).join(' / ')} | ${(s.redis / MiB).toFixed(1)} |`);
+        const n = Math.max(1, args.series);
+        for (let k = 1; k <= n; k++) {
+          const s = good[Math.min(good.length - 1, Math.round((k / n) * good.length) - 1)];
+          if (s) streamRows.push(`| ${s.t.toFixed(0)} | ${(s.docs / MiB).toFixed(1)} | ${f(s.sub)} | ${s.w.map(f).join(' / ')} | ${(s.redis / MiB).toFixed(1)} | ${s.load.toFixed(1)} |`);
         }
+        const peakOf = (xs: number[]) => f(Math.max(...xs));
+        const loads = good.map((s) => s.load);
+        let outLines = 0;
+        const bytes = readFileSync(outFile);
+        for (let i = bytes.indexOf(0x0a); i >= 0; i = bytes.indexOf(0x0a, i + 1)) outLines++;
         streamText = [
-          `Stream: ${args.streamDocs.toLocaleString('en')} documents (${f(inBytes)} MiB of jsonl; the 2,050 synopses and 297 reviews cycled) through the queue, 2 worker processes × 1 thread, chunks of 256, window 64: ${Number(m[4]).toFixed(0)} docs/s, ${(Number(m[2]) / Number(m[4])).toFixed(0)} s of tagging.`,
-          `- submitter RSS ${f(fs.early)} → ${f(fs.late)} MiB (median 20–50% → last 30%): ${fs.flat ? 'flat' : '**grows**'}; workers ${fw.map((x) => `${f(x.early)} → ${f(x.late)} MiB ${x.flat ? 'flat' : '**grows**'}`).join(', ')}.`,
+          `Stream: ${args.streamDocs.toLocaleString('en')} documents (${f(inBytes)} MiB of jsonl; ${what}) through the queue, 2 worker processes × 1 thread, chunks of 256, window 64: ${Number(m[4]).toFixed(0)} docs/s, ${(Number(m[2]) / Number(m[4])).toFixed(0)} s of tagging; ${outLines.toLocaleString('en')} output lines (${f(outBytes(outFile))} MiB). Load average during the stream: ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)} (median ${median(loads).toFixed(1)}).`,
+          `- submitter RSS ${f(fs.early)} → ${f(fs.late)} MiB (median 20–50% → last 30%; peak ${peakOf(good.map((s) => s.sub))}): ${fs.flat ? 'flat' : '**grows**'}; workers ${fw.map((x, i) => `${f(x.early)} → ${f(x.late)} MiB (peak ${peakOf(good.map((s) => s.w[i]))}) ${x.flat ? 'flat' : '**grows**'}`).join(', ')}.`,
           `- Redis used_memory: peak ${(peak / MiB).toFixed(1)} MiB for a ${f(inBytes)} MiB input (bounded by the window: 64 chunks of input and results), ${(after / MiB).toFixed(1)} MiB after the run (every result removed once written).`,
         ].join('\n');
+        if (outLines !== args.streamDocs) throw new Error(`bench/queue: the stream wrote ${outLines} lines for ${args.streamDocs} documents`);
       } finally {
         client.disconnect();
         await stop(ws);
@@ -235,7 +269,7 @@ async function main(): Promise<void> {
     out.push(`| ${n} | ${l.map((x) => x.toFixed(0)).join(', ')} (median ${med(`local${n}`).toFixed(0)}) | ${q.map((x) => x.toFixed(0)).join(', ')} (median ${med(`queue${n}`).toFixed(0)}) | ${ratio.toFixed(2)} | ≥ 0.85: ${ratio >= 0.85 ? 'met' : 'not met'} |`);
   }
   if (streamText) {
-    out.push('', streamText, '', '| s | output written MiB | submitter RSS MiB | worker RSS MiB | Redis used MiB |', '|---:|---:|---:|---|---:|', ...streamRows);
+    out.push('', streamText, '', '| s | output written MiB | submitter RSS MiB | worker RSS MiB | Redis used MiB | load avg |', '|---:|---:|---:|---|---:|---:|', ...streamRows);
   }
   console.log(out.join('\n'));
 }

@@ -1,13 +1,14 @@
 /**
- * `filmkw tag --pipe`: the Unix-filter contract for Spark `RDD.pipe`, Hadoop Streaming and friends,
- * where each process gets one partition of the input on stdin and the partitions' outputs are
- * concatenated (or zipped with the input) afterwards:
+ * The Unix-filter contract of `filmkw tag` for Spark `RDD.pipe`, Hadoop Streaming and friends, where
+ * each process gets one partition of the input on stdin and the partitions' outputs are concatenated
+ * (or zipped with the input) afterwards. It is what `filmkw tag - --format txt|jsonl` does when it writes
+ * to stdout (no flag needed; `--pipe` asks for it elsewhere, e.g. with `--out` or an input file):
  *
  * - exactly one output line per input line, in order — a blank line gives `{"id":null,"keywords":[]}`;
- * - nothing in a line depends on where the partition starts: a txt document (whose id would be its line
- *   number) gets `"id":null`, and error records carry no `line` field — so the concatenated outputs of
- *   the partitions equal the output of one run over the whole input, byte for byte (jsonl records keep
- *   their id; give them one, or the id is the line number within the partition);
+ * - nothing in a line depends on where the partition starts: a record whose id would be its line number
+ *   (every txt line; a jsonl record without an id of its own, without --id-field) gets `"id":null`, and
+ *   error records carry no `line` field — so the concatenated outputs of the partitions equal the output
+ *   of one run over the whole input, byte for byte; a line's place in the output is its place in the input;
  * - everything else as `filmkw tag`: same keywords, error records for bad lines, the KG loaded once per
  *   process, nothing but records on stdout.
  *
@@ -44,14 +45,19 @@ export function pipeInput(input: string, opts: ReaderOptions): PipeInput {
     }
   }
   const src = input === '-' ? process.stdin : createReadStream(input, { highWaterMark: 256 * 1024 });
-  const blank = new Set<number>();
+  // lines whose record has its line number as id (blank lines, and see ReaderOptions.onLineId)
+  const lineIds = new Set<number>();
   const blankRecord = (line: number): InputRecord => {
-    blank.add(line);
+    lineIds.add(line);
     return { line, id: String(line), text: '' };
+  };
+  const onLineId = (line: number) => {
+    lineIds.add(line);
+    opts.onLineId?.(line);
   };
   async function* records(): AsyncGenerator<InputRecord> {
     let next = 1;
-    for await (const r of readRecords(counted(src), opts)) {
+    for await (const r of readRecords(counted(src), { ...opts, onLineId })) {
       while (next < r.line) yield blankRecord(next++);
       yield r;
       next = r.line + 1;
@@ -59,12 +65,11 @@ export function pipeInput(input: string, opts: ReaderOptions): PipeInput {
     const total = lfs + (bytes > 0 && lastByte !== LF ? 1 : 0);
     while (next <= total) yield blankRecord(next++);
   }
-  const txt = opts.format === 'txt';
   return {
     records: records(),
     line(l) {
       let text = l.text;
-      if (txt || blank.delete(l.line)) {
+      if (lineIds.delete(l.line)) {
         const prefix = `{"id":${JSON.stringify(String(l.line))},`;
         if (text.startsWith(prefix)) text = `{"id":null,${text.slice(prefix.length)}`;
       }

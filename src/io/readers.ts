@@ -54,6 +54,11 @@ export interface ReaderOptions {
   textField?: string;
   /** Field path / column name of the id; absent: the line number is the id. */
   idField?: string;
+  /**
+   * `txt` and `jsonl`: called with the line of each record whose id is its line number because the input
+   * gave it none (every txt record; a jsonl record without its own id, or unreadable, without --id-field).
+   */
+  onLineId?: (line: number) => void;
   /** Largest line (and CSV record) in bytes; longer ones become error records. @default 16 MiB */
   maxRecordBytes?: number;
   /** Progress: bytes read so far. */
@@ -219,9 +224,12 @@ async function* readTextRecords(source: ByteSource, opts: ReaderOptions, max: nu
       case 'txt':
         if (opts.textField !== undefined || opts.idField !== undefined) throw usageError('tag: --text-field and --id-field do not apply to --format txt (a record is a line; its id is the line number)');
         for await (const raw of lines) {
-          if (raw.tooLong) yield { line: raw.line, id: String(raw.line), error: tooLongMessage(raw, max) };
-          else if (raw.text.trim() !== '') {
+          if (raw.tooLong) {
+            opts.onLineId?.(raw.line);
+            yield { line: raw.line, id: String(raw.line), error: tooLongMessage(raw, max) };
+          } else if (raw.text.trim() !== '') {
             countInvalid(raw);
+            opts.onLineId?.(raw.line);
             yield { line: raw.line, id: String(raw.line), text: raw.text };
           }
         }
@@ -229,11 +237,11 @@ async function* readTextRecords(source: ByteSource, opts: ReaderOptions, max: nu
       case 'jsonl':
         for await (const raw of lines) {
           if (raw.tooLong) {
-            yield errorRecord(raw.line, opts.idField, tooLongMessage(raw, max));
+            yield errorRecord(raw.line, opts.idField, tooLongMessage(raw, max), undefined, opts.onLineId);
             continue;
           }
           if (raw.text.trim() === '') continue;
-          const rec = jsonlRecord(raw, opts.textField ?? DEFAULT_TEXT_FIELD, opts.idField);
+          const rec = jsonlRecord(raw, opts.textField ?? DEFAULT_TEXT_FIELD, opts.idField, opts.onLineId);
           if ('text' in rec) countInvalid(raw);
           yield rec;
         }
@@ -309,9 +317,11 @@ function tooLongMessage(raw: RawLine, max: number): string {
   return `line is longer than ${max} bytes (${raw.bytes} bytes); record skipped`;
 }
 
-function errorRecord(line: number, idField: string | undefined, error: string, id?: string): InputRecord {
+function errorRecord(line: number, idField: string | undefined, error: string, id?: string, onLineId?: (line: number) => void): InputRecord {
   if (id !== undefined) return { line, id, error };
-  return idField === undefined ? { line, id: String(line), error } : { line, error };
+  if (idField !== undefined) return { line, error };
+  onLineId?.(line);
+  return { line, id: String(line), error };
 }
 
 /** Value at a dotted path; a key that contains the dots literally wins. */
@@ -352,14 +362,14 @@ export function idValue(v: unknown, field: string): { id: string } | { error: st
   return { error: `id field "${field}" is ${typeName(v)}; expected a string or a number` };
 }
 
-function jsonlRecord(raw: RawLine, textField: string, idField: string | undefined): InputRecord {
+function jsonlRecord(raw: RawLine, textField: string, idField: string | undefined, onLineId?: (line: number) => void): InputRecord {
   let obj: unknown;
   try {
     obj = JSON.parse(raw.text);
   } catch (err) {
-    return errorRecord(raw.line, idField, `invalid JSON: ${(err as Error).message}`);
+    return errorRecord(raw.line, idField, `invalid JSON: ${(err as Error).message}`, undefined, onLineId);
   }
-  if (obj === null || typeof obj !== 'object' || Array.isArray(obj)) return errorRecord(raw.line, idField, `line is ${typeName(obj)}, not a JSON object`);
+  if (obj === null || typeof obj !== 'object' || Array.isArray(obj)) return errorRecord(raw.line, idField, `line is ${typeName(obj)}, not a JSON object`, undefined, onLineId);
   let id: string | undefined;
   if (idField !== undefined) {
     const r = idValue(getPath(obj, idField), idField);
@@ -368,7 +378,11 @@ function jsonlRecord(raw: RawLine, textField: string, idField: string | undefine
   } else {
     // Without --id-field, the record's own `id` (string or number) when it has one, as `eval` reads it.
     const own = Object.prototype.hasOwnProperty.call(obj, DEFAULT_ID_FIELD) ? idValue((obj as Record<string, unknown>)[DEFAULT_ID_FIELD], DEFAULT_ID_FIELD) : null;
-    id = own && 'id' in own ? own.id : String(raw.line);
+    if (own && 'id' in own) id = own.id;
+    else {
+      id = String(raw.line);
+      onLineId?.(raw.line);
+    }
   }
   const t = textValue(getPath(obj, textField), textField);
   if ('error' in t) return { line: raw.line, id, error: t.error };

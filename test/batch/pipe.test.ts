@@ -1,13 +1,15 @@
 /**
- * `filmkw tag - --pipe`, the Unix-filter contract (src/batch/pipe.ts), through the real entry point: a
- * corpus split into partitions, each piped through its own process, concatenates to the output of one
- * run over the whole corpus, byte for byte, with one output line per input line (blank and bad lines
- * included) and nothing but records on stdout.
+ * `filmkw tag - --format txt|jsonl` (stdin to stdout, no extra flag), the Unix-filter contract
+ * (src/batch/pipe.ts), through the real entry point: a corpus split into partitions, each piped through
+ * its own process, concatenates to the output of one run over the whole corpus, byte for byte, with one
+ * output line per input line (blank and bad lines included) and nothing but records on stdout. `--pipe`
+ * is the same contract where it is not implied (an input file, --out).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -18,12 +20,14 @@ const texts = readFileSync(join(root, 'datasets', 'samples', 'reviews.jsonl'), '
   .filter((l) => l.trim() !== '')
   .map((l) => (JSON.parse(l) as { text: string }).text);
 
-function lines(format: 'txt' | 'jsonl'): string[] {
+/** Input lines; `jsonl` records have ids, `jsonl-noid` records have none (one has the id 3, a number). */
+function lines(format: 'txt' | 'jsonl' | 'jsonl-noid'): string[] {
   const out: string[] = [];
   for (let r = 0; r < 3; r++) {
     texts.forEach((t, i) => {
       const line = t.replace(/\s+/gu, ' ');
-      out.push(format === 'txt' ? line : JSON.stringify({ id: `r${r}-${i}`, text: line }));
+      if (format === 'jsonl-noid') out.push(JSON.stringify(r === 1 && i === 2 ? { id: 3, text: line } : { text: line }));
+      else out.push(format === 'txt' ? line : JSON.stringify({ id: `r${r}-${i}`, text: line }));
       if (i % 5 === 2) out.push(i % 2 ? '' : '   ');
     });
     out.push(format === 'txt' ? 'x'.repeat(3000) : '{"id":"bad", "text": ', format === 'txt' ? '长津湖' : JSON.stringify({ id: `nofield${r}` }));
@@ -31,10 +35,10 @@ function lines(format: 'txt' | 'jsonl'): string[] {
   return out;
 }
 
-for (const format of ['txt', 'jsonl'] as const) {
-  test(`tag - --format ${format} --pipe: partitions through separate processes concatenate to one run`, () => {
+for (const format of ['txt', 'jsonl', 'jsonl-noid'] as const) {
+  test(`tag - --format ${format.replace('-noid', '')}${format === 'jsonl-noid' ? ' (records without ids)' : ''}: partitions through separate processes concatenate to one run`, () => {
     const input = lines(format);
-    const args = ['--format', format, '--pipe', '--max-record-bytes', '2000', ...(format === 'jsonl' ? ['--id-field', 'id'] : [])];
+    const args = ['--format', format.replace('-noid', ''), '--max-record-bytes', '2000', ...(format === 'jsonl' ? ['--id-field', 'id'] : [])];
     const whole = tag(args, `${input.join('\n')}\n`);
     assert.equal(whole.status, 0, whole.stderr);
     const out = whole.stdout.split('\n');
@@ -46,6 +50,10 @@ for (const format of ['txt', 'jsonl'] as const) {
       if (input[i].trim() === '') assert.equal(l, '{"id":null,"keywords":[]}');
       else if (format === 'txt') assert.equal(rec.id, null);
       else if (input[i].startsWith('{"id":"bad"')) assert.deepEqual([rec.id, /^invalid JSON/u.test(rec.error ?? '')], [null, true]);
+      else if (format === 'jsonl-noid') {
+        const own = (JSON.parse(input[i]) as { id?: string | number }).id;
+        assert.equal(rec.id, own === undefined ? null : String(own), 'a record without an id of its own: null, not its line number');
+      }
       else assert.equal(rec.id, (JSON.parse(input[i]) as { id: string }).id);
     });
     assert.ok(out.some((l) => l.includes('"error":')), 'error records');
@@ -65,8 +73,32 @@ for (const format of ['txt', 'jsonl'] as const) {
     // and with two worker threads
     const two = tag([...args, '--workers', '2'], `${input.join('\n')}\n`);
     assert.equal(two.stdout, whole.stdout);
+    // --pipe: a no-op here; with an input file it asks for the same contract
+    assert.equal(tag([...args, '--pipe'], `${input.join('\n')}\n`).stdout, whole.stdout);
+    const file = join(mkdtempSync(join(tmpdir(), 'filmkw-pipe-')), 'in.txt');
+    writeFileSync(file, `${input.join('\n')}\n`);
+    const fromFile = spawnSync(process.execPath, ['bin/filmkw', 'tag', file, ...args, '--pipe'], { cwd: root, encoding: 'utf8', maxBuffer: 1 << 26 });
+    assert.equal(fromFile.stdout, whole.stdout);
   });
 }
+
+test('tag - --out FILE is not a filter: ids are line numbers, error records carry their line, blank lines are not records', () => {
+  const out = join(mkdtempSync(join(tmpdir(), 'filmkw-pipe-')), 'o.jsonl');
+  const r = tag(['--format', 'jsonl', '--out', out], '{"text":"程蝶衣"}\n\n{"id":7,"text":"巩俐"}\n{"text":\n');
+  assert.equal(r.status, 0, r.stderr);
+  const recs = readFileSync(out, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l) as { id: string; line?: number });
+  assert.deepEqual(recs.map((x) => [x.id, x.line]), [['1', undefined], ['7', undefined], ['4', 4]]);
+  // the same input to stdout: the filter
+  const f = tag(['--format', 'jsonl'], '{"text":"程蝶衣"}\n\n{"id":7,"text":"巩俐"}\n{"text":\n');
+  assert.deepEqual(f.stdout.trimEnd().split('\n').map((l) => (JSON.parse(l) as { id: string | null }).id), [null, null, '7', null]);
+  assert.doesNotMatch(f.stdout, /"line":/u);
+});
+
+test('tag - --format csv is not a filter (a header row); --pipe refuses it', () => {
+  const r = tag(['--format', 'csv'], 'text\n程蝶衣\n');
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal((JSON.parse(r.stdout) as { id: string }).id, '2');
+});
 
 test('tag --pipe takes only one-record-per-line formats', () => {
   const r = tag(['--format', 'csv', '--pipe'], 'text\na\n');

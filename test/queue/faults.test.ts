@@ -4,6 +4,8 @@
  * - a worker killed (SIGKILL) while it holds chunks: they are re-delivered after the stall timeout;
  * - the submitter killed: `--resume` collects the chunks done meanwhile and enqueues only the others;
  * - Redis killed and restarted empty mid-run: the submitter enqueues the lost chunks again and goes on;
+ * - Redis with AOF persistence (appendonly yes) killed and restarted mid-run: the queue comes back from its
+ *   append-only file, the run goes on without enqueueing anything again;
  * - Redis away longer than --queue-timeout: exit 8 with a clear line, then `--resume` finishes.
  * Stall timeouts are 1 s here (30 s by default).
  */
@@ -126,5 +128,35 @@ test('Redis away longer than --queue-timeout: exit 8 with one line, then --resum
     assert.equal(readFileSync(out, 'utf8'), expected);
   } finally {
     await w.kill('SIGKILL');
+  }
+});
+
+test('Redis with AOF persistence killed and restarted mid-run: the queue comes back from its file and the run goes on', { skip: skip ?? false }, async () => {
+  const aof = await PrivateRedis.start(true); // appendonly yes, appendfsync always
+  try {
+    const url = `${aof.url}/5`;
+    const { input, expected, out } = await setup(100);
+    const w = await startWorker(url, ['--stall-timeout', '1000']);
+    const tag = new Proc(tagArgs(input, url, out, ['--queue-timeout', '30']));
+    try {
+      await until('the first chunks written', () => written(out) > 0);
+      const queued = (await countJobs(url, 'wait')) + (await countJobs(url, 'active'));
+      assert.ok(queued > 0, 'chunks were in Redis when it was killed');
+      await aof.down();
+      await sleep(1500);
+      await aof.up();
+      assert.ok((await countJobs(url, 'wait')) + (await countJobs(url, 'active')) + (await countJobs(url, 'completed')) > 0, 'the restarted Redis has the queue back');
+      assert.equal(await tag.exited, 0, tag.stderr);
+      assert.equal(readFileSync(out, 'utf8'), expected);
+      assert.match(tag.stderr, /Redis at redis:\/\/127\.0\.0\.1:\d+\/5: .*; retrying for up to 30 s/u, 'the submitter saw Redis go');
+      assert.doesNotMatch(tag.stderr, /no longer in Redis/u, 'nothing was lost, nothing enqueued again');
+      assert.match(tag.stderr, /queue run [0-9a-f]{12}: 156 chunks \(156 enqueued\)/u);
+      for (const state of ['wait', 'active', 'completed', 'failed'] as const) assert.equal(await countJobs(url, state), 0, state);
+    } finally {
+      await tag.kill('SIGKILL');
+      await w.kill('SIGKILL');
+    }
+  } finally {
+    await aof.stop();
   }
 });

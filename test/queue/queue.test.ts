@@ -6,7 +6,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -105,6 +105,10 @@ test('a worker whose KG has another content hash refuses the chunk loudly; --res
     assert.match(r.stderr, /^filmkw: tag: chunk 0 \(input lines 1–8\) failed on the queue: refused by worker wrong: the KG given with --kg \(.*other\.fkg\) has content hash [0-9a-f]+, the run was submitted with [0-9a-f]+; fix the cause and run the same command with --resume; 0 records are in .*q\.jsonl/mu);
     noStack(r.stderr);
     await wrong.waitFor(/REFUSED chunk [0-9a-f]{12}-0: the KG given with --kg/u);
+    // what the failed first run leaves: an empty output, its checkpoint (0 records) and the run file
+    assert.equal(readFileSync(out, 'utf8'), '');
+    assert.equal((JSON.parse(readFileSync(`${out}.progress.json`, 'utf8')) as { records: number }).records, 0);
+    assert.ok(existsSync(`${out}.queue.json`));
   } finally {
     await wrong.kill();
   }
@@ -178,4 +182,24 @@ test('the KG as an http URL: the submitter and every worker download it and chec
     await w.kill();
     server.close();
   }
+});
+
+test('tag --queue never overwrites a file by accident: --resume on a file it did not write, an --out that is the input', { skip: skip ?? false }, () => {
+  const d = tmp();
+  const input = corpus(d, 1);
+  const mine = join(d, 'mine.jsonl');
+  writeFileSync(mine, 'my own notes\n');
+  const r = filmkw(['tag', input, '--queue', url, '--out', mine, '--resume']);
+  assert.equal(r.status, 2, r.stderr);
+  assert.match(r.stderr, /^filmkw: tag: --resume: .*mine\.jsonl exists but there is no .*mine\.jsonl\.progress\.json/mu);
+  assert.equal(readFileSync(mine, 'utf8'), 'my own notes\n');
+  assert.ok(!existsSync(`${mine}.queue.json`) && !existsSync(`${mine}.progress.json`) && !existsSync(`${mine}.lock`), 'nothing written next to it');
+  const same = filmkw(['tag', input, '--queue', url, '--out', input]);
+  assert.equal(same.status, 2, same.stderr);
+  assert.match(same.stderr, /--out .* is (one of )?the (command's )?input/u);
+  assert.match(readFileSync(input, 'utf8'), /"id":"d0-0"/u, 'the input is intact');
+  // Redis unreachable: refused before the output is opened
+  const down = filmkw(['tag', input, '--queue', 'redis://127.0.0.1:1', '--queue-timeout', '1', '--out', mine]);
+  assert.equal(down.status, 8, down.stderr);
+  assert.equal(readFileSync(mine, 'utf8'), 'my own notes\n');
 });

@@ -97,8 +97,14 @@ test("tag uses a JSON line's own id when there is no --id-field (the bundled sam
   assert.ok(ids.length > 3);
   assert.deepEqual(ids, ids.map((_, i) => `sample-${String(i + 1).padStart(2, '0')}`));
   // no id, or an id that is not a string or number: the line number
-  const mixed = run(['tag', '-', '--format', 'jsonl', '--preset', 'textrank'], '{"text":"程蝶衣"}\n{"id":7,"text":"巩俐"}\n{"id":{"x":1},"text":"张国荣"}\n');
+  const mixedInput = '{"text":"程蝶衣"}\n{"id":7,"text":"巩俐"}\n{"id":{"x":1},"text":"张国荣"}\n';
+  const mixedFile = join(mkdtempSync(join(tmpdir(), 'filmkw-ids-')), 'mixed.jsonl');
+  writeFileSync(mixedFile, mixedInput);
+  const mixed = run(['tag', mixedFile, '--preset', 'textrank']);
   assert.deepEqual(mixed.stdout.trimEnd().split('\n').map((l) => JSON.parse(l).id), ['1', '7', '3']);
+  // stdin to stdout is the Unix filter (src/batch/pipe.ts): null instead of a partition's line number
+  const piped = run(['tag', '-', '--format', 'jsonl', '--preset', 'textrank'], mixedInput);
+  assert.deepEqual(piped.stdout.trimEnd().split('\n').map((l) => JSON.parse(l).id), [null, '7', null]);
 });
 
 test('eval reads a UTF-16 gold file with its BOM like the UTF-8 one', async () => {

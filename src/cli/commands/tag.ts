@@ -6,7 +6,9 @@
  *              [--kg FILE|DIR | --neo4j] [--preset P] [--set key=value]... [--backend B] [--top K]
  *              [--explain] [--out FILE] [--workers N] [--resume] [--max-record-bytes N] [--fail-on-error]
  *
- * Output: JSON lines, one per input record, in input order (src/batch/format.ts).
+ * Output: JSON lines, one per input record, in input order (src/batch/format.ts). `tag - --format
+ * txt|jsonl` writing to stdout is a Unix filter: one line per input line, nothing position-dependent
+ * (src/batch/pipe.ts; `--pipe` asks for the same with --out or an input file).
  * `--format html`: INPUT is a saved page or a directory of pages (one record per page, main text by
  * src/html/maintext.ts, id = relative path); a directory without --format is read as html.
  * Exit codes: 0 done (error records included), 1 error records and --fail-on-error, 2 usage (unknown
@@ -22,6 +24,7 @@ import { DEFAULT_OPTIONS, DEFAULT_PRESET, describeOptions, parseOverride, resolv
 import { listPresets } from '../../pipeline/presets.js';
 import { DEFAULT_BACKEND, SEGMENTER_BACKENDS, type SegmenterBackend } from '../../lexicon/base.js';
 import { runTag, summaryLine } from '../../batch/tag-run.js';
+import { PIPE_FORMATS } from '../../batch/pipe.js';
 import { readProgress } from '../../batch/resume.js';
 import { cacheDirFromEnv } from '../../lexicon/cache.js';
 
@@ -140,7 +143,8 @@ export async function runTagCommand(inputArg: string | undefined, flags: TagFlag
     neo4j: flags.neo4j === true,
     cacheDir: cacheDirFromEnv(),
     progress: process.stderr.isTTY === true,
-    pipe: flags.pipe === true,
+    // stdin to stdout in a one-record-per-line format is a Unix filter (src/batch/pipe.ts); --pipe asks for it anywhere
+    pipe: flags.pipe === true || (input === '-' && flags.out === undefined && flags.queue === undefined && (PIPE_FORMATS as readonly string[]).includes(format)),
   };
   let summary;
   if (flags.queue !== undefined) {
@@ -181,7 +185,7 @@ export function registerTag(program: Command): void {
     .option('--resume', 'continue an interrupted run of the same --out file (same input and options)', false)
     .option('--max-record-bytes <n>', 'longest line / csv record; longer ones become error records', String(DEFAULT_MAX_RECORD_BYTES))
     .option('--fail-on-error', 'exit with code 1 when any record is an error record', false)
-    .option('--pipe', 'Unix-filter contract (Spark RDD.pipe, Hadoop Streaming): one output line per input line, blank lines included, no line numbers in the output (txt, jsonl)', false)
+    .option('--pipe', 'the Unix-filter contract (Spark RDD.pipe, Hadoop Streaming: one output line per input line, blank lines included, no line numbers in the output; txt, jsonl) also with --out or an input file; reading - and writing stdout follows it without this flag', false)
     .addOption(new Option('--queue <url>', 'tag on `filmkw worker` processes through the Redis queue at redis://host:port[/db] (README "Many machines")'))
     .option('--chunk-docs <n>', 'with --queue: records per chunk (job)', '256')
     .option('--queue-window <n>', 'with --queue: chunks of this run in the queue at once (bounds Redis memory)', '64')
