@@ -317,15 +317,8 @@ export function rerankItems(d: RerankDocument, kg: KgView | null, idf: IdfTable,
   let persons = 0;
   if (kg) for (let i = 0; i < n; i++) if (d.entity[i] >= 0 && PERSONISH.has(kg.kindOf(d.entity[i]))) personOrder[i] = persons++;
   const castDoc = d.text.includes('饰）') || d.text.includes('饰)');
-  // proper parts of the longer names and candidates of this document (short forms)
-  const parts = new Set<string>();
-  const addParts = (w: string): void => {
-    for (let a = 0; a < w.length; a++) for (let b = a + 2; b <= w.length; b++) if (b - a < w.length) parts.add(w.slice(a, b));
-  };
   const words = new Set(d.words);
-  for (let i = 0; i < n; i++) if (d.words[i].length >= 3 && d.words[i].length <= 12) addParts(d.words[i]);
   const phraseEntities = d.phrases.map((p) => surfaceEntity(kg, p.text, p.joined === true));
-  for (let p = 0; p < d.phrases.length; p++) if (phraseEntities[p] >= 0 || d.phrases[p].joined) addParts(d.phrases[p].text);
 
   // per word: occurrences inside its most frequent phrase candidate
   const inPhrase = new Int32Array(n);
@@ -403,26 +396,37 @@ export function rerankItems(d: RerankDocument, kg: KgView | null, idf: IdfTable,
     if (other === undefined || base[c] > base[other]) byText.set(candText(c), c);
   }
   const better = (a: number, b: number): boolean => b < 0 || base[a] > base[b] || (base[a] === base[b] && a < b);
-  const heads = new Set<number>(); // first two code units of every candidate surface
-  for (let k = 0; k < total; k++) {
-    const w = candText(cand[k]);
-    heads.add(w.charCodeAt(0) * 0x10000 + w.charCodeAt(1));
-  }
-  for (let k = 0; k < total; k++) {
-    const c = cand[k];
-    const w = candText(c);
-    if (w.length < 3 || w.length > 12) continue;
-    for (let a = 0; a < w.length; a++) {
-      if (!heads.has(w.charCodeAt(a) * 0x10000 + w.charCodeAt(a + 1))) continue;
+  // one pass over the proper substrings (≥ 2 code units) of the longer surfaces, looked up among the
+  // candidates' surfaces: short forms (a part of any word of 3–12 code units, or of a phrase that names
+  // an entity or joins names) and the overlap relations between candidates (surfaces of 3–12 code
+  // units). Substrings are only cut where a candidate's first code unit stands.
+  const shortForm = new Uint8Array(n + m);
+  const heads = new Set<number>();
+  for (let k = 0; k < total; k++) heads.add(candText(cand[k]).charCodeAt(0));
+  const scan = (w: string, c: number, short: boolean): void => {
+    for (let a = 0; a + 2 <= w.length; a++) {
+      if (!heads.has(w.charCodeAt(a))) continue;
       for (let b = a + 2; b <= w.length; b++) {
         if (b - a === w.length) continue;
         const sub = byText.get(w.slice(a, b));
         if (sub === undefined || sub === c) continue;
+        if (short) shortForm[sub] = 1;
+        if (c < 0) continue;
         if (better(c, container[sub])) container[sub] = c;
         if (better(sub, contained[c])) contained[c] = sub;
         if (candEntity(sub) >= 0) containsEntity[c] = 1;
       }
     }
+  };
+  for (let i = 0; i < n; i++) {
+    const w = d.words[i];
+    if (w.length >= 3 && w.length <= 12) scan(w, d.eligible[i] ? i : -1, true);
+  }
+  for (let p = 0; p < m; p++) {
+    const w = d.phrases[p].text;
+    const scored = !Number.isNaN(d.phraseValues[p]) && w.length >= 3 && w.length <= 12;
+    const short = phraseEntities[p] >= 0 || d.phrases[p].joined === true;
+    if (scored || short) scan(w, scored ? n + p : -1, short);
   }
   const setOverlap = (f: Float64Array, c: number): void => {
     const up = container[c];
@@ -484,7 +488,7 @@ export function rerankItems(d: RerankDocument, kg: KgView | null, idf: IdfTable,
       if (kg.kindOf(d.entity[i]) === 'Movie' && i !== mainMovie) f[F.otherMovie] = 1;
       if (mainEntity >= 0 && i !== mainMovie && kg.relationCount(d.entity[i], mainEntity) > 0) f[F.mainFilmRelated] = 1;
     }
-    f[F.shortForm] = parts.has(w) ? 1 : 0;
+    f[F.shortForm] = shortForm[i];
     if (d.entity[i] >= 0 && kg && PERSONISH.has(kg.kindOf(d.entity[i]))) {
       for (let a = 0; a < w.length && !f[F.fullForm]; a++) for (let b = a + 2; b <= w.length; b++) if (b - a < w.length && words.has(w.slice(a, b))) f[F.fullForm] = 1;
     }
@@ -519,7 +523,7 @@ export function rerankItems(d: RerankDocument, kg: KgView | null, idf: IdfTable,
     f[F.kgEdges] = Math.log1p(kgSum);
     f[F.semEdges] = Math.log1p(semSum);
     setKind(f, phraseEntities[p]);
-    f[F.shortForm] = parts.has(ph.text) ? 1 : 0;
+    f[F.shortForm] = shortForm[n + p];
     f[F.phrase] = 1;
     f[F.phrase3] = ph.members.length >= 3 ? 1 : 0;
     f[F.phraseOneChar] = ph.oneCharParts ?? 0;
