@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,6 +17,7 @@ import { fitTrees, lambdaWeight, loadBundledRerankModel, parseRerankModel, reran
 import { createExtractor } from '../../src/pipeline/extract.js';
 import { loadKg } from '../../src/kg/load.js';
 import { FilmkwError } from '../../src/errors.js';
+import { DEFAULT_TREE_PARAMETERS, presetPool } from '../../src/eval/rerank-train.js';
 
 /** Tokens with offsets from `word/tag` pairs; candidates = indices given. */
 function tokenDoc(pairs: [string, string][], candidates: number[]) {
@@ -141,6 +142,18 @@ test('the bundled model matches this version of the features and records its tra
   assert.ok(m.trees.length > 0);
   assert.match(String(m.training?.sha256), /^[0-9a-f]{64}$/);
   assert.equal(m.training?.file, 'film-train.jsonl');
+  // trained for what the pipeline runs: the preset's pool, the committed parameters
+  assert.equal(m.training?.pool, presetPool());
+  assert.deepEqual(m.training?.parameters, { ...DEFAULT_TREE_PARAMETERS });
+  assert.equal(m.trees.length, DEFAULT_TREE_PARAMETERS.trees);
+});
+
+const filmTrain = join(fileURLToPath(new URL('../../', import.meta.url)), '..', 'shared', 'data', 'annotated', 'film-train.jsonl');
+test('the bundled model records the sha256 and size of film-train.jsonl (npm run train:rerank -- --check retrains and compares the bytes)', { skip: !existsSync(filmTrain) && 'needs ../shared/data/annotated/film-train.jsonl' }, () => {
+  const m = loadBundledRerankModel();
+  const bytes = readFileSync(filmTrain);
+  assert.equal(m.training?.sha256, createHash('sha256').update(bytes).digest('hex'));
+  assert.equal(m.training?.bytes, bytes.length);
 });
 
 test('filmkw-rerank end to end (demo KG): probabilities in order, explanation adds up, same alone and in a batch', async () => {
