@@ -1,6 +1,8 @@
 /**
- * The re-ranker's model (rerank.ts): gradient-boosted shallow regression trees for the logistic loss over
- * the candidates' features, P(keyword | features) = σ(logit). Inspectable: every split names a feature,
+ * The re-ranker's model (rerank.ts): gradient-boosted shallow regression trees over the candidates'
+ * features, score = σ(logit); fitted for the logistic loss of each candidate or, as committed, of the
+ * (keyword, non-keyword) pairs of each document weighted LambdaRank-style (then the score orders a
+ * document's candidates and is not a calibrated probability). Inspectable: every split names a feature,
  * and `--explain` gives each feature's contribution to a keyword's logit (the change of node value at
  * each split on the path, summed per feature; logit = constant + Σ contributions).
  *
@@ -282,9 +284,10 @@ export interface TreeParameters {
 }
 
 /**
- * Fit gradient-boosted regression trees for the logistic loss (Friedman's TreeBoost with Newton leaf
- * values): depth-limited trees, splits searched over at most `bins` quantile thresholds per feature,
- * deterministic (no subsampling).
+ * Fit gradient-boosted regression trees (Friedman's TreeBoost with Newton leaf values) for the objective
+ * of {@link TreeParameters}: depth-limited trees, splits searched over at most `bins` quantile thresholds
+ * per feature, deterministic (no subsampling). The pairwise objectives need `groups`, the document of
+ * every row.
  */
 export function fitTrees(rows: readonly ArrayLike<number>[], labels: readonly number[], o: TreeParameters, groups?: readonly number[]): Omit<RerankModel, 'training'> {
   const n = rows.length;

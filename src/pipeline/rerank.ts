@@ -3,16 +3,18 @@
  * the preset `filmkw-rerank`). The graph stage ranks words by TextRank × IDF, which cannot see what the
  * annotation guideline rewards: the first persons named in a synopsis, the film a review is about, the
  * full form of a name rather than its short form, a theme noun over a supporting actor named once in a
- * cast list. This stage describes every output candidate (graph word or phrase) by a fixed vector of
- * document-level features ({@link RERANK_FEATURES}) and orders them by a logistic-regression score
- * (rerank-model.ts), then applies the phrase stage's no-overlapping-variants rule (phrases.ts
- * `selectItems`).
+ * cast list. This stage describes the `pool` best output candidates by the graph score (graph words and
+ * phrases) by a fixed vector of document-level features ({@link RERANK_FEATURES}), orders them by the
+ * score of boosted trees (rerank-model.ts), then applies the phrase stage's no-overlapping-variants
+ * rule (phrases.ts `selectItems`).
  *
  * Features are properties of the candidate in this document — never its identity — so the model carries
  * no vocabulary: graph score and rank, IDF, frequency, spread, first position, length, POS, entity kind,
  * order of first mention among the entities of its kind, cast-list context (a name in （…饰） brackets,
  * after 主演/配音, or in a 、-separated list), 《》 marks, being the document's most mentioned film, full
- * vs short form of a name, KG and semantic edge weights, and phrase shape. The model is trained by
+ * vs short form of a name, KG and semantic edge weights, phrase shape, the overlapping variants among
+ * the candidates (the best longer one containing it, the best shorter one it contains: 传统 / 传统文化,
+ * 梦溪 / 沈梦溪), and its rank by frequency and by first occurrence. The model is trained by
  * `npm run train:rerank` (scripts/train-rerank.mjs) on film-train only; models/rerank.json holds it with
  * the training file's sha256. Figures: eval/results/film-dev/ANALYSIS.md §7.
  *
