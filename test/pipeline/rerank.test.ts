@@ -207,6 +207,15 @@ test('npm run train:rerank (scripts/train-rerank.mjs): writes a model with the t
     const forced = run('--force');
     assert.equal(forced.status, 0, forced.stderr);
     assert.equal(readFileSync(out, 'utf8'), bytes);
+    // --check retrains and compares without writing: 0 when identical, 1 when the file differs
+    const same = run('--check');
+    assert.equal(same.status, 0, same.stderr);
+    assert.match(same.stderr, /is byte-identical to the trained model/);
+    writeFileSync(out, bytes.replace('"documents":2', '"documents":3'));
+    const differs = run('--check');
+    assert.equal(differs.status, 1, differs.stderr);
+    assert.match(differs.stderr, /differs from the trained model/);
+    assert.equal(readFileSync(out, 'utf8'), bytes.replace('"documents":2', '"documents":3'));
     writeFileSync(join(dir, 'x'), '');
     const missing = spawnSync(process.execPath, [script, '--gold', join(dir, 'nope.jsonl'), '--out', join(dir, 'm2.json')], { encoding: 'utf8' });
     assert.equal(missing.status, 2);
