@@ -14,14 +14,11 @@
  *
  * Only `txt` and `jsonl` (one record per physical line).
  */
-import { createReadStream } from 'node:fs';
 import { usageError } from '../errors.js';
-import { readRecords, type InputFormat, type InputRecord, type ReaderOptions } from '../io/readers.js';
+import { readRecords, type InputFormat, type InputRecord, type ReaderOptions, type ReadStats } from '../io/readers.js';
 import type { OutputLine } from './ordered.js';
 
 export const PIPE_FORMATS: readonly InputFormat[] = ['txt', 'jsonl'];
-
-const LF = 0x0a;
 
 /** The records of a pipe input, and the rewrite of each output line (see module header). */
 export interface PipeInput {
@@ -31,20 +28,8 @@ export interface PipeInput {
 
 export function pipeInput(input: string, opts: ReaderOptions): PipeInput {
   if (!PIPE_FORMATS.includes(opts.format)) throw usageError(`tag: --pipe reads one record per line: --format ${PIPE_FORMATS.join(' or ')}, not ${opts.format}`);
-  // physical lines of the input (LF count, plus an unterminated last line), to fill in the blank ones
-  let lfs = 0;
-  let bytes = 0;
-  let lastByte = LF;
-  async function* counted(src: AsyncIterable<Uint8Array | string>): AsyncGenerator<Uint8Array> {
-    for await (const c of src) {
-      const b = typeof c === 'string' ? Buffer.from(c) : c;
-      for (let i = b.indexOf(LF); i >= 0; i = b.indexOf(LF, i + 1)) lfs++;
-      if (b.length > 0) lastByte = b[b.length - 1];
-      bytes += b.length;
-      yield b;
-    }
-  }
-  const src = input === '-' ? process.stdin : createReadStream(input, { highWaterMark: 256 * 1024 });
+  // the reader counts the physical lines it decoded (blank ones included), to fill in the blank ones at the end
+  const stats: ReadStats = opts.stats ?? { invalidUtf8: 0 };
   // lines whose record has its line number as id (blank lines, and see ReaderOptions.onLineId)
   const lineIds = new Set<number>();
   const blankRecord = (line: number): InputRecord => {
@@ -57,13 +42,12 @@ export function pipeInput(input: string, opts: ReaderOptions): PipeInput {
   };
   async function* records(): AsyncGenerator<InputRecord> {
     let next = 1;
-    for await (const r of readRecords(counted(src), { ...opts, onLineId })) {
+    for await (const r of readRecords(input, { ...opts, stats, onLineId })) {
       while (next < r.line) yield blankRecord(next++);
       yield r;
       next = r.line + 1;
     }
-    const total = lfs + (bytes > 0 && lastByte !== LF ? 1 : 0);
-    while (next <= total) yield blankRecord(next++);
+    while (next <= (stats.lines ?? 0)) yield blankRecord(next++);
   }
   return {
     records: records(),

@@ -80,6 +80,8 @@ export interface ReadStats {
   records?: number;
   /** The encoding the input was decoded from (`utf-8`, or a BOM-detected / given one). */
   encoding?: string;
+  /** `txt` and `jsonl`: physical lines read so far, blank ones included (after decoding). */
+  lines?: number;
 }
 
 /** Share of records with invalid UTF-8 above which the input is reported as probably not UTF-8. */
@@ -224,6 +226,7 @@ async function* readTextRecords(source: ByteSource, opts: ReaderOptions, max: nu
       case 'txt':
         if (opts.textField !== undefined || opts.idField !== undefined) throw usageError('tag: --text-field and --id-field do not apply to --format txt (a record is a line; its id is the line number)');
         for await (const raw of lines) {
+          if (stats) stats.lines = raw.line;
           if (raw.tooLong) {
             opts.onLineId?.(raw.line);
             yield { line: raw.line, id: String(raw.line), error: tooLongMessage(raw, max) };
@@ -236,6 +239,7 @@ async function* readTextRecords(source: ByteSource, opts: ReaderOptions, max: nu
         return;
       case 'jsonl':
         for await (const raw of lines) {
+          if (stats) stats.lines = raw.line;
           if (raw.tooLong) {
             yield errorRecord(raw.line, opts.idField, tooLongMessage(raw, max), undefined, opts.onLineId);
             continue;

@@ -12,6 +12,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import iconv from 'iconv-lite';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const tag = (args: string[], input: string) => spawnSync(process.execPath, ['bin/filmkw', 'tag', '-', ...args], { cwd: root, encoding: 'utf8', input, maxBuffer: 1 << 26 });
@@ -92,6 +93,19 @@ test('tag - --out FILE is not a filter: ids are line numbers, error records carr
   const f = tag(['--format', 'jsonl'], '{"text":"程蝶衣"}\n\n{"id":7,"text":"巩俐"}\n{"text":\n');
   assert.deepEqual(f.stdout.trimEnd().split('\n').map((l) => (JSON.parse(l) as { id: string | null }).id), [null, null, '7', null]);
   assert.doesNotMatch(f.stdout, /"line":/u);
+});
+
+test('tag - in UTF-16 (by its BOM) and GBK: one line out per line in, as for UTF-8 (lines are counted after decoding)', () => {
+  // 上 is 0A 4E in UTF-16LE: a byte count of 0x0A would see an extra line
+  const text = '上海的电影\n\n程蝶衣上场\n\n';
+  const utf8 = tag(['--format', 'txt'], text);
+  assert.equal(utf8.stdout.split('\n').length - 1, 4);
+  const le = spawnSync(process.execPath, ['bin/filmkw', 'tag', '-', '--format', 'txt'], { cwd: root, input: Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]), encoding: 'utf8' });
+  assert.equal(le.status, 0, le.stderr);
+  assert.equal(le.stdout, utf8.stdout);
+  assert.match(le.stderr, /read as utf-16le/u);
+  const gbk = spawnSync(process.execPath, ['bin/filmkw', 'tag', '-', '--format', 'txt', '--encoding', 'gbk'], { cwd: root, input: iconv.encode(text, 'gbk'), encoding: 'utf8' });
+  assert.equal(gbk.stdout, utf8.stdout);
 });
 
 test('tag - --format csv is not a filter (a header row); --pipe refuses it', () => {

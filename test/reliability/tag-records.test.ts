@@ -36,7 +36,10 @@ test('odd JSON lines: empty texts tagged with no keywords, wrong shapes one erro
     '{"text":"！？……——"}',
     '{"text":"a", "text":"duplicate key"}',
   ];
-  const r = run(['tag', '--format', 'jsonl', '--kg', kg], lines.join('\n') + '\n');
+  // from a file: stdin to stdout is the Unix filter (src/batch/pipe.ts, test/batch/pipe.test.ts), without line numbers
+  const file = join(mkdtempSync(join(tmpdir(), 'filmkw-odd-')), 'odd.jsonl');
+  writeFileSync(file, lines.join('\n') + '\n');
+  const r = run(['tag', file, '--kg', kg]);
   assert.equal(r.status, 0, r.stderr);
   assert.doesNotMatch(r.stderr, /\n\s+at /);
   const got = recs(r.stdout);
