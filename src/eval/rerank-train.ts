@@ -1,7 +1,8 @@
 /**
  * Training of the re-ranker (src/pipeline/rerank.ts, rerank-model.ts) on an annotated gold file:
- * every document is run through the preset `filmkw-rerank` with an all-zero model, no dedup and no pool
- * limit, which yields every output candidate (graph word or phrase) with its feature vector; a candidate is a
+ * every document is run through the preset `filmkw-rerank` with an all-zero model and no dedup, which
+ * yields the candidates the model scores there (the `rerank.pool` best by the graph score, words and
+ * phrases) with their feature vectors; a candidate is a
  * positive when its normalised surface is one of the document's gold keywords (the evaluator's
  * normalisation, metrics.ts). The model is then fitted on all rows (rerank-model.ts `fitTrees`).
  *
@@ -15,14 +16,20 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { KgView } from '../kg/model.js';
 import { createExtractor } from '../pipeline/extract.js';
+import { resolveOptions } from '../pipeline/options.js';
 import { RERANK_FEATURES } from '../pipeline/rerank.js';
 import { fitTrees, rerankLogit, zeroRerankModel, type RerankModel, type TreeParameters } from '../pipeline/rerank-model.js';
-import { selectItems, type RankedItem } from '../pipeline/phrases.js';
+import { selectItems, type PhraseOptions, type RankedItem } from '../pipeline/phrases.js';
 import { evaluate, normalizeKeyword } from './metrics.js';
 import type { GoldDocument } from './readers.js';
 
 /** The preset the re-ranker is trained for. */
 export const RERANK_PRESET = 'filmkw-rerank';
+
+/** The number of candidates per document the preset's model scores (option `rerank.pool`), recorded in the model. */
+export function presetPool(overrides: Record<string, unknown> = {}): number {
+  return resolveOptions(RERANK_PRESET, overrides).rerank.pool;
+}
 
 /** One document's candidates with features and labels. */
 export interface TrainingDocument {
@@ -36,7 +43,7 @@ export interface TrainingDocument {
  * @param overrides further option overrides on the preset (e.g. for ablations)
  */
 export function trainingTable(docs: readonly GoldDocument[], kg: KgView, overrides: Record<string, unknown> = {}): TrainingDocument[] {
-  const extractor = createExtractor({ preset: RERANK_PRESET, kg, overrides: { ...overrides, 'phrases.dedup': 'off', 'rerank.pool': 1_000_000 }, rerankModel: zeroRerankModel() });
+  const extractor = createExtractor({ preset: RERANK_PRESET, kg, overrides: { ...overrides, 'phrases.dedup': 'off' }, rerankModel: zeroRerankModel() });
   const index = new Map(RERANK_FEATURES.map((f, j) => [f as string, j]));
   return docs.map((d) => {
     const gold = new Set(d.gold.map(normalizeKeyword));
@@ -53,13 +60,13 @@ export function trainingTable(docs: readonly GoldDocument[], kg: KgView, overrid
 }
 
 /** The top K of one document under a model, as the pipeline selects them (no overlapping variants). */
-export function selectWithModel(doc: TrainingDocument, model: RerankModel, k: number): string[] {
+export function selectWithModel(doc: TrainingDocument, model: RerankModel, k: number, dedup: PhraseOptions['dedup'] = 'phrases'): string[] {
   const ranked: RankedItem[] = doc.items.map((it) => ({ text: it.text, value: rerankLogit(model, it.x), charStart: it.charStart, phrase: it.phrase }));
-  return selectItems(ranked, 'firstOccurrence', 'phrases', k).map((i) => doc.items[i].text);
+  return selectItems(ranked, 'firstOccurrence', dedup, k).map((i) => doc.items[i].text);
 }
 
 /** The parameters of the committed model (chosen by cross-validation on film-train, ANALYSIS.md §7). */
-export const DEFAULT_TREE_PARAMETERS: Readonly<TreeParameters> = Object.freeze({ trees: 200, depth: 4, rate: 0.05, minLeaf: 20, bins: 32, l2: 1, objective: 'pointwise' });
+export const DEFAULT_TREE_PARAMETERS: Readonly<TreeParameters> = Object.freeze({ trees: 100, depth: 4, rate: 0.1, minLeaf: 20, bins: 32, l2: 1, objective: 'lambdarank' });
 
 /** Fit on the documents' rows. */
 export function fitDocuments(docs: readonly TrainingDocument[], params: TreeParameters = DEFAULT_TREE_PARAMETERS): Omit<RerankModel, 'training'> {
@@ -77,13 +84,13 @@ export function fitDocuments(docs: readonly TrainingDocument[], params: TreePara
 }
 
 /** Macro F1@1..5 of held-out predictions by k-fold cross-validation over documents. */
-export function crossValidate(docs: readonly TrainingDocument[], params: TreeParameters = DEFAULT_TREE_PARAMETERS, folds = 5): { f1: number[]; perDocF1at5: number[] } {
+export function crossValidate(docs: readonly TrainingDocument[], params: TreeParameters = DEFAULT_TREE_PARAMETERS, folds = 5, dedup: PhraseOptions['dedup'] = 'phrases'): { f1: number[]; perDocF1at5: number[] } {
   const predicted: string[][] = new Array(docs.length);
   for (let f = 0; f < folds; f++) {
     const train = docs.filter((_, i) => i % folds !== f);
     const model = fitDocuments(train, params);
     docs.forEach((d, i) => {
-      if (i % folds === f) predicted[i] = selectWithModel(d, model, 5);
+      if (i % folds === f) predicted[i] = selectWithModel(d, model, 5, dedup);
     });
   }
   const result = evaluate(docs.map((d, i) => ({ id: d.id, gold: d.gold, predicted: predicted[i] })));

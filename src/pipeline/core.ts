@@ -22,7 +22,7 @@ import { applyTitlePolicy } from '../lexicon/title-policy.js';
 import type { IdfTable } from './idf.js';
 import { findCompounds, findPhrases, nodeCounts, phraseScores, selectItems, type PhraseCandidate, type RankedItem } from './phrases.js';
 import { rerankItems } from './rerank.js';
-import { rerankBias, rerankContributions, rerankLogit, sigmoid, type RerankModel } from './rerank-model.js';
+import { rerankBias, rerankContributions, rerankLogits, sigmoid, type RerankModel } from './rerank-model.js';
 import type { OptionRules } from '../util/option-rules.js';
 
 export const SCORE_SCALES = ['raw', 'minMax10', 'sum'] as const;
@@ -302,14 +302,14 @@ function withRerank(ranked: RankedDocument, context: DocumentContext, call: Extr
   }
   const entity = new Int32Array(n).fill(-1);
   if (kg && entities) for (let i = 0; i < n; i++) entity[i] = primaryEntity(kg, i, entities);
-  const items = rerankItems(
+  const { items, matrix } = rerankItems(
     { text, tokens, words: doc.words, node: doc.node, tokenIndex: doc.tokenIndex, charStart: doc.charStart, rank: scores, values, eligible, kgSum, semSum, entity, phrases, phraseValues },
     kg,
     context.idf,
     o.rerank.pool,
   );
-  // only the pool best by the graph score are scored; the rest are never output (NaN)
-  const logits = items.map((it) => (it.features ? rerankLogit(model, it.features) : NaN));
+  // only the pool best by the graph score are items; the rest are never output
+  const logits = rerankLogits(model, matrix, items.length, new Float64Array(items.length));
   const candidates: RankedItem[] = items.map((it, k) => ({ text: it.text, value: logits[k], charStart: it.charStart, phrase: it.phrase >= 0 }));
   const order = selectItems(candidates, o.rank.tieBreak, o.phrases.dedup, topK);
   const out: Keyword[] = [];
@@ -322,7 +322,7 @@ function withRerank(ranked: RankedDocument, context: DocumentContext, call: Extr
       adjacency ??= incidentEdges(graph);
       const ph = it.phrase >= 0 ? phrases[it.phrase] : null;
       keyword.explain = ph ? explainPhrase(graph, adjacency, ph.members, bias, values, ph.count) : explainWord(adjacency, it.node);
-      keyword.explain.rerank = { logit: logits[k], bias: rerankBias(model), features: rerankContributions(model, it.features!) };
+      keyword.explain.rerank = { logit: logits[k], bias: rerankBias(model), features: rerankContributions(model, it.features) };
     }
     out.push(keyword);
   }

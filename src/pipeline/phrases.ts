@@ -348,12 +348,24 @@ export function findCompounds(
   // token index → node of the candidate occurrence there, or -1
   const tokenNode = new Int32Array(T).fill(-1);
   for (let k = 0; k < doc.node.length; k++) tokenNode[doc.tokenIndex[k]] = doc.node[k];
+  // per token, decided once: 1 = a part, 0 = not (-1 = not yet known)
+  const part = new Int8Array(T).fill(-1);
   const isPart = (t: number): boolean => {
-    const tok = tokens[t];
-    if (tokenNode[t] >= 0) return true;
-    return HAS_LETTER.test(tok.word) && !isFunctionTag(tok.tag) && !stop(tok.word) && !/\s/u.test(tok.word);
+    if (part[t] < 0) {
+      const tok = tokens[t];
+      part[t] = tokenNode[t] >= 0 || (HAS_LETTER.test(tok.word) && !isFunctionTag(tok.tag) && !stop(tok.word) && !/\s/u.test(tok.word)) ? 1 : 0;
+    }
+    return part[t] === 1;
   };
   const isEntity = (t: number): boolean => entities !== null && tokenNode[t] >= 0 && entities[tokenNode[t]] !== null && entities[tokenNode[t]]!.length > 0;
+  /** Whether the token has at least two code points. */
+  const isLong = (t: number): boolean => {
+    const w = tokens[t].word;
+    if (w.length !== 2) return w.length > 2;
+    const hi = w.charCodeAt(0);
+    const lo = w.charCodeAt(1);
+    return !(hi >= 0xd800 && hi <= 0xdbff && lo >= 0xdc00 && lo <= 0xdfff); // one surrogate pair: one code point
+  };
   const joiner = (t: number): boolean => {
     if (t <= 0 || t + 1 >= T) return false;
     const w = tokens[t].word;
@@ -393,7 +405,7 @@ export function findCompounds(
         for (let m = a; m <= b; m++) {
           const p = parts[m];
           if (tokenNode[p] >= 0) hasNode = true;
-          if ([...tokens[p].word].length >= 2) long = true;
+          if (isLong(p)) long = true;
           else oneChar++;
           if (isEntity(p)) entity = true;
         }

@@ -24,8 +24,9 @@
  *
  * `filmkw-rerank` (issue 13) = `filmkw` + compound phrase candidates (`phrases.parts: 'content'`, up to
  * 3 tokens, seen once) ordered by the learned re-ranker (`rerank.enabled`, rerank.ts; model
- * models/rerank.json trained on film-train): film-dev F1@5 0.5233 vs 0.4778, csl-dev 0.2133 vs 0.2112
- * (ANALYSIS.md §7). Not the default: it misses the issue's target (0.55) and costs 2–4× filmkw's time per document (bench/tag.ts).
+ * models/rerank.json trained on film-train): film-dev F1@5 0.5144 vs 0.4778, csl-dev 0.2321 vs 0.2112,
+ * every K up on both (ANALYSIS.md §7). Not the default: it misses the issue's target (0.55) and costs
+ * 1.4–1.7× filmkw's time per document (bench/rerank.ts).
  *
  * Parity presets reproduce two standard implementations on the same tokens (spec §4.1, §4.3):
  * - `jieba-textrank`: `jieba.analyse.textrank` — allowPOS (ns, n, vn, v), length ≥ 2, jieba's 32

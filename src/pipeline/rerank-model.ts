@@ -1,6 +1,8 @@
 /**
- * The re-ranker's model (rerank.ts): gradient-boosted shallow regression trees for the logistic loss over
- * the candidates' features, P(keyword | features) = σ(logit). Inspectable: every split names a feature,
+ * The re-ranker's model (rerank.ts): gradient-boosted shallow regression trees over the candidates'
+ * features, score = σ(logit); fitted for the logistic loss of each candidate or, as committed, of the
+ * (keyword, non-keyword) pairs of each document weighted LambdaRank-style (then the score orders a
+ * document's candidates and is not a calibrated probability). Inspectable: every split names a feature,
  * and `--explain` gives each feature's contribution to a keyword's logit (the change of node value at
  * each split on the path, summed per feature; logit = constant + Σ contributions).
  *
@@ -129,7 +131,7 @@ export const sigmoid = (z: number): number => 1 / (1 + Math.exp(-z));
  * @returns the logit and the constant part base + Σ root values
  */
 export function rerankLogit(model: RerankModel, x: ArrayLike<number>, contributions?: Float64Array): number {
-  if (!contributions) return packedLogit(packed(model), x);
+  if (!contributions) return packedLogit(model, x);
   let s = model.base;
   for (const t of model.trees) {
     let k = 0;
@@ -143,59 +145,103 @@ export function rerankLogit(model: RerankModel, x: ArrayLike<number>, contributi
   return s;
 }
 
-/** All trees in flat typed arrays (children as absolute node indices): the hot path walks these. */
+/**
+ * All trees as complete binary trees of one depth D in flat typed arrays (the hot path walks these):
+ * tree t's inner nodes are `feature`/`threshold`[t·(2^D − 1) + k] in breadth-first order (children of k
+ * at 2k + 1 and 2k + 2), its leaves `leaf`[t·2^D + j]. A leaf of the model above depth D becomes inner
+ * nodes that always go left (threshold +∞) over copies of its value, so every walk takes exactly D
+ * steps without a data-dependent loop exit, and the step is a comparison turned into 0/1. Same sums in
+ * the same order as walking the model's trees: the logits are identical.
+ */
 interface PackedTrees {
   readonly base: number;
-  readonly roots: Int32Array;
+  readonly count: number;
+  readonly depth: number;
   readonly feature: Int32Array;
   readonly threshold: Float64Array;
-  readonly left: Int32Array;
-  readonly right: Int32Array;
-  readonly value: Float64Array;
+  readonly leaf: Float64Array;
 }
 
 const packedModels = new WeakMap<RerankModel, PackedTrees>();
 
+function treeDepth(t: RerankTree, k = 0): number {
+  return t.feature[k] < 0 ? 0 : 1 + Math.max(treeDepth(t, t.left[k]), treeDepth(t, t.right[k]));
+}
+
 function packed(model: RerankModel): PackedTrees {
   let p = packedModels.get(model);
   if (p) return p;
-  const size = model.trees.reduce((a, t) => a + t.feature.length, 0);
-  const roots = new Int32Array(model.trees.length);
-  const feature = new Int32Array(size);
-  const threshold = new Float64Array(size);
-  const left = new Int32Array(size);
-  const right = new Int32Array(size);
-  const value = new Float64Array(size);
-  let at = 0;
+  const depth = model.trees.reduce((a, t) => Math.max(a, treeDepth(t)), 0);
+  const inner = (1 << depth) - 1;
+  const leaves = 1 << depth;
+  const count = model.trees.length;
+  const feature = new Int32Array(count * inner);
+  const threshold = new Float64Array(count * inner).fill(Infinity);
+  const leaf = new Float64Array(count * leaves);
   model.trees.forEach((t, k) => {
-    roots[k] = at;
-    for (let i = 0; i < t.feature.length; i++) {
-      feature[at + i] = t.feature[i];
-      threshold[at + i] = t.threshold[i];
-      left[at + i] = at + t.left[i];
-      right[at + i] = at + t.right[i];
-      value[at + i] = t.value[i];
-    }
-    at += t.feature.length;
+    // node of the model at position `at` (breadth-first) of level `level` of the complete tree
+    const fill = (node: number, at: number, level: number): void => {
+      if (level === depth) {
+        leaf[k * leaves + at - inner] = t.value[node];
+        return;
+      }
+      const split = t.feature[node] >= 0;
+      if (split) {
+        feature[k * inner + at] = t.feature[node];
+        threshold[k * inner + at] = t.threshold[node];
+      }
+      fill(split ? t.left[node] : node, 2 * at + 1, level + 1);
+      fill(split ? t.right[node] : node, 2 * at + 2, level + 1);
+    };
+    fill(0, 0, 0);
   });
-  p = { base: model.base, roots, feature, threshold, left, right, value };
+  p = { base: model.base, count, depth, feature, threshold, leaf };
   packedModels.set(model, p);
   return p;
 }
 
-function packedLogit(p: PackedTrees, x: ArrayLike<number>): number {
-  const { roots, feature, threshold, left, right, value } = p;
-  let s = p.base;
-  for (let t = 0; t < roots.length; t++) {
-    let k = roots[t];
-    let f = feature[k];
-    while (f >= 0) {
-      k = x[f] < threshold[k] ? left[k] : right[k];
-      f = feature[k];
-    }
-    s += value[k];
+/**
+ * The logits of `rows` feature vectors stored one after the other in `x` (row r at r × the number of
+ * features), into `out` (tree by tree over all rows: the model's arrays stay in cache).
+ */
+export function rerankLogits(model: RerankModel, x: Float64Array, rows: number, out: Float64Array): Float64Array {
+  const { base, count, depth, feature, threshold, leaf } = packed(model);
+  const stride = model.features.length;
+  const inner = (1 << depth) - 1;
+  const leaves = 1 << depth;
+  out.fill(base, 0, rows);
+  if (depth === 0) {
+    for (let t = 0; t < count; t++) for (let r = 0; r < rows; r++) out[r] += leaf[t];
+    return out;
   }
-  return s;
+  // one step: k → child 2k + 1 (x < threshold) or 2k + 2; the first levels unrolled (features are finite)
+  for (let t = 0; t < count; t++) {
+    const fo = t * inner;
+    const lo = t * leaves - inner;
+    const f0 = feature[fo];
+    const t0 = threshold[fo];
+    for (let r = 0; r < rows; r++) {
+      const row = r * stride;
+      let k = 1 + (Number(x[row + f0] >= t0) | 0);
+      if (depth > 1) {
+        k = 2 * k + 1 + (Number(x[row + feature[fo + k]] >= threshold[fo + k]) | 0);
+        if (depth > 2) {
+          k = 2 * k + 1 + (Number(x[row + feature[fo + k]] >= threshold[fo + k]) | 0);
+          if (depth > 3) {
+            k = 2 * k + 1 + (Number(x[row + feature[fo + k]] >= threshold[fo + k]) | 0);
+            for (let l = 4; l < depth; l++) k = 2 * k + 1 + (Number(x[row + feature[fo + k]] >= threshold[fo + k]) | 0);
+          }
+        }
+      }
+      out[r] += leaf[lo + k];
+    }
+  }
+  return out;
+}
+
+function packedLogit(model: RerankModel, x: ArrayLike<number>): number {
+  const row = x instanceof Float64Array ? x : Float64Array.from(x);
+  return rerankLogits(model, row, 1, new Float64Array(1))[0];
 }
 
 /** The constant part of every logit: base + Σ root values. */
@@ -229,15 +275,19 @@ export interface TreeParameters {
   l2: number;
   /**
    * `'pointwise'`: the logistic loss of each candidate's label; `'pairwise'`: the logistic loss of
-   * every (keyword, non-keyword) pair of one document (RankNet), which is what the top-K order needs.
+   * every (keyword, non-keyword) pair of one document (RankNet), which is what the top-K order needs;
+   * `'lambdarank'`: those pairs weighted by how much swapping the two would change the document's
+   * NDCG under the current scores ({@link lambdaWeight}), so pairs around the top of the list count
+   * most.
    */
-  objective: 'pointwise' | 'pairwise';
+  objective: 'pointwise' | 'pairwise' | 'lambdarank';
 }
 
 /**
- * Fit gradient-boosted regression trees for the logistic loss (Friedman's TreeBoost with Newton leaf
- * values): depth-limited trees, splits searched over at most `bins` quantile thresholds per feature,
- * deterministic (no subsampling).
+ * Fit gradient-boosted regression trees (Friedman's TreeBoost with Newton leaf values) for the objective
+ * of {@link TreeParameters}: depth-limited trees, splits searched over at most `bins` quantile thresholds
+ * per feature, deterministic (no subsampling). The pairwise objectives need `groups`, the document of
+ * every row.
  */
 export function fitTrees(rows: readonly ArrayLike<number>[], labels: readonly number[], o: TreeParameters, groups?: readonly number[]): Omit<RerankModel, 'training'> {
   const n = rows.length;
@@ -281,7 +331,8 @@ export function fitTrees(rows: readonly ArrayLike<number>[], labels: readonly nu
   const round = (x: number): number => Number(x.toPrecision(8));
   // pairwise: the rows of each document (groups[i] = document of row i)
   const docs: { pos: number[]; neg: number[] }[] = [];
-  if (o.objective === 'pairwise') {
+  const position = new Int32Array(n);
+  if (o.objective !== 'pointwise') {
     if (!groups || groups.length !== n) throw new Error('fitTrees: the pairwise objective needs the document of every row');
     const byDoc = new Map<number, { pos: number[]; neg: number[] }>();
     for (let i = 0; i < n; i++) {
@@ -292,16 +343,20 @@ export function fitTrees(rows: readonly ArrayLike<number>[], labels: readonly nu
     for (const d of byDoc.values()) if (d.pos.length > 0 && d.neg.length > 0) docs.push(d);
   }
   for (let t = 0; t < o.trees; t++) {
-    if (o.objective === 'pairwise') {
+    if (o.objective !== 'pointwise') {
       g.fill(0);
       h.fill(1e-6);
       for (const d of docs) {
+        // lambdarank: 1-based positions of the document's rows under the current scores
+        if (o.objective === 'lambdarank') lambdaPositions(d, F, position);
+        const ideal = o.objective === 'lambdarank' ? idealDcg(d.pos.length) : 1;
         for (const i of d.pos) {
           for (const j of d.neg) {
             const rho = sigmoid(F[j] - F[i]);
-            g[i] += rho;
-            g[j] -= rho;
-            const w = rho * (1 - rho);
+            const lw = o.objective === 'lambdarank' ? lambdaWeight(position[i], position[j]) / ideal : 1;
+            g[i] += lw * rho;
+            g[j] -= lw * rho;
+            const w = lw * rho * (1 - rho);
             h[i] += w;
             h[j] += w;
           }
@@ -385,4 +440,26 @@ export function fitTrees(rows: readonly ArrayLike<number>[], labels: readonly nu
     trees.push(tree);
   }
   return { version: 1, features: [...RERANK_FEATURES], base: round(base), trees };
+}
+
+/** Sets position[i] (1 = best) of every row of one document under the scores F (ties: lower row first). */
+function lambdaPositions(d: { pos: number[]; neg: number[] }, F: Float64Array, position: Int32Array): void {
+  const rows = [...d.pos, ...d.neg].sort((a, b) => F[b] - F[a] || a - b);
+  for (let r = 0; r < rows.length; r++) position[rows[r]] = r + 1;
+}
+
+/**
+ * LambdaRank's pair weight (Burges 2010, "From RankNet to LambdaRank to LambdaMART", §4 with binary
+ * relevance): |ΔDCG| of swapping a keyword at position p and a non-keyword at position q,
+ * |1/log2(1 + p) − 1/log2(1 + q)|; the caller divides by the document's ideal DCG.
+ */
+export function lambdaWeight(p: number, q: number): number {
+  return Math.abs(1 / Math.log2(1 + p) - 1 / Math.log2(1 + q));
+}
+
+/** The ideal DCG of a document with `positives` keywords (binary gains). */
+function idealDcg(positives: number): number {
+  let s = 0;
+  for (let r = 1; r <= positives; r++) s += 1 / Math.log2(1 + r);
+  return s;
 }

@@ -3,16 +3,18 @@
  * the preset `filmkw-rerank`). The graph stage ranks words by TextRank × IDF, which cannot see what the
  * annotation guideline rewards: the first persons named in a synopsis, the film a review is about, the
  * full form of a name rather than its short form, a theme noun over a supporting actor named once in a
- * cast list. This stage describes every output candidate (graph word or phrase) by a fixed vector of
- * document-level features ({@link RERANK_FEATURES}) and orders them by a logistic-regression score
- * (rerank-model.ts), then applies the phrase stage's no-overlapping-variants rule (phrases.ts
- * `selectItems`).
+ * cast list. This stage describes the `pool` best output candidates by the graph score (graph words and
+ * phrases) by a fixed vector of document-level features ({@link RERANK_FEATURES}), orders them by the
+ * score of boosted trees (rerank-model.ts), then applies the phrase stage's no-overlapping-variants
+ * rule (phrases.ts `selectItems`).
  *
  * Features are properties of the candidate in this document — never its identity — so the model carries
  * no vocabulary: graph score and rank, IDF, frequency, spread, first position, length, POS, entity kind,
  * order of first mention among the entities of its kind, cast-list context (a name in （…饰） brackets,
  * after 主演/配音, or in a 、-separated list), 《》 marks, being the document's most mentioned film, full
- * vs short form of a name, KG and semantic edge weights, and phrase shape. The model is trained by
+ * vs short form of a name, KG and semantic edge weights, phrase shape, the overlapping variants among
+ * the candidates (the best longer one containing it, the best shorter one it contains: 传统 / 传统文化,
+ * 梦溪 / 沈梦溪), and its rank by frequency and by first occurrence. The model is trained by
  * `npm run train:rerank` (scripts/train-rerank.mjs) on film-train only; models/rerank.json holds it with
  * the training file's sha256. Figures: eval/results/film-dev/ANALYSIS.md §7.
  *
@@ -34,14 +36,15 @@ export interface RerankOptions {
   enabled: boolean;
   /**
    * Only the `pool` best candidates by the final graph score (words and phrases together) are scored
-   * by the model; the others are never output. 100 leaves film-dev's top 5 unchanged and halves the
-   * model's work (ANALYSIS.md §7).
-   * @default 100
+   * by the model; the others are never output. The model is trained on the same pool; 60 was chosen by
+   * cross-validation on film-train (100 and all candidates score the same, 40 lower) and is what keeps
+   * the model's work small (ANALYSIS.md §7).
+   * @default 60
    */
   pool: number;
 }
 
-export const DEFAULT_RERANK_OPTIONS: Readonly<RerankOptions> = Object.freeze({ enabled: false, pool: 100 });
+export const DEFAULT_RERANK_OPTIONS: Readonly<RerankOptions> = Object.freeze({ enabled: false, pool: 60 });
 
 export const RERANK_OPTION_RULES: OptionRules<RerankOptions> = Object.freeze({
   enabled: { type: 'boolean' },
@@ -102,6 +105,21 @@ export const RERANK_FEATURES = [
   'mainFilmRelated', // an entity related in the KG to the document's main film (its director, actors, characters)
   'otherMovie', // a film that is not the document's main film
   'entityLinks', // ln(1 + number of the document's entities it is related to in the KG)
+  // overlapping variants (传统 / 传统文化, 梦溪 / 沈梦溪, 段誉 / 世子段誉): among the document's output
+  // candidates, the best by the final graph score that contains this surface, and the best it contains
+  'containerBase', // the best longer candidate containing it: its final graph score / the document's best (0: none)
+  'containerGap', // that score − its own
+  'containerShare', // that candidate's occurrences / its own (0: none)
+  'containerEntity', // that candidate names a KG entity
+  'containedBase', // the best shorter candidate it contains: final graph score / the document's best (0: none)
+  'containedGap', // that score − its own
+  'containedShare', // its occurrences / that candidate's (0: none)
+  'containedEntity', // it contains a candidate that names a KG entity
+  'digit', // the surface has a digit (20年前罗拉, 阿凡达2)
+  // relative to the document's other output candidates
+  'docLength', // ln(1 + text length) / 10: reviews are long, synopses short
+  'countRank', // 1 / (1 + number of output candidates with more occurrences)
+  'firstRank', // 1 / (1 + number of output candidates that occur first)
 ] as const;
 export type RerankFeature = (typeof RERANK_FEATURES)[number];
 const F = Object.fromEntries(RERANK_FEATURES.map((f, i) => [f, i])) as Record<RerankFeature, number>;
@@ -142,14 +160,26 @@ export interface RerankItem {
   readonly charStart: number;
   /** The entity the surface names (-1: none). */
   readonly entity: number;
-  /** The feature vector; null beyond the pool (not scored). */
-  features: Float64Array | null;
-  /** Rank by the final graph score among all items (0 = best; set by {@link rerankItems}). */
-  baseRank: number;
+  /** The feature vector (row `baseRank` of the document's feature matrix). */
+  readonly features: Float64Array;
+  /** Rank by the final graph score among all items (0 = best). */
+  readonly baseRank: number;
+}
+
+/** The scored candidates of one document: items in order of the final graph score, features row by row. */
+export interface RerankTable {
+  /** The `pool` best candidates by the final graph score, best first (item r has baseRank r). */
+  readonly items: readonly RerankItem[];
+  /** Row r = the features of items[r] ({@link RERANK_FEATURE_COUNT} values per row). */
+  readonly matrix: Float64Array;
 }
 
 const PERSONISH = new Set(['Person', 'Character']);
 const CAST_LEFT = ['主演', '演员', '配音', '饰演', '领衔', '出演', '客串'];
+/** The two-character cues as numbers (first code unit × 2^16 + second), compared without slicing the text. */
+const pairCode = (cue: string): number => cue.charCodeAt(0) * 0x10000 + cue.charCodeAt(1);
+const CAST_CUES = new Set(CAST_LEFT.map(pairCode));
+const RIGHT_CUES = new Set(['主演', '饰演', '领衔'].map(pairCode));
 
 /** Whether the occurrence at [s, e) of `text` stands in a cast list (see module header). */
 export function inCastContext(text: string, s: number, e: number): boolean {
@@ -158,11 +188,10 @@ export function inCastContext(text: string, s: number, e: number): boolean {
   if (next === 0x9970 /* 饰 */ || next === 0xff09 || next === 0x29 || next === 0x3001 /* 、 */) return true;
   const before = text.charCodeAt(s - 1);
   if (before === 0x3001 || before === 0xff08 || before === 0x28) return true;
-  const left = text.slice(Math.max(0, s - 8), s);
-  for (const cue of CAST_LEFT) if (left.includes(cue)) return true;
+  // a cue within the 8 characters before the name (the cues are two characters long)
+  for (let j = Math.max(0, s - 8); j + 2 <= s; j++) if (CAST_CUES.has(text.charCodeAt(j) * 0x10000 + text.charCodeAt(j + 1))) return true;
   // 主演 / 饰演 right after the name (由吴京主演)
-  const right = text.slice(e, e + 2);
-  return right === '主演' || right === '饰演' || right === '领衔';
+  return RIGHT_CUES.has(next * 0x10000 + text.charCodeAt(e + 1));
 }
 
 /** Whether [s, e) lies inside 《》 (the nearest mark to the left is an opening one and 》 follows). */
@@ -192,11 +221,29 @@ function codePoints(s: string): number {
   return n;
 }
 
-/** The KG entity a phrase surface names (its name, or with its name dots folded to ·), or -1. */
-export function surfaceEntity(kg: KgView | null, text: string): number {
+/** More candidates than this (words + phrases of one document) are refused (sort keys stay exact). */
+const CAND_LIMIT = 1 << 20;
+
+/** The first index of a sorted array whose value is not below v. */
+function lowerBound(a: Int32Array | Float64Array, v: number): number {
+  let lo = 0;
+  let hi = a.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (a[mid] < v) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * The KG entity a phrase surface names (its name, or with its name dots folded to ·), or -1.
+ * @param dots whether the surface may hold a name dot (phrases.ts `joined`); false skips the folding
+ */
+export function surfaceEntity(kg: KgView | null, text: string, dots = true): number {
   if (!kg) return -1;
   let found = kg.lookup(text);
-  if (found.length === 0) {
+  if (found.length === 0 && dots) {
     const folded = foldNameDots(text);
     if (folded !== text) found = kg.lookup(folded);
   }
@@ -204,11 +251,11 @@ export function surfaceEntity(kg: KgView | null, text: string): number {
 }
 
 /**
- * The output candidates of one document with their feature vectors (module header): every eligible
- * graph word, then every phrase with a score; only the `pool` best by the final graph score get a
- * feature vector. Pure.
+ * The output candidates of one document with their feature vectors (module header): of the eligible
+ * graph words and the phrases with a score, the `pool` best by the final graph score (ties: first
+ * occurrence), best first, their features in one matrix. Pure.
  */
-export function rerankItems(d: RerankDocument, kg: KgView | null, idf: IdfTable, pool = Infinity): RerankItem[] {
+export function rerankItems(d: RerankDocument, kg: KgView | null, idf: IdfTable, pool = Infinity): RerankTable {
   const n = d.words.length;
   const L = Math.max(1, d.text.length);
   const count = new Int32Array(n);
@@ -227,7 +274,6 @@ export function rerankItems(d: RerankDocument, kg: KgView | null, idf: IdfTable,
       tag[i] = d.tokens[d.tokenIndex[k]].tag;
     }
     last[i] = s;
-    if (inCastContext(d.text, s, e)) cast[i]++;
     if (inTitleMarks(d.text, s, e)) marks[i]++;
   }
   // order of first mention among the entities of each kind (nodes are in order of first occurrence)
@@ -273,15 +319,8 @@ export function rerankItems(d: RerankDocument, kg: KgView | null, idf: IdfTable,
   let persons = 0;
   if (kg) for (let i = 0; i < n; i++) if (d.entity[i] >= 0 && PERSONISH.has(kg.kindOf(d.entity[i]))) personOrder[i] = persons++;
   const castDoc = d.text.includes('饰）') || d.text.includes('饰)');
-  // proper parts of the longer names and candidates of this document (short forms)
-  const parts = new Set<string>();
-  const addParts = (w: string): void => {
-    for (let a = 0; a < w.length; a++) for (let b = a + 2; b <= w.length; b++) if (b - a < w.length) parts.add(w.slice(a, b));
-  };
   const words = new Set(d.words);
-  for (let i = 0; i < n; i++) if (d.words[i].length >= 3 && d.words[i].length <= 12) addParts(d.words[i]);
-  const phraseEntities = d.phrases.map((p) => surfaceEntity(kg, p.text));
-  for (let p = 0; p < d.phrases.length; p++) if (phraseEntities[p] >= 0 || d.phrases[p].joined) addParts(d.phrases[p].text);
+  const phraseEntities = d.phrases.map((p) => surfaceEntity(kg, p.text, p.joined === true));
 
   // per word: occurrences inside its most frequent phrase candidate
   const inPhrase = new Int32Array(n);
@@ -296,7 +335,121 @@ export function rerankItems(d: RerankDocument, kg: KgView | null, idf: IdfTable,
   for (let p = 0; p < d.phrases.length; p++) if (d.phraseValues[p] > maxValue) maxValue = d.phraseValues[p];
   const norm = (v: number, max: number): number => (max > 0 ? v / max : 0);
 
-  const items: RerankItem[] = [];
+  // every output candidate (word node i, or phrase p as n + p) with its final graph score
+  const m = d.phrases.length;
+  if (n + m >= CAND_LIMIT) throw new RangeError(`rerank: ${n + m} candidates in one document (at most ${CAND_LIMIT - 1})`);
+  const cand = new Int32Array(n + m);
+  const base = new Float64Array(n + m);
+  const start = new Int32Array(n + m);
+  const occurrences = new Int32Array(n + m);
+  let total = 0;
+  for (let i = 0; i < n; i++) {
+    if (!d.eligible[i]) continue;
+    base[i] = norm(d.values[i], maxValue);
+    start[i] = first[i];
+    occurrences[i] = count[i];
+    cand[total++] = i;
+  }
+  for (let p = 0; p < m; p++) {
+    if (Number.isNaN(d.phraseValues[p])) continue;
+    base[n + p] = norm(d.phraseValues[p], maxValue);
+    start[n + p] = d.phrases[p].charStart;
+    occurrences[n + p] = d.phrases[p].count;
+    cand[total++] = n + p;
+  }
+  // candidates by first occurrence (ties: candidate index), sorted as numbers start × 2^20 + index
+  // (exact in a double; a comparator sort costs ten times as much). Ranks: the number of candidates
+  // with an earlier first occurrence / with more occurrences (ties share a rank).
+  const byFirst = new Int32Array(total);
+  const countRank = new Int32Array(n + m);
+  const firstRank = new Int32Array(n + m);
+  {
+    const keys = new Float64Array(total);
+    let maxCount = 0;
+    for (let k = 0; k < total; k++) {
+      const c = cand[k];
+      keys[k] = start[c] * CAND_LIMIT + c;
+      if (occurrences[c] > maxCount) maxCount = occurrences[c];
+    }
+    keys.sort();
+    for (let r = 0; r < total; r++) {
+      const c = keys[r] % CAND_LIMIT;
+      byFirst[r] = c;
+      firstRank[c] = r > 0 && start[byFirst[r - 1]] === start[c] ? firstRank[byFirst[r - 1]] : r;
+    }
+    // more[v] = candidates with more than v occurrences
+    const more = new Int32Array(maxCount + 2);
+    for (let k = 0; k < total; k++) more[occurrences[cand[k]]]++;
+    for (let v = maxCount - 1; v >= 0; v--) more[v] += more[v + 1];
+    for (let k = 0; k < total; k++) countRank[cand[k]] = more[occurrences[cand[k]] + 1];
+  }
+  const docLength = Math.log1p(d.text.length) / 10;
+  const candEntity = (c: number): number => (c >= n ? phraseEntities[c - n] : d.entity[c]);
+  const candText = (c: number): string => (c >= n ? d.phrases[c - n].text : d.words[c]);
+  // overlapping variants: per candidate, the best candidate containing it and the best it contains
+  // (by final graph score; ties: the earlier candidate)
+  const container = new Int32Array(n + m).fill(-1);
+  const contained = new Int32Array(n + m).fill(-1);
+  const containsEntity = new Uint8Array(n + m);
+  const byText = new Map<string, number>();
+  for (let k = 0; k < total; k++) {
+    const c = cand[k];
+    const other = byText.get(candText(c));
+    if (other === undefined || base[c] > base[other]) byText.set(candText(c), c);
+  }
+  const better = (a: number, b: number): boolean => b < 0 || base[a] > base[b] || (base[a] === base[b] && a < b);
+  // one pass over the proper substrings (≥ 2 code units) of the longer surfaces, looked up among the
+  // candidates' surfaces: short forms (a part of any word of 3–12 code units, or of a phrase that names
+  // an entity or joins names) and the overlap relations between candidates (surfaces of 3–12 code
+  // units). Substrings are only cut where a candidate's first code unit stands.
+  const shortForm = new Uint8Array(n + m);
+  const heads = new Set<number>();
+  for (let k = 0; k < total; k++) heads.add(candText(cand[k]).charCodeAt(0));
+  const scan = (w: string, c: number, short: boolean): void => {
+    for (let a = 0; a + 2 <= w.length; a++) {
+      if (!heads.has(w.charCodeAt(a))) continue;
+      for (let b = a + 2; b <= w.length; b++) {
+        if (b - a === w.length) continue;
+        const sub = byText.get(w.slice(a, b));
+        if (sub === undefined || sub === c) continue;
+        if (short) shortForm[sub] = 1;
+        if (c < 0) continue;
+        if (better(c, container[sub])) container[sub] = c;
+        if (better(sub, contained[c])) contained[c] = sub;
+        if (candEntity(sub) >= 0) containsEntity[c] = 1;
+      }
+    }
+  };
+  for (let i = 0; i < n; i++) {
+    const w = d.words[i];
+    if (w.length >= 3 && w.length <= 12) scan(w, d.eligible[i] ? i : -1, true);
+  }
+  for (let p = 0; p < m; p++) {
+    const w = d.phrases[p].text;
+    const scored = !Number.isNaN(d.phraseValues[p]) && w.length >= 3 && w.length <= 12;
+    const short = phraseEntities[p] >= 0 || d.phrases[p].joined === true;
+    if (scored || short) scan(w, scored ? n + p : -1, short);
+  }
+  const setOverlap = (f: Float64Array, c: number): void => {
+    const up = container[c];
+    if (up >= 0) {
+      f[F.containerBase] = base[up];
+      f[F.containerGap] = base[up] - base[c];
+      f[F.containerShare] = occurrences[c] > 0 ? occurrences[up] / occurrences[c] : 0;
+      f[F.containerEntity] = candEntity(up) >= 0 ? 1 : 0;
+    }
+    const down = contained[c];
+    if (down >= 0) {
+      f[F.containedBase] = base[down];
+      f[F.containedGap] = base[down] - base[c];
+      f[F.containedShare] = occurrences[down] > 0 ? occurrences[c] / occurrences[down] : 0;
+    }
+    f[F.containedEntity] = containsEntity[c];
+    f[F.digit] = /[0-9０-９]/u.test(candText(c)) ? 1 : 0;
+    f[F.docLength] = docLength;
+    f[F.countRank] = 1 / (1 + countRank[c]);
+    f[F.firstRank] = 1 / (1 + firstRank[c]);
+  };
   const setLength = (f: Float64Array, text: string): void => {
     const len = codePoints(text);
     f[len <= 2 ? F.len2 : len === 3 ? F.len3 : F.len4plus] = 1;
@@ -306,8 +459,7 @@ export function rerankItems(d: RerankDocument, kg: KgView | null, idf: IdfTable,
     const kind = kg.kindOf(e);
     f[kind === 'Person' ? F.person : kind === 'Movie' ? F.movie : kind === 'Character' ? F.character : F.genre] = 1;
   };
-  const wordFeatures = (i: number): Float64Array => {
-    const f = new Float64Array(RERANK_FEATURE_COUNT);
+  const wordFeatures = (f: Float64Array, i: number): void => {
     const w = d.words[i];
     f[F.base] = norm(d.values[i], maxValue);
     f[F.textrank] = norm(d.rank[i], maxRank);
@@ -338,19 +490,17 @@ export function rerankItems(d: RerankDocument, kg: KgView | null, idf: IdfTable,
       if (kg.kindOf(d.entity[i]) === 'Movie' && i !== mainMovie) f[F.otherMovie] = 1;
       if (mainEntity >= 0 && i !== mainMovie && kg.relationCount(d.entity[i], mainEntity) > 0) f[F.mainFilmRelated] = 1;
     }
-    f[F.shortForm] = parts.has(w) ? 1 : 0;
+    f[F.shortForm] = shortForm[i];
     if (d.entity[i] >= 0 && kg && PERSONISH.has(kg.kindOf(d.entity[i]))) {
       for (let a = 0; a < w.length && !f[F.fullForm]; a++) for (let b = a + 2; b <= w.length; b++) if (b - a < w.length && words.has(w.slice(a, b))) f[F.fullForm] = 1;
     }
     const pos = posGroup(tag[i]);
     if (pos) f[F[pos]] = 1;
     f[F.inPhraseShare] = count[i] > 0 ? inPhrase[i] / count[i] : 0;
-    return f;
   };
-  const phraseFeatures = (p: number): Float64Array => {
+  const phraseFeatures = (f: Float64Array, p: number): void => {
     const value = d.phraseValues[p];
     const ph = d.phrases[p];
-    const f = new Float64Array(RERANK_FEATURE_COUNT);
     let rank = 0;
     let kgSum = 0;
     let semSum = 0;
@@ -375,7 +525,7 @@ export function rerankItems(d: RerankDocument, kg: KgView | null, idf: IdfTable,
     f[F.kgEdges] = Math.log1p(kgSum);
     f[F.semEdges] = Math.log1p(semSum);
     setKind(f, phraseEntities[p]);
-    f[F.shortForm] = parts.has(ph.text) ? 1 : 0;
+    f[F.shortForm] = shortForm[n + p];
     f[F.phrase] = 1;
     f[F.phrase3] = ph.members.length >= 3 ? 1 : 0;
     f[F.phraseOneChar] = ph.oneCharParts ?? 0;
@@ -385,34 +535,51 @@ export function rerankItems(d: RerankDocument, kg: KgView | null, idf: IdfTable,
     f[F.phraseEntity] = phraseEntities[p] >= 0 ? 1 : 0;
     f[F.partBest] = norm(best, maxValue);
     f[F.partWorst] = norm(worst, maxValue);
-    return f;
   };
-  // every output candidate with its final graph score; features only for the `pool` best (the model
-  // scores no other)
-  const base: number[] = [];
-  for (let i = 0; i < n; i++) {
-    if (!d.eligible[i]) continue;
-    items.push({ text: d.words[i], node: i, phrase: -1, charStart: first[i], entity: d.entity[i], features: null, baseRank: -1 });
-    base.push(norm(d.values[i], maxValue));
+  // ranked by the final graph score, ties by first occurrence and index; only the `pool` best become
+  // items with features (the model scores no other). A candidate's slot is the first position of its
+  // score among the sorted scores plus the candidates of that score placed before it in byFirst order;
+  // candidates scored below the pool's last are never placed.
+  const rows = Math.min(total, pool);
+  const order = new Int32Array(total);
+  if (rows > 0) {
+    const negBase = new Float64Array(total);
+    for (let k = 0; k < total; k++) negBase[k] = 0 - base[cand[k]];
+    negBase.sort();
+    const last = negBase[rows - 1];
+    const used = new Int32Array(total);
+    for (let r = 0; r < total; r++) {
+      const c = byFirst[r];
+      const key = 0 - base[c];
+      if (key > last) continue;
+      const at = lowerBound(negBase, key);
+      order[at + used[at]++] = c;
+    }
   }
-  for (let p = 0; p < d.phrases.length; p++) {
-    if (Number.isNaN(d.phraseValues[p])) continue;
-    items.push({ text: d.phrases[p].text, node: -1, phrase: p, charStart: d.phrases[p].charStart, entity: phraseEntities[p], features: null, baseRank: -1 });
-    base.push(norm(d.phraseValues[p], maxValue));
+  // cast-list context, counted only for the pooled words (the only ones with features)
+  const pooled = new Uint8Array(n);
+  for (let r = 0; r < rows; r++) if (order[r] < n) pooled[order[r]] = 1;
+  for (let k = 0; k < d.node.length; k++) {
+    const i = d.node[k];
+    if (pooled[i] && inCastContext(d.text, d.charStart[k], d.charStart[k] + d.tokens[d.tokenIndex[k]].word.length)) cast[i]++;
   }
-  // rank by the final graph score (words and phrases together; ties: first occurrence)
-  const order = items.map((_, k) => k).sort((a, b) => base[b] - base[a] || items[a].charStart - items[b].charStart || a - b);
-  for (let r = 0; r < order.length; r++) {
-    const item = items[order[r]];
-    item.baseRank = r;
-    if (r >= pool) continue;
-    const f = item.phrase >= 0 ? phraseFeatures(item.phrase) : wordFeatures(item.node);
+  const matrix = new Float64Array(rows * RERANK_FEATURE_COUNT);
+  const items: RerankItem[] = new Array(rows);
+  for (let r = 0; r < rows; r++) {
+    const c = order[r];
+    const f = matrix.subarray(r * RERANK_FEATURE_COUNT, (r + 1) * RERANK_FEATURE_COUNT);
+    if (c >= n) phraseFeatures(f, c - n);
+    else wordFeatures(f, c);
+    setOverlap(f, c);
     f[F.baseRank] = 1 / (1 + r);
     f[F.logBase] = Math.log(0.001 + f[F.base]);
     f[F.top3] = r < 3 ? 1 : 0;
     f[F.top10] = r < 10 ? 1 : 0;
     f[F.top30] = r < 30 ? 1 : 0;
-    item.features = f;
+    items[r] =
+      c >= n
+        ? { text: d.phrases[c - n].text, node: -1, phrase: c - n, charStart: d.phrases[c - n].charStart, entity: phraseEntities[c - n], features: f, baseRank: r }
+        : { text: d.words[c], node: c, phrase: -1, charStart: first[c], entity: d.entity[c], features: f, baseRank: r };
   }
-  return items;
+  return { items, matrix };
 }

@@ -187,3 +187,39 @@ test('real data: douban_reviews.json gives 302 records, 5 error records, identic
   assert.ok(lines.every((l) => l.error !== undefined || (typeof l.id === 'string' && l.id.startsWith('https://movie.douban.com/review/') && l.keywords!.length > 0)));
   assert.match(r1.stderr, /302 records \(297 tagged, 5 error records\)/u);
 });
+
+test('tag --preset filmkw-rerank --explain (real CLI): per keyword the re-ranker\'s logit = bias + Σ feature contributions, score = σ(logit), same bytes with 2 workers and on a re-run', async () => {
+  const { RERANK_FEATURES } = await import('../../src/pipeline/rerank.js');
+  const kg = await demoSnapshot();
+  const d = tmp();
+  const args = ['tag', samples, '--id-field', 'id', '--kg', kg, '--preset', 'filmkw-rerank', '--explain'];
+  const one = run([...args, '--out', join(d, 'a.jsonl')]);
+  const again = run([...args, '--out', join(d, 'b.jsonl')]);
+  const two = run([...args, '--out', join(d, 'c.jsonl'), '--workers', '2']);
+  for (const r of [one, again, two]) assert.equal(r.status, 0, r.stderr);
+  const bytes = readFileSync(join(d, 'a.jsonl'), 'utf8');
+  assert.equal(readFileSync(join(d, 'b.jsonl'), 'utf8'), bytes);
+  assert.equal(readFileSync(join(d, 'c.jsonl'), 'utf8'), bytes);
+  type Explained = { word: string; score: number; explain: { rerank: { logit: number; bias: number; features: { feature: string; value: number; contribution: number }[] } } };
+  const docs = bytes.trimEnd().split('\n').map((l) => JSON.parse(l) as { id: string; keywords: Explained[] });
+  assert.equal(docs.length, 12);
+  let keywords = 0;
+  for (const doc of docs) {
+    assert.ok(doc.keywords.length > 0 && doc.keywords.length <= 5, doc.id);
+    for (let i = 1; i < doc.keywords.length; i++) assert.ok(doc.keywords[i - 1].score >= doc.keywords[i].score, `${doc.id}: scores in order`);
+    for (const k of doc.keywords) {
+      keywords++;
+      const r = k.explain.rerank;
+      assert.ok(r.features.length > 0, `${doc.id} ${k.word}: contributions listed`);
+      // rounded to 6 decimals each: the sum may be off by a few units of the last place
+      const sum = r.bias + r.features.reduce((a, f) => a + f.contribution, 0);
+      assert.ok(Math.abs(sum - r.logit) < 1e-6 * (r.features.length + 2), `${doc.id} ${k.word}: ${sum} vs ${r.logit}`);
+      assert.ok(Math.abs(1 / (1 + Math.exp(-r.logit)) - k.score) < 1e-6, `${doc.id} ${k.word}: score = σ(logit)`);
+      for (const f of r.features) assert.ok((RERANK_FEATURES as readonly string[]).includes(f.feature), f.feature);
+      for (let i = 1; i < r.features.length; i++) assert.ok(Math.abs(r.features[i - 1].contribution) >= Math.abs(r.features[i].contribution), `${k.word}: largest first`);
+    }
+  }
+  assert.ok(keywords >= 40, `${keywords} keywords`);
+  // the sample about 长津湖 keeps its film and lead
+  assert.ok(docs[0].keywords.some((k) => k.word === '长津湖'), JSON.stringify(docs[0].keywords.map((k) => k.word)));
+});

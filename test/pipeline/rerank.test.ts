@@ -5,17 +5,19 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { findCompounds, foldNameDots } from '../../src/pipeline/phrases.js';
-import { inCastContext, RERANK_FEATURES } from '../../src/pipeline/rerank.js';
-import { fitTrees, loadBundledRerankModel, parseRerankModel, rerankBias, rerankContributions, rerankLogit } from '../../src/pipeline/rerank-model.js';
+import { inCastContext, rerankItems, RERANK_FEATURE_COUNT, RERANK_FEATURES } from '../../src/pipeline/rerank.js';
+import { loadBundledIdf } from '../../src/pipeline/idf.js';
+import { fitTrees, lambdaWeight, loadBundledRerankModel, parseRerankModel, rerankBias, rerankContributions, rerankLogit, rerankLogits } from '../../src/pipeline/rerank-model.js';
 import { createExtractor } from '../../src/pipeline/extract.js';
 import { loadKg } from '../../src/kg/load.js';
 import { FilmkwError } from '../../src/errors.js';
+import { DEFAULT_TREE_PARAMETERS, presetPool } from '../../src/eval/rerank-train.js';
 
 /** Tokens with offsets from `word/tag` pairs; candidates = indices given. */
 function tokenDoc(pairs: [string, string][], candidates: number[]) {
@@ -140,6 +142,18 @@ test('the bundled model matches this version of the features and records its tra
   assert.ok(m.trees.length > 0);
   assert.match(String(m.training?.sha256), /^[0-9a-f]{64}$/);
   assert.equal(m.training?.file, 'film-train.jsonl');
+  // trained for what the pipeline runs: the preset's pool, the committed parameters
+  assert.equal(m.training?.pool, presetPool());
+  assert.deepEqual(m.training?.parameters, { ...DEFAULT_TREE_PARAMETERS });
+  assert.equal(m.trees.length, DEFAULT_TREE_PARAMETERS.trees);
+});
+
+const filmTrain = join(fileURLToPath(new URL('../../', import.meta.url)), '..', 'shared', 'data', 'annotated', 'film-train.jsonl');
+test('the bundled model records the sha256 and size of film-train.jsonl (npm run train:rerank -- --check retrains and compares the bytes)', { skip: !existsSync(filmTrain) && 'needs ../shared/data/annotated/film-train.jsonl' }, () => {
+  const m = loadBundledRerankModel();
+  const bytes = readFileSync(filmTrain);
+  assert.equal(m.training?.sha256, createHash('sha256').update(bytes).digest('hex'));
+  assert.equal(m.training?.bytes, bytes.length);
 });
 
 test('filmkw-rerank end to end (demo KG): probabilities in order, explanation adds up, same alone and in a batch', async () => {
@@ -193,6 +207,15 @@ test('npm run train:rerank (scripts/train-rerank.mjs): writes a model with the t
     const forced = run('--force');
     assert.equal(forced.status, 0, forced.stderr);
     assert.equal(readFileSync(out, 'utf8'), bytes);
+    // --check retrains and compares without writing: 0 when identical, 1 when the file differs
+    const same = run('--check');
+    assert.equal(same.status, 0, same.stderr);
+    assert.match(same.stderr, /is byte-identical to the trained model/);
+    writeFileSync(out, bytes.replace('"documents":2', '"documents":3'));
+    const differs = run('--check');
+    assert.equal(differs.status, 1, differs.stderr);
+    assert.match(differs.stderr, /differs from the trained model/);
+    assert.equal(readFileSync(out, 'utf8'), bytes.replace('"documents":2', '"documents":3'));
     writeFileSync(join(dir, 'x'), '');
     const missing = spawnSync(process.execPath, [script, '--gold', join(dir, 'nope.jsonl'), '--out', join(dir, 'm2.json')], { encoding: 'utf8' });
     assert.equal(missing.status, 2);
@@ -222,4 +245,110 @@ test('rerank.pool: only the pool best by the graph score are scored and can be o
     .find((k) => k.explain!.rerank!.features.find((f) => f.feature === 'baseRank')!.value === 1);
   assert.equal(one[0].word, graphBest?.word);
   assert.throws(() => createExtractor({ preset: 'filmkw-rerank', kg, overrides: { 'rerank.pool': 0 } }), /bad value for rerank\.pool: 0 \(expected an integer ≥ 1 and ≤ 1000000\)/);
+});
+
+/** A small ranked document for rerankItems (no KG): 传统文化是传统的根。梦溪和沈梦溪，沈梦溪说。 */
+function overlapDocument(values: number[], phraseValue: number) {
+  const pairs: [string, string][] = [
+    ['传统', 'n'], ['文化', 'n'], ['是', 'v'], ['传统', 'n'], ['的', 'uj'], ['根', 'n'], ['。', 'x'],
+    ['梦溪', 'nr'], ['和', 'c'], ['沈梦溪', 'nr'], ['，', 'x'], ['沈梦溪', 'nr'], ['说', 'v'], ['。', 'x'],
+  ];
+  const { tokens, doc } = tokenDoc(pairs, [0, 1, 3, 7, 9, 11]);
+  const n = doc.words.length; // 传统 文化 梦溪 沈梦溪
+  return {
+    text: tokens.map((t) => t.word).join(''),
+    tokens,
+    ...doc,
+    rank: Float64Array.from(values),
+    values: Float64Array.from(values),
+    eligible: new Uint8Array(n).fill(1),
+    kgSum: new Float64Array(n),
+    semSum: new Float64Array(n),
+    entity: new Int32Array(n).fill(-1),
+    phrases: [{ text: '传统文化', members: Int32Array.of(0, 1), count: 1, charStart: 0, lastStart: 0, oneCharParts: 0 }],
+    phraseValues: Float64Array.of(phraseValue),
+  };
+}
+
+test('rerankItems: overlapping-variant and relative features (golden), order by graph score with first occurrence on ties', () => {
+  const idf = loadBundledIdf();
+  const { items, matrix } = rerankItems(overlapDocument([0.5, 0.3, 0.8, 0.4], 0.6), null, idf);
+  assert.equal(matrix.length, items.length * RERANK_FEATURE_COUNT);
+  const pick = (it: (typeof items)[number], names: string[]) => names.map((f) => Number(it.features[RERANK_FEATURES.indexOf(f as never)].toFixed(4)));
+  const names = ['base', 'containerBase', 'containerGap', 'containerShare', 'containedBase', 'containedGap', 'containedShare', 'countRank', 'firstRank', 'digit'];
+  // by base: 梦溪 0.8/0.8, 传统文化 0.6/0.8, 传统 0.5/0.8, 沈梦溪 0.4/0.8, 文化 0.3/0.8
+  assert.deepEqual(
+    items.map((it) => [it.text, it.baseRank, ...pick(it, names)]),
+    [
+      // contained in 沈梦溪 (base 0.5), which occurs twice to its once
+      ['梦溪', 0, 1, 0.5, -0.5, 2, 0, 0, 0, 0.3333, 0.25, 0],
+      // contains 传统 (0.625; 1 occurrence to its 2) and 文化; first with 传统 at offset 0
+      ['传统文化', 1, 0.75, 0, 0, 0, 0.625, -0.125, 0.5, 0.3333, 1, 0],
+      ['传统', 2, 0.625, 0.75, 0.125, 0.5, 0, 0, 0, 1, 1, 0],
+      ['沈梦溪', 3, 0.5, 0, 0, 0, 1, 0.5, 2, 1, 0.2, 0],
+      ['文化', 4, 0.375, 0.75, 0.375, 1, 0, 0, 0, 0.3333, 0.3333, 0],
+    ],
+  );
+  // ties in the graph score go to the earlier first occurrence, then to words before phrases
+  const tied = rerankItems(overlapDocument([0.5, 0.5, 0.5, 0.5], 0.5), null, idf);
+  assert.deepEqual(tied.items.map((it) => it.text), ['传统', '传统文化', '文化', '梦溪', '沈梦溪']);
+  // the pool keeps the best by the graph score, features row by row
+  const pooled = rerankItems(overlapDocument([0.5, 0.3, 0.8, 0.4], 0.6), null, idf, 2);
+  assert.deepEqual(pooled.items.map((it) => it.text), ['梦溪', '传统文化']);
+  assert.deepEqual(Array.from(pooled.matrix), Array.from(matrix.subarray(0, 2 * RERANK_FEATURE_COUNT)));
+});
+
+test('rerankLogits: the flat complete-tree walk gives the logits of the model\'s own trees, bit for bit', () => {
+  const p = RERANK_FEATURES.length;
+  let seed = 7;
+  const rnd = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+  const rows: Float64Array[] = [];
+  const labels: number[] = [];
+  const groups: number[] = [];
+  for (let i = 0; i < 300; i++) {
+    const x = Float64Array.from({ length: p }, () => (rnd() < 0.3 ? 0 : Math.round(rnd() * 8) / 8));
+    rows.push(x);
+    labels.push(x[0] + x[3] * x[5] > 0.9 ? 1 : 0);
+    groups.push(i % 10);
+  }
+  for (const depth of [1, 3, 5]) {
+    const model = parseRerankModel(JSON.parse(JSON.stringify(fitTrees(rows, labels, { trees: 12, depth, rate: 0.3, minLeaf: 3, bins: 8, l2: 1, objective: 'lambdarank' }, groups))), 'fit');
+    const matrix = new Float64Array(rows.length * p);
+    rows.forEach((x, r) => matrix.set(x, r * p));
+    const batch = rerankLogits(model, matrix, rows.length, new Float64Array(rows.length));
+    for (let r = 0; r < rows.length; r++) {
+      // the explained walk (contributions) follows the model's own node arrays
+      const walked = rerankLogit(model, rows[r], new Float64Array(p));
+      assert.equal(batch[r], walked, `depth ${depth} row ${r}`);
+    }
+  }
+});
+
+test('fitTrees lambdarank: deterministic, needs the documents, ranks each document\'s keyword first; lambdaWeight is |ΔDCG| of a swap', () => {
+  const p = RERANK_FEATURES.length;
+  const rows: Float64Array[] = [];
+  const labels: number[] = [];
+  const groups: number[] = [];
+  for (let d = 0; d < 20; d++) {
+    for (let i = 0; i < 8; i++) {
+      const x = new Float64Array(p);
+      x[0] = ((d + i) % 8) / 8; // the graph score is not what decides
+      x[9] = i / 8; // firstPos: the keyword is each document's first candidate
+      rows.push(x);
+      labels.push(i === 0 ? 1 : 0);
+      groups.push(d);
+    }
+  }
+  const params = { trees: 20, depth: 2, rate: 0.3, minLeaf: 2, bins: 16, l2: 1, objective: 'lambdarank' as const };
+  const a = fitTrees(rows, labels, params, groups);
+  assert.equal(JSON.stringify(a), JSON.stringify(fitTrees(rows, labels, params, groups)));
+  const model = parseRerankModel(JSON.parse(JSON.stringify(a)), 'fit');
+  for (let d = 0; d < 20; d++) {
+    const scores = rows.slice(d * 8, d * 8 + 8).map((x) => rerankLogit(model, x));
+    assert.equal(scores.indexOf(Math.max(...scores)), 0, `document ${d}`);
+  }
+  assert.throws(() => fitTrees(rows, labels, params), /needs the document of every row/);
+  assert.equal(lambdaWeight(1, 2), 1 - 1 / Math.log2(3));
+  assert.equal(lambdaWeight(7, 3), lambdaWeight(3, 7));
+  assert.ok(lambdaWeight(1, 2) > lambdaWeight(20, 21));
 });
