@@ -34,8 +34,9 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { execFileSync } from 'node:child_process';
+import { join, resolve as resolvePath } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import nodejieba from 'nodejieba';
 import { parse } from 'csv-parse/sync';
@@ -71,10 +72,14 @@ interface Args {
   json: boolean;
   /** Presets measured through pools of 1 and N workers (the per-preset table). */
   poolPresets: string[];
+  /** Another build of filmkw (a checkout with dist/ built) whose presets join the same rounds. */
+  baseline: string | undefined;
+  /** The baseline build's presets measured (default filmkw). */
+  baselinePresets: string[];
 }
 
 function parseArgs(argv: string[]): Args {
-  const a: Args = { rounds: 2, limit: Infinity, presets: listPresets(), workers: 2, corpus: 'all', poolReps: 3, pool: true, json: false, poolPresets: listPresets() };
+  const a: Args = { rounds: 2, limit: Infinity, presets: listPresets(), workers: 2, corpus: 'all', poolReps: 3, pool: true, json: false, poolPresets: listPresets(), baseline: process.env.FILMKW_BENCH_BASELINE || undefined, baselinePresets: ['filmkw'] };
   for (let i = 0; i < argv.length; i++) {
     const k = argv[i];
     const v = () => {
@@ -93,11 +98,13 @@ function parseArgs(argv: string[]): Args {
     } else if (k === '--pool-reps') a.poolReps = Number(v());
     else if (k === '--no-pool') a.pool = false;
     else if (k === '--json') a.json = true;
+    else if (k === '--baseline') a.baseline = v();
+    else if (k === '--baseline-presets') a.baselinePresets = v().split(',');
     else if (k === '--pool-presets') {
       const x = v();
       a.poolPresets = x === 'none' ? [] : x.split(',');
     }
-    else throw new Error(`bench/tag: unknown argument ${k} (valid: --rounds N, --limit N, --presets a,b, --workers N, --corpus C, --pool-reps N, --pool-presets a,b|none, --no-pool, --json)`);
+    else throw new Error(`bench/tag: unknown argument ${k} (valid: --rounds N, --limit N, --presets a,b, --workers N, --corpus C, --pool-reps N, --pool-presets a,b|none, --baseline DIR, --baseline-presets a,b, --no-pool, --json)`);
   }
   return a;
 }
@@ -433,6 +440,65 @@ async function measurePool(c: Corpus, kg: KgView, kgPath: string | undefined, wo
 }
 
 // ---------------------------------------------------------------------------------------------------
+// Baseline build
+
+/** Suffix of the baseline build's systems in the tables. */
+const BASELINE = ' (baseline)';
+
+/**
+ * The presets of another build of filmkw (a checkout at some commit, `npm ci && npm run build` done in
+ * it) as systems of the same rounds: its own dist/ createExtractor and loadKg on the same KG snapshot,
+ * so the ratio this build / that build is measured in one process with the systems taking turns.
+ */
+async function baselineSystems(dir: string, presets: string[], kgPath: string | undefined): Promise<{ systems: System[]; label: string }> {
+  const built = (rel: string): string => {
+    const file = resolvePath(dir, 'dist', rel);
+    if (!existsSync(file)) throw new Error(`bench/tag: --baseline ${dir}: no ${join('dist', rel)} (run npm ci && npm run build there)`);
+    return pathToFileURL(file).href;
+  };
+  const extractMod = (await import(built(join('pipeline', 'extract.js')))) as { createExtractor: typeof createExtractor };
+  const loadMod = (await import(built(join('kg', 'load.js')))) as { loadKg: typeof loadKg };
+  const kg = await loadMod.loadKg(kgPath ? { kg: kgPath } : {});
+  const systems: System[] = presets.map((preset) => {
+    const c0 = performance.now();
+    const extractor = extractMod.createExtractor({ preset, kg });
+    return { name: preset + BASELINE, fn: (t: string) => extractor.extract(t), createMs: performance.now() - c0 };
+  });
+  let label = 'another build';
+  try {
+    label = `commit ${execFileSync('git', ['-C', dir, 'rev-parse', '--short', 'HEAD'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim()}`;
+  } catch {
+    // not a git checkout (e.g. a `git archive` copy): no commit to show
+  }
+  return { systems, label };
+}
+
+/** Per corpus, every preset of this build against every preset of the baseline build, round by round. */
+function baselineSection(results: { corpus: Corpus; rows: Row[] }[], args: Args, label: string): string[] {
+  const out = [
+    `### This build against the baseline build (${label})`,
+    '',
+    `The baseline build's presets ran in the same rounds as this build's (systems in turns every ${CHUNK} documents); docs/s of this build's preset / docs/s of the baseline's, per round (load average at the end ${loadavg()[0].toFixed(1)}).`,
+    '',
+    '| corpus | this build | baseline | ratio per round | ratio over all rounds |',
+    '|---|---|---|---|---:|',
+  ];
+  for (const { corpus: c, rows } of results) {
+    const byName = new Map(rows.map((r) => [r.system, r]));
+    for (const preset of args.presets) {
+      const mine = byName.get(preset);
+      for (const b of args.baselinePresets) {
+        const theirs = byName.get(b + BASELINE);
+        if (!mine || !theirs) continue;
+        const perRound = mine.perRound.map((x, r) => (x / theirs.perRound[r]).toFixed(2)).join(', ');
+        out.push(`| ${c.name} | ${preset} | ${b} | ${perRound} | ${(mine.docsPerSecond / theirs.docsPerSecond).toFixed(2)} |`);
+      }
+    }
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------------
 
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
@@ -472,6 +538,8 @@ async function main(): Promise<void> {
     const extractor = createExtractor({ preset, kg, cache: diskCacheFromEnv() });
     systems.push({ name: preset, fn: (t) => extractor.extract(t), createMs: performance.now() - c0 });
   }
+  const baseline = args.baseline ? await baselineSystems(args.baseline, args.baselinePresets, kgPath) : null;
+  if (baseline) systems.push(...baseline.systems);
   const results = corpora.map((c) => ({ corpus: c, rows: measureAll(systems, c.texts, c.chars, args.rounds) }));
 
   const pools: PoolResult[] = [];
@@ -571,6 +639,7 @@ async function main(): Promise<void> {
       out.push(`| ${r.system} | ${f(r.one)} | ${f(r.many)} | ${(r.many / r.one).toFixed(2)} | ${(r.one / p.textRank.one).toFixed(2)} | ${(r.many / p.textRank.many).toFixed(2)} |`);
     }
   }
+  if (baseline) out.push('', ...baselineSection(results, args, baseline.label));
   out.push('');
   out.push('Targets (issue 6):');
   for (const s of summary) out.push(`- ${s}`);
