@@ -238,15 +238,26 @@ export function createCandidateFilter(opts: Partial<CandidateOptions> = DEFAULT_
 
 /** Select the candidate tokens of one document (pure). */
 export function selectCandidates(tokens: readonly Token[], filter: CandidateFilter): CandidateSelection {
+  const indices = selectCandidateIndices(tokens, filter);
+  const out: CandidateToken[] = Array.from(indices, (i) => {
+    const t = tokens[i];
+    return { word: t.word, tag: t.tag, start: t.start, end: t.end, index: i };
+  });
+  return { tokens: out, indices };
+}
+
+/**
+ * The ascending token indices of the candidates of one document (pure): what {@link selectCandidates}
+ * returns as `indices`, without building the candidate token objects (the extractor's hot path needs
+ * only the indices).
+ */
+export function selectCandidateIndices(tokens: readonly Token[], filter: CandidateFilter): Int32Array {
   const keep = filter.keep;
-  const out: CandidateToken[] = [];
-  const idx: number[] = [];
+  const idx = new Int32Array(tokens.length);
+  let n = 0;
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i];
-    if (keep(t.word, t.tag)) {
-      out.push({ word: t.word, tag: t.tag, start: t.start, end: t.end, index: i });
-      idx.push(i);
-    }
+    if (keep(t.word, t.tag)) idx[n++] = i;
   }
-  return { tokens: out, indices: Int32Array.from(idx) };
+  return idx.slice(0, n);
 }

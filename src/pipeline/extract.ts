@@ -24,7 +24,7 @@ import { commonEntityNames } from '../lexicon/title-policy.js';
 import { createSegmenter } from './segment.js';
 import { DEFAULT_BACKEND, type SegmenterBackend } from '../lexicon/base.js';
 import { prepareUserDict, preparedFromStrings, preparedToStrings, type PreparedUserDict } from '../lexicon/user-dict.js';
-import { createCandidateFilter, selectCandidates, stopwordSet } from './candidates.js';
+import { createCandidateFilter, selectCandidateIndices, stopwordSet } from './candidates.js';
 import { loadBundledIdf, type IdfTable } from './idf.js';
 import { exportUserDict } from '../lexicon/dict.js';
 import { baseLexicon } from '../lexicon/base.js';
@@ -121,8 +121,7 @@ export function createExtractor(create: CreateExtractorOptions = {}): Extractor 
     options: described,
     extract(text: string, call?: ExtractCallOptions): Keyword[] {
       const tokens = segmenter.tag(text);
-      const candidates = selectCandidates(tokens, filter);
-      return extractFromTokens(text, tokens, candidates.indices, context, call);
+      return extractFromTokens(text, tokens, selectCandidateIndices(tokens, filter), context, call);
     },
   };
 }
