@@ -221,6 +221,15 @@ function codePoints(s: string): number {
   return n;
 }
 
+/** Whether the string has an ASCII or a full-width digit (0-9, ０-９). */
+function hasDigit(s: string): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if ((c >= 0x30 && c <= 0x39) || (c >= 0xff10 && c <= 0xff19)) return true;
+  }
+  return false;
+}
+
 /** More candidates than this (words + phrases of one document) are refused (sort keys stay exact). */
 const CAND_LIMIT = 1 << 20;
 
@@ -319,7 +328,8 @@ export function rerankItems(d: RerankDocument, kg: KgView | null, idf: IdfTable,
   let persons = 0;
   if (kg) for (let i = 0; i < n; i++) if (d.entity[i] >= 0 && PERSONISH.has(kg.kindOf(d.entity[i]))) personOrder[i] = persons++;
   const castDoc = d.text.includes('饰）') || d.text.includes('饰)');
-  const words = new Set(d.words);
+  // the document's words as a set, built on first use (only a person name of ≥ 3 code units asks)
+  let words: Set<string> | null = null;
   const phraseEntities = d.phrases.map((p) => surfaceEntity(kg, p.text, p.joined === true));
 
   // per word: occurrences inside its most frequent phrase candidate
@@ -445,7 +455,7 @@ export function rerankItems(d: RerankDocument, kg: KgView | null, idf: IdfTable,
       f[F.containedShare] = occurrences[down] > 0 ? occurrences[c] / occurrences[down] : 0;
     }
     f[F.containedEntity] = containsEntity[c];
-    f[F.digit] = /[0-9０-９]/u.test(candText(c)) ? 1 : 0;
+    f[F.digit] = hasDigit(candText(c)) ? 1 : 0;
     f[F.docLength] = docLength;
     f[F.countRank] = 1 / (1 + countRank[c]);
     f[F.firstRank] = 1 / (1 + firstRank[c]);
@@ -491,7 +501,8 @@ export function rerankItems(d: RerankDocument, kg: KgView | null, idf: IdfTable,
       if (mainEntity >= 0 && i !== mainMovie && kg.relationCount(d.entity[i], mainEntity) > 0) f[F.mainFilmRelated] = 1;
     }
     f[F.shortForm] = shortForm[i];
-    if (d.entity[i] >= 0 && kg && PERSONISH.has(kg.kindOf(d.entity[i]))) {
+    if (w.length >= 3 && d.entity[i] >= 0 && kg && PERSONISH.has(kg.kindOf(d.entity[i]))) {
+      words ??= new Set(d.words);
       for (let a = 0; a < w.length && !f[F.fullForm]; a++) for (let b = a + 2; b <= w.length; b++) if (b - a < w.length && words.has(w.slice(a, b))) f[F.fullForm] = 1;
     }
     const pos = posGroup(tag[i]);
