@@ -315,11 +315,14 @@ test('rerankLogits: the flat complete-tree walk gives the logits of the model\'s
     const model = parseRerankModel(JSON.parse(JSON.stringify(fitTrees(rows, labels, { trees: 12, depth, rate: 0.3, minLeaf: 3, bins: 8, l2: 1, objective: 'lambdarank' }, groups))), 'fit');
     const matrix = new Float64Array(rows.length * p);
     rows.forEach((x, r) => matrix.set(x, r * p));
-    const batch = rerankLogits(model, matrix, rows.length, new Float64Array(rows.length));
-    for (let r = 0; r < rows.length; r++) {
-      // the explained walk (contributions) follows the model's own node arrays
-      const walked = rerankLogit(model, rows[r], new Float64Array(p));
-      assert.equal(batch[r], walked, `depth ${depth} row ${r}`);
+    // four rows walk side by side: row counts with and without a remainder of 1–3 rows
+    for (const n of [rows.length, 299, 6, 3, 1]) {
+      const batch = rerankLogits(model, matrix, n, new Float64Array(n));
+      for (let r = 0; r < n; r++) {
+        // the explained walk (contributions) follows the model's own node arrays
+        const walked = rerankLogit(model, rows[r], new Float64Array(p));
+        assert.equal(batch[r], walked, `depth ${depth}, ${n} rows, row ${r}`);
+      }
     }
   }
 });
