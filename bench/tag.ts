@@ -109,7 +109,7 @@ function parseArgs(argv: string[]): Args {
   return a;
 }
 
-interface Corpus {
+export interface Corpus {
   name: string;
   what: string;
   texts: string[];
@@ -149,13 +149,13 @@ export function readSynopses(limit = Infinity): Corpus {
 }
 
 /** The KG the bench uses, where it came from, and the snapshot path the pool workers load. */
-async function benchKg(): Promise<{ kg: KgView; source: string; path: string | undefined }> {
+export async function benchKg(): Promise<{ kg: KgView; source: string; path: string | undefined }> {
   const { path } = benchKgPath();
   const kg = await loadKg(path ? { kg: path } : {});
   return { kg, source: path ? `snapshot ${path.replace(tmpdir(), '$TMPDIR')}` : 'bundled demo KG', path };
 }
 
-interface Row {
+export interface Row {
   system: string;
   docsPerSecond: number;
   charsPerSecond: number;
@@ -171,7 +171,7 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
 
-interface System {
+export interface System {
   name: string;
   fn: (text: string) => unknown;
   createMs?: number;
@@ -185,7 +185,7 @@ const CHUNK = 16;
  * systems take turns chunk by chunk (CHUNK documents each), so that a change of machine load within
  * the round falls on all of them. Rates are per round (the ratios are taken round by round).
  */
-function measureAll(systems: System[], texts: string[], chars: number, rounds: number): Row[] {
+export function measureAll(systems: System[], texts: string[], chars: number, rounds: number): Row[] {
   const latencies = systems.map(() => [] as number[]);
   const seconds = systems.map(() => 0);
   const perRound = systems.map(() => [] as number[]);
@@ -443,14 +443,14 @@ async function measurePool(c: Corpus, kg: KgView, kgPath: string | undefined, wo
 // Baseline build
 
 /** Suffix of the baseline build's systems in the tables. */
-const BASELINE = ' (baseline)';
+export const BASELINE = ' (baseline)';
 
 /**
  * The presets of another build of filmkw (a checkout at some commit, `npm ci && npm run build` done in
  * it) as systems of the same rounds: its own dist/ createExtractor and loadKg on the same KG snapshot,
  * so the ratio this build / that build is measured in one process with the systems taking turns.
  */
-async function baselineSystems(dir: string, presets: string[], kgPath: string | undefined): Promise<{ systems: System[]; label: string }> {
+export async function baselineSystems(dir: string, presets: string[], kgPath: string | undefined): Promise<{ systems: System[]; label: string }> {
   const built = (rel: string): string => {
     const file = resolvePath(dir, 'dist', rel);
     if (!existsSync(file)) throw new Error(`bench/tag: --baseline ${dir}: no ${join('dist', rel)} (run npm ci && npm run build there)`);
@@ -474,7 +474,7 @@ async function baselineSystems(dir: string, presets: string[], kgPath: string | 
 }
 
 /** Per corpus, every preset of this build against every preset of the baseline build, round by round. */
-function baselineSection(results: { corpus: Corpus; rows: Row[] }[], args: Args, label: string): string[] {
+export function baselineSection(results: { corpus: Corpus; rows: Row[] }[], presets: readonly string[], baselinePresets: readonly string[], label: string): string[] {
   const out = [
     `### This build against the baseline build (${label})`,
     '',
@@ -485,9 +485,9 @@ function baselineSection(results: { corpus: Corpus; rows: Row[] }[], args: Args,
   ];
   for (const { corpus: c, rows } of results) {
     const byName = new Map(rows.map((r) => [r.system, r]));
-    for (const preset of args.presets) {
+    for (const preset of presets) {
       const mine = byName.get(preset);
-      for (const b of args.baselinePresets) {
+      for (const b of baselinePresets) {
         const theirs = byName.get(b + BASELINE);
         if (!mine || !theirs) continue;
         const perRound = mine.perRound.map((x, r) => (x / theirs.perRound[r]).toFixed(2)).join(', ');
@@ -639,7 +639,7 @@ async function main(): Promise<void> {
       out.push(`| ${r.system} | ${f(r.one)} | ${f(r.many)} | ${(r.many / r.one).toFixed(2)} | ${(r.one / p.textRank.one).toFixed(2)} | ${(r.many / p.textRank.many).toFixed(2)} |`);
     }
   }
-  if (baseline) out.push('', ...baselineSection(results, args, baseline.label));
+  if (baseline) out.push('', ...baselineSection(results, args.presets, args.baselinePresets, baseline.label));
   out.push('');
   out.push('Targets (issue 6):');
   for (const s of summary) out.push(`- ${s}`);
