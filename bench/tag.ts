@@ -7,6 +7,10 @@
  *
  *   node --import tsx bench/tag.ts [--rounds N] [--limit N] [--presets a,b] [--workers N]
  *                                  [--corpus reviews|synopses|all] [--pool-reps N] [--no-pool] [--json]
+ *                                  [--baseline DIR [--baseline-presets a,b]]
+ *
+ * `--baseline DIR`: another build of filmkw (a checkout with dist/ built)
+ * whose presets (default filmkw) join the same rounds, with a table of the ratios this build / baseline.
  *
  * Corpora (skipped with a message when ../shared/data is absent; FILMKW_DATA overrides the folder):
  * - reviews: the 302-line Douban review file of 百鸟朝凤 (texts/douban-reviews-bainiaochaofeng/
@@ -79,7 +83,7 @@ interface Args {
 }
 
 function parseArgs(argv: string[]): Args {
-  const a: Args = { rounds: 2, limit: Infinity, presets: listPresets(), workers: 2, corpus: 'all', poolReps: 3, pool: true, json: false, poolPresets: listPresets(), baseline: process.env.FILMKW_BENCH_BASELINE || undefined, baselinePresets: ['filmkw'] };
+  const a: Args = { rounds: 2, limit: Infinity, presets: listPresets(), workers: 2, corpus: 'all', poolReps: 3, pool: true, json: false, poolPresets: listPresets(), baseline: undefined, baselinePresets: ['filmkw'] };
   for (let i = 0; i < argv.length; i++) {
     const k = argv[i];
     const v = () => {
