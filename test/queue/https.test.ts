@@ -13,7 +13,7 @@ import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { demoSnapshot } from '../batch/demo-kg.js';
-import { corpus, flushDb, localTag, Proc, tmp } from './cli.js';
+import { corpus, flushDb, kgHandler, localTag, Proc, tmp } from './cli.js';
 import { redisSkipReason, sharedRedis, stopShared } from './redis.js';
 
 const noOpenssl = spawnSync('openssl', ['version'], { encoding: 'utf8' }).status === 0 ? null : 'no openssl binary to make the test certificates (apt-get install openssl; .ci/run does)';
@@ -52,15 +52,7 @@ before(async () => {
   writeFileSync(join(dir, 'san.ext'), 'subjectAltName=IP:127.0.0.1\n');
   openssl(['x509', '-req', '-in', 'server.csr', '-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial', '-out', 'server.pem', '-days', '1', '-extfile', 'san.ext']);
   kg = await demoSnapshot();
-  server = createServer({ key: readFileSync(join(dir, 'server.key')), cert: readFileSync(join(dir, 'server.pem')) }, (req, res) => {
-    requests++;
-    if (req.url !== '/kg.fkg') {
-      res.writeHead(404).end();
-      return;
-    }
-    res.writeHead(200, { 'content-type': 'application/octet-stream' });
-    res.end(readFileSync(kg));
-  });
+  server = createServer({ key: readFileSync(join(dir, 'server.key')), cert: readFileSync(join(dir, 'server.pem')) }, kgHandler(kg, () => requests++));
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   base = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
