@@ -233,6 +233,12 @@ function hasDigit(s: string): boolean {
 /** More candidates than this (words + phrases of one document) are refused (sort keys stay exact). */
 const CAND_LIMIT = 1 << 20;
 
+/** Consecutive views of `buffer`, `take(length)` after `take(length)` (zeroed as the buffer is). */
+function arena<T extends Int32Array | Uint8Array>(buffer: T): (length: number) => T {
+  let at = 0;
+  return (length) => buffer.subarray(at, (at += length)) as T;
+}
+
 /** The first index of a sorted array whose value is not below v. */
 function lowerBound(a: Int32Array | Float64Array, v: number): number {
   let lo = 0;
@@ -266,12 +272,17 @@ export function surfaceEntity(kg: KgView | null, text: string, dots = true): num
  */
 export function rerankItems(d: RerankDocument, kg: KgView | null, idf: IdfTable, pool = Infinity): RerankTable {
   const n = d.words.length;
+  const m = d.phrases.length;
+  if (n + m >= CAND_LIMIT) throw new RangeError(`rerank: ${n + m} candidates in one document (at most ${CAND_LIMIT - 1})`);
   const L = Math.max(1, d.text.length);
-  const count = new Int32Array(n);
-  const first = new Int32Array(n).fill(-1);
-  const last = new Int32Array(n);
-  const cast = new Int32Array(n);
-  const marks = new Int32Array(n);
+  // the per-node and per-candidate integer arrays are views of one buffer each (one allocation, not 19)
+  const ints = arena(new Int32Array(9 * n + 7 * (n + m)));
+  const bytes = arena(new Uint8Array(n + 2 * (n + m)));
+  const count = ints(n);
+  const first = ints(n).fill(-1);
+  const last = ints(n);
+  const cast = ints(n);
+  const marks = ints(n);
   const tag: (string | undefined)[] = new Array(n);
   for (let k = 0; k < d.node.length; k++) {
     const i = d.node[k];
@@ -286,7 +297,7 @@ export function rerankItems(d: RerankDocument, kg: KgView | null, idf: IdfTable,
     if (inTitleMarks(d.text, s, e)) marks[i]++;
   }
   // order of first mention among the entities of each kind (nodes are in order of first occurrence)
-  const kindOrder = new Int32Array(n).fill(-1);
+  const kindOrder = ints(n).fill(-1);
   const seenOfKind = new Map<string, number>();
   let mainMovie = -1;
   for (let i = 0; i < n; i++) {
@@ -300,7 +311,7 @@ export function rerankItems(d: RerankDocument, kg: KgView | null, idf: IdfTable,
   // document's other entities (a common word that is also a title — 师父, 孩子们 — is rarely in 《》)
   const entityNodes: number[] = [];
   for (let i = 0; i < n; i++) if (d.entity[i] >= 0 && d.eligible[i]) entityNodes.push(i);
-  const links = new Int32Array(n);
+  const links = ints(n);
   if (kg && entityNodes.length <= 400) {
     for (let a = 0; a < entityNodes.length; a++) {
       for (let b = a + 1; b < entityNodes.length; b++) {
@@ -324,7 +335,7 @@ export function rerankItems(d: RerankDocument, kg: KgView | null, idf: IdfTable,
   }
   const mainEntity = mainMovie >= 0 ? d.entity[mainMovie] : -1;
   // order of first mention among persons and characters together (synopses name the leads first)
-  const personOrder = new Int32Array(n).fill(-1);
+  const personOrder = ints(n).fill(-1);
   let persons = 0;
   if (kg) for (let i = 0; i < n; i++) if (d.entity[i] >= 0 && PERSONISH.has(kg.kindOf(d.entity[i]))) personOrder[i] = persons++;
   const castDoc = d.text.includes('饰）') || d.text.includes('饰)');
@@ -333,7 +344,7 @@ export function rerankItems(d: RerankDocument, kg: KgView | null, idf: IdfTable,
   const phraseEntities = d.phrases.map((p) => surfaceEntity(kg, p.text, p.joined === true));
 
   // per word: occurrences inside its most frequent phrase candidate
-  const inPhrase = new Int32Array(n);
+  const inPhrase = ints(n);
   for (const ph of d.phrases) for (const m of ph.members) if (m >= 0 && ph.count > inPhrase[m]) inPhrase[m] = ph.count;
   let maxValue = 0;
   let maxRank = 0;
@@ -346,12 +357,10 @@ export function rerankItems(d: RerankDocument, kg: KgView | null, idf: IdfTable,
   const norm = (v: number, max: number): number => (max > 0 ? v / max : 0);
 
   // every output candidate (word node i, or phrase p as n + p) with its final graph score
-  const m = d.phrases.length;
-  if (n + m >= CAND_LIMIT) throw new RangeError(`rerank: ${n + m} candidates in one document (at most ${CAND_LIMIT - 1})`);
-  const cand = new Int32Array(n + m);
+  const cand = ints(n + m);
   const base = new Float64Array(n + m);
-  const start = new Int32Array(n + m);
-  const occurrences = new Int32Array(n + m);
+  const start = ints(n + m);
+  const occurrences = ints(n + m);
   let total = 0;
   for (let i = 0; i < n; i++) {
     if (!d.eligible[i]) continue;
@@ -371,8 +380,8 @@ export function rerankItems(d: RerankDocument, kg: KgView | null, idf: IdfTable,
   // (exact in a double; a comparator sort costs ten times as much). Ranks: the number of candidates
   // with an earlier first occurrence / with more occurrences (ties share a rank).
   const byFirst = new Int32Array(total);
-  const countRank = new Int32Array(n + m);
-  const firstRank = new Int32Array(n + m);
+  const countRank = ints(n + m);
+  const firstRank = ints(n + m);
   {
     const keys = new Float64Array(total);
     let maxCount = 0;
@@ -398,9 +407,9 @@ export function rerankItems(d: RerankDocument, kg: KgView | null, idf: IdfTable,
   const candText = (c: number): string => (c >= n ? d.phrases[c - n].text : d.words[c]);
   // overlapping variants: per candidate, the best candidate containing it and the best it contains
   // (by final graph score; ties: the earlier candidate)
-  const container = new Int32Array(n + m).fill(-1);
-  const contained = new Int32Array(n + m).fill(-1);
-  const containsEntity = new Uint8Array(n + m);
+  const container = ints(n + m).fill(-1);
+  const contained = ints(n + m).fill(-1);
+  const containsEntity = bytes(n + m);
   const byText = new Map<string, number>();
   for (let k = 0; k < total; k++) {
     const c = cand[k];
@@ -412,7 +421,7 @@ export function rerankItems(d: RerankDocument, kg: KgView | null, idf: IdfTable,
   // candidates' surfaces: short forms (a part of any word of 3–12 code units, or of a phrase that names
   // an entity or joins names) and the overlap relations between candidates (surfaces of 3–12 code
   // units). Substrings are only cut where a candidate's first code unit stands.
-  const shortForm = new Uint8Array(n + m);
+  const shortForm = bytes(n + m);
   const heads = new Set<number>();
   for (let k = 0; k < total; k++) heads.add(candText(cand[k]).charCodeAt(0));
   const scan = (w: string, c: number, short: boolean): void => {
@@ -568,7 +577,7 @@ export function rerankItems(d: RerankDocument, kg: KgView | null, idf: IdfTable,
     }
   }
   // cast-list context, counted only for the pooled words (the only ones with features)
-  const pooled = new Uint8Array(n);
+  const pooled = bytes(n);
   for (let r = 0; r < rows; r++) if (order[r] < n) pooled[order[r]] = 1;
   for (let k = 0; k < d.node.length; k++) {
     const i = d.node[k];
