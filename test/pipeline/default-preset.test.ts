@@ -27,7 +27,7 @@ test('createExtractor without a preset = filmkw-rerank with the bundled model (d
   const kg = await loadKg({});
   const byDefault = createExtractor({ kg });
   assert.equal(byDefault.preset, 'filmkw-rerank');
-  assert.equal(byDefault.options.rerank.enabled, true);
+  assert.equal((byDefault.options.rerank as { enabled: boolean }).enabled, true);
   const explicit = createExtractor({ preset: 'filmkw-rerank', kg });
   const filmkw = createExtractor({ preset: 'filmkw', kg });
   let differ = 0;
