@@ -309,3 +309,44 @@ test('seenSet bloom: a fixed-size Bloom filter gives the same crawl as the exact
   assert.throws(() => resolveCrawlOptions({ seenSet: 'bitmap' as never }), /seenSet must be one of exact, bloom/);
   assert.throws(() => resolveCrawlOptions({ bloomFpRate: 0 }), /bloomFpRate must be a number in \[1e-9, 0\.5\]/);
 });
+
+test('shark on a tunnel (eval/crawl/ANALYSIS.md): a link below zero-sim pages with a topic-free anchor has prior 0 and waits until the inherited chain of a relevant page ends at maxDepth; focused takes it once the pages with sim > 0 are expanded', async () => {
+  // front (off-topic seed) → t0 → t1 → three film pages: the tunnel, no topic word on the way;
+  // front → rel (a film page, relevant) → c0 → c1 → … → c9: an off-topic chain that inherits rel's relevance
+  const films = [0, 1, 2].map((i) => `http://films.example/film/${i}`);
+  const chain = [...Array(10).keys()].map((i) => `http://chain.example/${i}`);
+  const web = (tunnelAnchor: string) => [
+    { url: 'http://front.example/', body: offPage('首页', ['http://front.example/t0', 'http://rel.example/']) },
+    { url: 'http://front.example/t0', body: offPage('专栏', []).replace('</body>', `<div class="more"><a href="http://front.example/t1">${tunnelAnchor}</a></div></body>`) },
+    { url: 'http://front.example/t1', body: offPage('专栏二', films) },
+    { url: 'http://rel.example/', body: filmPage('影评', [chain[0]!]) },
+    ...chain.map((u, i) => ({ url: u, body: offPage(`新闻${i}`, chain[i + 1] ? [chain[i + 1]!] : []) })),
+    ...films.map((u, i) => ({ url: u, body: filmPage(`影片${i}`, []) })),
+  ];
+  const crawlOrder = async (anchor: string, o: Parameters<typeof opts>[0]) => {
+    const s = await serveWeb(web(anchor));
+    try {
+      const out = outDir();
+      await crawl({ seeds: ['http://front.example/'], out, via: s.url }, opts({ maxPages: 40, ...o }), plainResources);
+      return index(out).map((l) => l.url);
+    } finally {
+      await s.close();
+    }
+  };
+  const at = (order: string[], u: string) => order.indexOf(u);
+  // shark: every chain page the depth limit allows (rel is at depth 1, c_k at depth k + 2) comes before the tunnel's second page
+  const shark = await crawlOrder('延伸阅读', { mode: 'shark' });
+  const reached = chain.slice(0, 7);
+  assert.ok(reached.every((u) => at(shark, u) >= 0) && at(shark, chain[7]!) === -1, `maxDepth 8 ends the chain at c6: ${shark.join(' ')}`);
+  assert.equal(at(shark, 'http://front.example/t1'), at(shark, chain[6]!) + 1, `the tunnel waits for the whole chain: ${shark.join(' ')}`);
+  assert.ok(films.every((u) => at(shark, u) > at(shark, 'http://front.example/t1')), 'and then goes through');
+  // a shorter depth limit ends the decay sooner: the tunnel comes after c1
+  const shallow = await crawlOrder('延伸阅读', { mode: 'shark', maxDepth: 3 });
+  assert.equal(at(shallow, 'http://front.example/t1'), at(shallow, chain[1]!) + 1, shallow.join(' '));
+  // focused: keyed by own sim before the lookahead, sim-0 pages in discovery order: t0 (found by the seed) before the chain
+  const focused = await crawlOrder('延伸阅读', { mode: 'focused' });
+  assert.ok(at(focused, 'http://front.example/t1') < at(focused, chain[2]!), focused.join(' '));
+  // an anchor that names the topic is all shark needs: the tunnel link outranks the inherited chain
+  const named = await crawlOrder('电影', { mode: 'shark' });
+  assert.ok(at(named, 'http://front.example/t1') < at(named, chain[1]!), named.join(' '));
+});

@@ -1,6 +1,7 @@
 /** Test helper: the real `filmkw` entry point (bin/filmkw → dist/, so `npm run build` first) as child processes. */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -96,4 +97,17 @@ export function localTag(input: string, out: string, extra: string[] = []): stri
   const r = filmkw(['tag', input, '--id-field', 'id', '--out', out, ...extra]);
   if (r.status !== 0) throw new Error(`local tag failed: ${r.stderr}`);
   return readFileSync(out, 'utf8');
+}
+
+/** Request handler of a test server for a KG URL: the snapshot `kg` at /kg.fkg, 404 elsewhere; `onRequest` counts the requests. */
+export function kgHandler(kg: string, onRequest: () => void): (req: IncomingMessage, res: ServerResponse) => void {
+  return (req, res) => {
+    onRequest();
+    if (req.url !== '/kg.fkg') {
+      res.writeHead(404).end();
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'application/octet-stream' });
+    res.end(readFileSync(kg));
+  };
 }

@@ -11,7 +11,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { demoSnapshot } from '../batch/demo-kg.js';
-import { corpus, countJobs, filmkw, flushDb, localTag, Proc, root, startWorker, tmp } from './cli.js';
+import { corpus, countJobs, filmkw, flushDb, kgHandler, localTag, Proc, root, startWorker, tmp } from './cli.js';
 import { redisSkipReason, sharedRedis, stopShared } from './redis.js';
 
 const skip = redisSkipReason(false);
@@ -154,15 +154,7 @@ test('the KG as an http URL: the submitter and every worker download it and chec
   const kg = await demoSnapshot();
   const expected = localTag(input, join(d, 'local.jsonl'), ['--kg', kg]);
   let requests = 0;
-  const server = createServer((req, res) => {
-    requests++;
-    if (req.url !== '/kg.fkg') {
-      res.writeHead(404).end();
-      return;
-    }
-    res.writeHead(200, { 'content-type': 'application/octet-stream' });
-    res.end(readFileSync(kg));
-  });
+  const server = createServer(kgHandler(kg, () => requests++));
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const cache = join(d, 'cache'); // the worker's download cache (FILMKW_CACHE_DIR)

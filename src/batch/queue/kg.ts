@@ -20,13 +20,33 @@ import type { KgLocation } from './protocol.js';
 
 const isUrl = (s: string) => /^https?:\/\//iu.test(s);
 
+/** TLS errors of a server whose certificate chain does not lead to a trusted CA (OpenSSL codes, as Node reports them). */
+const UNTRUSTED_ISSUER = new Set(['DEPTH_ZERO_SELF_SIGNED_CERT', 'SELF_SIGNED_CERT_IN_CHAIN', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'UNABLE_TO_GET_ISSUER_CERT', 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY']);
+
+/**
+ * Why a fetch failed, in one line. Node's fetch says only "fetch failed"; the reason (refused connection,
+ * DNS, TLS) is its `cause`. An untrusted certificate gets the way to trust a private CA: Node reads
+ * NODE_EXTRA_CA_CERTS (a PEM file of extra CA certificates) at process start, and its fetch uses it.
+ */
+function fetchFailure(err: unknown): string {
+  const cause = (err as { cause?: unknown }).cause;
+  const code = typeof cause === 'object' && cause !== null && typeof (cause as { code?: unknown }).code === 'string' ? (cause as { code: string }).code : undefined;
+  const message = cause instanceof Error ? cause.message : (err as Error).message;
+  const text = code && !message.includes(code) ? `${message} (${code})` : message;
+  if (code && UNTRUSTED_ISSUER.has(code)) {
+    const extra = process.env.NODE_EXTRA_CA_CERTS;
+    return `${text}: the server's certificate is not signed by a trusted CA; ${extra ? `NODE_EXTRA_CA_CERTS=${extra} does not cover it` : 'for a private CA, start filmkw with NODE_EXTRA_CA_CERTS=/path/to/ca.pem'}`;
+  }
+  return text;
+}
+
 /** Download a snapshot to `file` (via a temporary name, so a partial download is never used). */
 async function download(url: string, file: string): Promise<void> {
   let res: Response;
   try {
     res = await fetch(url);
   } catch (err) {
-    throw inputError(`KG ${url}: download failed: ${(err as Error).message}`, err);
+    throw inputError(`KG ${url}: download failed: ${fetchFailure(err)}`, err);
   }
   if (!res.ok || !res.body) throw inputError(`KG ${url}: download failed: HTTP ${res.status}`);
   const tmp = `${file}.${process.pid}.part`;
