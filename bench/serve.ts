@@ -22,6 +22,7 @@ import { CHROMIUM_PATH } from '../src/html/records.js';
 import { VIEWER_CHROMIUM_ARGS } from '../src/serve/browser.js';
 import { defaultWebDir, startServer } from '../src/serve/server.js';
 import { loadKg } from '../src/kg/load.js';
+import { DEFAULT_PRESET } from '../src/pipeline/options.js';
 import { benchKgPath } from './_cli.js';
 
 // page.waitForFunction callbacks run in the page (a string would need 'unsafe-eval', which the page's CSP forbids)
@@ -97,7 +98,7 @@ async function main(): Promise<void> {
   const kgs: { label: string; path?: string }[] = [{ label: 'demo KG' }];
   const merged = benchKgPath();
   if (merged.path && existsSync(merged.path)) kgs.push({ label: `merged KG (${merged.shown})`, path: merged.path });
-  out(`Texts: ${source}. Preset \`filmkw\` (default), top 5 with explain, Word graph view open: the time is from the`);
+  out(`Texts: ${source}. Preset \`${DEFAULT_PRESET}\` (default), top 5 with explain, Word graph view open: the time is from the`);
   out('click on Tag to the first frame after the text is marked and the word graph laid out (ForceAtlas2) and drawn');
   out('(sigma.js, WebGL in SwiftShader: software rendering). Server in the bench process, Debian chromium headless,');
   out(`3 warm-up tags first. Target: < ${TARGET_MS} ms. Load average at the start: ${loadavg().map((x) => x.toFixed(1)).join(', ')} (${cpus().length} cores).`);

@@ -11,8 +11,8 @@
  * from), the frozen defaults and the validation rules live in the stage's module (graph.ts, rank.ts,
  * candidates.ts, …); this module composes them. How each default was chosen — the paper's value where
  * it states one, else measured on film-dev and held to csl-dev, with the figures — is in
- * eval/results/film-dev/ANALYSIS.md §3 ("Defaults"); the preset `filmkw` (the best measured system and
- * the default, {@link DEFAULT_PRESET}) is explained in its §1 and §4–6.
+ * eval/results/film-dev/ANALYSIS.md §3 ("Defaults"); the preset `filmkw` is explained in its §1 and
+ * §4–6, and `filmkw-rerank` (the best measured system and the default, {@link DEFAULT_PRESET}) in §7.
  *
  * Override keys (untyped input from CLI flags and experiment files) are validated strictly: `group.key`
  * (`graph.window`), a bare key when it is unique across groups (`window`), or a group with an object
@@ -192,10 +192,11 @@ export function freezeOptions(options: PipelineOptions, preset: string): Resolve
 }
 
 /**
- * Default preset of the CLI (`filmkw tag`) and the library: `filmkw`, the best measured system (module
- * header); the paper's full model is `textrank+w+g+r`.
+ * Default preset of the CLI (`filmkw tag`, `serve`, `tag --queue`) and the library: `filmkw-rerank`, the
+ * best measured system (presets.ts; eval/results/film-dev/ANALYSIS.md §7). `filmkw` is the previous
+ * default; the paper's full model is `textrank+w+g+r`.
  */
-export const DEFAULT_PRESET = 'filmkw';
+export const DEFAULT_PRESET = 'filmkw-rerank';
 
 /**
  * Resolve a preset (name or alias, case-insensitive; default {@link DEFAULT_PRESET}) plus overrides

@@ -13,8 +13,8 @@
  * | positionrank | off | off | off | eq. 6/7 |
  * | positionrank+mkg | on | on | on | eq. 10 |
  *
- * Beyond the paper, the preset `filmkw` is the best system measured on the dev sets and the default of
- * the CLI and the library (options.ts `DEFAULT_PRESET`): the full model `textrank+w+g+r` plus two
+ * Beyond the paper, the preset `filmkw` (the default until `filmkw-rerank` replaced it) is the full
+ * model `textrank+w+g+r` plus two
  * changes the paper rules out or does not have — the IDF prior (`prior.idf: 'multiply'`, idf.ts) and,
  * with it, no POS filter (`candidates.posFilter: 'none'`; the paper's rule is 'containsNV': once
  * generic words are weighted down by IDF the POS rule only loses keywords tagged outside n/v, such as
@@ -25,8 +25,8 @@
  * `filmkw-rerank` (issue 13) = `filmkw` + compound phrase candidates (`phrases.parts: 'content'`, up to
  * 3 tokens, seen once) ordered by the learned re-ranker (`rerank.enabled`, rerank.ts; model
  * models/rerank.json trained on film-train): film-dev F1@5 0.5144 vs 0.4778, csl-dev 0.2321 vs 0.2112,
- * every K up on both (ANALYSIS.md §7). Not the default: it misses the issue's target (0.55) and costs
- * 1.4–1.7× filmkw's time per document (bench/rerank.ts).
+ * every K up on both (ANALYSIS.md §7): the best measured system, the default of the CLI and the library
+ * (options.ts `DEFAULT_PRESET`) and the alias `best`.
  *
  * Parity presets reproduce two standard implementations on the same tokens (spec §4.1, §4.3):
  * - `jieba-textrank`: `jieba.analyse.textrank` — allowPOS (ns, n, vn, v), length ≥ 2, jieba's 32
@@ -100,14 +100,14 @@ export const PRESETS: readonly Preset[] = Object.freeze([
   },
   {
     name: 'filmkw',
-    aliases: ['best'],
-    description: 'best measured: textrank+w+g+r with final scores × IDF (nodejieba idf.utf8), no POS filter and two-token keyphrases',
+    aliases: [],
+    description: 'previous default: textrank+w+g+r with final scores × IDF (nodejieba idf.utf8), no POS filter and two-token keyphrases',
     overrides: { ...WGR, candidates: { posFilter: 'none' }, prior: { idf: 'multiply' }, phrases: { enabled: true } },
     needsKg: true,
   },
   {
     name: 'filmkw-rerank',
-    aliases: [],
+    aliases: ['best'],
     description: 'filmkw with compound phrase candidates (content-word parts, up to 3 tokens, seen once) ordered by the learned re-ranker (models/rerank.json)',
     overrides: {
       ...WGR,

@@ -22,14 +22,14 @@ test('tag --help lists every option with its default', () => {
   for (const o of ['--format', '--text-field', '--id-field', '--kg', '--neo4j', '--preset', '--set', '--backend', '--top', '--explain', '--out', '--workers', '--resume', '--max-record-bytes', '--fail-on-error']) {
     assert.match(r.stdout, new RegExp(`\\n\\s+${o}[ <]`, 'u'), o);
   }
-  for (const d of ['default: from the file extension', 'default: "text"', 'default: the bundled demo KG', 'default: "filmkw"', 'default: "node-rs"', "default: the preset's output.topK, 5", 'default: stdout', 'default: "1"', 'default: false', 'default: "16777216"']) {
+  for (const d of ['default: from the file extension', 'default: "text"', 'default: the bundled demo KG', 'default: "filmkw-rerank"', 'default: "node-rs"', "default: the preset's output.topK, 5", 'default: stdout', 'default: "1"', 'default: false', 'default: "16777216"']) {
     assert.ok(r.stdout.replace(/\s+/gu, ' ').includes(d), d);
   }
-  assert.match(r.stdout.replace(/\s+/gu, ' '), /textrank, textrank\+w, textrank\+w\+g, textrank\+w\+g\+r, positionrank, positionrank\+mkg, jieba-textrank, cppjieba-textrank, filmkw/u);
+  assert.match(r.stdout.replace(/\s+/gu, ' '), /textrank, textrank\+w, textrank\+w\+g, textrank\+w\+g\+r, positionrank, positionrank\+mkg, jieba-textrank, cppjieba-textrank, filmkw, filmkw-rerank \(default/u);
   // every --set key, with its values and the default preset's value
   const pipeline = r.stdout.slice(r.stdout.indexOf('Pipeline options for --set'));
-  assert.match(pipeline, /^Pipeline options for --set group\.key=value \(values and defaults of the preset filmkw/u);
-  for (const line of ["graph.window: an integer ≥ 2 and ≤ 100 (default 5)", "prior.idf: 'off' | 'multiply' (default \"multiply\")", "candidates.posFilter: 'containsNV' | 'containsNVorX' | 'startsWithNV' | 'none' | a list of POS tags (default \"none\")", "semantic.enabled: true | false (default true)"]) {
+  assert.match(pipeline, /^Pipeline options for --set group\.key=value \(values and defaults of the preset filmkw-rerank;/u);
+  for (const line of ["graph.window: an integer ≥ 2 and ≤ 100 (default 5)", "prior.idf: 'off' | 'multiply' (default \"multiply\")", "candidates.posFilter: 'containsNV' | 'containsNVorX' | 'startsWithNV' | 'none' | a list of POS tags (default \"none\")", "semantic.enabled: true | false (default true)", "rerank.enabled: true | false (default true)"]) {
     assert.ok(pipeline.includes(`  ${line}\n`), line);
   }
   assert.equal(pipeline.split('\n').filter((l) => /^  [A-Za-z]+\.[A-Za-z]+: /u.test(l)).length, describeOptions().length, 'one line per option key');

@@ -24,13 +24,16 @@ test('presets: the paper systems and parity presets, with their switches', () =>
     ['filmkw', true, true, true, 'textrank'],
     ['filmkw-rerank', true, true, true, 'textrank'],
   ]);
-  // filmkw = the paper's full model + the IDF prior + no POS filter (the measured best; CLI default)
+  // filmkw = the paper's full model + the IDF prior + no POS filter (the previous default)
   const best = resolveOptions('filmkw');
   const paper = resolveOptions('textrank+w+g+r');
   assert.deepEqual([best.candidates.posFilter, best.prior.idf, paper.candidates.posFilter, paper.prior.idf], ['none', 'multiply', 'containsNV', 'off']);
   assert.deepEqual({ ...best.graph }, { ...paper.graph });
-  assert.equal(DEFAULT_PRESET, 'filmkw');
-  assert.equal(findPreset('best')?.name, 'filmkw');
+  // the default (CLI and library) and the alias best: filmkw-rerank = filmkw + compounds + the re-ranker
+  assert.equal(DEFAULT_PRESET, 'filmkw-rerank');
+  assert.equal(findPreset('best')?.name, 'filmkw-rerank');
+  assert.equal(findPreset('filmkw')?.name, 'filmkw');
+  assert.deepEqual([resolveOptions().rerank.enabled, resolveOptions('filmkw').rerank.enabled], [true, false]);
   assert.equal(findPreset('TextRank+MKG')?.name, 'textrank+w+g+r');
   assert.equal(resolveOptions('textrank+mkg').preset, 'textrank+w+g+r');
   assert.equal(resolveOptions().preset, DEFAULT_PRESET);

@@ -52,12 +52,14 @@ test('binds 127.0.0.1 by default and serves the info', async () => {
   const { status, json } = await call('/api/info');
   assert.equal(status, 200);
   assert.ok(json.presets.includes('textrank+w+g+r'));
+  // the first view's preset without --preset: the default, filmkw-rerank
+  assert.deepEqual([json.preset, json.topK], ['filmkw-rerank', 5]);
   assert.equal(json.kg.entities, kg.entityCount);
   assert.deepEqual(json.batch, [{ index: 0, name: 'tags.jsonl', records: samples.length, hasText: true, hasGold: true }]);
 });
 
 test('POST /api/extract: keywords equal the library (tag output form), occurrences and graph match the text', async () => {
-  for (const preset of ['filmkw', 'textrank+w+g+r', 'textrank']) {
+  for (const preset of ['filmkw-rerank', 'filmkw', 'textrank+w+g+r', 'textrank']) {
     const ex = createExtractor({ preset, kg });
     for (const s of samples.slice(0, 4)) {
       const { status, json } = await call('/api/extract', { text: s.text, preset, topK: 5, explain: true });
@@ -93,6 +95,14 @@ test('POST /api/extract: keywords equal the library (tag output form), occurrenc
         else assert.ok(k.explain.phrase, `${k.word} is a phrase`);
       }
     }
+  }
+  // without "preset": the default (filmkw-rerank, the bundled re-rank model), its σ(logit) scores
+  const rerank = createExtractor({ preset: 'filmkw-rerank', kg });
+  for (const s of samples.slice(0, 2)) {
+    const { status, json } = await call('/api/extract', { text: s.text, explain: true });
+    assert.equal(status, 200);
+    assert.deepEqual(json.keywords.map(({ rank, ...k }: { rank: number }) => k), JSON.parse(keywordsJson(rerank.extract(s.text, { explain: true }), true)), s.id);
+    for (const k of json.keywords) assert.ok(k.score > 0 && k.score < 1 && k.explain.rerank, `${s.id} ${k.word}: re-ranked`);
   }
   // KG edges do appear with the KG presets on the demo texts
   const { json } = await call('/api/extract', { text: samples[0].text, preset: 'textrank+w+g' });

@@ -116,6 +116,13 @@ test('Text view: the highlighted keywords are filmkw tag’s, in rank order', { 
   const tip = await page.textContent('#tip');
   assert.match(tip ?? '', /co-occurrence .* KG .* semantic/u);
   assert.match(tip ?? '', new RegExp(expected[0][0], 'u'));
+  // the default preset (filmkw-rerank): the score is the re-ranker's σ(logit), with its largest feature contributions
+  const cliExplain = spawnSync(process.execPath, ['bin/filmkw', 'tag', '-', '--format', 'txt', '--top', '1', '--explain'], { input: `${samples[0].text}\n`, encoding: 'utf8' });
+  const top = JSON.parse(cliExplain.stdout).keywords[0] as { score: number; explain: { rerank: { logit: number; features: { feature: string }[] } } };
+  assert.match(tip ?? '', /= σ\(logit [-\d.]+\) · graph score rank [\d.]+ × idf [\d.]+/u);
+  assert.match(tip ?? '', /logit = bias [-\d.e]+ \+ Σ contributions/u);
+  assert.equal(await page.$$eval('#tip table.rerank tr', (rows) => rows.length), 1 + Math.min(6, top.explain.rerank.features.length));
+  for (const f of top.explain.rerank.features.slice(0, 6)) assert.ok(tip!.includes(f.feature), f.feature);
   await page.screenshot({ path: join(shots, 'text.png') });
 });
 

@@ -118,7 +118,10 @@ export function explainBlock(k: Keyword): DocumentFragment {
   const e = k.explain;
   append(f, h('b', {}, `${k.rank}. ${k.word}`), ' ', k.kind ? `(${k.kind})` : e?.phrase ? '(phrase)' : '', h('br'), `score ${fmt(k.score)}`);
   if (!e) return f;
-  if (e.rank !== undefined) append(f, ` = rank ${fmt(e.rank)}`, e.idf !== undefined ? ` × idf ${fmt(e.idf)}` : '');
+  const graphScore = e.rank === undefined ? '' : `rank ${fmt(e.rank)}${e.idf !== undefined ? ` × idf ${fmt(e.idf)}` : ''}`;
+  // under the re-ranker (filmkw-rerank) the score is the model's σ(logit); the graph score is one of its inputs
+  if (e.rerank) append(f, ` = σ(logit ${fmt(e.rerank.logit)})`, graphScore ? ` · graph score ${graphScore}` : '');
+  else if (graphScore) append(f, ` = ${graphScore}`);
   append(f, h('br'), `edges: co-occurrence ${fmt(e.cooc)} · KG ${fmt(e.kg)} · semantic ${fmt(e.sem)}`, e.position !== undefined ? ` · position ${fmt(e.position)}` : '');
   if (e.phrase) append(f, h('br'), `phrase of ${e.phrase.words.map((w) => `${w.word} (${fmt(w.score)})`).join(' + ')}, ${e.phrase.occurrences}× in the text`);
   if (e.neighbours.length > 0) {
@@ -126,5 +129,17 @@ export function explainBlock(k: Keyword): DocumentFragment {
     for (const n of e.neighbours) table.append(h('tr', {}, h('td', {}, n.word), h('td', {}, fmt(n.cooc)), h('td', {}, fmt(n.kg)), h('td', {}, fmt(n.sem))));
     f.append(table);
   }
+  if (e.rerank) {
+    // the largest contributions to the logit (the list is sorted by |contribution|)
+    const shown = e.rerank.features.slice(0, RERANK_SHOWN);
+    const table = h('table', { class: 'rerank' }, h('tr', {}, h('th', {}, 're-ranker feature'), h('th', {}, 'value'), h('th', {}, 'logit +')));
+    for (const c of shown) table.append(h('tr', {}, h('td', {}, c.feature), h('td', {}, fmt(c.value)), h('td', {}, fmt(c.contribution))));
+    const rest = e.rerank.features.slice(RERANK_SHOWN).reduce((a, c) => a + c.contribution, 0);
+    append(f, h('br'), `logit = bias ${fmt(e.rerank.bias)} + Σ contributions${e.rerank.features.length > RERANK_SHOWN ? ` (${e.rerank.features.length - RERANK_SHOWN} more: ${fmt(rest)})` : ''}`);
+    f.append(table);
+  }
   return f;
 }
+
+/** How many of the re-ranker's feature contributions the explain block lists. */
+const RERANK_SHOWN = 6;

@@ -38,12 +38,17 @@ test('npm pack + npm install into another project: import { createExtractor, loa
       'const kg = await loadKg({});',
       "const extractor = createExtractor({ preset: 'textrank+mkg', kg });",
       "console.log(JSON.stringify(extractor.extract('以易烊千玺扮演的伍万里这个孩子的视角，拎起《长津湖》整篇故事的主线。', { topK: 5 })));",
+      // the default preset (filmkw-rerank) reads the re-rank model shipped in the package (models/rerank.json)
+      "console.log(JSON.stringify(createExtractor({ kg }).extract('以易烊千玺扮演的伍万里这个孩子的视角，拎起《长津湖》整篇故事的主线。', { topK: 5 })));",
     ].join('\n'),
   );
   const use = spawnSync(process.execPath, ['use.mjs'], { cwd: proj, encoding: 'utf8' });
   assert.equal(use.status, 0, use.stderr);
-  const words = (JSON.parse(use.stdout) as { word: string }[]).map((k) => k.word);
+  const [mkg, byDefault] = use.stdout.trim().split('\n').map((l) => JSON.parse(l) as { word: string; score: number }[]);
+  const words = mkg.map((k) => k.word);
   for (const w of ['长津湖', '伍万里', '易烊千玺']) assert.ok(words.includes(w), `${w} in ${use.stdout}`);
+  assert.ok(byDefault.length > 0 && byDefault.every((k) => k.score > 0 && k.score < 1), `default preset: σ(logit) scores: ${use.stdout}`);
+  assert.ok(byDefault.some((k) => k.word === '长津湖'), use.stdout);
   // deep imports are closed by "exports"
   const deep = spawnSync(process.execPath, ['--input-type=module', '-e', "await import('filmkw/dist/pipeline/options.js')"], { cwd: proj, encoding: 'utf8' });
   assert.notEqual(deep.status, 0);
@@ -51,4 +56,11 @@ test('npm pack + npm install into another project: import { createExtractor, loa
   const bin = spawnSync(join(proj, 'node_modules', '.bin', 'filmkw'), ['tag', '-', '--format', 'txt', '--preset', 'textrank'], { cwd: proj, encoding: 'utf8', input: '《霸王别姬》里张国荣演的程蝶衣。\n' });
   assert.equal(bin.status, 0, bin.stderr);
   assert.match(bin.stdout, /张国荣/u);
+  // the installed bin's default preset gives the checkout's bytes
+  const input = '《霸王别姬》里张国荣演的程蝶衣。\n';
+  const installed = spawnSync(join(proj, 'node_modules', '.bin', 'filmkw'), ['tag', '-', '--format', 'txt'], { cwd: proj, encoding: 'utf8', input });
+  const here = spawnSync(process.execPath, ['bin/filmkw', 'tag', '-', '--format', 'txt'], { cwd: root, encoding: 'utf8', input });
+  assert.equal(installed.status, 0, installed.stderr);
+  assert.match(installed.stderr, /preset filmkw-rerank/u);
+  assert.equal(installed.stdout, here.stdout);
 });
