@@ -457,13 +457,14 @@ export async function crawl(run: CrawlRun, o: Readonly<CrawlOptions>, res: Crawl
           if (links && scored) pending = true;
           if (r.body && links && defer) writeFileSync(stagedPath(url), r.body);
           if (isRelevant && r.body) {
-            let text: { title: string; text: string } | null;
-            if (defer) {
-              const t = htmlBytesToRecord(r.body, url);
-              text = 'error' in t ? null : t;
-            } else {
+            // deferred save: the text is written at the decision; extracted now only for the DTFL buffer
+            let text: { title: string; text: string } | null = null;
+            if (!defer) {
               text = saveText(url, r.body);
               savePage(url, r.body);
+            } else if (o.dynamicLibrary === 'feedback') {
+              const t = htmlBytesToRecord(r.body, url);
+              text = 'error' in t ? null : t;
             }
             if (text && o.dynamicLibrary === 'feedback') buf = `${text.title}\n${text.text.slice(0, 1500)}`;
           }

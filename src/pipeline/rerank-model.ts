@@ -127,8 +127,7 @@ export const sigmoid = (z: number): number => 1 / (1 + Math.exp(-z));
 /**
  * The logit of a feature vector. With `contributions` (length = number of features, zeroed by the
  * caller), adds each feature's share of the logit along the trees' paths (each split's change of node
- * value goes to its feature); logit = base + Σ root values + Σ contributions.
- * @returns the logit and the constant part base + Σ root values
+ * value goes to its feature); logit = base + Σ root values + Σ contributions ({@link rerankBias}).
  */
 export function rerankLogit(model: RerankModel, x: ArrayLike<number>, contributions?: Float64Array): number {
   if (!contributions) return packedLogit(model, x);
