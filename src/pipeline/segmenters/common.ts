@@ -1,5 +1,5 @@
 /**
- * Shared pieces of the segmentation backends: the alignment of raw `{word, tag}` output to UTF-16
+ * Shared pieces of the segmentation backends: the alignment of a tagger's words and tags to UTF-16
  * offsets of the input, and the index that finds the user dictionary's compounds (words a jieba token
  * cannot hold, see src/lexicon/user-dict.ts `isHoldableWord`) in a text. The user-dictionary format and
  * parser are in src/lexicon/user-dict.ts.
@@ -7,10 +7,10 @@
 import type { Compound } from '../../lexicon/user-dict.js';
 
 
-/** A raw token as the native segmenters return it. */
-export interface RawTagged {
-  word: string;
-  tag: string;
+/** A tagger's raw output: the words in order and their tags (`tags[i]` is the tag of `words[i]`). */
+export interface TaggedWords {
+  readonly words: readonly string[];
+  readonly tags: readonly string[];
 }
 
 /** Output token of the segmenter (re-declared here to avoid an import cycle; identical to segment.ts `Token`). */
@@ -22,7 +22,7 @@ export interface AlignedToken {
 }
 
 /**
- * Attach UTF-16 offsets to native output and append the tokens to `out`. `text` is the original input;
+ * Attach UTF-16 offsets to a tagger's output and append the tokens to `out`. `text` is the original input;
  * `safe` is the string given to the native code (same length: lone surrogates replaced by U+FFFD);
  * `offset` is where `text` starts in the document (added to every offset). Every token's `word` is set
  * to `text.slice(start, end)`, so the invariant holds even where `safe` differs from `text`. Characters
@@ -31,16 +31,16 @@ export interface AlignedToken {
 export function alignTokens(
   text: string,
   safe: string,
-  raw: readonly RawTagged[],
+  raw: TaggedWords,
   backend: string,
   out: AlignedToken[] = [],
   offset = 0,
 ): AlignedToken[] {
   const same = text === safe;
+  const { words, tags } = raw;
   let cursor = 0;
-  for (let i = 0; i < raw.length; i++) {
-    const r = raw[i];
-    const word = r.word;
+  for (let i = 0; i < words.length; i++) {
+    const word = words[i];
     if (word === '') continue;
     let start = cursor;
     if (!safe.startsWith(word, cursor)) {
@@ -52,7 +52,7 @@ export function alignTokens(
       }
     }
     const end = start + word.length;
-    out.push({ word: same ? word : text.slice(start, end), tag: r.tag, start: start + offset, end: end + offset });
+    out.push({ word: same ? word : text.slice(start, end), tag: tags[i], start: start + offset, end: end + offset });
     cursor = end;
   }
   return out;

@@ -22,7 +22,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inputError, FilmkwError } from '../../errors.js';
 import { NODEJIEBA_BASE, nodejiebaDefaultFiles } from '../../lexicon/base.js';
-import type { RawTagged } from './common.js';
+import type { TaggedWords } from './common.js';
 
 
 let loadedKey: string | null = null;
@@ -63,7 +63,7 @@ export interface NodejiebaTagger {
   readonly base: string;
   /** Path of the canonical user dictionary file nodejieba loads (empty file when lexicon is off). */
   readonly userDictFile: string;
-  tag(text: string): RawTagged[];
+  tag(text: string): TaggedWords;
   /** Make sure this tagger's configuration is the loaded one and return the nodejieba module. */
   native(): typeof nodejieba;
 }
@@ -88,9 +88,10 @@ export function createNodejiebaTagger(userDictText: string): NodejiebaTagger {
   return {
     base: NODEJIEBA_BASE,
     userDictFile,
-    tag(text: string): RawTagged[] {
+    tag(text: string): TaggedWords {
       ensure();
-      return nodejieba.tag(text);
+      const raw = nodejieba.tag(text);
+      return { words: raw.map((r) => r.word), tags: raw.map((r) => r.tag) };
     },
     native() {
       ensure();

@@ -1,0 +1,159 @@
+/**
+ * The node-rs tagger (cut + word → tag cache, src/pipeline/segmenters/node-rs.ts) against the native
+ * `Jieba.tag(text, true)` of the same instance: words and tags must be identical, token by token, on
+ * fixtures, through every path of the cache (hit, one call per new word, whole text), with a tiny cache
+ * that evicts all the time, and on every text of the shared corpora when ../shared/data is present.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { createNodeRsTagger, TAG_CACHE_MAX, type NodeRsTagger } from '../../src/pipeline/segmenters/node-rs.js';
+import { prepareUserDict } from '../../src/lexicon/user-dict.js';
+import { createSegmenter } from '../../src/pipeline/segment.js';
+import { readReviews, readSynopses, REVIEWS, SYNOPSES } from '../../bench/tag.js';
+
+const USER_LINES = ['肖申克的救赎 1 nz', '易烊千玺 1 nr', '长津湖 9 nz', '伍万里 1 nr', '吴京 1 nr', '迪卡普里奥 1 nr', '焦三爷 1 nr'];
+const userDictText = (): string => prepareUserDict({ userDictLines: USER_LINES })!.holdableText;
+
+const fixture = (rel: string) => fileURLToPath(new URL(`../fixtures/${rel}`, import.meta.url));
+
+const INLINE = [
+  ' ',
+  '   \t\t\n\n\r\n  ',
+  // 杭研 is found by the HMM only (not in the dictionary: tag x).
+  '他来到了网易杭研大厦',
+  // 发过 is a dictionary word the HMM joins here, but cut on its own it is 发/过: the whole-text path.
+  '那该是多久之前，发过的誓还言犹在耳，',
+  'Hello  world\n\n长津湖 😀👨‍👩‍👧 好看！！  ',
+  '  \t 易烊千玺扮演伍万里，2021年上映的《长津湖》。吴京主演，豆瓣8.5分，票房57.75亿。',
+  '𠀀𠀁字符 AT&T c# C++ 3.14 50% 1,000 a1b2 2021 ＡＢＣ１２３',
+  'lone \uFFFD surrogate and NUL \u0000 end',
+  'e\u0301 combining, 한국어, ｆｕｌｌ－ｗｉｄｔｈ, カタカナ',
+  '我看了肖申克的救赎。莱昂纳多·迪卡普里奥演得好；焦三爷用天鸣发下的誓言来强迫天鸣。',
+];
+
+function fixtureTexts(): string[] {
+  const out = [...INLINE];
+  for (const r of JSON.parse(readFileSync(fixture('pipeline/golden/texts.json'), 'utf8')) as { text: string }[]) out.push(r.text);
+  for (const line of readFileSync(fixture('eval/tiny.jsonl'), 'utf8').split('\n')) {
+    if (line.trim() === '') continue;
+    const o = JSON.parse(line) as { text?: string; title?: string };
+    if (o.text) out.push(o.text);
+    if (o.title) out.push(o.title);
+  }
+  return out;
+}
+
+/** First difference between the tagger and native `tag`, or null. */
+function diff(t: NodeRsTagger, text: string): string | null {
+  const got = t.tag(text);
+  const want = t.jieba.tag(text, true);
+  const n = Math.max(got.words.length, want.length);
+  for (let i = 0; i < n; i++) {
+    const w = want[i];
+    if (!w || got.words[i] !== w.word || got.tags[i] !== w.tag) {
+      return `token ${i} of ${JSON.stringify(text.slice(0, 30))}…: got ${JSON.stringify([got.words[i], got.tags[i]])}, native ${JSON.stringify(w && [w.word, w.tag])}`;
+    }
+  }
+  return null;
+}
+
+function assertSame(t: NodeRsTagger, texts: readonly string[]): void {
+  let bad = 0;
+  const first: string[] = [];
+  for (const text of texts) {
+    const d = diff(t, text);
+    if (d !== null && bad++ < 3) first.push(d);
+  }
+  assert.equal(bad, 0, `${bad} of ${texts.length} texts differ from native tag: ${first.join('; ')}`);
+}
+
+for (const lexicon of [false, true]) {
+  test(`node-rs tag cache (${lexicon ? 'user dictionary' : 'base dictionary'}): identical to native tag on fixtures, cold and warm, every path taken`, () => {
+    const t = createNodeRsTagger(lexicon ? userDictText() : '');
+    const texts = fixtureTexts();
+    assertSame(t, texts); // cold: fills the cache
+    const cold = t.cacheStats();
+    assert.ok(cold.wordCalls > 0, 'some new words were tagged one by one');
+    assert.ok(cold.wholeCalls > 0, 'some texts were tagged whole');
+    assertSame(t, texts); // warm: every word a hit
+    const warm = t.cacheStats();
+    assert.deepEqual([warm.wordCalls, warm.wholeCalls], [cold.wordCalls, cold.wholeCalls], 'a warm pass makes no native tag call');
+    if (lexicon) {
+      const tokens = t.tag('易烊千玺扮演伍万里，长津湖');
+      assert.deepEqual(tokens.words.slice(0, 3), ['易烊千玺', '扮演', '伍万里']);
+      assert.equal(tokens.tags[tokens.words.indexOf('长津湖')], 'nz', 'the user tag wins over the base ns');
+    }
+  });
+}
+
+test('node-rs tag cache: 发过 (cut differently on its own) takes the whole-text path and is then a hit', () => {
+  const t = createNodeRsTagger('');
+  assert.deepEqual(
+    t.jieba.tag('发过', true).map((x) => x.word),
+    ['发', '过'],
+    'premise: alone, 发过 is cut in two',
+  );
+  const text = '那该是多久之前，发过的誓还言犹在耳，';
+  const got = t.tag(text);
+  assert.equal(got.tags[got.words.indexOf('发过')], 'v');
+  assert.equal(t.cacheStats().wholeCalls, 1);
+  assert.equal(diff(t, `我${text}`), null);
+  assert.equal(t.cacheStats().wholeCalls, 1, 'the second time 发过 is a hit');
+});
+
+test('node-rs tag cache: bounded (tiny cache evicting all the time gives the same output as a cold and a warm large one)', () => {
+  const texts = fixtureTexts();
+  const small = createNodeRsTagger('', 8);
+  const big = createNodeRsTagger('');
+  for (let round = 0; round < 2; round++) {
+    for (const text of texts) {
+      const a = small.tag(text);
+      const b = big.tag(text);
+      assert.deepEqual(a, b, JSON.stringify(text.slice(0, 30)));
+      assert.ok(small.cacheStats().size <= 8, `cache size ${small.cacheStats().size} > 8`);
+      assert.ok(big.cacheStats().size <= TAG_CACHE_MAX);
+    }
+  }
+  assertSame(small, texts);
+  assert.ok(small.cacheStats().wordCalls > big.cacheStats().wordCalls, 'the tiny cache missed more');
+  assert.throws(() => createNodeRsTagger('', 1), /cache size/);
+});
+
+test('Segmenter (node-rs): a cold and a warm segmenter give identical tokens, with compounds and lone surrogates', () => {
+  const lines = [...USER_LINES, '莱昂纳多·迪卡普里奥 1 nr', '你好，李焕英 1 nz'];
+  const texts = [...fixtureTexts(), '我看了你好，李焕英和莱昂纳多·迪卡普里奥。lone \uD800 surrogate \uDC00'];
+  const warm = createSegmenter({ userDictLines: lines });
+  for (const text of texts) warm.tag(text);
+  const cold = createSegmenter({ userDictLines: lines });
+  for (const text of [...texts].reverse()) assert.deepEqual(warm.tag(text), cold.tag(text), JSON.stringify(text.slice(0, 30)));
+});
+
+const shared = (rel: string) => fileURLToPath(new URL(`../../../shared/data/${rel}`, import.meta.url));
+const FILM_DEV = shared('annotated/film-dev.jsonl');
+const FILM_TRAIN = shared('annotated/film-train.jsonl');
+const haveData = [FILM_DEV, FILM_TRAIN, REVIEWS, SYNOPSES].every((p) => existsSync(p));
+
+test(
+  'node-rs tag cache: identical to native tag on every text of film-dev, film-train, the Douban reviews and the synopses',
+  { skip: haveData ? false : 'needs ../shared/data (annotated/film-*.jsonl, the review and synopsis corpora of bench/tag.ts)' },
+  () => {
+    const texts: string[] = [];
+    for (const file of [FILM_DEV, FILM_TRAIN]) {
+      for (const line of readFileSync(file, 'utf8').split('\n')) {
+        if (line.trim() === '') continue;
+        const o = JSON.parse(line) as { text: string; title?: string };
+        texts.push(o.text);
+        if (o.title) texts.push(o.title);
+      }
+    }
+    texts.push(...readReviews().texts, ...readSynopses().texts);
+    assert.ok(texts.length > 2700, `corpus read: ${texts.length} texts`);
+    for (const dict of ['', userDictText()]) {
+      const t = createNodeRsTagger(dict);
+      assertSame(t, texts); // cold
+      assertSame(t, texts); // warm
+    }
+  },
+);
