@@ -75,11 +75,11 @@ for (const lexicon of [false, true]) {
     const texts = fixtureTexts();
     assertSame(t, texts); // cold: fills the cache
     const cold = t.cacheStats();
-    assert.ok(cold.wordCalls > 0, 'some new words were tagged one by one');
-    assert.ok(cold.wholeCalls > 0, 'some texts were tagged whole');
+    assert.ok(cold.wordCalls > 0, 'new words were tagged on their own');
+    assert.ok(cold.blockCalls > 0, 'some new words were tagged in their block');
     assertSame(t, texts); // warm: every word a hit
     const warm = t.cacheStats();
-    assert.deepEqual([warm.wordCalls, warm.wholeCalls], [cold.wordCalls, cold.wholeCalls], 'a warm pass makes no native tag call');
+    assert.deepEqual(warm, cold, 'a warm pass makes no native tag call');
     if (lexicon) {
       const tokens = t.tag('易烊千玺扮演伍万里，长津湖');
       assert.deepEqual(tokens.words.slice(0, 3), ['易烊千玺', '扮演', '伍万里']);
@@ -88,7 +88,14 @@ for (const lexicon of [false, true]) {
   });
 }
 
-test('node-rs tag cache: 发过 (cut differently on its own) takes the whole-text path and is then a hit', () => {
+test('node-rs tag cache: the last resort (whole text) alone is identical too', () => {
+  const t = createNodeRsTagger('', { wholeOnly: true });
+  assertSame(t, fixtureTexts());
+  const s = t.cacheStats();
+  assert.ok(s.wholeCalls > 0 && s.wordCalls === 0 && s.blockCalls === 0, JSON.stringify(s));
+});
+
+test('node-rs tag cache: 发过 (cut differently on its own) is tagged in its block, and is then a hit', () => {
   const t = createNodeRsTagger('');
   assert.deepEqual(
     t.jieba.tag('发过', true).map((x) => x.word),
@@ -98,14 +105,14 @@ test('node-rs tag cache: 发过 (cut differently on its own) takes the whole-tex
   const text = '那该是多久之前，发过的誓还言犹在耳，';
   const got = t.tag(text);
   assert.equal(got.tags[got.words.indexOf('发过')], 'v');
-  assert.equal(t.cacheStats().wholeCalls, 1);
+  assert.deepEqual(t.cacheStats(), { size: new Set(got.words).size, wordCalls: 1, blockCalls: 1, wholeCalls: 0 });
   assert.equal(diff(t, `我${text}`), null);
-  assert.equal(t.cacheStats().wholeCalls, 1, 'the second time 发过 is a hit');
+  assert.equal(t.cacheStats().blockCalls, 1, 'the second time 发过 is a hit');
 });
 
 test('node-rs tag cache: bounded (tiny cache evicting all the time gives the same output as a cold and a warm large one)', () => {
   const texts = fixtureTexts();
-  const small = createNodeRsTagger('', 8);
+  const small = createNodeRsTagger('', { cacheMax: 8 });
   const big = createNodeRsTagger('');
   for (let round = 0; round < 2; round++) {
     for (const text of texts) {
@@ -118,7 +125,7 @@ test('node-rs tag cache: bounded (tiny cache evicting all the time gives the sam
   }
   assertSame(small, texts);
   assert.ok(small.cacheStats().wordCalls > big.cacheStats().wordCalls, 'the tiny cache missed more');
-  assert.throws(() => createNodeRsTagger('', 1), /cache size/);
+  assert.throws(() => createNodeRsTagger('', { cacheMax: 1 }), /cache size/);
 });
 
 test('Segmenter (node-rs): a cold and a warm segmenter give identical tokens, with compounds and lone surrogates', () => {

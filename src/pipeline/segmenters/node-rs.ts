@@ -14,20 +14,24 @@
  *
  * Tagging = cutting + a word → tag cache (same output as `Jieba.tag(text, true)`, cheaper).
  * @node-rs/jieba 2.0.3 bundles jieba-rs 0.10.3 (the crate path compiled into its .node file), whose
- * `Jieba::tag(sentence, hmm)` is `cut(sentence, hmm)` followed by a lookup of each word on its own:
- * the word's dictionary record gives the tag, and a word not in the dictionary gets `m` (all its ASCII
- * alphanumerics are digits), `eng` (some ASCII alphanumerics) or `x` (none). A word's tag is therefore
- * a function of the word alone, for a given instance. What costs in Node is the napi `{tag, word}`
- * object per token (native `tag` ≈ 2.5× native `cut` on the bench corpora), so the tagger calls `cut`
- * and takes each word's tag from a per-instance cache. On a miss the tag is asked of jieba-rs itself,
- * never re-derived here: `tag(word, true)` for the word alone when it comes back as that one word (its
- * tag is the per-word lookup), otherwise — or when a text has many new words — `tag(text, true)` for
- * the whole text, exact by definition. The cache holds at most {@link TAG_CACHE_MAX} words in two
- * generations (a full young generation becomes the old one, the previous old one is dropped; a hit in
- * the old one is copied back to the young one), so memory is bounded and eviction deterministic; the
- * output never depends on what the cache holds. test/pipeline/segment-tag-cache.test.ts compares the
- * result with `Jieba.tag(text, true)` token by token on fixtures and on every text of the shared
- * corpora; bench/segment.ts measures both (`tag` and `cut + tag cache` rows).
+ * `Jieba::tag(sentence, hmm)` is `cut(sentence, hmm)` followed by a lookup of each word on its own
+ * (src/lib.rs): the word's dictionary record gives the tag, and a word not in the dictionary gets `m`
+ * (all its ASCII alphanumerics are digits), `eng` (some ASCII alphanumerics) or `x` (none). So every
+ * token equal to a word w, in the output of any native `tag` call of the instance, carries the same
+ * tag. What costs in Node is the napi `{tag, word}` object per token (native `tag` ≈ 2.5× native
+ * `cut` on the bench corpora), so the tagger calls `cut` and takes each word's tag from a per-instance
+ * cache. A miss is asked of jieba-rs, never re-derived here, by at most three native `tag` calls per
+ * text, each smaller than the last resort: (1) the text's new words joined by `\n` (jieba cuts the
+ * pieces between non-word characters independently, so each new word is cut on its own); (2) for a
+ * new word cut differently on its own (发过 → 发/过, joined by the HMM only in context), the blocks
+ * around it (the tokens between the nearest punctuation or space tokens, cut as in the text); (3) the
+ * whole text, exact by definition. A tag is taken only from a token equal to the word, so a wrong
+ * guess costs a call, never a wrong tag. The cache holds at most {@link TAG_CACHE_MAX} words in two
+ * generations (a full young generation becomes the old one and the previous old one is dropped; a hit
+ * in the old one is copied to the young one): memory is bounded, eviction deterministic, and the output
+ * does not depend on what the cache holds. test/pipeline/segment-tag-cache.test.ts compares the result
+ * with `Jieba.tag(text, true)` token by token (fixtures, every path, the shared corpora); bench/segment.ts
+ * has both rows.
  */
 import { Jieba } from '@node-rs/jieba';
 import { NODE_RS_BASE, nodeRsBaseDict } from '../../lexicon/base.js';
@@ -36,12 +40,11 @@ import type { TaggedWords } from './common.js';
 /** Upper bound on the words a node-rs tagger's tag cache holds (both generations together). */
 export const TAG_CACHE_MAX = 131_072;
 
-/**
- * A text with more new words than this is tagged whole by one native `tag` call instead of one call
- * per new word (measured on the bench corpora: one call per word costs ≈ 1.5 µs; a cold pass is
- * cheapest between 16 and 64).
- */
-const PER_WORD_MISSES = 32;
+/** Separator between the pieces tagged together in one native call (not in jieba's word class, so each piece is cut on its own). */
+const SEP = '\n';
+
+/** A token jieba keeps inside a block of its word class (`[CJK A-Za-z0-9+#&._%-]`): not a block boundary. */
+const IN_BLOCK = /^[\p{Script=Han}A-Za-z0-9+#&._%-]+$/u;
 
 export interface NodeRsTagger {
   readonly base: string;
@@ -54,9 +57,11 @@ export interface NodeRsTagger {
 export interface TagCacheStats {
   /** Words held (both generations; at most the cache size given at creation). */
   size: number;
-  /** `tag(word, true)` calls for a new word. */
+  /** Native `tag` calls on the new words of a text, each on its own (joined by a separator). */
   wordCalls: number;
-  /** `tag(text, true)` calls for a whole text (many new words, or a new word cut differently on its own). */
+  /** Native `tag` calls on the blocks (text between two punctuation or space tokens) around new words cut differently on their own. */
+  blockCalls: number;
+  /** Native `tag` calls on a whole text (a new word found neither way). */
   wholeCalls: number;
 }
 
@@ -71,11 +76,17 @@ function loadJieba(userDictText: string): Jieba {
   return jieba;
 }
 
-/**
- * `cacheMax` (default {@link TAG_CACHE_MAX}, at least 2) bounds the tag cache; tests pass a small one
- * to exercise eviction.
- */
-export function createNodeRsTagger(userDictText: string, cacheMax = TAG_CACHE_MAX): NodeRsTagger {
+/** Internal knobs of the tag cache: tests use them to reach eviction and the last-resort path; the product uses the defaults. */
+export interface NodeRsTaggerOptions {
+  /** Bound on the words cached (integer ≥ 2). @default TAG_CACHE_MAX */
+  cacheMax?: number;
+  /** Resolve every miss by native `tag` on the whole text (the last resort only). @default false */
+  wholeOnly?: boolean;
+}
+
+export function createNodeRsTagger(userDictText: string, opts: NodeRsTaggerOptions = {}): NodeRsTagger {
+  const cacheMax = opts.cacheMax ?? TAG_CACHE_MAX;
+  const wholeOnly = opts.wholeOnly ?? false;
   if (!Number.isInteger(cacheMax) || cacheMax < 2) throw new Error(`segment: node-rs tag cache size must be an integer ≥ 2, got ${cacheMax}`);
   const jieba = loadJieba(userDictText);
   const generation = Math.floor(cacheMax / 2);
@@ -84,6 +95,7 @@ export function createNodeRsTagger(userDictText: string, cacheMax = TAG_CACHE_MA
   /** One string per distinct tag (napi hands back a fresh string each time). */
   const tagNames = new Map<string, string>();
   let wordCalls = 0;
+  let blockCalls = 0;
   let wholeCalls = 0;
 
   const remember = (word: string, tag: string): string => {
@@ -102,17 +114,63 @@ export function createNodeRsTagger(userDictText: string, cacheMax = TAG_CACHE_MA
     const o = old.get(word);
     return o === undefined ? undefined : remember(word, o);
   };
-  /** The tag of `word` by itself, or undefined when jieba cuts the word differently on its own. */
-  const alone = (word: string): string | undefined => {
-    wordCalls++;
-    const r = jieba.tag(word, true);
-    return r.length === 1 && r[0].word === word ? r[0].tag : undefined;
+  /**
+   * Native `tag` on `pieces` joined by {@link SEP}; every token that is one of the `wanted` words gives
+   * that word's tag (a token's tag is a function of its word alone: see the module header). Returns
+   * how many wanted words are still without a tag.
+   */
+  const tagPieces = (pieces: string[], wanted: Map<string, string | null>, left: number): number => {
+    for (const r of jieba.tag(pieces.join(SEP), true)) {
+      if (wanted.get(r.word) === null) {
+        wanted.set(r.word, remember(r.word, r.tag));
+        left--;
+      }
+    }
+    return left;
+  };
+  /** Tags of the words at `missing` (indices into `words`, the cut of `text`), written into `tags`. */
+  const resolve = (text: string, words: string[], tags: string[], missing: number[]): void => {
+    const wanted = new Map<string, string | null>();
+    for (const i of missing) wanted.set(words[i], null);
+    let left = wanted.size;
+    if (!wholeOnly) {
+      wordCalls++;
+      left = tagPieces([...wanted.keys()], wanted, left);
+    }
+    if (left > 0 && !wholeOnly) {
+      // Cut differently on its own (e.g. 发过 → 发/过): the block around the word, cut as in the text.
+      const blocks: string[] = [];
+      const done = new Set<string>();
+      for (const i of missing) {
+        const w = words[i];
+        if (wanted.get(w) !== null || done.has(w)) continue;
+        done.add(w);
+        let a = i;
+        while (a > 0 && IN_BLOCK.test(words[a - 1])) a--;
+        let b = i + 1;
+        while (b < words.length && IN_BLOCK.test(words[b])) b++;
+        blocks.push(words.slice(a, b).join(''));
+      }
+      blockCalls++;
+      left = tagPieces(blocks, wanted, left);
+    }
+    if (left > 0) {
+      wholeCalls++;
+      const full = jieba.tag(text, true);
+      if (full.length !== words.length) throw new Error(`segment: node-rs tag and cut disagree on ${JSON.stringify(text.slice(0, 40))}… (please report)`);
+      for (const i of missing) {
+        const r = full[i];
+        if (r.word !== words[i]) throw new Error(`segment: node-rs tag and cut disagree at ${JSON.stringify(r.word)} (please report)`);
+        if (wanted.get(r.word) === null) wanted.set(r.word, remember(r.word, r.tag));
+      }
+    }
+    for (const i of missing) tags[i] = wanted.get(words[i])!;
   };
 
   return {
     base: NODE_RS_BASE,
     jieba,
-    cacheStats: () => ({ size: young.size + old.size, wordCalls, wholeCalls }),
+    cacheStats: () => ({ size: young.size + old.size, wordCalls, blockCalls, wholeCalls }),
     tag(text: string): TaggedWords {
       // hmm = true: the same mixed (dictionary + HMM for unknown runs) mode as nodejieba's tag.
       const words = jieba.cut(text, true);
@@ -124,29 +182,7 @@ export function createNodeRsTagger(userDictText: string, cacheMax = TAG_CACHE_MA
         if (t === undefined) (missing ??= []).push(i);
         else tags[i] = t;
       }
-      if (missing === null) return { words, tags };
-      let whole = missing.length > PER_WORD_MISSES;
-      if (!whole) {
-        for (const i of missing) {
-          const w = words[i];
-          const t = lookup(w) ?? alone(w);
-          if (t === undefined) {
-            whole = true;
-            break;
-          }
-          tags[i] = remember(w, t);
-        }
-      }
-      if (whole) {
-        wholeCalls++;
-        const full = jieba.tag(text, true);
-        if (full.length !== n) throw new Error(`segment: node-rs tag and cut disagree on ${JSON.stringify(text.slice(0, 40))}… (please report)`);
-        for (const i of missing) {
-          const r = full[i];
-          if (r.word !== words[i]) throw new Error(`segment: node-rs tag and cut disagree at ${JSON.stringify(r.word)} (please report)`);
-          tags[i] = remember(r.word, r.tag);
-        }
-      }
+      if (missing !== null) resolve(text, words, tags, missing);
       return { words, tags };
     },
   };
