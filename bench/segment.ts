@@ -11,7 +11,9 @@
  * Each backend runs in its own child process so that RSS is that backend's alone:
  * - nodejieba: native `cut`, `tag`, `extract(text, 5)` (TF-IDF), `textRankExtract(text, 5)`, and our
  *   `Segmenter.tag` (native tag + offsets); plus the time and RSS of switching dictionaries (reload);
- * - node-rs: native `Jieba.tag` and `cut`, and our `Segmenter.tag`.
+ * - node-rs: native `Jieba.tag` and `cut`; `cut` + the word → tag cache of segmenters/node-rs.ts (same
+ *   output as native `tag`), cold (first pass over the corpus, no warm-up) and warm (again, cache
+ *   filled); and our `Segmenter.tag` (the cache + offsets; its user dictionary is `--user-dict`).
  * A third child compares the two backends' tokens (word, tag, offsets). Prints a markdown section.
  *
  *   node --import tsx bench/segment.ts --dict-policy
@@ -73,9 +75,9 @@ async function readSynopses(limit: number): Promise<Corpus> {
 
 const mb = () => Math.round(process.memoryUsage().rss / 1048576);
 
-function time(texts: string[], fn: (t: string) => unknown): number {
+function time(texts: string[], fn: (t: string) => unknown, warmUp = 20): number {
   // warm-up on a few documents, then one timed pass
-  for (let i = 0; i < Math.min(20, texts.length); i++) fn(texts[i]);
+  for (let i = 0; i < Math.min(warmUp, texts.length); i++) fn(texts[i]);
   const t0 = process.hrtime.bigint();
   for (const t of texts) fn(t);
   return Number(process.hrtime.bigint() - t0) / 1e9;
@@ -130,9 +132,15 @@ async function child(kind: string, limit: number, userDict: string | null): Prom
     const rssLoaded = mb();
     const raw = Jieba.withDict(dict);
     const rssTwo = mb();
+    const { createNodeRsTagger } = await import('../src/pipeline/segmenters/node-rs.js');
+    const cached = createNodeRsTagger('');
     for (const c of corpora) {
       add('node-rs', 'cut', c, time(c.texts, (t) => raw.cut(t, true)));
       add('node-rs', 'tag', c, time(c.texts, (t) => raw.tag(t, true)));
+      // The tag cache (segmenters/node-rs.ts), same base dictionary: the first pass over a corpus the
+      // instance has not seen (no warm-up), then a pass with the cache filled by it.
+      add('node-rs', 'cut + tag cache, cold', c, time(c.texts, (t) => cached.tag(t), 0));
+      add('node-rs', 'cut + tag cache, warm', c, time(c.texts, (t) => cached.tag(t)));
       add('node-rs', 'Segmenter.tag', c, time(c.texts, (t) => seg.tag(t)));
     }
     return { kind, rows, loadMs, rss: { start: rssStart, loaded: rssLoaded, secondInstance: rssTwo, afterRun: mb() } };
@@ -298,7 +306,7 @@ async function main(): Promise<void> {
   }
   out.push(
     `Corpus: ${rev.texts.length} Douban reviews (${fmt(rev.chars)} chars; ${rev.invalid} lines not valid JSON skipped) and ${syn.texts.length} synopses (${fmt(syn.chars)} chars). ` +
-      `User dictionary: ${userDict ? 'given' : 'none'}. One timed pass after a 20-document warm-up; ${process.version}, ${(await import('node:os')).cpus().length} cores.`,
+      `User dictionary: ${userDict ? 'given' : 'none'}. One timed pass after a 20-document warm-up (none for the cold cache row; the warm row follows it on the same instance); load average ${(await import('node:os')).loadavg()[0].toFixed(1)}; ${process.version}, ${(await import('node:os')).cpus().length} cores.`,
     '',
     '| backend | operation | corpus | docs/s | chars/s |',
     '|---|---|---|---:|---:|',

@@ -3,7 +3,8 @@
  *
  * Two backends, both jieba (dictionary DAG + max-probability path, HMM for unknown runs, jieba/ICTCLAS
  * tagset):
- * - `'node-rs'`: @node-rs/jieba (jieba-rs). Independent instances, worker-safe, ~38 MB each.
+ * - `'node-rs'`: @node-rs/jieba (jieba-rs). Independent instances, worker-safe, ~38 MB each. Tags by
+ *   native `cut` + a bounded word → tag cache, identical to native `tag` (segmenters/node-rs.ts).
  * - `'nodejieba'`: nodejieba (cppjieba), named by the design. One configuration per thread (see
  *   segmenters/nodejieba.ts: switching between two nodejieba segmenters reloads, ~1 s each time).
  *
