@@ -219,47 +219,71 @@ export function applyTitlePolicy(
   options: Pick<TitlePolicyOptions, 'titlePolicy' | 'titleKinds'>,
 ): (Int32Array | null)[] {
   if (options.titlePolicy === 'always' || common.size === 0) return entities.slice();
+  const n = entities.length;
   // which (word, entity) pairs are subject to the policy
-  const subject = entities.map((set, i) => {
-    if (!set) return null;
-    if (!common.has(normalizeName(context.words[i]))) return null;
-    const flags = new Uint8Array(set.length);
-    let any = false;
+  let subject: (Uint8Array | null)[] | null = null;
+  for (let i = 0; i < n; i++) {
+    const set = entities[i];
+    if (set === null || !common.has(normalizeName(context.words[i]))) continue;
+    let flags: Uint8Array | null = null;
     for (let k = 0; k < set.length; k++) {
-      if (options.titleKinds.includes(kg.kindOf(set[k]))) {
-        flags[k] = 1;
-        any = true;
-      }
+      if (options.titleKinds.includes(kg.kindOf(set[k]))) (flags ??= new Uint8Array(set.length))[k] = 1;
     }
-    return any ? flags : null;
-  });
-  if (subject.every((s) => s === null)) return entities.slice();
-  const bracketed = options.titlePolicy === 'contextual' ? bracketedNodes(context) : new Uint8Array(entities.length);
-  // firm entities: not subject to the policy, or accepted by brackets
-  const firmByWord: Int32Array[] = entities.map((set, i) => {
-    if (!set) return NONE;
+    if (flags !== null) (subject ??= new Array<Uint8Array | null>(n).fill(null))[i] = flags;
+  }
+  if (subject === null) return entities.slice();
+  const contextual = options.titlePolicy === 'contextual';
+  const bracketed = contextual ? bracketedNodes(context) : new Uint8Array(n);
+  // firm entities: not subject to the policy, or accepted by brackets, and not a Genre
+  const isFirm = (i: number, k: number): boolean => {
     const flags = subject[i];
-    return set.filter((e, k) => (!flags || bracketed[i] || !flags[k]) && kg.kindOf(e) !== 'Genre');
-  });
+    return (flags === null || bracketed[i] === 1 || flags[k] === 0) && kg.kindOf(entities[i]![k]) !== 'Genre';
+  };
+  let firmCount: Map<number, number> | null = null;
+  /** How many times each entity is firm, over all words (computed when a pair first needs it). */
+  const firmCounts = (): Map<number, number> => {
+    if (firmCount !== null) return firmCount;
+    firmCount = new Map();
+    for (let j = 0; j < n; j++) {
+      const set = entities[j];
+      if (set === null) continue;
+      for (let k = 0; k < set.length; k++) if (isFirm(j, k)) firmCount.set(set[k], (firmCount.get(set[k]) ?? 0) + 1);
+    }
+    return firmCount;
+  };
   return entities.map((set, i) => {
     const flags = subject[i];
     if (!set || !flags) return set;
-    if (options.titlePolicy === 'contextual' && bracketed[i]) return set;
+    if (contextual && bracketed[i]) return set;
     const kept: number[] = [];
+    let own: number[] | null = null;
     for (let k = 0; k < set.length; k++) {
       const e = set[k];
       if (!flags[k]) {
         kept.push(e);
         continue;
       }
-      if (options.titlePolicy === 'never') continue;
+      if (!contextual) continue;
+      // Related: a KG neighbour f ≠ e of e is firm for some other word (its firm count beyond this word's own).
+      const counts = firmCounts();
+      if (own === null) {
+        own = [];
+        for (let x = 0; x < set.length; x++) if (isFirm(i, x)) own.push(set[x]);
+      }
+      const elsewhere = (f: number): boolean => {
+        const c = counts.get(f);
+        if (c === undefined) return false;
+        let mine = 0;
+        for (const g of own!) if (g === f) mine++;
+        return c > mine;
+      };
       const nb = kg.neighbours(e);
       let related = false;
-      for (let j = 0; j < firmByWord.length && !related; j++) {
-        if (j === i) continue;
-        const firm = firmByWord[j];
-        for (let x = 0; x < firm.length; x++) {
-          if (firm[x] !== e && sortedHas(nb, firm[x])) {
+      if (nb.length <= counts.size) {
+        for (let x = 0; x < nb.length && !related; x++) related = nb[x] !== e && elsewhere(nb[x]);
+      } else {
+        for (const f of counts.keys()) {
+          if (f !== e && sortedHas(nb, f) && elsewhere(f)) {
             related = true;
             break;
           }
