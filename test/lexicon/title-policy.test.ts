@@ -116,3 +116,26 @@ test("'always' keeps every match (the paper); 'never' drops common-word titles e
   assert.equal(policy([['《', 'x'], ['活着', 'v'], ['》', 'x'], ['余华', 'nr']], { ...OPTS, titlePolicy: 'never' })['活着'], null);
   assert.deepEqual(policy([['余华', 'nr']], { ...OPTS, titlePolicy: 'never' })['余华'], ['余华']);
 });
+
+test('contextual: a firm neighbour vouches only from another word, whichever side the check walks (few or many firm entities)', () => {
+  const persons = ['余华', 'P1', 'P2', 'P3', 'P4', 'P5', 'Q1', 'Q2', 'Q3', 'Q4', 'Q5', 'Q6', 'Q7', 'Q8'];
+  const k = miniKg([{ name: '活着', kind: 'Movie' }, ...persons.map((name) => ({ name, kind: 'Person' as const }))], ['余华', 'P1', 'P2', 'P3', 'P4', 'P5'].map((p) => ['活着', 'related', p] as [string, string, string]));
+  const id = (name: string) => k.lookup(name)[0];
+  const run = (words: string[][]): (string[] | null)[] => {
+    const surfaces = words.map((_, i) => (i === 0 ? '活着' : `w${i}`));
+    const text = surfaces.join('，');
+    const charStart = Int32Array.from(surfaces.map((_, i) => surfaces.slice(0, i).reduce((s, w) => s + w.length + 1, 0)));
+    const ents = words.map((names) => (names.length ? Int32Array.from(names.map(id)) : null));
+    const out = applyTitlePolicy(ents, k, { text, words: surfaces, node: Int32Array.from(surfaces.keys()), charStart }, new Set(['活着']), OPTS);
+    return out.map((s) => (s ? Array.from(s, (e) => k.nameOf(e)) : null));
+  };
+  const many = ['Q1', 'Q2', 'Q3', 'Q4', 'Q5', 'Q6', 'Q7', 'Q8'].map((q) => [q]);
+  for (const extra of [[], many]) {
+    // 余华 is firm only in the word 活着 itself: no evidence
+    assert.deepEqual(run([['活着', '余华'], ['Q1'], ...extra])[0], ['余华'], `${extra.length} more firm words`);
+    // 余华 also firm in another word: the film is kept
+    assert.deepEqual(run([['活着', '余华'], ['余华'], ...extra])[0], ['活着', '余华'], `${extra.length} more firm words`);
+    assert.deepEqual(run([['活着'], ['P5'], ...extra])[0], ['活着']);
+    assert.equal(run([['活着'], ...extra])[0], null);
+  }
+});
