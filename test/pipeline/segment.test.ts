@@ -275,6 +275,28 @@ test('findCompounds: left to right, longest first at a position, never overlappi
   ]);
 });
 
+test('findCompounds equals a plain longest-first scan (property; the pair bit set never hides a compound)', () => {
+  const units = ['莱', '昂', '·', '迪', '，', '李', '焕', '英', 'a', ' '];
+  const word = fc.array(fc.constantFrom(...units), { minLength: 1, maxLength: 4 }).map((a) => a.join(''));
+  fc.assert(
+    fc.property(fc.uniqueArray(word, { maxLength: 12 }), fc.array(fc.constantFrom(...units), { maxLength: 40 }), (words, chars) => {
+      const compounds = words.map((w, i) => ({ word: w, tag: `t${i}` }));
+      const text = chars.join('');
+      const byLength = [...compounds].sort((a, b) => b.word.length - a.word.length || (a.word < b.word ? -1 : a.word > b.word ? 1 : 0));
+      const want: { start: number; end: number; tag: string }[] = [];
+      for (let i = 0; i < text.length; i++) {
+        const c = byLength.find((x) => text.startsWith(x.word, i));
+        if (c) {
+          want.push({ start: i, end: i + c.word.length, tag: c.tag });
+          i += c.word.length - 1;
+        }
+      }
+      assert.deepEqual(findCompounds(text, buildCompoundIndex(compounds)), want);
+    }),
+    { numRuns: 300, seed: 13 },
+  );
+});
+
 test('compounds are hard boundaries in both backends: the HMM cannot glue a neighbour to them', () => {
   const lines = ['本·金斯利 1 nr', '千と千尋の神隠し 1 nz'];
   for (const backend of SEGMENTER_BACKENDS) {
