@@ -9,10 +9,11 @@
  * (`summary` column) of kg/douban-movies-2065/douban_all_movies.csv.
  *
  * Each backend runs in its own child process so that RSS is that backend's alone:
- * - nodejieba: native `cut`, `tag`, `extract(text, 5)` (TF-IDF), `textRankExtract(text, 5)`, and our
- *   `Segmenter.tag` (native tag + offsets); plus the time and RSS of switching dictionaries (reload);
- * - node-rs: native `Jieba.tag` and `cut`; `cut` + the word → tag cache of segmenters/node-rs.ts (same
- *   output as native `tag`), cold (first pass over the corpus, no warm-up) and warm (again, cache
+ * - nodejieba: native `cut`, `tag`, `extract(text, 5)` (TF-IDF), `textRankExtract(text, 5)`; `cut` +
+ *   the word → tag cache of segmenters/tag-cache.ts, cold and warm (as for node-rs below); and our
+ *   `Segmenter.tag` (the cache + offsets); plus the time and RSS of switching dictionaries (reload);
+ * - node-rs: native `Jieba.tag` and `cut`; `cut` + the word → tag cache of segmenters/tag-cache.ts
+ *   (same output as native `tag`), cold (first pass over the corpus, no warm-up) and warm (again, cache
  *   filled); and our `Segmenter.tag` (the cache + offsets; its user dictionary is `--user-dict`).
  * A third child compares the two backends' tokens (word, tag, offsets). Prints a markdown section.
  *
@@ -104,9 +105,16 @@ async function child(kind: string, limit: number, userDict: string | null): Prom
     const loadMs = Date.now() - t0;
     const nodejieba = (await import('nodejieba')).default;
     const rssLoaded = mb();
+    const { createNodejiebaTagger } = await import('../src/pipeline/segmenters/nodejieba.js');
+    const { prepareUserDict } = await import('../src/lexicon/user-dict.js');
+    // The same configuration as `seg` (no reload between them), with a cache of its own.
+    const cached = createNodejiebaTagger(prepareUserDict({ userDict })?.holdableText ?? '');
     for (const c of corpora) {
       add('nodejieba', 'cut', c, time(c.texts, (t) => nodejieba.cut(t)));
       add('nodejieba', 'tag', c, time(c.texts, (t) => nodejieba.tag(t)));
+      // The tag cache on this backend (segmenters/tag-cache.ts), the same configuration as `seg`: cold, then warm.
+      add('nodejieba', 'cut + tag cache, cold', c, time(c.texts, (t) => cached.tag(t), 0));
+      add('nodejieba', 'cut + tag cache, warm', c, time(c.texts, (t) => cached.tag(t)));
       add('nodejieba', 'Segmenter.tag', c, time(c.texts, (t) => seg.tag(t)));
       add('nodejieba', 'extract(5)', c, time(c.texts, (t) => nodejieba.extract(t, 5)));
       add('nodejieba', 'textRankExtract(5)', c, time(c.texts, (t) => nodejieba.textRankExtract(t, 5)));

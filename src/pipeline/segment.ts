@@ -3,10 +3,12 @@
  *
  * Two backends, both jieba (dictionary DAG + max-probability path, HMM for unknown runs, jieba/ICTCLAS
  * tagset):
- * - `'node-rs'`: @node-rs/jieba (jieba-rs). Independent instances, worker-safe, ~38 MB each. Tags by
- *   native `cut` + a bounded word → tag cache, identical to native `tag` (segmenters/node-rs.ts).
+ * - `'node-rs'`: @node-rs/jieba (jieba-rs). Independent instances, worker-safe, ~38 MB each.
  * - `'nodejieba'`: nodejieba (cppjieba), named by the design. One configuration per thread (see
  *   segmenters/nodejieba.ts: switching between two nodejieba segmenters reloads, ~1 s each time).
+ *
+ * Both tag by native `cut` + a bounded word → tag cache, identical to native `tag` token by token
+ * (segmenters/tag-cache.ts).
  *
  * Dictionaries are loaded explicitly, once, at creation: the backend's bundled base dictionary plus
  * the user dictionary (the KG lexicon, ablation "W") when one is given; with none, NO user dictionary

@@ -11,6 +11,7 @@ import { DEFAULT_OPTIONS, optionKeys, ruleOf } from '../../src/pipeline/options.
 import { DEFAULT_EXPORT_OPTIONS } from '../../src/lexicon/dict.js';
 import { VISUAL_DEFAULTS } from '../../src/html/vips.js';
 import { DEFAULT_COMPARE_OPTIONS } from '../../src/eval/compare.js';
+import { DEFAULT_TAG_CACHE_OPTIONS } from '../../src/pipeline/segmenters/tag-cache.js';
 
 /** options type (file, interface) → the defaults object it documents */
 const TABLE: [string, string, object][] = [
@@ -27,6 +28,7 @@ const TABLE: [string, string, object][] = [
   ['src/lexicon/dict.ts', 'ExportUserDictOptions', DEFAULT_EXPORT_OPTIONS],
   ['src/html/vips.ts', 'VisualOptions', VISUAL_DEFAULTS],
   ['src/eval/compare.ts', 'CompareOptions', DEFAULT_COMPARE_OPTIONS],
+  ['src/pipeline/segmenters/tag-cache.ts', 'TagCacheOptions', DEFAULT_TAG_CACHE_OPTIONS],
 ];
 
 /** property → the text of its @default tag (undefined when it has none) */

@@ -1,14 +1,18 @@
 /**
- * The node-rs tagger (cut + word → tag cache, src/pipeline/segmenters/node-rs.ts) against the native
- * `Jieba.tag(text, true)` of the same instance: words and tags must be identical, token by token, on
- * fixtures, through every path of the cache (hit, one call per new word, whole text), with a tiny cache
- * that evicts all the time, and on every text of the shared corpora when ../shared/data is present.
+ * The taggers of both backends (native cut + word → tag cache, src/pipeline/segmenters/tag-cache.ts)
+ * against the native tag of the same dictionary configuration (node-rs `Jieba.tag(text, true)`,
+ * nodejieba `tag(text)`): words and tags must be identical, token by token, on fixtures, through every
+ * path of the cache (hit, new words on their own, their blocks, whole text), with a tiny cache that
+ * evicts all the time, and on every text of the shared corpora when ../shared/data is present.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { createNodeRsTagger, TAG_CACHE_MAX, type NodeRsTagger } from '../../src/pipeline/segmenters/node-rs.js';
+import { createNodeRsTagger } from '../../src/pipeline/segmenters/node-rs.js';
+import { createNodejiebaTagger } from '../../src/pipeline/segmenters/nodejieba.js';
+import { TAG_CACHE_MAX, type TagCacheOptions, type TagCacheStats } from '../../src/pipeline/segmenters/tag-cache.js';
+import type { TaggedWords } from '../../src/pipeline/segmenters/common.js';
 import { prepareUserDict } from '../../src/lexicon/user-dict.js';
 import { createSegmenter } from '../../src/pipeline/segment.js';
 import { readReviews, readSynopses, REVIEWS, SYNOPSES } from '../../bench/tag.js';
@@ -45,10 +49,28 @@ function fixtureTexts(): string[] {
   return out;
 }
 
+/** A backend's cached tagger and its native tag (same dictionary configuration). */
+interface Tagger {
+  tag(text: string): TaggedWords;
+  native(text: string): { word: string; tag: string }[];
+  cacheStats(): TagCacheStats;
+}
+
+const BACKENDS = ['node-rs', 'nodejieba'] as const;
+
+function tagger(backend: (typeof BACKENDS)[number], userDict: string, opts: TagCacheOptions = {}): Tagger {
+  if (backend === 'node-rs') {
+    const t = createNodeRsTagger(userDict, opts);
+    return { tag: t.tag, cacheStats: t.cacheStats, native: (text) => t.jieba.tag(text, true) };
+  }
+  const t = createNodejiebaTagger(userDict, opts);
+  return { tag: t.tag, cacheStats: t.cacheStats, native: (text) => t.native().tag(text) };
+}
+
 /** First difference between the tagger and native `tag`, or null. */
-function diff(t: NodeRsTagger, text: string): string | null {
+function diff(t: Tagger, text: string): string | null {
   const got = t.tag(text);
-  const want = t.jieba.tag(text, true);
+  const want = t.native(text);
   const n = Math.max(got.words.length, want.length);
   for (let i = 0; i < n; i++) {
     const w = want[i];
@@ -59,7 +81,7 @@ function diff(t: NodeRsTagger, text: string): string | null {
   return null;
 }
 
-function assertSame(t: NodeRsTagger, texts: readonly string[]): void {
+function assertSame(t: Tagger, texts: readonly string[]): void {
   let bad = 0;
   const first: string[] = [];
   for (const text of texts) {
@@ -69,36 +91,45 @@ function assertSame(t: NodeRsTagger, texts: readonly string[]): void {
   assert.equal(bad, 0, `${bad} of ${texts.length} texts differ from native tag: ${first.join('; ')}`);
 }
 
-for (const lexicon of [false, true]) {
-  test(`node-rs tag cache (${lexicon ? 'user dictionary' : 'base dictionary'}): identical to native tag on fixtures, cold and warm, every path taken`, () => {
-    const t = createNodeRsTagger(lexicon ? userDictText() : '');
+for (const backend of BACKENDS) {
+  for (const lexicon of [false, true]) {
+    test(`${backend} tag cache (${lexicon ? 'user dictionary' : 'base dictionary'}): identical to native tag on fixtures, cold and warm, every path taken`, () => {
+      const t = tagger(backend, lexicon ? userDictText() : '');
+      const texts = fixtureTexts();
+      assertSame(t, texts); // cold: fills the cache
+      const cold = t.cacheStats();
+      assert.ok(cold.wordCalls > 0, 'new words were tagged on their own');
+      if (backend === 'node-rs') assert.ok(cold.blockCalls > 0, 'some new words were tagged in their block');
+      assertSame(t, texts); // warm: every word a hit
+      assert.deepEqual(t.cacheStats(), cold, 'a warm pass makes no native tag call');
+      if (lexicon) {
+        const tokens = t.tag('易烊千玺扮演伍万里，长津湖');
+        assert.deepEqual(tokens.words.slice(0, 3), ['易烊千玺', '扮演', '伍万里']);
+        assert.equal(tokens.tags[tokens.words.indexOf('长津湖')], 'nz', 'the user tag wins over the base ns');
+      }
+    });
+  }
+
+  test(`${backend} tag cache: the last resort (whole text) alone is identical too; a tiny cache evicting all the time too`, () => {
     const texts = fixtureTexts();
-    assertSame(t, texts); // cold: fills the cache
-    const cold = t.cacheStats();
-    assert.ok(cold.wordCalls > 0, 'new words were tagged on their own');
-    assert.ok(cold.blockCalls > 0, 'some new words were tagged in their block');
-    assertSame(t, texts); // warm: every word a hit
-    const warm = t.cacheStats();
-    assert.deepEqual(warm, cold, 'a warm pass makes no native tag call');
-    if (lexicon) {
-      const tokens = t.tag('易烊千玺扮演伍万里，长津湖');
-      assert.deepEqual(tokens.words.slice(0, 3), ['易烊千玺', '扮演', '伍万里']);
-      assert.equal(tokens.tags[tokens.words.indexOf('长津湖')], 'nz', 'the user tag wins over the base ns');
+    const whole = tagger(backend, '', { wholeOnly: true });
+    assertSame(whole, texts);
+    const s = whole.cacheStats();
+    assert.ok(s.wholeCalls > 0 && s.wordCalls === 0 && s.blockCalls === 0, JSON.stringify(s));
+    const small = tagger(backend, '', { cacheMax: 8 });
+    for (let round = 0; round < 2; round++) {
+      for (const text of texts) {
+        assert.equal(diff(small, text), null);
+        assert.ok(small.cacheStats().size <= 8, `cache size ${small.cacheStats().size} > 8`);
+      }
     }
   });
 }
 
-test('node-rs tag cache: the last resort (whole text) alone is identical too', () => {
-  const t = createNodeRsTagger('', { wholeOnly: true });
-  assertSame(t, fixtureTexts());
-  const s = t.cacheStats();
-  assert.ok(s.wholeCalls > 0 && s.wordCalls === 0 && s.blockCalls === 0, JSON.stringify(s));
-});
-
 test('node-rs tag cache: 发过 (cut differently on its own) is tagged in its block, and is then a hit', () => {
-  const t = createNodeRsTagger('');
+  const t = tagger('node-rs', '');
   assert.deepEqual(
-    t.jieba.tag('发过', true).map((x) => x.word),
+    t.native('发过').map((x) => x.word),
     ['发', '过'],
     'premise: alone, 发过 is cut in two',
   );
@@ -112,8 +143,8 @@ test('node-rs tag cache: 发过 (cut differently on its own) is tagged in its bl
 
 test('node-rs tag cache: bounded (tiny cache evicting all the time gives the same output as a cold and a warm large one)', () => {
   const texts = fixtureTexts();
-  const small = createNodeRsTagger('', { cacheMax: 8 });
-  const big = createNodeRsTagger('');
+  const small = tagger('node-rs', '', { cacheMax: 8 });
+  const big = tagger('node-rs', '');
   for (let round = 0; round < 2; round++) {
     for (const text of texts) {
       const a = small.tag(text);
@@ -126,6 +157,7 @@ test('node-rs tag cache: bounded (tiny cache evicting all the time gives the sam
   assertSame(small, texts);
   assert.ok(small.cacheStats().wordCalls > big.cacheStats().wordCalls, 'the tiny cache missed more');
   assert.throws(() => createNodeRsTagger('', { cacheMax: 1 }), /cache size/);
+  assert.throws(() => createNodejiebaTagger('', { cacheMax: 1.5 }), /cache size/);
 });
 
 test('Segmenter (node-rs): a cold and a warm segmenter give identical tokens, with compounds and lone surrogates', () => {
@@ -143,7 +175,7 @@ const FILM_TRAIN = shared('annotated/film-train.jsonl');
 const haveData = [FILM_DEV, FILM_TRAIN, REVIEWS, SYNOPSES].every((p) => existsSync(p));
 
 test(
-  'node-rs tag cache: identical to native tag on every text of film-dev, film-train, the Douban reviews and the synopses',
+  'tag cache (both backends): identical to native tag on every text of film-dev, film-train, the Douban reviews and the synopses',
   { skip: haveData ? false : 'needs ../shared/data (annotated/film-*.jsonl, the review and synopsis corpora of bench/tag.ts)' },
   () => {
     const texts: string[] = [];
@@ -158,11 +190,13 @@ test(
     const annotated = texts.length;
     texts.push(...readReviews().texts, ...readSynopses().texts);
     assert.ok(annotated >= 400 && texts.length > 2700, `corpus read: ${annotated} annotated texts and titles, ${texts.length} in all`);
-    const base = createNodeRsTagger('');
-    assertSame(base, texts); // cold
-    assertSame(base, texts); // warm
-    const user = createNodeRsTagger(userDictText());
-    assertSame(user, texts.slice(0, annotated));
-    assertSame(user, texts.slice(0, annotated));
+    for (const backend of BACKENDS) {
+      const base = tagger(backend, '');
+      assertSame(base, texts); // cold
+      assertSame(base, texts); // warm
+      const user = tagger(backend, userDictText());
+      assertSame(user, texts.slice(0, annotated));
+      assertSame(user, texts.slice(0, annotated));
+    }
   },
 );

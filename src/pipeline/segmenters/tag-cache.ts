@@ -1,0 +1,211 @@
+/**
+ * POS tagging as native `cut` + a word → tag cache, for the jieba backends (segmenters/node-rs.ts,
+ * segmenters/nodejieba.ts). Output identical to the backend's native `tag`, token by token.
+ *
+ * Premise (checked in each backend's source, see their headers, and by
+ * test/pipeline/segment-tag-cache.test.ts on every text of the shared corpora): the backend's
+ * `tag(text)` is its `cut(text)` followed by a lookup of each word on its own (the dictionary's tag, or
+ * a rule on the word's characters). So every token equal to a word w, in the output of any native
+ * `tag` call of one dictionary configuration, carries the same tag. What costs in Node is the
+ * `{word, tag}` object per token that native `tag` builds (native `tag` ≈ 2.1–2.5× native `cut` on the
+ * bench corpora), so the tagger calls `cut` and takes each word's tag from the cache.
+ *
+ * A miss is asked of the backend, never re-derived here, by at most three native `tag` calls per text,
+ * each smaller than the last resort: (1) the text's new words joined by `\n` (a separator both jiebas
+ * cut at, so each new word is cut on its own); (2) for a new word cut differently on its own (发过 →
+ * 发/过, joined by the HMM only in context), the blocks around it (the tokens between the nearest
+ * punctuation or space tokens, cut as in the text); (3) the whole text, exact by definition. A tag is
+ * taken only from a token equal to the word, so a wrong guess costs a call, never a wrong tag.
+ *
+ * The cache ({@link TagCache}) holds at most {@link TAG_CACHE_MAX} words and is emptied when full:
+ * memory is bounded (≈ 6 MB at the bound), eviction deterministic, and the output does not depend on
+ * what the cache holds. One cache per dictionary configuration (a tagger), so per worker thread.
+ */
+import type { TaggedWords } from './common.js';
+
+/** Upper bound on the words a tagger's tag cache holds. */
+export const TAG_CACHE_MAX = 131_072;
+
+/**
+ * word → tag, at most `max` words, emptied when full. Words of one or two UTF-16 units (about 95 % of
+ * the tokens of the bench corpora) are found by their code units, without hashing the fresh string
+ * napi hands back for every token; longer words by a Map.
+ */
+class TagCache {
+  private one: (string | undefined)[] = new Array<string | undefined>(0x10000).fill(undefined);
+  private two: (Map<number, string> | undefined)[] = new Array<Map<number, string> | undefined>(0x10000).fill(undefined);
+  private long = new Map<string, string>();
+  size = 0;
+
+  constructor(private readonly max: number) {}
+
+  get(word: string): string | undefined {
+    const n = word.length;
+    if (n === 1) return this.one[word.charCodeAt(0)];
+    if (n === 2) return this.two[word.charCodeAt(0)]?.get(word.charCodeAt(1));
+    return this.long.get(word);
+  }
+
+  /** Adds a word not in the cache (the caller checked with {@link get}). */
+  add(word: string, tag: string): void {
+    if (this.size >= this.max) this.clear();
+    this.size++;
+    const n = word.length;
+    if (n === 1) this.one[word.charCodeAt(0)] = tag;
+    else if (n === 2) {
+      const c0 = word.charCodeAt(0);
+      (this.two[c0] ??= new Map()).set(word.charCodeAt(1), tag);
+    } else this.long.set(word, tag);
+  }
+
+  private clear(): void {
+    this.one.fill(undefined);
+    this.two.fill(undefined);
+    this.long.clear();
+    this.size = 0;
+  }
+}
+
+/** Separator between the pieces tagged together in one native call (both jiebas cut at it, so each piece is cut on its own). */
+const SEP = '\n';
+
+/** jieba-rs cuts blocks of its word class (`[CJK A-Za-z0-9+#&._%-]`) independently: a token outside it bounds a block. */
+const JIEBA_RS_WORD = /^[\p{Script=Han}A-Za-z0-9+#&._%-]+$/u;
+
+/** jieba-rs: a token that bounds an independently cut block (see {@link NativeTagging.isBoundary}). */
+export function jiebaRsBoundary(word: string): boolean {
+  return !JIEBA_RS_WORD.test(word);
+}
+
+/** The backend's native calls (one dictionary configuration). */
+export interface NativeTagging {
+  /** Words of `text` in order, the same segmentation as {@link tag}. */
+  cut(text: string): string[];
+  tag(text: string): { word: string; tag: string }[];
+  /**
+   * Whether a token bounds a block the backend cuts independently of the rest of the text (only a
+   * guess that saves a whole-text call; a wrong one costs a call, never a wrong tag).
+   */
+  isBoundary(word: string): boolean;
+}
+
+export interface TagCacheStats {
+  /** Words held (at most the cache size given at creation). */
+  size: number;
+  /** Native `tag` calls on the new words of a text, each on its own (joined by a separator). */
+  wordCalls: number;
+  /** Native `tag` calls on the blocks (text between two punctuation or space tokens) around new words cut differently on their own. */
+  blockCalls: number;
+  /** Native `tag` calls on a whole text (a new word found neither way). */
+  wholeCalls: number;
+}
+
+/** Internal knobs: tests use them to reach eviction and the last-resort path; the product uses the defaults. */
+export interface TagCacheOptions {
+  /**
+   * Bound on the words cached (integer ≥ 2).
+   * @default 131072
+   */
+  cacheMax?: number;
+  /**
+   * Resolve every miss by native `tag` on the whole text (the last resort only).
+   * @default false
+   */
+  wholeOnly?: boolean;
+}
+
+export const DEFAULT_TAG_CACHE_OPTIONS: Readonly<Required<TagCacheOptions>> = Object.freeze({ cacheMax: TAG_CACHE_MAX, wholeOnly: false });
+
+export interface CachedTagging {
+  tag(text: string): TaggedWords;
+  stats(): TagCacheStats;
+}
+
+/** A tagger over `native` with its own cache (see the module header). `backend` names it in errors. */
+export function createCachedTagging(native: NativeTagging, backend: string, opts: TagCacheOptions = {}): CachedTagging {
+  const { cacheMax, wholeOnly } = { ...DEFAULT_TAG_CACHE_OPTIONS, ...opts };
+  if (!Number.isInteger(cacheMax) || cacheMax < 2) throw new Error(`segment: ${backend} tag cache size must be an integer ≥ 2, got ${cacheMax}`);
+  if (typeof wholeOnly !== 'boolean') throw new Error(`segment: ${backend} tag cache wholeOnly must be a boolean, got ${String(wholeOnly)}`);
+  const cache = new TagCache(cacheMax);
+  /** One string per distinct tag (napi hands back a fresh string each time). */
+  const tagNames = new Map<string, string>();
+  let wordCalls = 0;
+  let blockCalls = 0;
+  let wholeCalls = 0;
+
+  const remember = (word: string, tag: string): string => {
+    let t = tagNames.get(tag);
+    if (t === undefined) tagNames.set(tag, (t = tag));
+    cache.add(word, t);
+    return t;
+  };
+  /**
+   * Native `tag` on `pieces` joined by {@link SEP}; every token that is one of the `wanted` words gives
+   * that word's tag (a token's tag is a function of its word alone: see the module header). Returns
+   * how many wanted words are still without a tag.
+   */
+  const tagPieces = (pieces: string[], wanted: Map<string, string | null>, left: number): number => {
+    for (const r of native.tag(pieces.join(SEP))) {
+      if (wanted.get(r.word) === null) {
+        wanted.set(r.word, remember(r.word, r.tag));
+        left--;
+      }
+    }
+    return left;
+  };
+  /** Tags of the words at `missing` (indices into `words`, the cut of `text`), written into `tags`. */
+  const resolve = (text: string, words: string[], tags: string[], missing: number[]): void => {
+    const wanted = new Map<string, string | null>();
+    for (const i of missing) wanted.set(words[i], null);
+    let left = wanted.size;
+    if (!wholeOnly) {
+      wordCalls++;
+      left = tagPieces([...wanted.keys()], wanted, left);
+    }
+    if (left > 0 && !wholeOnly) {
+      // Cut differently on its own (e.g. 发过 → 发/过): the block around the word, cut as in the text.
+      const blocks: string[] = [];
+      const done = new Set<string>();
+      for (const i of missing) {
+        const w = words[i];
+        if (wanted.get(w) !== null || done.has(w)) continue;
+        done.add(w);
+        let a = i;
+        while (a > 0 && !native.isBoundary(words[a - 1])) a--;
+        let b = i + 1;
+        while (b < words.length && !native.isBoundary(words[b])) b++;
+        blocks.push(words.slice(a, b).join(''));
+      }
+      blockCalls++;
+      left = tagPieces(blocks, wanted, left);
+    }
+    if (left > 0) {
+      wholeCalls++;
+      const full = native.tag(text);
+      if (full.length !== words.length) throw new Error(`segment: ${backend} tag and cut disagree on ${JSON.stringify(text.slice(0, 40))}… (please report)`);
+      for (const i of missing) {
+        const r = full[i];
+        if (r.word !== words[i]) throw new Error(`segment: ${backend} tag and cut disagree at ${JSON.stringify(r.word)} (please report)`);
+        if (wanted.get(r.word) === null) wanted.set(r.word, remember(r.word, r.tag));
+      }
+    }
+    for (const i of missing) tags[i] = wanted.get(words[i])!;
+  };
+
+  return {
+    stats: () => ({ size: cache.size, wordCalls, blockCalls, wholeCalls }),
+    tag(text: string): TaggedWords {
+      const words = native.cut(text);
+      const n = words.length;
+      const tags = new Array<string>(n);
+      let missing: number[] | null = null;
+      for (let i = 0; i < n; i++) {
+        const t = cache.get(words[i]);
+        if (t === undefined) (missing ??= []).push(i);
+        else tags[i] = t;
+      }
+      if (missing !== null) resolve(text, words, tags, missing);
+      return { words, tags };
+    },
+  };
+}
