@@ -5,7 +5,13 @@
  * process, the four systems taking turns every 16 documents (bench/tag.ts `measureAll`: a warm-up pass
  * each, then `--rounds` timed rounds). Prints docs/s and the ratios this build / baseline per round.
  *
- *   FILMKW_BENCH_BASELINE=<dir> node --import tsx bench/tag-baseline.ts [--rounds N] [--corpus reviews|synopses|all]
+ *   FILMKW_BENCH_BASELINE=<dir> node --import tsx bench/tag-baseline.ts [--rounds N] [--corpus reviews|synopses|all] [--cold]
+ *
+ * `--cold`: each round is a first pass over the corpus by freshly created extractors (no warm-up pass,
+ * so every per-extractor cache, e.g. the segmenter's word → tag cache, starts empty; the JIT is warmed
+ * by a throw-away set of extractors first), the systems again in turns every 16 documents. This is what
+ * a single `filmkw tag` run over a corpus of that size sees; the default (warm) rounds repeat the
+ * corpus after a warm-up pass.
  *
  * Skipped (with a message) without FILMKW_BENCH_BASELINE or without the corpora of ../shared/data.
  */
@@ -13,22 +19,58 @@ import { existsSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { createExtractor } from '../src/pipeline/extract.js';
 import { diskCacheFromEnv } from '../src/lexicon/cache.js';
-import { BASELINE, baselineSection, baselineSystems, benchKg, measureAll, readReviews, readSynopses, REVIEWS, SYNOPSES, type Corpus, type System } from './tag.js';
+import { BASELINE, baselineSection, baselineSystems, benchKg, measureAll, percentile, readReviews, readSynopses, REVIEWS, SYNOPSES, type Corpus, type Row, type System } from './tag.js';
 
 const PRESETS = ['filmkw', 'filmkw-rerank'];
 const TITLE = '## This build against a baseline build (bench/tag-baseline.ts)';
 
-function parseArgs(argv: string[]): { rounds: number; corpus: string } {
-  const a = { rounds: 3, corpus: 'all' };
+function parseArgs(argv: string[]): { rounds: number; corpus: string; cold: boolean } {
+  const a = { rounds: 3, corpus: 'all', cold: false };
   for (let i = 0; i < argv.length; i++) {
     const k = argv[i];
+    if (k === '--cold') {
+      a.cold = true;
+      continue;
+    }
     const v = argv[++i];
     if (v === undefined) throw new Error(`bench/tag-baseline: ${k} needs a value`);
     if (k === '--rounds' && Number.isInteger(Number(v)) && Number(v) >= 1) a.rounds = Number(v);
     else if (k === '--corpus' && ['reviews', 'synopses', 'all'].includes(v)) a.corpus = v;
-    else throw new Error(`bench/tag-baseline: bad argument ${k} ${v} (valid: --rounds N ≥ 1, --corpus reviews|synopses|all)`);
+    else throw new Error(`bench/tag-baseline: bad argument ${k} ${v} (valid: --rounds N ≥ 1, --corpus reviews|synopses|all, --cold)`);
   }
   return a;
+}
+
+/**
+ * `--cold` rounds (module header): `warm` (a throw-away set) warms the JIT on the corpus, then each
+ * round makes fresh systems and times their first pass, in turns every 16 documents.
+ */
+async function measureCold(warm: System[], make: () => Promise<{ systems: System[] }>, c: Corpus, rounds: number): Promise<Row[]> {
+  for (const s of warm) for (const t of c.texts) s.fn(t);
+  const perRound: number[][] = warm.map(() => []);
+  const latencies: number[][] = warm.map(() => []);
+  for (let r = 0; r < rounds; r++) {
+    const { systems } = await make();
+    const seconds = systems.map(() => 0);
+    for (let i = 0; i < c.texts.length; i += 16) {
+      const chunk = c.texts.slice(i, i + 16);
+      systems.forEach((s, k) => {
+        for (const t of chunk) {
+          const t0 = performance.now();
+          s.fn(t);
+          const ms = performance.now() - t0;
+          latencies[k].push(ms);
+          seconds[k] += ms / 1000;
+        }
+      });
+    }
+    seconds.forEach((sec, k) => perRound[k].push(c.texts.length / sec));
+  }
+  return warm.map((s, k) => {
+    const sorted = latencies[k].sort((a, b) => a - b);
+    const total = perRound[k].reduce((a, x) => a + c.texts.length / x, 0);
+    return { system: s.name, docsPerSecond: (c.texts.length * rounds) / total, charsPerSecond: (c.chars * rounds) / total, p50ms: percentile(sorted, 50), p99ms: percentile(sorted, 99), perRound: perRound[k] };
+  });
 }
 
 async function main(): Promise<void> {
@@ -46,19 +88,24 @@ async function main(): Promise<void> {
   if (args.corpus !== 'synopses') corpora.push(readReviews());
   if (args.corpus !== 'reviews') corpora.push(readSynopses());
   const { kg, source, path } = await benchKg();
-  const systems: System[] = PRESETS.map((preset) => {
-    const extractor = createExtractor({ preset, kg, cache: diskCacheFromEnv() });
-    return { name: preset, fn: (t: string) => extractor.extract(t) };
-  });
-  const baseline = await baselineSystems(dir, PRESETS, path);
-  systems.push(...baseline.systems);
+  const makeSystems = async (): Promise<{ systems: System[]; label: string }> => {
+    const systems: System[] = PRESETS.map((preset) => {
+      const extractor = createExtractor({ preset, kg, cache: diskCacheFromEnv() });
+      return { name: preset, fn: (t: string) => extractor.extract(t) };
+    });
+    const baseline = await baselineSystems(dir, PRESETS, path);
+    return { systems: [...systems, ...baseline.systems], label: baseline.label };
+  };
+  const { systems, label } = await makeSystems();
+  const baseline = { label };
   const loadStart = loadavg()[0];
-  const results = corpora.map((c) => ({ corpus: c, rows: measureAll(systems, c.texts, c.chars, args.rounds) }));
+  const results: { corpus: Corpus; rows: Row[] }[] = [];
+  for (const c of corpora) results.push({ corpus: c, rows: args.cold ? await measureCold(systems, makeSystems, c, args.rounds) : measureAll(systems, c.texts, c.chars, args.rounds) });
   const f = (x: number) => x.toLocaleString('en', { maximumFractionDigits: 0 });
   const out = [
     TITLE,
     '',
-    `KG: ${source}; ${cpus().length} CPUs (${cpus()[0]?.model ?? '?'}), Node ${process.version}; load average ${loadStart.toFixed(1)} at the start of the timed rounds, ${loadavg()[0].toFixed(1)} at the end. ${args.rounds} rounds after a warm-up pass, the four systems in turns every 16 documents.`,
+    `KG: ${source}; ${cpus().length} CPUs (${cpus()[0]?.model ?? '?'}), Node ${process.version}; load average ${loadStart.toFixed(1)} at the start of the timed rounds, ${loadavg()[0].toFixed(1)} at the end. ${args.cold ? `${args.rounds} cold rounds (each a first pass by fresh extractors; JIT warmed by a throw-away set)` : `${args.rounds} rounds after a warm-up pass`}, the four systems in turns every 16 documents.`,
     '',
     '| corpus | system | docs/s | p50 ms | p99 ms |',
     '|---|---|---:|---:|---:|',
