@@ -14,6 +14,8 @@
 //   --pool N      train and score only the N best candidates by the graph score (run with rerank.pool=N)
 //   --trees N --depth N --rate X   tree parameters
 //   --drop F,G    features set to 0 (as if absent; names of rerank.ts RERANK_FEATURES)
+//   --set K=V     an option override of the preset when the candidates are read (repeatable, e.g.
+//                 --set phrases.maxTokens=2); a model trained so is used with the same overrides
 //   --grouped     cross-validate with folds by film (the gold file's "film" field), not by document index
 //   --compare     also cross-validate the committed recipe (or, with --base-drop F,G, it without those
 //                 features) on the same folds and print ΔF1@1..5 variant − recipe with the 95 % paired
@@ -36,7 +38,7 @@ let args;
 try {
   args = parseArgs({ options: { gold: { type: 'string' }, kg: { type: 'string' }, out: { type: 'string' }, cv: { type: 'boolean' }, force: { type: 'boolean' }, check: { type: 'boolean' },
     pool: { type: 'string' }, trees: { type: 'string' }, depth: { type: 'string' }, rate: { type: 'string' }, drop: { type: 'string' }, 'base-drop': { type: 'string' },
-    grouped: { type: 'boolean' }, compare: { type: 'boolean' } } }).values;
+    set: { type: 'string', multiple: true }, grouped: { type: 'boolean' }, compare: { type: 'boolean' } } }).values;
 } catch (err) {
   fail(err.message);
 }
@@ -52,7 +54,14 @@ const number = (name, integer) => {
 };
 const list = (name) => (args[name] === undefined ? [] : args[name].split(',').map((f) => f.trim()).filter(Boolean));
 const variant = { pool: number('pool', true), trees: number('trees', true), depth: number('depth', true), rate: number('rate', false), drop: list('drop') };
-const isVariant = args.grouped || Object.values(variant).some((v) => v !== undefined && !(Array.isArray(v) && v.length === 0));
+const overrides = {};
+for (const kv of args.set ?? []) {
+  const at = kv.indexOf('=');
+  if (at <= 0) fail(`--set ${kv}: expected key=value`);
+  const raw = kv.slice(at + 1);
+  overrides[kv.slice(0, at)] = raw === 'true' ? true : raw === 'false' ? false : raw !== '' && Number.isFinite(Number(raw)) ? Number(raw) : raw;
+}
+const isVariant = args.grouped || Object.keys(overrides).length > 0 || Object.values(variant).some((v) => v !== undefined && !(Array.isArray(v) && v.length === 0));
 if (isVariant && args.check) fail('--check compares the committed recipe: drop the variant flags and --grouped');
 if (isVariant && !args.out && !args.cv && !args.compare) fail('a variant without --cv, --compare or --out does nothing');
 if (args.check && !existsSync(out)) fail(`${out}: no such model to check`);
@@ -76,14 +85,20 @@ const train = await mod('eval/rerank-train.js');
 const kg = await loadKg({ kg: kgPath });
 const docs = readGold(gold);
 const started = Date.now();
-const table = train.trainingTable(docs, kg);
+let table;
+try {
+  table = train.trainingTable(docs, kg, overrides);
+} catch (err) {
+  fail(err.message);
+}
 const rows = table.reduce((a, d) => a + d.items.length, 0);
 const positives = table.reduce((a, d) => a + d.items.filter((i) => i.label).length, 0);
 process.stderr.write(`train-rerank: ${docs.length} documents, ${rows} candidates, ${positives} of ${docs.reduce((a, d) => a + d.gold.length, 0)} gold keywords among them\n`);
 const recipe = { ...train.DEFAULT_TREE_PARAMETERS };
 const params = { ...recipe, ...(variant.trees ? { trees: variant.trees } : {}), ...(variant.depth ? { depth: variant.depth } : {}), ...(variant.rate ? { rate: variant.rate } : {}) };
-const pool = variant.pool ?? train.presetPool();
-if (pool > train.presetPool()) fail(`--pool ${pool}: at most the preset's pool (${train.presetPool()})`);
+const presetPool = train.presetPool(overrides);
+const pool = variant.pool ?? presetPool;
+if (pool > presetPool) fail(`--pool ${pool}: at most the preset's pool (${presetPool}; raise it with --set rerank.pool=N)`);
 let variantTable;
 try {
   variantTable = train.restrictTable(table, { pool, drop: variant.drop });
@@ -112,7 +127,7 @@ if (args.cv || args.compare || existing?.training?.crossValidatedF1) {
     const { compareRuns } = await mod('eval/compare.js');
     let baseTable;
     try {
-      baseTable = train.restrictTable(table, { drop: list('base-drop') });
+      baseTable = train.restrictTable(Object.keys(overrides).length > 0 ? train.trainingTable(docs, kg) : table, { drop: list('base-drop') });
     } catch (err) {
       fail(err.message);
     }
@@ -131,6 +146,7 @@ const model = train.fitDocuments(variantTable, params);
 const digest = train.fileDigest(gold);
 const training = { file: basename(gold), sha256: digest.sha256, bytes: digest.bytes, documents: docs.length, candidates: variantTable.reduce((a, d) => a + d.items.length, 0), positives: variantTable.reduce((a, d) => a + d.items.filter((i) => i.label).length, 0), kgContentHash: kg.contentHash, preset: train.RERANK_PRESET, pool, parameters: params };
 if (variant.drop.length > 0) training.dropped = variant.drop;
+if (Object.keys(overrides).length > 0) training.overrides = overrides;
 if (cv && !args.grouped) training.crossValidatedF1 = cv;
 const json = JSON.stringify({ version: model.version, features: model.features, base: model.base, training, trees: model.trees.map((t) => ({ feature: t.feature, threshold: t.threshold, left: t.left, right: t.right, value: t.value })) });
 if (args.check) {
