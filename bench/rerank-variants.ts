@@ -18,7 +18,7 @@ import { loadavg } from 'node:os';
 import { createExtractor } from '../src/pipeline/extract.js';
 import { loadKg } from '../src/kg/load.js';
 import { parseRerankModel, zeroRerankModel } from '../src/pipeline/rerank-model.js';
-import { benchKgPath } from './_cli.js';
+import { benchKgPath, fmt, median } from './_cli.js';
 import { readReviews, readSynopses, REVIEWS, SYNOPSES } from './tag.js';
 
 interface Variant {
@@ -49,11 +49,16 @@ function parseArgs(argv: string[]): { rounds: number; limit: number; variants: V
   return a;
 }
 
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((x, y) => x - y);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
-const fmt = (x: number, d = 0): string => x.toLocaleString('en-US', { minimumFractionDigits: d, maximumFractionDigits: d });
+
+/** A variant's model file, or one line naming the file and the problem (exit 2). */
+function readModel(file: string): ReturnType<typeof parseRerankModel> {
+  try {
+    return parseRerankModel(JSON.parse(readFileSync(file, 'utf8')), file);
+  } catch (err) {
+    process.stderr.write(`bench/rerank-variants: ${file}: ${(err as Error).message}\n`);
+    process.exit(2);
+  }
+}
 
 const args = parseArgs(process.argv.slice(2));
 const { path, shown } = benchKgPath();
@@ -68,7 +73,7 @@ const systems: { name: string; ex: ReturnType<typeof createExtractor> }[] = [
       preset: 'filmkw-rerank',
       kg,
       overrides: v.overrides,
-      rerankModel: parseRerankModel(JSON.parse(readFileSync(v.model, 'utf8')), v.model),
+      rerankModel: readModel(v.model),
     }),
   })),
 ];
