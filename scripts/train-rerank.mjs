@@ -16,7 +16,8 @@
 //   --drop F,G    features set to 0 (as if absent; names of rerank.ts RERANK_FEATURES)
 //   --set K=V     an option override of the preset when the candidates are read (repeatable, e.g.
 //                 --set phrases.maxTokens=2); a model trained so is used with the same overrides
-//   --grouped     cross-validate with folds by film (the gold file's "film" field), not by document index
+//   --grouped     cross-validate with folds by film (the gold file's "film" field; a document without one is
+//                 its own group), not by document index
 //   --compare     also cross-validate the committed recipe (or, with --base-drop F,G, it without those
 //                 features) on the same folds and print ΔF1@1..5 variant − recipe with the 95 % paired
 //                 bootstrap interval (eval/compare.ts compareRuns)
