@@ -26,6 +26,7 @@ import { createCachedTagging, jiebaRsBoundary, type TagCacheOptions, type TagCac
 
 export interface NodeRsTagger {
   readonly base: string;
+  /** The instance (read-only use: loading words into it after creation would leave the tag cache stale). */
   readonly jieba: Jieba;
   tag(text: string): TaggedWords;
   /** The tag cache now (for tests and benchmarks). */
