@@ -175,8 +175,12 @@ export function isNumber(word: string): boolean {
   return NUMBER.test(word);
 }
 
-/** Whether `toLowerCase` can change the word for the stopword test (stopword lists are lower-case ASCII and CJK). */
-function hasUpperAscii(word: string): boolean {
+/**
+ * Whether `toLowerCase` can change the word (false: it certainly does not): true for an upper-case ASCII
+ * letter or any code unit beyond ASCII other than a CJK ideograph. The stop-word tests skip the
+ * lower-cased lookup when false.
+ */
+export function lowerCaseMayChange(word: string): boolean {
   for (let i = 0; i < word.length; i++) {
     const c = word.charCodeAt(i);
     if (c >= 0x41 && c <= 0x5a) return true;
@@ -215,7 +219,7 @@ function compile(o: CandidateOptions, stop: ReadonlySet<string>): Predicate {
       }
       if (n < min) return false;
     }
-    if (stop.size > 0 && (stop.has(word) || (caseInsensitive && hasUpperAscii(word) && stop.has(word.toLowerCase())))) return false;
+    if (stop.size > 0 && (stop.has(word) || (caseInsensitive && lowerCaseMayChange(word) && stop.has(word.toLowerCase())))) return false;
     return true;
   };
 }

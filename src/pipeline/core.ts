@@ -22,6 +22,7 @@ import { applyTitlePolicy } from '../lexicon/title-policy.js';
 import type { IdfTable } from './idf.js';
 import { findCompounds, findPhrases, nodeCounts, phraseScores, selectItems, type PhraseCandidate, type RankedItem } from './phrases.js';
 import { rerankItems } from './rerank.js';
+import { lowerCaseMayChange } from './candidates.js';
 import { rerankBias, rerankContributions, rerankLogits, sigmoid, type RerankModel } from './rerank-model.js';
 import type { OptionRules } from '../util/option-rules.js';
 
@@ -156,7 +157,7 @@ export function extractFromTokens(
     return explain;
   };
   // optional learned re-ranking over words and phrases (rerank.ts; option group rerank)
-  const ranked: RankedDocument = { text, tokens, doc, graph, entities, scores, values, included, bias, explainWord };
+  const ranked: RankedDocument = { text, tokens, doc, graph, entities, scores, values, included, bias, idfWeights, explainWord };
   if (o.rerank.enabled) return withRerank(ranked, context, call);
   // optional keyphrase stage (phrases.ts; option group phrases, off in the paper presets)
   if (o.phrases.enabled) return withPhrases(ranked, context, call);
@@ -207,6 +208,8 @@ interface RankedDocument {
   /** The nodes that may be output. */
   readonly included: readonly number[];
   readonly bias: Float64Array | null;
+  /** The IDF factor of every included node (prior `prior.idf: 'multiply'`), else null. */
+  readonly idfWeights: Float64Array | null;
   /** The explanation of word node i (its edges, rank score, IDF factor). */
   readonly explainWord: (adjacency: number[][], i: number) => KeywordExplain;
 }
@@ -268,7 +271,7 @@ function phraseCandidates(tokens: readonly TokenLike[], doc: CandidateDoc, entit
   if (o.phrases.parts === 'content') {
     const stop = context.stopwords;
     if (!stop) throw usageError('extract: phrases.parts "content" needs the stop words in the document context (DocumentContext.stopwords)');
-    return findCompounds(tokens as readonly (TokenLike & { tag?: string })[], doc, o.phrases, (w) => stop.has(w) || stop.has(w.toLowerCase()), exclude);
+    return findCompounds(tokens as readonly (TokenLike & { tag?: string })[], doc, o.phrases, (w) => stop.has(w) || (lowerCaseMayChange(w) && stop.has(w.toLowerCase())), exclude);
   }
   return findPhrases(tokens, doc, o.phrases, exclude);
 }
@@ -278,7 +281,7 @@ function phraseCandidates(tokens: readonly TokenLike[], doc: CandidateDoc, entit
  * vector, the model's probability is its score, and the selection keeps the phrase stage's dedup rule.
  */
 function withRerank(ranked: RankedDocument, context: DocumentContext, call: ExtractCallOptions): Keyword[] {
-  const { text, tokens, doc, graph, entities, scores, values, included, bias, explainWord } = ranked;
+  const { text, tokens, doc, graph, entities, scores, values, included, bias, idfWeights, explainWord } = ranked;
   const o = context.options;
   const kg = context.kg;
   const model = context.rerankModel;
@@ -303,7 +306,7 @@ function withRerank(ranked: RankedDocument, context: DocumentContext, call: Extr
   const entity = new Int32Array(n).fill(-1);
   if (kg && entities) for (let i = 0; i < n; i++) entity[i] = primaryEntity(kg, i, entities);
   const { items, matrix } = rerankItems(
-    { text, tokens, words: doc.words, node: doc.node, tokenIndex: doc.tokenIndex, charStart: doc.charStart, rank: scores, values, eligible, kgSum, semSum, entity, phrases, phraseValues },
+    { text, tokens, words: doc.words, node: doc.node, tokenIndex: doc.tokenIndex, charStart: doc.charStart, rank: scores, values, eligible, kgSum, semSum, idfWeights, entity, phrases, phraseValues },
     kg,
     context.idf,
     o.rerank.pool,

@@ -215,6 +215,23 @@ export function isSentenceEnd(word: string): boolean {
   return all;
 }
 
+/** The word → node maps built with the documents of {@link buildCandidateDoc} (see {@link nodeIndex}). */
+const nodeIndexes = new WeakMap<{ readonly words: readonly string[] }, ReadonlyMap<string, number>>();
+
+/**
+ * The node of each word of a document (word → node index): the map {@link buildCandidateDoc} built
+ * for it, or a new one for any other document (e.g. after {@link mergeEntityNodes}).
+ */
+export function nodeIndex(doc: { readonly words: readonly string[] }): ReadonlyMap<string, number> {
+  let map = nodeIndexes.get(doc);
+  if (!map) {
+    const made = new Map<string, number>();
+    doc.words.forEach((w, i) => made.set(w, i));
+    nodeIndexes.set(doc, (map = made));
+  }
+  return map;
+}
+
 /**
  * Group candidate occurrences into nodes (one per distinct word, in order of first occurrence).
  * @param candidateTokens indices into `tokens` of the candidate occurrences, ascending
@@ -245,7 +262,9 @@ export function buildCandidateDoc(tokens: readonly TokenLike[], candidateTokens:
     charStart[k] = token.start;
     sentence[k] = s;
   }
-  return { words, node, tokenIndex, charStart, sentence, tokenCount: tokens.length };
+  const doc = { words, node, tokenIndex, charStart, sentence, tokenCount: tokens.length };
+  nodeIndexes.set(doc, nodeOf);
+  return doc;
 }
 
 /**

@@ -143,6 +143,8 @@ export interface RerankDocument {
   /** Per node: Σ KG and Σ semantic weights of its edges. */
   readonly kgSum: Float64Array;
   readonly semSum: Float64Array;
+  /** IDF weight of every eligible node when the caller has it (the prior's factor); else looked up. */
+  readonly idfWeights?: Float64Array | null;
   /** The entity reported for each node (-1: none). */
   readonly entity: Int32Array;
   readonly phrases: readonly PhraseCandidate[];
@@ -341,7 +343,13 @@ export function rerankItems(d: RerankDocument, kg: KgView | null, idf: IdfTable,
   const castDoc = d.text.includes('饰）') || d.text.includes('饰)');
   // the document's words as a set, built on first use (only a person name of ≥ 3 code units asks)
   let words: Set<string> | null = null;
-  const phraseEntities = d.phrases.map((p) => surfaceEntity(kg, p.text, p.joined === true));
+  // the entity each phrase surface names, looked up when first asked (-2: not yet)
+  const phraseEntities = new Int32Array(m).fill(-2);
+  const phraseEntity = (p: number): number => {
+    let e = phraseEntities[p];
+    if (e === -2) e = phraseEntities[p] = surfaceEntity(kg, d.phrases[p].text, d.phrases[p].joined === true);
+    return e;
+  };
 
   // per word: occurrences inside its most frequent phrase candidate
   const inPhrase = ints(n);
@@ -403,7 +411,7 @@ export function rerankItems(d: RerankDocument, kg: KgView | null, idf: IdfTable,
     for (let k = 0; k < total; k++) countRank[cand[k]] = more[occurrences[cand[k]] + 1];
   }
   const docLength = Math.log1p(d.text.length) / 10;
-  const candEntity = (c: number): number => (c >= n ? phraseEntities[c - n] : d.entity[c]);
+  const candEntity = (c: number): number => (c >= n ? phraseEntity(c - n) : d.entity[c]);
   const candText = (c: number): string => (c >= n ? d.phrases[c - n].text : d.words[c]);
   // overlapping variants: per candidate, the best candidate containing it and the best it contains
   // (by final graph score; ties: the earlier candidate)
@@ -420,18 +428,27 @@ export function rerankItems(d: RerankDocument, kg: KgView | null, idf: IdfTable,
   // one pass over the proper substrings (≥ 2 code units) of the longer surfaces, looked up among the
   // candidates' surfaces: short forms (a part of any word of 3–12 code units, or of a phrase that names
   // an entity or joins names) and the overlap relations between candidates (surfaces of 3–12 code
-  // units). Substrings are only cut where a candidate's first code unit stands.
+  // units). Substrings are only cut where a candidate's first two code units stand and of a length
+  // some candidate starting with them has (pairLengths: bit k for length k, bit 31 for 31 or more).
   const shortForm = bytes(n + m);
-  const heads = new Set<number>();
-  for (let k = 0; k < total; k++) heads.add(candText(cand[k]).charCodeAt(0));
-  const scan = (w: string, c: number, short: boolean): void => {
+  const pairLengths = new Map<number, number>();
+  for (let k = 0; k < total; k++) {
+    const t = candText(cand[k]);
+    if (t.length < 2) continue;
+    const pair = t.charCodeAt(0) * 0x10000 + t.charCodeAt(1);
+    pairLengths.set(pair, (pairLengths.get(pair) ?? 0) | (1 << Math.min(t.length, 31)));
+  }
+  // short: 1 or 0, or -1 when phrase p's entity decides (looked up at the first substring found)
+  const scan = (w: string, c: number, short: number, p = -1): void => {
     for (let a = 0; a + 2 <= w.length; a++) {
-      if (!heads.has(w.charCodeAt(a))) continue;
+      const lengths = pairLengths.get(w.charCodeAt(a) * 0x10000 + w.charCodeAt(a + 1));
+      if (lengths === undefined) continue;
       for (let b = a + 2; b <= w.length; b++) {
-        if (b - a === w.length) continue;
+        if (b - a === w.length || (lengths & (1 << Math.min(b - a, 31))) === 0) continue;
         const sub = byText.get(w.slice(a, b));
         if (sub === undefined || sub === c) continue;
-        if (short) shortForm[sub] = 1;
+        if (short < 0) short = phraseEntity(p) >= 0 ? 1 : 0;
+        if (short === 1) shortForm[sub] = 1;
         if (c < 0) continue;
         if (better(c, container[sub])) container[sub] = c;
         if (better(sub, contained[c])) contained[c] = sub;
@@ -441,13 +458,14 @@ export function rerankItems(d: RerankDocument, kg: KgView | null, idf: IdfTable,
   };
   for (let i = 0; i < n; i++) {
     const w = d.words[i];
-    if (w.length >= 3 && w.length <= 12) scan(w, d.eligible[i] ? i : -1, true);
+    if (w.length >= 3 && w.length <= 12) scan(w, d.eligible[i] ? i : -1, 1);
   }
   for (let p = 0; p < m; p++) {
     const w = d.phrases[p].text;
     const scored = !Number.isNaN(d.phraseValues[p]) && w.length >= 3 && w.length <= 12;
-    const short = phraseEntities[p] >= 0 || d.phrases[p].joined === true;
-    if (scored || short) scan(w, scored ? n + p : -1, short);
+    const joined = d.phrases[p].joined === true;
+    if (scored || joined) scan(w, scored ? n + p : -1, joined ? 1 : -1, p);
+    else if (phraseEntity(p) >= 0) scan(w, -1, 1);
   }
   const setOverlap = (f: Float64Array, c: number): void => {
     const up = container[c];
@@ -482,7 +500,7 @@ export function rerankItems(d: RerankDocument, kg: KgView | null, idf: IdfTable,
     const w = d.words[i];
     f[F.base] = norm(d.values[i], maxValue);
     f[F.textrank] = norm(d.rank[i], maxRank);
-    f[F.idf] = idf.weight(w) / 10;
+    f[F.idf] = (d.idfWeights ? d.idfWeights[i] : idf.weight(w)) / 10;
     f[F.logCount] = Math.log1p(count[i]);
     f[F.firstPos] = first[i] / L;
     f[F.spread] = (last[i] - first[i]) / L;
@@ -544,7 +562,7 @@ export function rerankItems(d: RerankDocument, kg: KgView | null, idf: IdfTable,
     setLength(f, ph.text);
     f[F.kgEdges] = Math.log1p(kgSum);
     f[F.semEdges] = Math.log1p(semSum);
-    setKind(f, phraseEntities[p]);
+    setKind(f, phraseEntity(p));
     f[F.shortForm] = shortForm[n + p];
     f[F.phrase] = 1;
     f[F.phrase3] = ph.members.length >= 3 ? 1 : 0;
@@ -552,7 +570,7 @@ export function rerankItems(d: RerankDocument, kg: KgView | null, idf: IdfTable,
     f[F.phraseJoined] = ph.joined ? 1 : 0;
     f[F.phraseSequel] = ph.sequel ? 1 : 0;
     if (ph.sequel && d.entity[ph.members[0]] >= 0 && kg && kg.kindOf(d.entity[ph.members[0]]) === 'Movie') setKind(f, d.entity[ph.members[0]]);
-    f[F.phraseEntity] = phraseEntities[p] >= 0 ? 1 : 0;
+    f[F.phraseEntity] = phraseEntity(p) >= 0 ? 1 : 0;
     f[F.partBest] = norm(best, maxValue);
     f[F.partWorst] = norm(worst, maxValue);
   };
@@ -598,7 +616,7 @@ export function rerankItems(d: RerankDocument, kg: KgView | null, idf: IdfTable,
     f[F.top30] = r < 30 ? 1 : 0;
     items[r] =
       c >= n
-        ? { text: d.phrases[c - n].text, node: -1, phrase: c - n, charStart: d.phrases[c - n].charStart, entity: phraseEntities[c - n], features: f, baseRank: r }
+        ? { text: d.phrases[c - n].text, node: -1, phrase: c - n, charStart: d.phrases[c - n].charStart, entity: phraseEntity(c - n), features: f, baseRank: r }
         : { text: d.words[c], node: c, phrase: -1, charStart: first[c], entity: d.entity[c], features: f, baseRank: r };
   }
   return { items, matrix };
