@@ -215,19 +215,20 @@ export function isSentenceEnd(word: string): boolean {
   return all;
 }
 
-/** The word → node maps built with the documents of {@link buildCandidateDoc} (see {@link nodeIndex}). */
-const nodeIndexes = new WeakMap<{ readonly words: readonly string[] }, ReadonlyMap<string, number>>();
+/** The word → node maps of the node labels made by {@link buildCandidateDoc} (see {@link nodeIndex}). */
+const nodeIndexes = new WeakMap<readonly string[], ReadonlyMap<string, number>>();
 
 /**
- * The node of each word of a document (word → node index): the map {@link buildCandidateDoc} built
- * for it, or a new one for any other document (e.g. after {@link mergeEntityNodes}).
+ * The index of each of a document's node labels (word → node): the map {@link buildCandidateDoc} built
+ * with them, else one made now and kept with them (labels are never changed once made; merged nodes,
+ * {@link mergeEntityNodes}, get new labels).
  */
-export function nodeIndex(doc: { readonly words: readonly string[] }): ReadonlyMap<string, number> {
-  let map = nodeIndexes.get(doc);
+export function nodeIndex(words: readonly string[]): ReadonlyMap<string, number> {
+  let map = nodeIndexes.get(words);
   if (!map) {
     const made = new Map<string, number>();
-    doc.words.forEach((w, i) => made.set(w, i));
-    nodeIndexes.set(doc, (map = made));
+    words.forEach((w, i) => made.set(w, i));
+    nodeIndexes.set(words, (map = made));
   }
   return map;
 }
@@ -262,9 +263,8 @@ export function buildCandidateDoc(tokens: readonly TokenLike[], candidateTokens:
     charStart[k] = token.start;
     sentence[k] = s;
   }
-  const doc = { words, node, tokenIndex, charStart, sentence, tokenCount: tokens.length };
-  nodeIndexes.set(doc, nodeOf);
-  return doc;
+  nodeIndexes.set(words, nodeOf);
+  return { words, node, tokenIndex, charStart, sentence, tokenCount: tokens.length };
 }
 
 /**

@@ -218,7 +218,7 @@ export function findPhrases(
     }
     start = end;
   }
-  const words = nodeIndex(doc);
+  const words = nodeIndex(doc.words);
   const out: PhraseCandidate[] = [];
   for (const [text, p] of found) {
     if (p.count < options.minCount || words.has(text)) continue;
@@ -481,7 +481,7 @@ export function findCompounds(
       seen.lastStart = tokens[t].start;
     } else sequels.set(text, { member: tokenNode[t], count: 1, charStart: tokens[t].start, lastStart: tokens[t].start });
   }
-  const words = nodeIndex(doc);
+  const words = nodeIndex(doc.words);
   const out: PhraseCandidate[] = [];
   for (const [text, p] of found) {
     if (p.count < options.minCount || words.has(text)) continue;

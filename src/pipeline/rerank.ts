@@ -21,7 +21,7 @@
  * Pure: a function of the document's ranked graph, the KG and the model passed in.
  */
 import type { KgView } from '../kg/model.js';
-import type { TokenLike } from './graph.js';
+import { nodeIndex, type TokenLike } from './graph.js';
 import { foldNameDots, type PhraseCandidate } from './phrases.js';
 import type { IdfTable } from './idf.js';
 import type { OptionRules } from '../util/option-rules.js';
@@ -182,6 +182,9 @@ const CAST_LEFT = ['主演', '演员', '配音', '饰演', '领衔', '出演', '
 const pairCode = (cue: string): number => cue.charCodeAt(0) * 0x10000 + cue.charCodeAt(1);
 const CAST_CUES = new Set(CAST_LEFT.map(pairCode));
 const RIGHT_CUES = new Set(['主演', '饰演', '领衔'].map(pairCode));
+/** Whether a code unit is the first of some cue (a quick test before the pair is looked up). */
+const CUE_FIRST = new Uint8Array(0x10000);
+for (const cue of CAST_LEFT) CUE_FIRST[cue.charCodeAt(0)] = 1;
 
 /** Whether the occurrence at [s, e) of `text` stands in a cast list (see module header). */
 export function inCastContext(text: string, s: number, e: number): boolean {
@@ -191,9 +194,12 @@ export function inCastContext(text: string, s: number, e: number): boolean {
   const before = text.charCodeAt(s - 1);
   if (before === 0x3001 || before === 0xff08 || before === 0x28) return true;
   // a cue within the 8 characters before the name (the cues are two characters long)
-  for (let j = Math.max(0, s - 8); j + 2 <= s; j++) if (CAST_CUES.has(text.charCodeAt(j) * 0x10000 + text.charCodeAt(j + 1))) return true;
+  for (let j = Math.max(0, s - 8); j + 2 <= s; j++) {
+    const c = text.charCodeAt(j);
+    if (CUE_FIRST[c] === 1 && CAST_CUES.has(c * 0x10000 + text.charCodeAt(j + 1))) return true;
+  }
   // 主演 / 饰演 right after the name (由吴京主演)
-  return RIGHT_CUES.has(next * 0x10000 + text.charCodeAt(e + 1));
+  return CUE_FIRST[next] === 1 && RIGHT_CUES.has(next * 0x10000 + text.charCodeAt(e + 1));
 }
 
 /** Whether [s, e) lies inside 《》 (the nearest mark to the left is an opening one and 》 follows). */
@@ -231,6 +237,9 @@ function hasDigit(s: string): boolean {
   }
   return false;
 }
+
+/** Slots of the filter of candidates' first two code units in {@link rerankItems} (a power of two). */
+const PAIR_SLOTS = 1024;
 
 /** More candidates than this (words + phrases of one document) are refused (sort keys stay exact). */
 const CAND_LIMIT = 1 << 20;
@@ -342,7 +351,7 @@ export function rerankItems(d: RerankDocument, kg: KgView | null, idf: IdfTable,
   if (kg) for (let i = 0; i < n; i++) if (d.entity[i] >= 0 && PERSONISH.has(kg.kindOf(d.entity[i]))) personOrder[i] = persons++;
   const castDoc = d.text.includes('饰）') || d.text.includes('饰)');
   // the document's words as a set, built on first use (only a person name of ≥ 3 code units asks)
-  let words: Set<string> | null = null;
+  let words: ReadonlyMap<string, number> | null = null;
   // the entity each phrase surface names, looked up when first asked (-2: not yet)
   const phraseEntities = new Int32Array(m).fill(-2);
   const phraseEntity = (p: number): number => {
@@ -377,6 +386,7 @@ export function rerankItems(d: RerankDocument, kg: KgView | null, idf: IdfTable,
     occurrences[i] = count[i];
     cand[total++] = i;
   }
+  const wordCandidates = total;
   for (let p = 0; p < m; p++) {
     if (Number.isNaN(d.phraseValues[p])) continue;
     base[n + p] = norm(d.phraseValues[p], maxValue);
@@ -384,24 +394,35 @@ export function rerankItems(d: RerankDocument, kg: KgView | null, idf: IdfTable,
     occurrences[n + p] = d.phrases[p].count;
     cand[total++] = n + p;
   }
-  // candidates by first occurrence (ties: candidate index), sorted as numbers start × 2^20 + index
-  // (exact in a double; a comparator sort costs ten times as much). Ranks: the number of candidates
-  // with an earlier first occurrence / with more occurrences (ties share a rank).
+  // candidates by first occurrence (ties: candidate index): the words and the phrases are each in that
+  // order already when their first occurrences do not decrease (nodes are numbered in order of first
+  // occurrence, phrases are found in text order), and are then merged; otherwise sorted as numbers
+  // start × 2^20 + index (exact in a double; a comparator sort costs ten times as much). Ranks: the
+  // number of candidates with an earlier first occurrence / with more occurrences (ties share a rank).
   const byFirst = new Int32Array(total);
   const countRank = ints(n + m);
   const firstRank = ints(n + m);
   {
-    const keys = new Float64Array(total);
     let maxCount = 0;
+    let ordered = true;
     for (let k = 0; k < total; k++) {
       const c = cand[k];
-      keys[k] = start[c] * CAND_LIMIT + c;
       if (occurrences[c] > maxCount) maxCount = occurrences[c];
+      if (k > 0 && k !== wordCandidates && start[c] < start[cand[k - 1]]) ordered = false;
     }
-    keys.sort();
+    if (ordered) {
+      // merge: on equal first occurrences the word (lower index) goes first
+      let w = 0;
+      let p = wordCandidates;
+      for (let r = 0; r < total; r++) byFirst[r] = p >= total || (w < wordCandidates && start[cand[w]] <= start[cand[p]]) ? cand[w++] : cand[p++];
+    } else {
+      const keys = new Float64Array(total);
+      for (let k = 0; k < total; k++) keys[k] = start[cand[k]] * CAND_LIMIT + cand[k];
+      keys.sort();
+      for (let r = 0; r < total; r++) byFirst[r] = keys[r] % CAND_LIMIT;
+    }
     for (let r = 0; r < total; r++) {
-      const c = keys[r] % CAND_LIMIT;
-      byFirst[r] = c;
+      const c = byFirst[r];
       firstRank[c] = r > 0 && start[byFirst[r - 1]] === start[c] ? firstRank[byFirst[r - 1]] : r;
     }
     // more[v] = candidates with more than v occurrences
@@ -429,20 +450,20 @@ export function rerankItems(d: RerankDocument, kg: KgView | null, idf: IdfTable,
   // candidates' surfaces: short forms (a part of any word of 3–12 code units, or of a phrase that names
   // an entity or joins names) and the overlap relations between candidates (surfaces of 3–12 code
   // units). Substrings are only cut where a candidate's first two code units stand and of a length
-  // some candidate starting with them has (pairLengths: bit k for length k, bit 31 for 31 or more).
+  // some candidate starting with them may have (pairLengths, a filter indexed by a hash of the two code
+  // units: bit k for length k, bit 31 for 31 or more; bits of other pairs may share a slot).
   const shortForm = bytes(n + m);
-  const pairLengths = new Map<number, number>();
+  const pairLengths = new Int32Array(PAIR_SLOTS);
+  const pairSlot = (w: string, a: number): number => (w.charCodeAt(a) * 31 + w.charCodeAt(a + 1)) & (PAIR_SLOTS - 1);
   for (let k = 0; k < total; k++) {
     const t = candText(cand[k]);
-    if (t.length < 2) continue;
-    const pair = t.charCodeAt(0) * 0x10000 + t.charCodeAt(1);
-    pairLengths.set(pair, (pairLengths.get(pair) ?? 0) | (1 << Math.min(t.length, 31)));
+    if (t.length >= 2) pairLengths[pairSlot(t, 0)] |= 1 << Math.min(t.length, 31);
   }
   // short: 1 or 0, or -1 when phrase p's entity decides (looked up at the first substring found)
   const scan = (w: string, c: number, short: number, p = -1): void => {
     for (let a = 0; a + 2 <= w.length; a++) {
-      const lengths = pairLengths.get(w.charCodeAt(a) * 0x10000 + w.charCodeAt(a + 1));
-      if (lengths === undefined) continue;
+      const lengths = pairLengths[pairSlot(w, a)];
+      if (lengths === 0) continue;
       for (let b = a + 2; b <= w.length; b++) {
         if (b - a === w.length || (lengths & (1 << Math.min(b - a, 31))) === 0) continue;
         const sub = byText.get(w.slice(a, b));
@@ -529,7 +550,7 @@ export function rerankItems(d: RerankDocument, kg: KgView | null, idf: IdfTable,
     }
     f[F.shortForm] = shortForm[i];
     if (w.length >= 3 && d.entity[i] >= 0 && kg && PERSONISH.has(kg.kindOf(d.entity[i]))) {
-      words ??= new Set(d.words);
+      words ??= nodeIndex(d.words);
       for (let a = 0; a < w.length && !f[F.fullForm]; a++) for (let b = a + 2; b <= w.length; b++) if (b - a < w.length && words.has(w.slice(a, b))) f[F.fullForm] = 1;
     }
     const pos = posGroup(tag[i]);
