@@ -25,6 +25,7 @@ import { nodeIndex, type TokenLike } from './graph.js';
 import { foldNameDots, type PhraseCandidate } from './phrases.js';
 import type { IdfTable } from './idf.js';
 import type { OptionRules } from '../util/option-rules.js';
+import { FNV_OFFSET, FNV_PRIME, hashName } from '../util/hash.js';
 
 /** Options of the re-ranking stage (group `rerank`). */
 export interface RerankOptions {
@@ -238,9 +239,6 @@ function hasDigit(s: string): boolean {
   return false;
 }
 
-/** Slots of the filter of candidates' first two code units in {@link rerankItems} (a power of two). */
-const PAIR_SLOTS = 1024;
-
 /** More candidates than this (words + phrases of one document) are refused (sort keys stay exact). */
 const CAND_LIMIT = 1 << 20;
 
@@ -287,7 +285,7 @@ export function rerankItems(d: RerankDocument, kg: KgView | null, idf: IdfTable,
   if (n + m >= CAND_LIMIT) throw new RangeError(`rerank: ${n + m} candidates in one document (at most ${CAND_LIMIT - 1})`);
   const L = Math.max(1, d.text.length);
   // the per-node and per-candidate integer arrays are views of one buffer each (one allocation, not 19)
-  const ints = arena(new Int32Array(9 * n + 7 * (n + m)));
+  const ints = arena(new Int32Array(9 * n + 8 * (n + m)));
   const bytes = arena(new Uint8Array(n + 2 * (n + m)));
   const count = ints(n);
   const first = ints(n).fill(-1);
@@ -439,35 +437,55 @@ export function rerankItems(d: RerankDocument, kg: KgView | null, idf: IdfTable,
   const container = ints(n + m).fill(-1);
   const contained = ints(n + m).fill(-1);
   const containsEntity = bytes(n + m);
-  const byText = new Map<string, number>();
+  // the candidates' surfaces in an open-addressing table on their FNV-1a hash (util/hash.ts), each
+  // surface holding its best candidate (the higher final graph score, then the earlier)
+  let slots = 16;
+  while (slots < 4 * total) slots *= 2;
+  const surfaceSlots = new Int32Array(slots).fill(-1);
+  const slotMask = slots - 1;
+  const surfaceHash = ints(n + m);
   for (let k = 0; k < total; k++) {
     const c = cand[k];
-    const other = byText.get(candText(c));
-    if (other === undefined || base[c] > base[other]) byText.set(candText(c), c);
+    const t = candText(c);
+    const h = hashName(t) | 0;
+    surfaceHash[c] = h;
+    for (let q = h & slotMask; ; q = (q + 1) & slotMask) {
+      const other = surfaceSlots[q];
+      if (other < 0 || (surfaceHash[other] === h && candText(other) === t)) {
+        if (other < 0 || base[c] > base[other]) surfaceSlots[q] = c;
+        break;
+      }
+    }
   }
+  /** The candidate whose surface is w[a, b) (h: its hash), or -1. */
+  const surfaceAt = (w: string, a: number, b: number, h: number): number => {
+    for (let q = h & slotMask; ; q = (q + 1) & slotMask) {
+      const c = surfaceSlots[q];
+      if (c < 0) return -1;
+      if (surfaceHash[c] !== h) continue;
+      const t = candText(c);
+      if (t.length !== b - a) continue;
+      let k = 0;
+      while (k < t.length && t.charCodeAt(k) === w.charCodeAt(a + k)) k++;
+      if (k === t.length) return c;
+    }
+  };
   const better = (a: number, b: number): boolean => b < 0 || base[a] > base[b] || (base[a] === base[b] && a < b);
   // one pass over the proper substrings (≥ 2 code units) of the longer surfaces, looked up among the
   // candidates' surfaces: short forms (a part of any word of 3–12 code units, or of a phrase that names
   // an entity or joins names) and the overlap relations between candidates (surfaces of 3–12 code
-  // units). Substrings are only cut where a candidate's first two code units stand and of a length
-  // some candidate starting with them may have (pairLengths, a filter indexed by a hash of the two code
-  // units: bit k for length k, bit 31 for 31 or more; bits of other pairs may share a slot).
+  // units). The substrings are not cut out: each one's hash grows by a code unit at a time and is looked
+  // up in the table of surfaces.
   const shortForm = bytes(n + m);
-  const pairLengths = new Int32Array(PAIR_SLOTS);
-  const pairSlot = (w: string, a: number): number => (w.charCodeAt(a) * 31 + w.charCodeAt(a + 1)) & (PAIR_SLOTS - 1);
-  for (let k = 0; k < total; k++) {
-    const t = candText(cand[k]);
-    if (t.length >= 2) pairLengths[pairSlot(t, 0)] |= 1 << Math.min(t.length, 31);
-  }
   // short: 1 or 0, or -1 when phrase p's entity decides (looked up at the first substring found)
   const scan = (w: string, c: number, short: number, p = -1): void => {
     for (let a = 0; a + 2 <= w.length; a++) {
-      const lengths = pairLengths[pairSlot(w, a)];
-      if (lengths === 0) continue;
+      let h = Math.imul(FNV_OFFSET ^ w.charCodeAt(a), FNV_PRIME);
       for (let b = a + 2; b <= w.length; b++) {
-        if (b - a === w.length || (lengths & (1 << Math.min(b - a, 31))) === 0) continue;
-        const sub = byText.get(w.slice(a, b));
-        if (sub === undefined || sub === c) continue;
+        h = Math.imul(h ^ w.charCodeAt(b - 1), FNV_PRIME);
+        if (b - a === w.length) continue;
+        const sub = surfaceAt(w, a, b, h);
+        if (sub < 0 || sub === c) continue;
         if (short < 0) short = phraseEntity(p) >= 0 ? 1 : 0;
         if (short === 1) shortForm[sub] = 1;
         if (c < 0) continue;
