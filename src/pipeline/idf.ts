@@ -154,37 +154,19 @@ export function idfTableFromPacked(packed: Uint8Array, source: string): IdfTable
   const reason = words.check();
   if (reason) throw bad(reason);
   const mask = cap - 1;
-  // the words looked up last, one per slot of a small direct-mapped memo (a pure lookup: it changes no
-  // value): the table is megabytes of arrays, and a lookup of a word not asked for lately waits for
-  // memory several times, while a text's common words recur from document to document
-  const recentWords: (string | undefined)[] = new Array<string | undefined>(RECENT_SLOTS);
-  const recentValues = new Float64Array(RECENT_SLOTS);
   return Object.freeze({
     source,
     size: n,
     unknown,
     weight(word: string): number {
-      const h = hashName(word);
-      const r = h & (RECENT_SLOTS - 1);
-      if (recentWords[r] === word) return recentValues[r];
-      let value = unknown;
-      for (let p = h & mask; ; p = (p + 1) & mask) {
+      for (let p = hashName(word) & mask; ; p = (p + 1) & mask) {
         const k = slots[p];
-        if (k < 0) break;
-        if (words.equals(k, word)) {
-          value = values[k];
-          break;
-        }
+        if (k < 0) return unknown;
+        if (words.equals(k, word)) return values[k];
       }
-      recentWords[r] = word;
-      recentValues[r] = value;
-      return value;
     },
   });
 }
-
-/** Slots of the memo of recent lookups of {@link idfTableFromPacked} (a power of two). */
-const RECENT_SLOTS = 4096;
 
 /** An IDF table from the text of a table file (parsed and packed; see module header). */
 export function parseIdf(content: string, name: string): IdfTable {
