@@ -263,5 +263,5 @@ export function selectCandidateIndices(tokens: readonly Token[], filter: Candida
     const t = tokens[i];
     if (keep(t.word, t.tag)) idx[n++] = i;
   }
-  return idx.slice(0, n);
+  return idx.subarray(0, n);
 }

@@ -25,6 +25,7 @@ import { rerankItems } from './rerank.js';
 import { lowerCaseMayChange } from './candidates.js';
 import { rerankBias, rerankContributions, rerankLogits, sigmoid, type RerankModel } from './rerank-model.js';
 import type { OptionRules } from '../util/option-rules.js';
+import { arena } from '../util/arena.js';
 
 export const SCORE_SCALES = ['raw', 'minMax10', 'sum'] as const;
 export const ISOLATED_RULES = ['keep', 'drop', 'zero'] as const;
@@ -131,7 +132,9 @@ export function extractFromTokens(
 
   // isolated candidates (no edge at all)
   const included: number[] = [];
-  const values = new Float64Array(n);
+  // the scores and the IDF factors are views of one buffer (util/arena.ts)
+  const floats = arena(new Float64Array(o.prior.idf === 'multiply' ? 2 * n : n));
+  const values = floats(n);
   for (let i = 0; i < n; i++) {
     const isolated = input.offsets[i + 1] === input.offsets[i];
     if (isolated && o.output.isolated === 'drop') continue;
@@ -143,7 +146,7 @@ export function extractFromTokens(
   if (o.prior.idf === 'multiply') {
     const idf = context.idf;
     if (!idf) throw usageError('extract: prior.idf "multiply" needs an IDF table in the document context (DocumentContext.idf)');
-    idfWeights = new Float64Array(n);
+    idfWeights = floats(n);
     for (const i of included) {
       idfWeights[i] = idf.weight(doc.words[i]);
       values[i] *= idfWeights[i];
@@ -289,12 +292,15 @@ function withRerank(ranked: RankedDocument, context: DocumentContext, call: Extr
   if (!context.idf) throw usageError('extract: rerank.enabled needs an IDF table in the document context (DocumentContext.idf)');
   const n = doc.words.length;
   const topK = checkTopK(call, o);
+  // the integer and the number arrays are views of one buffer each (util/arena.ts)
+  const ints = arena(new Int32Array(2 * n));
   const eligible = new Uint8Array(n);
   for (const i of included) eligible[i] = 1;
   const phrases = phraseCandidates(tokens, doc, entities, context);
-  const phraseValues = phraseScores(phrases, values, eligible, nodeCounts(doc.node, n), o.phrases.score);
-  const kgSum = new Float64Array(n);
-  const semSum = new Float64Array(n);
+  const phraseValues = phraseScores(phrases, values, eligible, nodeCounts(doc.node, n, ints(n)), o.phrases.score);
+  const floats = arena(new Float64Array(2 * n + Math.min(n + phrases.length, o.rerank.pool)));
+  const kgSum = floats(n);
+  const semSum = floats(n);
   for (let e = 0; e < graph.edgeCount; e++) {
     kgSum[graph.source[e]] += graph.kg[e];
     semSum[graph.source[e]] += graph.sem[e];
@@ -303,7 +309,7 @@ function withRerank(ranked: RankedDocument, context: DocumentContext, call: Extr
       semSum[graph.target[e]] += graph.sem[e];
     }
   }
-  const entity = new Int32Array(n).fill(-1);
+  const entity = ints(n).fill(-1);
   if (kg && entities) for (let i = 0; i < n; i++) entity[i] = primaryEntity(kg, i, entities);
   const { items, matrix } = rerankItems(
     { text, tokens, words: doc.words, node: doc.node, tokenIndex: doc.tokenIndex, charStart: doc.charStart, rank: scores, values, eligible, kgSum, semSum, idfWeights, entity, phrases, phraseValues },
@@ -312,7 +318,7 @@ function withRerank(ranked: RankedDocument, context: DocumentContext, call: Extr
     o.rerank.pool,
   );
   // only the pool best by the graph score are items; the rest are never output
-  const logits = rerankLogits(model, matrix, items.length, new Float64Array(items.length));
+  const logits = rerankLogits(model, matrix, items.length, floats(items.length));
   const candidates: RankedItem[] = items.map((it, k) => ({ text: it.text, value: logits[k], charStart: it.charStart, phrase: it.phrase >= 0 }));
   const order = selectItems(candidates, o.rank.tieBreak, o.phrases.dedup, topK);
   const out: Keyword[] = [];

@@ -39,6 +39,7 @@ import type { OccurrenceView } from './positions.js';
 import type { RankInput } from './rank.js';
 import { EdgeTable } from './edge-table.js';
 import { sortedHas } from '../util/sorted.js';
+import { arena } from '../util/arena.js';
 import type { OptionRules } from '../util/option-rules.js';
 
 export const WINDOW_OVER = ['candidates', 'allTokens'] as const;
@@ -239,10 +240,12 @@ export function nodeIndex(words: readonly string[]): ReadonlyMap<string, number>
  */
 export function buildCandidateDoc(tokens: readonly TokenLike[], candidateTokens: ArrayLike<number>): CandidateDoc {
   const count = candidateTokens.length;
-  const node = new Int32Array(count);
-  const tokenIndex = new Int32Array(count);
-  const charStart = new Int32Array(count);
-  const sentence = new Int32Array(count);
+  // views of one buffer (util/arena.ts)
+  const take = arena(new Int32Array(4 * count));
+  const node = take(count);
+  const tokenIndex = take(count);
+  const charStart = take(count);
+  const sentence = take(count);
   const words: string[] = [];
   const nodeOf = new Map<string, number>();
   // sentence number of every token up to the last candidate
@@ -678,8 +681,12 @@ export function toRankInput(graph: WordGraph, bias: Float64Array | null, sweepOr
   const m = graph.edgeCount;
   const { source, target, weight } = graph;
   const denominator = graph.smInDenominator ? weight : graph.base;
-  const degree = new Int32Array(n + 1);
-  const outWeights = new Float64Array(n);
+  // the integer and the number arrays are views of one buffer each (util/arena.ts); a node pair gives
+  // at most two entries
+  const ints = arena(new Int32Array(2 * n + 1 + 2 * m));
+  const floats = arena(new Float64Array(n + 2 * m));
+  const degree = ints(n + 1);
+  const outWeights = floats(n);
   for (let e = 0; e < m; e++) {
     if (weight[e] === 0 && denominator[e] === 0) continue;
     const a = source[e];
@@ -693,9 +700,10 @@ export function toRankInput(graph: WordGraph, bias: Float64Array | null, sweepOr
   }
   for (let i = 0; i < n; i++) degree[i + 1] += degree[i];
   const offsets = degree;
-  const fill = offsets.slice(0, n);
-  const targets = new Int32Array(offsets[n]);
-  const weights = new Float64Array(offsets[n]);
+  const fill = ints(n);
+  fill.set(offsets.subarray(0, n));
+  const targets = ints(offsets[n]);
+  const weights = floats(offsets[n]);
   for (let e = 0; e < m; e++) {
     if (weight[e] === 0 && denominator[e] === 0) continue;
     const a = source[e];

@@ -41,6 +41,7 @@
  */
 import { compareCodePoints } from './rank.js';
 import { nodeIndex } from './graph.js';
+import { arena } from '../util/arena.js';
 import type { RankOptions } from './rank.js';
 import type { OptionRules } from '../util/option-rules.js';
 
@@ -248,9 +249,9 @@ export function isFunctionTag(tag: string | undefined): boolean {
   }
 }
 
-/** Occurrences of each node among the candidate occurrences. */
-export function nodeCounts(node: Int32Array, nodeCount: number): Int32Array {
-  const c = new Int32Array(nodeCount);
+/** Occurrences of each node among the candidate occurrences (into `out` when given: zeroed, nodeCount long). */
+export function nodeCounts(node: Int32Array, nodeCount: number, out?: Int32Array): Int32Array {
+  const c = out ?? new Int32Array(nodeCount);
   for (let k = 0; k < node.length; k++) c[node[k]]++;
   return c;
 }
@@ -382,11 +383,14 @@ export function findCompounds(
   entities: readonly (Int32Array | null)[] | null = null,
 ): PhraseCandidate[] {
   const T = tokens.length;
+  // the per-token arrays are views of two buffers (util/arena.ts)
+  const ints = arena(new Int32Array(2 * T));
+  const flags = arena(new Int8Array(2 * T));
   // token index → node of the candidate occurrence there, or -1
-  const tokenNode = new Int32Array(T).fill(-1);
+  const tokenNode = ints(T).fill(-1);
   for (let k = 0; k < doc.node.length; k++) tokenNode[doc.tokenIndex[k]] = doc.node[k];
   // per token, decided once: 1 = a part, 0 = not (-1 = not yet known)
-  const part = new Int8Array(T).fill(-1);
+  const part = flags(T).fill(-1);
   const isPart = (t: number): boolean => {
     if (part[t] < 0) {
       const tok = tokens[t];
@@ -413,8 +417,8 @@ export function findCompounds(
   };
   const found = new Map<string, { members: Int32Array; count: number; charStart: number; lastStart: number; oneChar: number; joined: boolean }>();
   // the current run of parts, possibly joined: parts[0..runLength) token indices, joinedBefore[] whether a joiner precedes
-  const parts = new Int32Array(T);
-  const joinedBefore = new Uint8Array(T);
+  const parts = ints(T);
+  const joinedBefore = flags(T);
   let t = 0;
   while (t < T) {
     if (!isPart(t)) {

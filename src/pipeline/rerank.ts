@@ -26,6 +26,7 @@ import { foldNameDots, type PhraseCandidate } from './phrases.js';
 import type { IdfTable } from './idf.js';
 import type { OptionRules } from '../util/option-rules.js';
 import { FNV_OFFSET, FNV_PRIME, hashName } from '../util/hash.js';
+import { arena } from '../util/arena.js';
 
 /** Options of the re-ranking stage (group `rerank`). */
 export interface RerankOptions {
@@ -242,12 +243,6 @@ function hasDigit(s: string): boolean {
 /** More candidates than this (words + phrases of one document) are refused (sort keys stay exact). */
 const CAND_LIMIT = 1 << 20;
 
-/** Consecutive views of `buffer`, `take(length)` after `take(length)` (zeroed as the buffer is). */
-function arena<T extends Int32Array | Uint8Array>(buffer: T): (length: number) => T {
-  let at = 0;
-  return (length) => buffer.subarray(at, (at += length)) as T;
-}
-
 /** The first index of a sorted array whose value is not below v. */
 function lowerBound(a: Int32Array | Float64Array, v: number): number {
   let lo = 0;
@@ -284,9 +279,12 @@ export function rerankItems(d: RerankDocument, kg: KgView | null, idf: IdfTable,
   const m = d.phrases.length;
   if (n + m >= CAND_LIMIT) throw new RangeError(`rerank: ${n + m} candidates in one document (at most ${CAND_LIMIT - 1})`);
   const L = Math.max(1, d.text.length);
-  // the per-node and per-candidate integer arrays are views of one buffer each (one allocation, not 19)
-  const ints = arena(new Int32Array(9 * n + 8 * (n + m)));
+  // the per-node and per-candidate arrays are views of three buffers (util/arena.ts): integers (with the
+  // surface table of at most 8 (n + m) + 16 slots), bytes, and numbers (with the feature matrix)
+  const rowBound = Math.min(n + m, pool);
+  const ints = arena(new Int32Array(9 * n + 19 * (n + m) + m + 16));
   const bytes = arena(new Uint8Array(n + 2 * (n + m)));
+  const floats = arena(new Float64Array(2 * (n + m) + rowBound * RERANK_FEATURE_COUNT));
   const count = ints(n);
   const first = ints(n).fill(-1);
   const last = ints(n);
@@ -351,7 +349,7 @@ export function rerankItems(d: RerankDocument, kg: KgView | null, idf: IdfTable,
   // the document's words as a set, built on first use (only a person name of ≥ 3 code units asks)
   let words: ReadonlyMap<string, number> | null = null;
   // the entity each phrase surface names, looked up when first asked (-2: not yet)
-  const phraseEntities = new Int32Array(m).fill(-2);
+  const phraseEntities = ints(m).fill(-2);
   const phraseEntity = (p: number): number => {
     let e = phraseEntities[p];
     if (e === -2) e = phraseEntities[p] = surfaceEntity(kg, d.phrases[p].text, d.phrases[p].joined === true);
@@ -373,7 +371,7 @@ export function rerankItems(d: RerankDocument, kg: KgView | null, idf: IdfTable,
 
   // every output candidate (word node i, or phrase p as n + p) with its final graph score
   const cand = ints(n + m);
-  const base = new Float64Array(n + m);
+  const base = floats(n + m);
   const start = ints(n + m);
   const occurrences = ints(n + m);
   let total = 0;
@@ -397,7 +395,7 @@ export function rerankItems(d: RerankDocument, kg: KgView | null, idf: IdfTable,
   // occurrence, phrases are found in text order), and are then merged; otherwise sorted as numbers
   // start × 2^20 + index (exact in a double; a comparator sort costs ten times as much). Ranks: the
   // number of candidates with an earlier first occurrence / with more occurrences (ties share a rank).
-  const byFirst = new Int32Array(total);
+  const byFirst = ints(total);
   const countRank = ints(n + m);
   const firstRank = ints(n + m);
   {
@@ -441,7 +439,7 @@ export function rerankItems(d: RerankDocument, kg: KgView | null, idf: IdfTable,
   // surface holding its best candidate (the higher final graph score, then the earlier)
   let slots = 16;
   while (slots < 4 * total) slots *= 2;
-  const surfaceSlots = new Int32Array(slots).fill(-1);
+  const surfaceSlots = ints(slots).fill(-1);
   const slotMask = slots - 1;
   const surfaceHash = ints(n + m);
   for (let k = 0; k < total; k++) {
@@ -618,13 +616,13 @@ export function rerankItems(d: RerankDocument, kg: KgView | null, idf: IdfTable,
   // score among the sorted scores plus the candidates of that score placed before it in byFirst order;
   // candidates scored below the pool's last are never placed.
   const rows = Math.min(total, pool);
-  const order = new Int32Array(total);
+  const order = ints(total);
   if (rows > 0) {
-    const negBase = new Float64Array(total);
+    const negBase = floats(total);
     for (let k = 0; k < total; k++) negBase[k] = 0 - base[cand[k]];
     negBase.sort();
     const last = negBase[rows - 1];
-    const used = new Int32Array(total);
+    const used = ints(total);
     for (let r = 0; r < total; r++) {
       const c = byFirst[r];
       const key = 0 - base[c];
@@ -640,7 +638,7 @@ export function rerankItems(d: RerankDocument, kg: KgView | null, idf: IdfTable,
     const i = d.node[k];
     if (pooled[i] && inCastContext(d.text, d.charStart[k], d.charStart[k] + d.tokens[d.tokenIndex[k]].word.length)) cast[i]++;
   }
-  const matrix = new Float64Array(rows * RERANK_FEATURE_COUNT);
+  const matrix = floats(rows * RERANK_FEATURE_COUNT);
   const items: RerankItem[] = new Array(rows);
   for (let r = 0; r < rows; r++) {
     const c = order[r];
