@@ -241,19 +241,14 @@ export function nodeIndex(words: readonly string[]): ReadonlyMap<string, number>
 export function buildCandidateDoc(tokens: readonly TokenLike[], candidateTokens: ArrayLike<number>): CandidateDoc {
   const count = candidateTokens.length;
   // views of one buffer (util/arena.ts)
-  const take = arena(new Int32Array(4 * count));
+  const take = arena(new Int32Array(3 * count));
   const node = take(count);
   const tokenIndex = take(count);
   const charStart = take(count);
-  const sentence = take(count);
   const words: string[] = [];
   const nodeOf = new Map<string, number>();
-  // sentence number of every token up to the last candidate
-  let s = 0;
-  let t = 0;
   for (let k = 0; k < count; k++) {
     const ti = candidateTokens[k];
-    for (; t < ti; t++) if (isSentenceEnd(tokens[t].word)) s++;
     const token = tokens[ti];
     let id = nodeOf.get(token.word);
     if (id === undefined) {
@@ -264,10 +259,49 @@ export function buildCandidateDoc(tokens: readonly TokenLike[], candidateTokens:
     node[k] = id;
     tokenIndex[k] = ti;
     charStart[k] = token.start;
-    sentence[k] = s;
   }
   nodeIndexes.set(words, nodeOf);
-  return { words, node, tokenIndex, charStart, sentence, tokenCount: tokens.length };
+  return new Occurrences(words, node, tokenIndex, charStart, tokens);
+}
+
+/**
+ * The candidate occurrences of {@link buildCandidateDoc}. The sentence numbers are counted when first
+ * asked for: only a co-occurrence window that stops at sentence ends (`crossSentence: false`) reads them.
+ */
+class Occurrences implements CandidateDoc {
+  private sentences: Int32Array | null = null;
+  readonly tokenCount: number;
+  constructor(
+    readonly words: readonly string[],
+    readonly node: Int32Array,
+    readonly tokenIndex: Int32Array,
+    readonly charStart: Int32Array,
+    private readonly tokens: readonly TokenLike[],
+  ) {
+    this.tokenCount = tokens.length;
+  }
+
+  /** Sentence number of every occurrence: the sentence ends among the tokens before it. */
+  get sentence(): Int32Array {
+    if (!this.sentences) {
+      const sentence = new Int32Array(this.tokenIndex.length);
+      let s = 0;
+      let t = 0;
+      for (let k = 0; k < sentence.length; k++) {
+        for (const ti = this.tokenIndex[k]; t < ti; t++) if (isSentenceEnd(this.tokens[t].word)) s++;
+        sentence[k] = s;
+      }
+      this.sentences = sentence;
+    }
+    return this.sentences;
+  }
+
+  /** The same occurrences with the nodes renumbered (merged nodes). */
+  renumbered(words: readonly string[], node: Int32Array): Occurrences {
+    const doc = new Occurrences(words, node, this.tokenIndex, this.charStart, this.tokens);
+    doc.sentences = this.sentences;
+    return doc;
+  }
 }
 
 /**
@@ -315,7 +349,7 @@ export function mergeEntityNodes(doc: CandidateDoc, entities: readonly (Int32Arr
   }
   if (!changed) return { doc, entities: entities.slice() };
   const node = doc.node.map((x) => remap[x]);
-  return { doc: { ...doc, words, node }, entities: merged };
+  return { doc: doc instanceof Occurrences ? doc.renumbered(words, node) : { ...doc, words, node }, entities: merged };
 }
 
 /** KG input of the graph stage: the view and the entity indices each node denotes (null: none). */
