@@ -410,12 +410,18 @@ const EMPTY = new Int32Array(0);
 /** Sorted union of sorted duplicate-free arrays. */
 function sortedUnion(arrays: readonly Int32Array[]): Int32Array {
   if (arrays.length === 1) return arrays[0];
-  const all: number[] = [];
-  for (const a of arrays) for (let i = 0; i < a.length; i++) all.push(a[i]);
-  all.sort((x, y) => x - y);
-  const out: number[] = [];
-  for (let i = 0; i < all.length; i++) if (i === 0 || all[i] !== all[i - 1]) out.push(all[i]);
-  return Int32Array.from(out);
+  let total = 0;
+  for (const a of arrays) total += a.length;
+  const all = new Int32Array(total);
+  let at = 0;
+  for (const a of arrays) {
+    all.set(a, at);
+    at += a.length;
+  }
+  all.sort();
+  let kept = 0;
+  for (let i = 0; i < total; i++) if (i === 0 || all[i] !== all[i - 1]) all[kept++] = all[i];
+  return all.subarray(0, kept);
 }
 
 /** Sorted array minus the values of `remove` (small). */
@@ -501,12 +507,14 @@ export function cooccurrenceCounts(doc: CandidateDoc, go: GraphOptions, table: E
   const overTokens = go.windowOver === 'allTokens';
   const window = go.window;
   const selfIncrement = go.selfLoops === 'keepDouble' ? 2 : go.selfLoops === 'keep' ? 1 : 0;
-  const { node, tokenIndex, sentence } = doc;
+  const { node, tokenIndex } = doc;
+  // the sentence numbers are counted only for a window that stops at sentence ends
+  const sentence = go.crossSentence ? null : doc.sentence;
   for (let a = 0; a < occurrences; a++) {
     const na = node[a];
     for (let b = a + 1; b < occurrences; b++) {
       if (overTokens ? tokenIndex[b] - tokenIndex[a] >= window : b - a >= window) break;
-      if (!go.crossSentence && sentence[b] !== sentence[a]) break;
+      if (sentence && sentence[b] !== sentence[a]) break;
       const nb = node[b];
       if (na === nb) {
         if (selfIncrement > 0) {
