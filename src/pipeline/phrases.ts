@@ -303,9 +303,7 @@ function overlaps(a: RankedItem, b: RankedItem, dedup: PhraseOptions['dedup']): 
  * rule (step 3 of the module header). Items with a NaN value are never selected.
  */
 export function selectItems(items: readonly RankedItem[], tieBreak: RankOptions['tieBreak'], dedup: PhraseOptions['dedup'], limit: number): number[] {
-  const idx: number[] = [];
-  for (let i = 0; i < items.length; i++) if (!Number.isNaN(items[i].value)) idx.push(i);
-  idx.sort((x, y) => {
+  const compare = (x: number, y: number): number => {
     const a = items[x];
     const b = items[y];
     if (a.value !== b.value) return b.value - a.value;
@@ -314,15 +312,33 @@ export function selectItems(items: readonly RankedItem[], tieBreak: RankOptions[
       if (c !== 0) return c;
     }
     return a.charStart - b.charStart || b.text.length - a.text.length || compareCodePoints(a.text, b.text) || x - y;
-  });
+  };
   const taken: number[] = [];
-  for (const i of idx) {
-    if (taken.length >= limit) break;
-    if (taken.some((t) => overlaps(items[t], items[i], dedup))) continue;
-    taken.push(i);
+  const take = (i: number): void => {
+    if (!taken.some((t) => overlaps(items[t], items[i], dedup))) taken.push(i);
+  };
+  if (limit > SELECT_BY_SCAN) {
+    const idx: number[] = [];
+    for (let i = 0; i < items.length; i++) if (!Number.isNaN(items[i].value)) idx.push(i);
+    idx.sort(compare);
+    for (let k = 0; k < idx.length && taken.length < limit; k++) take(idx[k]);
+    return taken;
+  }
+  // a few: the best item not yet looked at, again and again (the order is the sorted one, as the
+  // comparison is a total order), which for a short list is cheaper than sorting all
+  const seen = new Uint8Array(items.length);
+  while (taken.length < limit) {
+    let best = -1;
+    for (let i = 0; i < items.length; i++) if (!seen[i] && !Number.isNaN(items[i].value) && (best < 0 || compare(i, best) < 0)) best = i;
+    if (best < 0) break;
+    seen[best] = 1;
+    take(best);
   }
   return taken;
 }
+
+/** {@link selectItems} scans for the best remaining item when at most this many are asked for, else sorts. */
+const SELECT_BY_SCAN = 10;
 
 /** The name dots (middle dot, bullet, katakana middle dot, hyphenation point) written between the parts of a foreign name. */
 export const NAME_DOTS = /^[·•・‧∙]$/u;
