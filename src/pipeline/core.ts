@@ -147,10 +147,9 @@ export function extractFromTokens(
     const idf = context.idf;
     if (!idf) throw usageError('extract: prior.idf "multiply" needs an IDF table in the document context (DocumentContext.idf)');
     idfWeights = floats(n);
-    for (const i of included) {
-      idfWeights[i] = idf.weight(doc.words[i]);
-      values[i] *= idfWeights[i];
-    }
+    if (idf.weights) idf.weights(doc.words, included, idfWeights);
+    else for (const i of included) idfWeights[i] = idf.weight(doc.words[i]);
+    for (const i of included) values[i] *= idfWeights[i];
   }
   /** The explanation of word node i: its edges plus the rank score and the IDF factor behind its score. */
   const explainWord = (adjacency: number[][], i: number): KeywordExplain => {
