@@ -431,7 +431,8 @@ export function findCompounds(
     if (NAME_DOTS.test(w)) return true;
     return SPACE.test(w) && LATIN_WORD.test(tokens[t - 1].word) && LATIN_WORD.test(tokens[t + 1].word);
   };
-  const found = new Map<string, { members: Int32Array; count: number; charStart: number; lastStart: number; oneChar: number; joined: boolean }>();
+  // the candidates by surface, each made once and counted on (the output objects themselves)
+  const found = new Map<string, { text: string; members: Int32Array; count: number; charStart: number; lastStart: number; oneCharParts: number; joined: boolean }>();
   // the current run of parts, possibly joined: parts[0..runLength) token indices, joinedBefore[] whether a joiner precedes
   const parts = ints(T);
   const joinedBefore = flags(T);
@@ -481,7 +482,7 @@ export function findCompounds(
         } else {
           const members = new Int32Array(b - a + 1);
           for (let m = a; m <= b; m++) members[m - a] = tokenNode[parts[m]];
-          found.set(text, { members, count: 1, charStart: tokens[parts[a]].start, lastStart: tokens[parts[a]].start, oneChar, joined });
+          found.set(text, { text, members, count: 1, charStart: tokens[parts[a]].start, lastStart: tokens[parts[a]].start, oneCharParts: oneChar, joined });
         }
       }
     }
@@ -503,10 +504,7 @@ export function findCompounds(
   }
   const words = nodeIndex(doc.words);
   const out: PhraseCandidate[] = [];
-  for (const [text, p] of found) {
-    if (p.count < options.minCount || words.has(text)) continue;
-    out.push({ text, members: p.members, count: p.count, charStart: p.charStart, lastStart: p.lastStart, oneCharParts: p.oneChar, joined: p.joined });
-  }
+  for (const p of found.values()) if (p.count >= options.minCount && !words.has(p.text)) out.push(p);
   for (const [text, p] of sequels) {
     if (p.count < options.minCount || words.has(text) || found.has(text)) continue;
     out.push({ text, members: Int32Array.of(p.member, -1), count: p.count, charStart: p.charStart, lastStart: p.lastStart, oneCharParts: 1, joined: false, sequel: true });
