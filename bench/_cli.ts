@@ -44,3 +44,12 @@ export function benchKgPath(): { path: string | undefined; shown: string } {
   const path = process.env.FILMKW_BENCH_KG ?? (existsSync(merged) ? merged : undefined);
   return { path, shown: path ? (path === merged ? '$TMPDIR/filmkw-merged.fkg' : '$FILMKW_BENCH_KG') : 'the bundled demo KG' };
 }
+
+/** The median of a non-empty list. */
+export function median(xs: readonly number[]): number {
+  const s = [...xs].sort((x, y) => x - y);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+}
+
+/** A number with thousands separators and `d` decimals (en-US). */
+export const fmt = (x: number, d = 0): string => x.toLocaleString('en-US', { minimumFractionDigits: d, maximumFractionDigits: d });

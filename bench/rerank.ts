@@ -14,7 +14,7 @@ import { existsSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { createExtractor } from '../src/pipeline/extract.js';
 import { loadKg } from '../src/kg/load.js';
-import { benchKgPath } from './_cli.js';
+import { benchKgPath, fmt, median } from './_cli.js';
 import { readReviews, readSynopses, REVIEWS, SYNOPSES } from './tag.js';
 
 const PRESETS = ['filmkw', 'filmkw-rerank'] as const;
@@ -31,11 +31,6 @@ function parseArgs(argv: string[]): { rounds: number; limit: number } {
   return a;
 }
 
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((x, y) => x - y);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
-const fmt = (x: number, d = 0): string => x.toLocaleString('en-US', { minimumFractionDigits: d, maximumFractionDigits: d });
 
 const args = parseArgs(process.argv.slice(2));
 const { path, shown } = benchKgPath();

@@ -10,6 +10,17 @@
 //   --cv          also print 5-fold cross-validated macro F1@1..5 on the training file
 //   --check       train, write nothing, and compare with the model at --out (default models/rerank.json):
 //                 exit 0 when byte-identical, 1 when not (the committed model reproduces from a fresh clone)
+// Variants of the recipe (ANALYSIS.md §7; with any of them or --grouped nothing is written unless --out is given):
+//   --pool N      train and score only the N best candidates by the graph score (run with rerank.pool=N)
+//   --trees N --depth N --rate X   tree parameters
+//   --drop F,G    features set to 0 (as if absent; names of rerank.ts RERANK_FEATURES)
+//   --set K=V     an option override of the preset when the candidates are read (repeatable, e.g.
+//                 --set phrases.maxTokens=2); a model trained so is used with the same overrides
+//   --grouped     cross-validate with folds by film (the gold file's "film" field; a document without one is
+//                 its own group), not by document index
+//   --compare     also cross-validate the committed recipe (or, with --base-drop F,G, it without those
+//                 features) on the same folds and print ΔF1@1..5 variant − recipe with the 95 % paired
+//                 bootstrap interval (eval/compare.ts compareRuns)
 // Deterministic: the same file, KG and code give the same model byte for byte.
 import { existsSync, readFileSync, writeFileSync, renameSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
@@ -26,7 +37,9 @@ const fail = (msg) => {
 };
 let args;
 try {
-  args = parseArgs({ options: { gold: { type: 'string' }, kg: { type: 'string' }, out: { type: 'string' }, cv: { type: 'boolean' }, force: { type: 'boolean' }, check: { type: 'boolean' } } }).values;
+  args = parseArgs({ options: { gold: { type: 'string' }, kg: { type: 'string' }, out: { type: 'string' }, cv: { type: 'boolean' }, force: { type: 'boolean' }, check: { type: 'boolean' },
+    pool: { type: 'string' }, trees: { type: 'string' }, depth: { type: 'string' }, rate: { type: 'string' }, drop: { type: 'string' }, 'base-drop': { type: 'string' },
+    set: { type: 'string', multiple: true }, grouped: { type: 'boolean' }, compare: { type: 'boolean' } } }).values;
 } catch (err) {
   fail(err.message);
 }
@@ -34,6 +47,24 @@ const gold = resolve(args.gold ?? join(data, 'annotated', 'film-train.jsonl'));
 const defaultOut = join(root, 'models', 'rerank.json');
 const out = resolve(args.out ?? defaultOut);
 if (!existsSync(gold)) fail(`${gold}: no such file (set --gold or FILMKW_DATA)`);
+const number = (name, integer) => {
+  if (args[name] === undefined) return undefined;
+  const v = Number(args[name]);
+  if (!Number.isFinite(v) || v <= 0 || (integer && !Number.isInteger(v))) fail(`--${name} must be a positive ${integer ? 'integer' : 'number'}, got ${JSON.stringify(args[name])}`);
+  return v;
+};
+const list = (name) => (args[name] === undefined ? [] : args[name].split(',').map((f) => f.trim()).filter(Boolean));
+const variant = { pool: number('pool', true), trees: number('trees', true), depth: number('depth', true), rate: number('rate', false), drop: list('drop') };
+const overrides = {};
+for (const kv of args.set ?? []) {
+  const at = kv.indexOf('=');
+  if (at <= 0) fail(`--set ${kv}: expected key=value`);
+  const raw = kv.slice(at + 1);
+  overrides[kv.slice(0, at)] = raw === 'true' ? true : raw === 'false' ? false : raw !== '' && Number.isFinite(Number(raw)) ? Number(raw) : raw;
+}
+const isVariant = args.grouped || Object.keys(overrides).length > 0 || Object.values(variant).some((v) => v !== undefined && !(Array.isArray(v) && v.length === 0));
+if (isVariant && args.check) fail('--check compares the committed recipe: drop the variant flags and --grouped');
+if (isVariant && !args.out && !args.cv && !args.compare) fail('a variant without --cv, --compare or --out does nothing');
 if (args.check && !existsSync(out)) fail(`${out}: no such model to check`);
 if (!args.check && out !== defaultOut && existsSync(out) && !args.force) fail(`${out} exists; pass --force to overwrite it`);
 if (!existsSync(join(root, 'dist', 'index.js'))) fail('dist/ is missing: run npm run build first');
@@ -55,22 +86,69 @@ const train = await mod('eval/rerank-train.js');
 const kg = await loadKg({ kg: kgPath });
 const docs = readGold(gold);
 const started = Date.now();
-const table = train.trainingTable(docs, kg);
+let table;
+try {
+  table = train.trainingTable(docs, kg, overrides);
+} catch (err) {
+  fail(err.message);
+}
 const rows = table.reduce((a, d) => a + d.items.length, 0);
 const positives = table.reduce((a, d) => a + d.items.filter((i) => i.label).length, 0);
 process.stderr.write(`train-rerank: ${docs.length} documents, ${rows} candidates, ${positives} of ${docs.reduce((a, d) => a + d.gold.length, 0)} gold keywords among them\n`);
-const params = { ...train.DEFAULT_TREE_PARAMETERS };
+const recipe = { ...train.DEFAULT_TREE_PARAMETERS };
+const params = { ...recipe, ...(variant.trees ? { trees: variant.trees } : {}), ...(variant.depth ? { depth: variant.depth } : {}), ...(variant.rate ? { rate: variant.rate } : {}) };
+const presetPool = train.presetPool(overrides);
+const pool = variant.pool ?? presetPool;
+if (pool > presetPool) fail(`--pool ${pool}: at most the preset's pool (${presetPool}; raise it with --set rerank.pool=N)`);
+let variantTable;
+try {
+  variantTable = train.restrictTable(table, { pool, drop: variant.drop });
+} catch (err) {
+  fail(err.message);
+}
+let foldOf;
+if (args.grouped) {
+  const filmOf = new Map();
+  readFileSync(gold, 'utf8').split('\n').forEach((line) => {
+    if (!line.trim()) return;
+    const o = JSON.parse(line);
+    filmOf.set(String(o.id), typeof o.film === 'string' ? o.film : String(o.id));
+  });
+  foldOf = train.filmFolds(docs.map((d) => filmOf.get(d.id) ?? d.id));
+}
+const fmt4 = (x) => x.toFixed(4);
 let cv;
 // --check of a model trained with --cv recomputes its CV figures (they are part of the file)
 const existing = args.check ? JSON.parse(readFileSync(out, 'utf8')) : null;
-if (args.cv || existing?.training?.crossValidatedF1) {
-  cv = train.crossValidate(table, params).f1.map((x) => Number(x.toFixed(4)));
-  process.stderr.write(`train-rerank: 5-fold CV macro F1@1..5 ${cv.join(' ')}\n`);
+if (args.cv || args.compare || existing?.training?.crossValidatedF1) {
+  const run = train.crossValidate(variantTable, params, 5, 'phrases', foldOf);
+  cv = run.f1.map((x) => Number(x.toFixed(4)));
+  process.stderr.write(`train-rerank: 5-fold CV${args.grouped ? ' (folds by film)' : ''} macro F1@1..5 ${cv.join(' ')}\n`);
+  if (args.compare) {
+    const { compareRuns } = await mod('eval/compare.js');
+    let baseTable;
+    try {
+      baseTable = train.restrictTable(Object.keys(overrides).length > 0 ? train.trainingTable(docs, kg) : table, { drop: list('base-drop') });
+    } catch (err) {
+      fail(err.message);
+    }
+    const base = train.crossValidate(baseTable, recipe, 5, 'phrases', foldOf);
+    process.stderr.write(`train-rerank: the recipe${args['base-drop'] ? ` without ${args['base-drop']}` : ''}, same folds: macro F1@1..5 ${base.f1.map(fmt4).join(' ')}\n`);
+    const ids = docs.map((d) => d.id);
+    const golds = docs.map((d) => d.gold);
+    for (let k = 1; k <= 5; k++) {
+      const c = compareRuns(ids, golds, { result: base.result, predictions: base.predicted }, { result: run.result, predictions: run.predicted }, { k });
+      process.stderr.write(`train-rerank: ΔF1@${k} ${c.meanDelta >= 0 ? '+' : ''}${fmt4(c.meanDelta)} [${fmt4(c.ci95[0])}, ${fmt4(c.ci95[1])}], ${c.better} better / ${c.worse} worse\n`);
+    }
+  }
 }
-const model = train.fitDocuments(table, params);
+if (isVariant && !args.out) process.exit(0);
+const model = train.fitDocuments(variantTable, params);
 const digest = train.fileDigest(gold);
-const training = { file: basename(gold), sha256: digest.sha256, bytes: digest.bytes, documents: docs.length, candidates: rows, positives, kgContentHash: kg.contentHash, preset: train.RERANK_PRESET, pool: train.presetPool(), parameters: params };
-if (cv) training.crossValidatedF1 = cv;
+const training = { file: basename(gold), sha256: digest.sha256, bytes: digest.bytes, documents: docs.length, candidates: variantTable.reduce((a, d) => a + d.items.length, 0), positives: variantTable.reduce((a, d) => a + d.items.filter((i) => i.label).length, 0), kgContentHash: kg.contentHash, preset: train.RERANK_PRESET, pool, parameters: params };
+if (variant.drop.length > 0) training.dropped = variant.drop;
+if (Object.keys(overrides).length > 0) training.overrides = overrides;
+if (cv && !args.grouped) training.crossValidatedF1 = cv;
 const json = JSON.stringify({ version: model.version, features: model.features, base: model.base, training, trees: model.trees.map((t) => ({ feature: t.feature, threshold: t.threshold, left: t.left, right: t.right, value: t.value })) });
 if (args.check) {
   const same = readFileSync(out, 'utf8') === `${json}\n`;

@@ -20,7 +20,7 @@ import { resolveOptions } from '../pipeline/options.js';
 import { RERANK_FEATURES } from '../pipeline/rerank.js';
 import { fitTrees, rerankLogit, zeroRerankModel, type RerankModel, type TreeParameters } from '../pipeline/rerank-model.js';
 import { selectItems, type PhraseOptions, type RankedItem } from '../pipeline/phrases.js';
-import { evaluate, normalizeKeyword } from './metrics.js';
+import { evaluate, normalizeKeyword, type EvalResult } from './metrics.js';
 import type { GoldDocument } from './readers.js';
 
 /** The preset the re-ranker is trained for. */
@@ -83,18 +83,94 @@ export function fitDocuments(docs: readonly TrainingDocument[], params: TreePara
   return fitTrees(rows, labels, params, groups);
 }
 
-/** Macro F1@1..5 of held-out predictions by k-fold cross-validation over documents. */
-export function crossValidate(docs: readonly TrainingDocument[], params: TreeParameters = DEFAULT_TREE_PARAMETERS, folds = 5, dedup: PhraseOptions['dedup'] = 'phrases'): { f1: number[]; perDocF1at5: number[] } {
+/** A variant of the training table (ablations and speed trade-offs, ANALYSIS.md §7). */
+export interface TableVariant {
+  /** Keep only the candidates among the `pool` best by the graph score (≤ the pool the table was read with). */
+  pool?: number;
+  /** Feature names whose column is set to 0 (a constant column is never split on: as if the feature were absent). */
+  drop?: readonly string[];
+}
+
+/**
+ * The table restricted to a smaller pool and/or without some features. A pool of P keeps the items with
+ * graph-score rank < P (feature `baseRank` = 1 / (1 + rank)); every other feature of an item does not
+ * depend on the pool, so this equals reading the table with `rerank.pool` = P.
+ */
+export function restrictTable(docs: readonly TrainingDocument[], v: TableVariant): TrainingDocument[] {
+  const unknown = (v.drop ?? []).filter((f) => !RERANK_FEATURES.includes(f as never));
+  if (unknown.length > 0) throw new RangeError(`rerank-train: unknown feature(s) ${unknown.join(', ')}`);
+  const drop = (v.drop ?? []).map((f) => RERANK_FEATURES.indexOf(f as never));
+  const rankAt = RERANK_FEATURES.indexOf('baseRank');
+  const pool = v.pool ?? Infinity;
+  return docs.map((d) => ({
+    ...d,
+    items: d.items
+      .filter((it) => Math.round(1 / it.x[rankAt] - 1) < pool)
+      .map((it) => {
+        if (drop.length === 0) return it;
+        const x = Float64Array.from(it.x);
+        for (const j of drop) x[j] = 0;
+        return { ...it, x };
+      }),
+  }));
+}
+
+/**
+ * Folds that keep each film's documents together (film-grouped cross-validation: a model is never
+ * scored on a film it was trained on). Films in order of decreasing document count (ties: name) go to
+ * the fold with the fewest documents so far (ties: the lower fold). Deterministic.
+ */
+export function filmFolds(films: readonly string[], folds = 5): number[] {
+  const docsOf = new Map<string, number[]>();
+  films.forEach((f, i) => {
+    const list = docsOf.get(f);
+    if (list) list.push(i);
+    else docsOf.set(f, [i]);
+  });
+  const groups = [...docsOf.entries()].sort((a, b) => b[1].length - a[1].length || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  const size = new Array<number>(folds).fill(0);
+  const out = new Array<number>(films.length);
+  for (const [, members] of groups) {
+    let f = 0;
+    for (let g = 1; g < folds; g++) if (size[g] < size[f]) f = g;
+    for (const i of members) out[i] = f;
+    size[f] += members.length;
+  }
+  return out;
+}
+
+/** Held-out predictions of a cross-validation with their evaluation. */
+export interface CrossValidation {
+  /** Macro F1@1..5. */
+  f1: number[];
+  perDocF1at5: number[];
+  /** The top 5 of every document by the model of the fold that did not see it. */
+  predicted: string[][];
+  result: EvalResult;
+}
+
+/**
+ * Macro F1@1..5 of held-out predictions by k-fold cross-validation over documents (fold = document
+ * index mod k, or `foldOf[i]` when given, e.g. {@link filmFolds}).
+ */
+export function crossValidate(
+  docs: readonly TrainingDocument[],
+  params: TreeParameters = DEFAULT_TREE_PARAMETERS,
+  folds = 5,
+  dedup: PhraseOptions['dedup'] = 'phrases',
+  foldOf?: readonly number[],
+): CrossValidation {
+  const fold = (i: number): number => (foldOf ? foldOf[i] : i % folds);
   const predicted: string[][] = new Array(docs.length);
   for (let f = 0; f < folds; f++) {
-    const train = docs.filter((_, i) => i % folds !== f);
+    const train = docs.filter((_, i) => fold(i) !== f);
     const model = fitDocuments(train, params);
     docs.forEach((d, i) => {
-      if (i % folds === f) predicted[i] = selectWithModel(d, model, 5, dedup);
+      if (fold(i) === f) predicted[i] = selectWithModel(d, model, 5, dedup);
     });
   }
   const result = evaluate(docs.map((d, i) => ({ id: d.id, gold: d.gold, predicted: predicted[i] })));
-  return { f1: [1, 2, 3, 4, 5].map((k) => result.macro[String(k)].f1), perDocF1at5: result.perDocument.map((p) => p.scores[4].f1) };
+  return { f1: [1, 2, 3, 4, 5].map((k) => result.macro[String(k)].f1), perDocF1at5: result.perDocument.map((p) => p.scores[4].f1), predicted, result };
 }
 
 /** sha256 hex and size of a file (the training set's identity recorded in the model). */

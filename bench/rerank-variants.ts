@@ -1,0 +1,126 @@
+/**
+ * Output-changing speed trade-offs of the re-ranker (issue 13; ANALYSIS.md §7): documents/s of `filmkw`,
+ * of `filmkw-rerank` with the committed model, of `filmkw-rerank` with no trees (the feature work alone,
+ * for timing only: its output is the graph order) and of recipe variants (a smaller pool, fewer or
+ * shallower trees) trained by `npm run train:rerank -- --pool N --trees N --depth N --out FILE`. All
+ * systems run in one process on one thread, taking turns round by round (the order rotates); the table
+ * gives the median docs/s, each system's per-round ratio to the committed preset, and the share of the
+ * re-ranking cost (filmkw-rerank's time per document minus filmkw's) that a variant saves.
+ *
+ *   node --import tsx bench/rerank-variants.ts [--rounds N] [--limit N] [--variant NAME=MODEL.json[@KEY=VALUE,…]]…
+ *
+ * e.g. --variant 'pool 40=/tmp/pool40.json@rerank.pool=40' for a model trained with --pool 40 --out /tmp/pool40.json.
+ *
+ * KG: as bench/tag.ts (FILMKW_BENCH_KG, else $TMPDIR/filmkw-merged.fkg, else the demo KG).
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { createExtractor } from '../src/pipeline/extract.js';
+import { loadKg } from '../src/kg/load.js';
+import { parseRerankModel, zeroRerankModel } from '../src/pipeline/rerank-model.js';
+import { benchKgPath, fmt, median } from './_cli.js';
+import { readReviews, readSynopses, REVIEWS, SYNOPSES } from './tag.js';
+
+interface Variant {
+  name: string;
+  model: string;
+  /** Option overrides the model was trained with (`train:rerank -- --pool N` is `rerank.pool=N`, `--set K=V` is `K=V`). */
+  overrides: Record<string, unknown>;
+}
+
+function parseArgs(argv: string[]): { rounds: number; limit: number; variants: Variant[] } {
+  const a = { rounds: 5, limit: Infinity, variants: [] as Variant[] };
+  for (let i = 0; i < argv.length; i += 2) {
+    const raw = argv[i + 1] ?? '';
+    const v = Number(raw);
+    if (argv[i] === '--rounds' && Number.isInteger(v) && v > 0) a.rounds = v;
+    else if (argv[i] === '--limit' && Number.isInteger(v) && v > 0) a.limit = v;
+    else if (argv[i] === '--variant' && /^[^=]+=[^@]+(@[^=,]+=[^=,]+(,[^=,]+=[^=,]+)*)?$/u.test(raw)) {
+      const [name, rest] = [raw.slice(0, raw.indexOf('=')), raw.slice(raw.indexOf('=') + 1)];
+      const [model, options] = rest.split('@');
+      const overrides: Record<string, unknown> = {};
+      for (const kv of options ? options.split(',') : []) {
+        const [k, v] = kv.split('=');
+        overrides[k] = v === 'true' ? true : v === 'false' ? false : Number.isFinite(Number(v)) ? Number(v) : v;
+      }
+      a.variants.push({ name, model, overrides });
+    } else throw new Error(`bench/rerank-variants: unknown or bad argument ${argv[i]} ${raw}`);
+  }
+  return a;
+}
+
+
+/** A variant's model file, or one line naming the file and the problem (exit 2). */
+function readModel(file: string): ReturnType<typeof parseRerankModel> {
+  try {
+    return parseRerankModel(JSON.parse(readFileSync(file, 'utf8')), file);
+  } catch (err) {
+    process.stderr.write(`bench/rerank-variants: ${file}: ${(err as Error).message}\n`);
+    process.exit(2);
+  }
+}
+
+const args = parseArgs(process.argv.slice(2));
+const { path, shown } = benchKgPath();
+const kg = await loadKg(path ? { kg: path } : {});
+const systems: { name: string; ex: ReturnType<typeof createExtractor> }[] = [
+  { name: 'filmkw', ex: createExtractor({ preset: 'filmkw', kg }) },
+  { name: 'filmkw-rerank (committed)', ex: createExtractor({ preset: 'filmkw-rerank', kg }) },
+  { name: 'no trees (timing only)', ex: createExtractor({ preset: 'filmkw-rerank', kg, rerankModel: zeroRerankModel() }) },
+  ...args.variants.map((v) => ({
+    name: v.name,
+    ex: createExtractor({
+      preset: 'filmkw-rerank',
+      kg,
+      overrides: v.overrides,
+      rerankModel: readModel(v.model),
+    }),
+  })),
+];
+const load0 = loadavg()[0];
+const body: string[] = [];
+for (const [file, read] of [
+  [REVIEWS, () => readReviews(args.limit)],
+  [SYNOPSES, () => readSynopses(args.limit)],
+] as const) {
+  if (!existsSync(file)) {
+    body.push(`(${file.replace(/^.*\/data\//u, '../shared/data/')} is absent: corpus skipped)`, '');
+    continue;
+  }
+  const c = read();
+  for (const s of systems) for (const t of c.texts) s.ex.extract(t);
+  const perRound: number[][] = systems.map(() => []);
+  for (let r = 0; r < args.rounds; r++) {
+    for (let p = 0; p < systems.length; p++) {
+      const k = (p + r) % systems.length;
+      const t0 = process.hrtime.bigint();
+      for (const t of c.texts) systems[k].ex.extract(t);
+      perRound[k].push(c.texts.length / (Number(process.hrtime.bigint() - t0) / 1e9));
+    }
+  }
+  // seconds per document, per round: the re-ranking cost is committed − filmkw
+  const cost = perRound[1].map((x, r) => 1 / x - 1 / perRound[0][r]);
+  body.push(
+    `### ${c.name}: ${fmt(c.texts.length)} ${c.what}`,
+    '',
+    '| system | docs/s (median) | ÷ committed (median per round) | re-ranking cost saved (median per round) |',
+    '|---|---:|---:|---:|',
+    ...systems.map((s, i) => {
+      const ratio = median(perRound[i].map((x, r) => x / perRound[1][r]));
+      const saved = i === 0 ? '' : `${fmt(100 * median(perRound[i].map((x, r) => (1 / perRound[1][r] - 1 / x) / cost[r])))} %`;
+      return `| ${s.name} | ${fmt(median(perRound[i]))} | ${fmt(ratio, 2)} | ${saved} |`;
+    }),
+    '',
+  );
+}
+process.stdout.write(
+  [
+    '## Re-ranker speed variants (bench/rerank-variants.ts, issue 13)',
+    '',
+    `KG: ${shown}; one thread, a warm-up pass, then ${args.rounds} rounds with the systems in turns. Load average ${fmt(load0, 1)} at start, ${fmt(loadavg()[0], 1)} at the end.`,
+    '',
+    ...body,
+  ]
+    .join('\n')
+    .trimEnd() + '\n',
+);

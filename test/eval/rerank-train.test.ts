@@ -1,0 +1,109 @@
+/**
+ * The re-ranker's training helpers for recipe variants (src/eval/rerank-train.ts: restrictTable,
+ * filmFolds, crossValidate with folds given) and the variant flags of scripts/train-rerank.mjs.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { crossValidate, filmFolds, restrictTable, type TrainingDocument } from '../../src/eval/rerank-train.js';
+import { RERANK_FEATURES } from '../../src/pipeline/rerank.js';
+
+const at = (f: string): number => RERANK_FEATURES.indexOf(f as never);
+
+/** A document of `rows` items; item r has graph rank r and the given base / idf; `keyword` is the gold item. */
+function doc(id: string, rows: { base: number; idf: number }[], keyword: number): TrainingDocument {
+  return {
+    id,
+    gold: [`${id}-w${keyword}`],
+    items: rows.map((v, r) => {
+      const x = new Float64Array(RERANK_FEATURES.length);
+      x[at('baseRank')] = 1 / (1 + r);
+      x[at('base')] = v.base;
+      x[at('idf')] = v.idf;
+      return { text: `${id}-w${r}`, charStart: r, phrase: false, x, label: r === keyword ? 1 : 0 };
+    }),
+  };
+}
+
+test('filmFolds: a film\'s documents share a fold; larger films first, each to the emptiest fold (golden)', () => {
+  assert.deepEqual(filmFolds(['A', 'B', 'A', 'C', 'D', 'A', 'B', 'E'], 3), [0, 1, 0, 2, 2, 0, 1, 1]);
+  // ties between films of one size go by name; one film per fold while folds are empty
+  assert.deepEqual(filmFolds(['b', 'a', 'c'], 5), [1, 0, 2]);
+  assert.deepEqual(filmFolds([], 5), []);
+});
+
+test('restrictTable: a smaller pool keeps the items of graph rank below it; dropped features become 0; unknown names throw', () => {
+  const d = doc('d', Array.from({ length: 6 }, (_, r) => ({ base: 1 - r / 10, idf: r / 10 })), 4);
+  const [small] = restrictTable([d], { pool: 3 });
+  assert.deepEqual(small.items.map((it) => it.text), ['d-w0', 'd-w1', 'd-w2']);
+  assert.equal(small.items[0], d.items[0], 'no drop: the rows are shared, not copied');
+  const [dropped] = restrictTable([d], { drop: ['idf'] });
+  assert.equal(dropped.items.length, 6);
+  assert.deepEqual(dropped.items.map((it) => it.x[at('idf')]), [0, 0, 0, 0, 0, 0]);
+  assert.deepEqual(dropped.items.map((it) => it.x[at('base')]), d.items.map((it) => it.x[at('base')]));
+  assert.equal(d.items[3].x[at('idf')], 0.3, 'the input table is not changed');
+  assert.throws(() => restrictTable([d], { drop: ['idf', 'nope'] }), /unknown feature\(s\) nope/);
+});
+
+test('crossValidate with folds by group: a model never sees the held-out group, so a rule that differs between groups fails there', () => {
+  // base falls with the graph rank in both groups; group A: the keyword has the highest base; group B: the
+  // keyword has the highest idf and the lowest base
+  const docs: TrainingDocument[] = [];
+  const groups: string[] = [];
+  for (let k = 0; k < 24; k++) {
+    const a = k % 2 === 0;
+    const rows = Array.from({ length: 10 }, (_, r) => ({ base: 0.9 - r / 20, idf: a ? 0.5 : r === 9 ? 1 : 0.3 }));
+    docs.push(doc(`d${k}`, rows, a ? 0 : 9));
+    groups.push(a ? 'A' : 'B');
+  }
+  const params = { trees: 20, depth: 2, rate: 0.3, minLeaf: 5, bins: 16, l2: 1, objective: 'lambdarank' as const };
+  const mixed = crossValidate(docs, params, 3);
+  const grouped = crossValidate(docs, params, 3, 'phrases', filmFolds(groups, 3));
+  assert.equal(mixed.f1[0], 1, 'folds by index mod 3: both rules are learned');
+  assert.equal(grouped.f1[0], 0, 'folds by group: each group is scored by the other group\'s rule');
+  assert.equal(grouped.predicted.length, docs.length);
+  assert.equal(grouped.result.perDocument.length, docs.length);
+  assert.deepEqual(crossValidate(docs, params, 3).predicted, mixed.predicted, 'deterministic');
+});
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const script = join(root, 'scripts', 'train-rerank.mjs');
+const gold = join(root, 'test', 'fixtures', 'eval', 'tiny.jsonl');
+
+test('train:rerank variant flags: CV of a variant with the paired comparison, nothing written; bad flags are one clear line', { skip: !existsSync(join(root, 'dist', 'index.js')) && 'needs npm run build' }, () => {
+  const dir = mkdtempSync(join(tmpdir(), 'filmkw-rerank-variant-'));
+  try {
+    const out = join(dir, 'model.json');
+    const run = (...extra: string[]) => spawnSync(process.execPath, [script, '--gold', gold, '--kg', join(root, 'kg', 'demo'), ...extra], { encoding: 'utf8' });
+    const variant = run('--pool', '5', '--depth', '2', '--drop', 'idf,digit', '--set', 'phrases.maxTokens=2', '--grouped', '--compare');
+    assert.equal(variant.status, 0, variant.stderr);
+    assert.match(variant.stderr, /5-fold CV \(folds by film\) macro F1@1\.\.5( [0-9.]+){5}/);
+    for (let k = 1; k <= 5; k++) assert.match(variant.stderr, new RegExp(`ΔF1@${k} [+-][0-9.]+ \\[-?[0-9.]+, -?[0-9.]+\\], \\d+ better / \\d+ worse`));
+    assert.ok(!existsSync(out));
+    // with --out, the variant's model is written with its recipe recorded
+    const written = run('--pool', '5', '--set', 'phrases.maxTokens=2', '--out', out);
+    assert.equal(written.status, 0, written.stderr);
+    assert.match(written.stderr, /wrote .*model\.json/);
+    const bad: [string[], RegExp][] = [
+      [['--pool', '5'], /a variant without --cv, --compare or --out does nothing/],
+      [['--pool', '5', '--check', '--out', out], /--check compares the committed recipe/],
+      [['--pool', 'x', '--cv'], /--pool must be a positive integer, got "x"/],
+      [['--drop', 'nope', '--cv'], /unknown feature\(s\) nope/],
+      [['--set', 'phrases.maxTokens', '--cv'], /--set phrases\.maxTokens: expected key=value/],
+      [['--set', 'phrases.nope=1', '--cv'], /nope/],
+    ];
+    for (const [args, message] of bad) {
+      const r = run(...args);
+      assert.equal(r.status, 2, `${args.join(' ')}: ${r.stderr}`);
+      assert.match(r.stderr, /^filmkw: train-rerank: /m);
+      assert.match(r.stderr, message);
+      assert.ok(!/\n\s+at /.test(r.stderr), 'no stack trace');
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
