@@ -153,6 +153,24 @@ export function resolveCandidateOptions(opts: Partial<CandidateOptions> = {}): C
 
 const NO_LETTER_OR_DIGIT = /^[^\p{L}\p{N}]*$/u;
 const NUMBER = /^[\p{N}.,:%+\-/．，：％＋－]+$/u;
+
+/**
+ * A test on words with its answers for one-code-unit words remembered (a table of 2^16 entries, filled
+ * as they come): punctuation tokens are mostly one unit long, and a regular expression costs more than
+ * the table.
+ */
+export function memoOneUnit(test: (word: string) => boolean): (word: string) => boolean {
+  const known = new Uint8Array(0x10000); // 0: not yet, 1: false, 2: true
+  return (word) => {
+    if (word.length !== 1) return test(word);
+    const c = word.charCodeAt(0);
+    if (known[c] === 0) known[c] = test(word) ? 2 : 1;
+    return known[c] === 2;
+  };
+}
+
+const noLetterOrDigit = memoOneUnit((w) => NO_LETTER_OR_DIGIT.test(w));
+const numberOnly = memoOneUnit((w) => NUMBER.test(w));
 const LATIN = /^[A-Za-z0-9+#&._%-]*[A-Za-z][A-Za-z0-9+#&._%-]*$/u;
 
 /** True for tokens that are never candidates: punctuation, whitespace, symbols, emoji, numbers. */
@@ -165,14 +183,14 @@ export function isPunctuation(word: string): boolean {
   // fast path: a token starting with a CJK ideograph has a letter
   const c = word.charCodeAt(0);
   if (c >= 0x4e00 && c <= 0x9fff) return false;
-  return NO_LETTER_OR_DIGIT.test(word);
+  return noLetterOrDigit(word);
 }
 
 /** Only digits and number punctuation (2021, 3.14, 50%, １,000). */
 export function isNumber(word: string): boolean {
   const c = word.charCodeAt(0);
   if (c >= 0x4e00 && c <= 0x9fff) return false;
-  return NUMBER.test(word);
+  return numberOnly(word);
 }
 
 /**

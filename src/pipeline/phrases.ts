@@ -41,6 +41,7 @@
  */
 import { compareCodePoints } from './rank.js';
 import { nodeIndex } from './graph.js';
+import { memoOneUnit } from './candidates.js';
 import { arena } from '../util/arena.js';
 import type { RankOptions } from './rank.js';
 import type { OptionRules } from '../util/option-rules.js';
@@ -357,14 +358,17 @@ const WHITESPACE = /\s/u;
 /** Whether the code unit is a CJK Unified Ideograph (U+4E00–U+9FFF: a letter, not whitespace). */
 const isIdeograph = (c: number): boolean => c >= 0x4e00 && c <= 0x9fff;
 
+const letterTest = memoOneUnit((w) => HAS_LETTER.test(w));
+const whitespaceTest = memoOneUnit((w) => WHITESPACE.test(w));
+
 /** Whether the word has a letter (\p{L}); a word starting with an ideograph has one. */
 function hasLetter(w: string): boolean {
-  return isIdeograph(w.charCodeAt(0)) || HAS_LETTER.test(w);
+  return isIdeograph(w.charCodeAt(0)) || letterTest(w);
 }
 
 /** Whether the word has a whitespace character (\s); a word of ideographs only has none. */
 function hasWhitespace(w: string): boolean {
-  for (let i = 0; i < w.length; i++) if (!isIdeograph(w.charCodeAt(i))) return WHITESPACE.test(w);
+  for (let i = 0; i < w.length; i++) if (!isIdeograph(w.charCodeAt(i))) return whitespaceTest(w);
   return false;
 }
 
