@@ -153,6 +153,24 @@ export function resolveCandidateOptions(opts: Partial<CandidateOptions> = {}): C
 
 const NO_LETTER_OR_DIGIT = /^[^\p{L}\p{N}]*$/u;
 const NUMBER = /^[\p{N}.,:%+\-/．，：％＋－]+$/u;
+
+/**
+ * A test on words with its answers for one-code-unit words remembered (a table of 2^16 entries, filled
+ * as they come): punctuation tokens are mostly one unit long, and a regular expression costs more than
+ * the table.
+ */
+export function memoOneUnit(test: (word: string) => boolean): (word: string) => boolean {
+  const known = new Uint8Array(0x10000); // 0: not yet, 1: false, 2: true
+  return (word) => {
+    if (word.length !== 1) return test(word);
+    const c = word.charCodeAt(0);
+    if (known[c] === 0) known[c] = test(word) ? 2 : 1;
+    return known[c] === 2;
+  };
+}
+
+const noLetterOrDigit = memoOneUnit((w) => NO_LETTER_OR_DIGIT.test(w));
+const numberOnly = memoOneUnit((w) => NUMBER.test(w));
 const LATIN = /^[A-Za-z0-9+#&._%-]*[A-Za-z][A-Za-z0-9+#&._%-]*$/u;
 
 /** True for tokens that are never candidates: punctuation, whitespace, symbols, emoji, numbers. */
@@ -165,18 +183,22 @@ export function isPunctuation(word: string): boolean {
   // fast path: a token starting with a CJK ideograph has a letter
   const c = word.charCodeAt(0);
   if (c >= 0x4e00 && c <= 0x9fff) return false;
-  return NO_LETTER_OR_DIGIT.test(word);
+  return noLetterOrDigit(word);
 }
 
 /** Only digits and number punctuation (2021, 3.14, 50%, １,000). */
 export function isNumber(word: string): boolean {
   const c = word.charCodeAt(0);
   if (c >= 0x4e00 && c <= 0x9fff) return false;
-  return NUMBER.test(word);
+  return numberOnly(word);
 }
 
-/** Whether `toLowerCase` can change the word for the stopword test (stopword lists are lower-case ASCII and CJK). */
-function hasUpperAscii(word: string): boolean {
+/**
+ * Whether `toLowerCase` can change the word (false: it certainly does not): true for an upper-case ASCII
+ * letter or any code unit beyond ASCII other than a CJK ideograph. The stop-word tests skip the
+ * lower-cased lookup when false.
+ */
+export function lowerCaseMayChange(word: string): boolean {
   for (let i = 0; i < word.length; i++) {
     const c = word.charCodeAt(i);
     if (c >= 0x41 && c <= 0x5a) return true;
@@ -215,7 +237,7 @@ function compile(o: CandidateOptions, stop: ReadonlySet<string>): Predicate {
       }
       if (n < min) return false;
     }
-    if (stop.size > 0 && (stop.has(word) || (caseInsensitive && hasUpperAscii(word) && stop.has(word.toLowerCase())))) return false;
+    if (stop.size > 0 && (stop.has(word) || (caseInsensitive && lowerCaseMayChange(word) && stop.has(word.toLowerCase())))) return false;
     return true;
   };
 }
@@ -259,5 +281,5 @@ export function selectCandidateIndices(tokens: readonly Token[], filter: Candida
     const t = tokens[i];
     if (keep(t.word, t.tag)) idx[n++] = i;
   }
-  return idx.slice(0, n);
+  return idx.subarray(0, n);
 }

@@ -22,8 +22,10 @@ import { applyTitlePolicy } from '../lexicon/title-policy.js';
 import type { IdfTable } from './idf.js';
 import { findCompounds, findPhrases, nodeCounts, phraseScores, selectItems, type PhraseCandidate, type RankedItem } from './phrases.js';
 import { rerankItems } from './rerank.js';
+import { lowerCaseMayChange } from './candidates.js';
 import { rerankBias, rerankContributions, rerankLogits, sigmoid, type RerankModel } from './rerank-model.js';
 import type { OptionRules } from '../util/option-rules.js';
+import { arena } from '../util/arena.js';
 
 export const SCORE_SCALES = ['raw', 'minMax10', 'sum'] as const;
 export const ISOLATED_RULES = ['keep', 'drop', 'zero'] as const;
@@ -130,7 +132,9 @@ export function extractFromTokens(
 
   // isolated candidates (no edge at all)
   const included: number[] = [];
-  const values = new Float64Array(n);
+  // the scores and the IDF factors are views of one buffer (util/arena.ts)
+  const floats = arena(new Float64Array(o.prior.idf === 'multiply' ? 2 * n : n));
+  const values = floats(n);
   for (let i = 0; i < n; i++) {
     const isolated = input.offsets[i + 1] === input.offsets[i];
     if (isolated && o.output.isolated === 'drop') continue;
@@ -142,11 +146,10 @@ export function extractFromTokens(
   if (o.prior.idf === 'multiply') {
     const idf = context.idf;
     if (!idf) throw usageError('extract: prior.idf "multiply" needs an IDF table in the document context (DocumentContext.idf)');
-    idfWeights = new Float64Array(n);
-    for (const i of included) {
-      idfWeights[i] = idf.weight(doc.words[i]);
-      values[i] *= idfWeights[i];
-    }
+    idfWeights = floats(n);
+    if (idf.weights) idf.weights(doc.words, included, idfWeights);
+    else for (const i of included) idfWeights[i] = idf.weight(doc.words[i]);
+    for (const i of included) values[i] *= idfWeights[i];
   }
   /** The explanation of word node i: its edges plus the rank score and the IDF factor behind its score. */
   const explainWord = (adjacency: number[][], i: number): KeywordExplain => {
@@ -156,7 +159,7 @@ export function extractFromTokens(
     return explain;
   };
   // optional learned re-ranking over words and phrases (rerank.ts; option group rerank)
-  const ranked: RankedDocument = { text, tokens, doc, graph, entities, scores, values, included, bias, explainWord };
+  const ranked: RankedDocument = { text, tokens, doc, graph, entities, scores, values, included, bias, idfWeights, explainWord };
   if (o.rerank.enabled) return withRerank(ranked, context, call);
   // optional keyphrase stage (phrases.ts; option group phrases, off in the paper presets)
   if (o.phrases.enabled) return withPhrases(ranked, context, call);
@@ -207,6 +210,8 @@ interface RankedDocument {
   /** The nodes that may be output. */
   readonly included: readonly number[];
   readonly bias: Float64Array | null;
+  /** The IDF factor of every included node (prior `prior.idf: 'multiply'`), else null. */
+  readonly idfWeights: Float64Array | null;
   /** The explanation of word node i (its edges, rank score, IDF factor). */
   readonly explainWord: (adjacency: number[][], i: number) => KeywordExplain;
 }
@@ -268,7 +273,7 @@ function phraseCandidates(tokens: readonly TokenLike[], doc: CandidateDoc, entit
   if (o.phrases.parts === 'content') {
     const stop = context.stopwords;
     if (!stop) throw usageError('extract: phrases.parts "content" needs the stop words in the document context (DocumentContext.stopwords)');
-    return findCompounds(tokens as readonly (TokenLike & { tag?: string })[], doc, o.phrases, (w) => stop.has(w) || stop.has(w.toLowerCase()), exclude);
+    return findCompounds(tokens as readonly (TokenLike & { tag?: string })[], doc, o.phrases, (w) => stop.has(w) || (lowerCaseMayChange(w) && stop.has(w.toLowerCase())), exclude);
   }
   return findPhrases(tokens, doc, o.phrases, exclude);
 }
@@ -278,7 +283,7 @@ function phraseCandidates(tokens: readonly TokenLike[], doc: CandidateDoc, entit
  * vector, the model's probability is its score, and the selection keeps the phrase stage's dedup rule.
  */
 function withRerank(ranked: RankedDocument, context: DocumentContext, call: ExtractCallOptions): Keyword[] {
-  const { text, tokens, doc, graph, entities, scores, values, included, bias, explainWord } = ranked;
+  const { text, tokens, doc, graph, entities, scores, values, included, bias, idfWeights, explainWord } = ranked;
   const o = context.options;
   const kg = context.kg;
   const model = context.rerankModel;
@@ -286,12 +291,15 @@ function withRerank(ranked: RankedDocument, context: DocumentContext, call: Extr
   if (!context.idf) throw usageError('extract: rerank.enabled needs an IDF table in the document context (DocumentContext.idf)');
   const n = doc.words.length;
   const topK = checkTopK(call, o);
+  // the integer and the number arrays are views of one buffer each (util/arena.ts)
+  const ints = arena(new Int32Array(2 * n));
   const eligible = new Uint8Array(n);
   for (const i of included) eligible[i] = 1;
   const phrases = phraseCandidates(tokens, doc, entities, context);
-  const phraseValues = phraseScores(phrases, values, eligible, nodeCounts(doc.node, n), o.phrases.score);
-  const kgSum = new Float64Array(n);
-  const semSum = new Float64Array(n);
+  const phraseValues = phraseScores(phrases, values, eligible, nodeCounts(doc.node, n, ints(n)), o.phrases.score);
+  const floats = arena(new Float64Array(2 * n + Math.min(n + phrases.length, o.rerank.pool)));
+  const kgSum = floats(n);
+  const semSum = floats(n);
   for (let e = 0; e < graph.edgeCount; e++) {
     kgSum[graph.source[e]] += graph.kg[e];
     semSum[graph.source[e]] += graph.sem[e];
@@ -300,16 +308,16 @@ function withRerank(ranked: RankedDocument, context: DocumentContext, call: Extr
       semSum[graph.target[e]] += graph.sem[e];
     }
   }
-  const entity = new Int32Array(n).fill(-1);
+  const entity = ints(n).fill(-1);
   if (kg && entities) for (let i = 0; i < n; i++) entity[i] = primaryEntity(kg, i, entities);
   const { items, matrix } = rerankItems(
-    { text, tokens, words: doc.words, node: doc.node, tokenIndex: doc.tokenIndex, charStart: doc.charStart, rank: scores, values, eligible, kgSum, semSum, entity, phrases, phraseValues },
+    { text, tokens, words: doc.words, node: doc.node, tokenIndex: doc.tokenIndex, charStart: doc.charStart, rank: scores, values, eligible, kgSum, semSum, idfWeights, entity, phrases, phraseValues },
     kg,
     context.idf,
     o.rerank.pool,
   );
   // only the pool best by the graph score are items; the rest are never output
-  const logits = rerankLogits(model, matrix, items.length, new Float64Array(items.length));
+  const logits = rerankLogits(model, matrix, items.length, floats(items.length));
   const candidates: RankedItem[] = items.map((it, k) => ({ text: it.text, value: logits[k], charStart: it.charStart, phrase: it.phrase >= 0 }));
   const order = selectItems(candidates, o.rank.tieBreak, o.phrases.dedup, topK);
   const out: Keyword[] = [];

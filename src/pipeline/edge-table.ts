@@ -5,6 +5,8 @@
  * pair to its row.
  */
 
+import { arena } from '../util/arena.js';
+
 /**
  * Growable edge table keyed by the node pair: columns in typed arrays and an open-addressing hash
  * (linear probing on an Int32Array of edge indices) — a JS Map here cost more than the rest of the
@@ -21,14 +23,17 @@ export class EdgeTable {
   private mask: number;
   constructor(capacity: number) {
     capacity = Math.max(capacity, 16);
-    this.source = new Int32Array(capacity);
-    this.target = new Int32Array(capacity);
-    this.cooc = new Float64Array(capacity);
-    this.kg = new Float64Array(capacity);
-    this.sem = new Float64Array(capacity);
     let slots = 32;
     while (slots < capacity * 2) slots <<= 1;
-    this.slots = new Int32Array(slots).fill(-1);
+    // the integer and the number columns are views of one buffer each (util/arena.ts)
+    const ints = arena(new Int32Array(2 * capacity + slots));
+    const floats = arena(new Float64Array(3 * capacity));
+    this.source = ints(capacity);
+    this.target = ints(capacity);
+    this.cooc = floats(capacity);
+    this.kg = floats(capacity);
+    this.sem = floats(capacity);
+    this.slots = ints(slots).fill(-1);
     this.mask = slots - 1;
   }
   private static hash(a: number, b: number): number {

@@ -39,6 +39,7 @@ import type { OccurrenceView } from './positions.js';
 import type { RankInput } from './rank.js';
 import { EdgeTable } from './edge-table.js';
 import { sortedHas } from '../util/sorted.js';
+import { arena } from '../util/arena.js';
 import type { OptionRules } from '../util/option-rules.js';
 
 export const WINDOW_OVER = ['candidates', 'allTokens'] as const;
@@ -215,24 +216,39 @@ export function isSentenceEnd(word: string): boolean {
   return all;
 }
 
+/** The word → node maps of the node labels made by {@link buildCandidateDoc} (see {@link nodeIndex}). */
+const nodeIndexes = new WeakMap<readonly string[], ReadonlyMap<string, number>>();
+
+/**
+ * The index of each of a document's node labels (word → node): the map {@link buildCandidateDoc} built
+ * with them, else one made now and kept with them (labels are never changed once made; merged nodes,
+ * {@link mergeEntityNodes}, get new labels).
+ */
+export function nodeIndex(words: readonly string[]): ReadonlyMap<string, number> {
+  let map = nodeIndexes.get(words);
+  if (!map) {
+    const made = new Map<string, number>();
+    words.forEach((w, i) => made.set(w, i));
+    nodeIndexes.set(words, (map = made));
+  }
+  return map;
+}
+
 /**
  * Group candidate occurrences into nodes (one per distinct word, in order of first occurrence).
  * @param candidateTokens indices into `tokens` of the candidate occurrences, ascending
  */
 export function buildCandidateDoc(tokens: readonly TokenLike[], candidateTokens: ArrayLike<number>): CandidateDoc {
   const count = candidateTokens.length;
-  const node = new Int32Array(count);
-  const tokenIndex = new Int32Array(count);
-  const charStart = new Int32Array(count);
-  const sentence = new Int32Array(count);
+  // views of one buffer (util/arena.ts)
+  const take = arena(new Int32Array(3 * count));
+  const node = take(count);
+  const tokenIndex = take(count);
+  const charStart = take(count);
   const words: string[] = [];
   const nodeOf = new Map<string, number>();
-  // sentence number of every token up to the last candidate
-  let s = 0;
-  let t = 0;
   for (let k = 0; k < count; k++) {
     const ti = candidateTokens[k];
-    for (; t < ti; t++) if (isSentenceEnd(tokens[t].word)) s++;
     const token = tokens[ti];
     let id = nodeOf.get(token.word);
     if (id === undefined) {
@@ -243,9 +259,49 @@ export function buildCandidateDoc(tokens: readonly TokenLike[], candidateTokens:
     node[k] = id;
     tokenIndex[k] = ti;
     charStart[k] = token.start;
-    sentence[k] = s;
   }
-  return { words, node, tokenIndex, charStart, sentence, tokenCount: tokens.length };
+  nodeIndexes.set(words, nodeOf);
+  return new Occurrences(words, node, tokenIndex, charStart, tokens);
+}
+
+/**
+ * The candidate occurrences of {@link buildCandidateDoc}. The sentence numbers are counted when first
+ * asked for: only a co-occurrence window that stops at sentence ends (`crossSentence: false`) reads them.
+ */
+class Occurrences implements CandidateDoc {
+  private sentences: Int32Array | null = null;
+  readonly tokenCount: number;
+  constructor(
+    readonly words: readonly string[],
+    readonly node: Int32Array,
+    readonly tokenIndex: Int32Array,
+    readonly charStart: Int32Array,
+    private readonly tokens: readonly TokenLike[],
+  ) {
+    this.tokenCount = tokens.length;
+  }
+
+  /** Sentence number of every occurrence: the sentence ends among the tokens before it. */
+  get sentence(): Int32Array {
+    if (!this.sentences) {
+      const sentence = new Int32Array(this.tokenIndex.length);
+      let s = 0;
+      let t = 0;
+      for (let k = 0; k < sentence.length; k++) {
+        for (const ti = this.tokenIndex[k]; t < ti; t++) if (isSentenceEnd(this.tokens[t].word)) s++;
+        sentence[k] = s;
+      }
+      this.sentences = sentence;
+    }
+    return this.sentences;
+  }
+
+  /** The same occurrences with the nodes renumbered (merged nodes). */
+  renumbered(words: readonly string[], node: Int32Array): Occurrences {
+    const doc = new Occurrences(words, node, this.tokenIndex, this.charStart, this.tokens);
+    doc.sentences = this.sentences;
+    return doc;
+  }
 }
 
 /**
@@ -293,7 +349,7 @@ export function mergeEntityNodes(doc: CandidateDoc, entities: readonly (Int32Arr
   }
   if (!changed) return { doc, entities: entities.slice() };
   const node = doc.node.map((x) => remap[x]);
-  return { doc: { ...doc, words, node }, entities: merged };
+  return { doc: doc instanceof Occurrences ? doc.renumbered(words, node) : { ...doc, words, node }, entities: merged };
 }
 
 /** KG input of the graph stage: the view and the entity indices each node denotes (null: none). */
@@ -354,12 +410,18 @@ const EMPTY = new Int32Array(0);
 /** Sorted union of sorted duplicate-free arrays. */
 function sortedUnion(arrays: readonly Int32Array[]): Int32Array {
   if (arrays.length === 1) return arrays[0];
-  const all: number[] = [];
-  for (const a of arrays) for (let i = 0; i < a.length; i++) all.push(a[i]);
-  all.sort((x, y) => x - y);
-  const out: number[] = [];
-  for (let i = 0; i < all.length; i++) if (i === 0 || all[i] !== all[i - 1]) out.push(all[i]);
-  return Int32Array.from(out);
+  let total = 0;
+  for (const a of arrays) total += a.length;
+  const all = new Int32Array(total);
+  let at = 0;
+  for (const a of arrays) {
+    all.set(a, at);
+    at += a.length;
+  }
+  all.sort();
+  let kept = 0;
+  for (let i = 0; i < total; i++) if (i === 0 || all[i] !== all[i - 1]) all[kept++] = all[i];
+  return all.subarray(0, kept);
 }
 
 /** Sorted array minus the values of `remove` (small). */
@@ -445,12 +507,14 @@ export function cooccurrenceCounts(doc: CandidateDoc, go: GraphOptions, table: E
   const overTokens = go.windowOver === 'allTokens';
   const window = go.window;
   const selfIncrement = go.selfLoops === 'keepDouble' ? 2 : go.selfLoops === 'keep' ? 1 : 0;
-  const { node, tokenIndex, sentence } = doc;
+  const { node, tokenIndex } = doc;
+  // the sentence numbers are counted only for a window that stops at sentence ends
+  const sentence = go.crossSentence ? null : doc.sentence;
   for (let a = 0; a < occurrences; a++) {
     const na = node[a];
     for (let b = a + 1; b < occurrences; b++) {
       if (overTokens ? tokenIndex[b] - tokenIndex[a] >= window : b - a >= window) break;
-      if (!go.crossSentence && sentence[b] !== sentence[a]) break;
+      if (sentence && sentence[b] !== sentence[a]) break;
       const nb = node[b];
       if (na === nb) {
         if (selfIncrement > 0) {
@@ -659,8 +723,12 @@ export function toRankInput(graph: WordGraph, bias: Float64Array | null, sweepOr
   const m = graph.edgeCount;
   const { source, target, weight } = graph;
   const denominator = graph.smInDenominator ? weight : graph.base;
-  const degree = new Int32Array(n + 1);
-  const outWeights = new Float64Array(n);
+  // the integer and the number arrays are views of one buffer each (util/arena.ts); a node pair gives
+  // at most two entries
+  const ints = arena(new Int32Array(2 * n + 1 + 2 * m));
+  const floats = arena(new Float64Array(n + 2 * m));
+  const degree = ints(n + 1);
+  const outWeights = floats(n);
   for (let e = 0; e < m; e++) {
     if (weight[e] === 0 && denominator[e] === 0) continue;
     const a = source[e];
@@ -674,9 +742,10 @@ export function toRankInput(graph: WordGraph, bias: Float64Array | null, sweepOr
   }
   for (let i = 0; i < n; i++) degree[i + 1] += degree[i];
   const offsets = degree;
-  const fill = offsets.slice(0, n);
-  const targets = new Int32Array(offsets[n]);
-  const weights = new Float64Array(offsets[n]);
+  const fill = ints(n);
+  fill.set(offsets.subarray(0, n));
+  const targets = ints(offsets[n]);
+  const weights = floats(offsets[n]);
   for (let e = 0; e < m; e++) {
     if (weight[e] === 0 && denominator[e] === 0) continue;
     const a = source[e];

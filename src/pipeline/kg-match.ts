@@ -88,7 +88,7 @@ export function matchEntities(words: readonly string[], kg: KgView, options: KgM
     let result: Int32Array | null = null;
     if (found.length > 0) {
       const kept = allKinds ? found : found.filter((i) => options.kinds.includes(kg.kindOf(i)));
-      if (kept.length > 0) result = Int32Array.from(kept);
+      if (kept.length > 0) result = new Int32Array(kept);
     }
     cache?.set(word, result);
     return result;

@@ -40,6 +40,9 @@
  * a batch.
  */
 import { compareCodePoints } from './rank.js';
+import { nodeIndex } from './graph.js';
+import { memoOneUnit } from './candidates.js';
+import { arena } from '../util/arena.js';
 import type { RankOptions } from './rank.js';
 import type { OptionRules } from '../util/option-rules.js';
 
@@ -217,7 +220,7 @@ export function findPhrases(
     }
     start = end;
   }
-  const words = new Set(doc.words);
+  const words = nodeIndex(doc.words);
   const out: PhraseCandidate[] = [];
   for (const [text, p] of found) {
     if (p.count < options.minCount || words.has(text)) continue;
@@ -227,17 +230,29 @@ export function findPhrases(
   return out;
 }
 
-/** First letters of the jieba/ICTCLAS tags of function words (see {@link PhraseOptions.pos}). */
-const FUNCTION_TAG = /^[mqrdpcueyo]/u;
-
-/** Whether a POS tag marks a function word (numeral, classifier, pronoun, adverb, preposition, …). */
+/** Whether a POS tag marks a function word (numeral, classifier, pronoun, adverb, preposition, …): its first letter is one of the jieba/ICTCLAS function-word tags m q r d p c u e y o (see {@link PhraseOptions.pos}). */
 export function isFunctionTag(tag: string | undefined): boolean {
-  return tag !== undefined && FUNCTION_TAG.test(tag);
+  if (tag === undefined) return false;
+  switch (tag.charCodeAt(0)) {
+    case 0x6d: // m
+    case 0x71: // q
+    case 0x72: // r
+    case 0x64: // d
+    case 0x70: // p
+    case 0x63: // c
+    case 0x75: // u
+    case 0x65: // e
+    case 0x79: // y
+    case 0x6f: // o
+      return true;
+    default:
+      return false;
+  }
 }
 
-/** Occurrences of each node among the candidate occurrences. */
-export function nodeCounts(node: Int32Array, nodeCount: number): Int32Array {
-  const c = new Int32Array(nodeCount);
+/** Occurrences of each node among the candidate occurrences (into `out` when given: zeroed, nodeCount long). */
+export function nodeCounts(node: Int32Array, nodeCount: number, out?: Int32Array): Int32Array {
+  const c = out ?? new Int32Array(nodeCount);
   for (let k = 0; k < node.length; k++) c[node[k]]++;
   return c;
 }
@@ -289,9 +304,7 @@ function overlaps(a: RankedItem, b: RankedItem, dedup: PhraseOptions['dedup']): 
  * rule (step 3 of the module header). Items with a NaN value are never selected.
  */
 export function selectItems(items: readonly RankedItem[], tieBreak: RankOptions['tieBreak'], dedup: PhraseOptions['dedup'], limit: number): number[] {
-  const idx: number[] = [];
-  for (let i = 0; i < items.length; i++) if (!Number.isNaN(items[i].value)) idx.push(i);
-  idx.sort((x, y) => {
+  const compare = (x: number, y: number): number => {
     const a = items[x];
     const b = items[y];
     if (a.value !== b.value) return b.value - a.value;
@@ -300,15 +313,33 @@ export function selectItems(items: readonly RankedItem[], tieBreak: RankOptions[
       if (c !== 0) return c;
     }
     return a.charStart - b.charStart || b.text.length - a.text.length || compareCodePoints(a.text, b.text) || x - y;
-  });
+  };
   const taken: number[] = [];
-  for (const i of idx) {
-    if (taken.length >= limit) break;
-    if (taken.some((t) => overlaps(items[t], items[i], dedup))) continue;
-    taken.push(i);
+  const take = (i: number): void => {
+    if (!taken.some((t) => overlaps(items[t], items[i], dedup))) taken.push(i);
+  };
+  if (limit > SELECT_BY_SCAN) {
+    const idx: number[] = [];
+    for (let i = 0; i < items.length; i++) if (!Number.isNaN(items[i].value)) idx.push(i);
+    idx.sort(compare);
+    for (let k = 0; k < idx.length && taken.length < limit; k++) take(idx[k]);
+    return taken;
+  }
+  // a few: the best item not yet looked at, again and again (the order is the sorted one, as the
+  // comparison is a total order), which for a short list is cheaper than sorting all
+  const seen = new Uint8Array(items.length);
+  while (taken.length < limit) {
+    let best = -1;
+    for (let i = 0; i < items.length; i++) if (!seen[i] && !Number.isNaN(items[i].value) && (best < 0 || compare(i, best) < 0)) best = i;
+    if (best < 0) break;
+    seen[best] = 1;
+    take(best);
   }
   return taken;
 }
+
+/** {@link selectItems} scans for the best remaining item when at most this many are asked for, else sorts. */
+const SELECT_BY_SCAN = 10;
 
 /** The name dots (middle dot, bullet, katakana middle dot, hyphenation point) written between the parts of a foreign name. */
 export const NAME_DOTS = /^[·•・‧∙]$/u;
@@ -322,6 +353,33 @@ export function foldNameDots(name: string): string {
 const LATIN_WORD = /^[A-Za-z][A-Za-z.'-]*$/u;
 const SPACE = /^[ \u00a0]$/u;
 const HAS_LETTER = /\p{L}/u;
+const WHITESPACE = /\s/u;
+
+/** Whether the code unit is a CJK Unified Ideograph (U+4E00–U+9FFF: a letter, not whitespace). */
+const isIdeograph = (c: number): boolean => c >= 0x4e00 && c <= 0x9fff;
+
+const letterTest = memoOneUnit((w) => HAS_LETTER.test(w));
+const whitespaceTest = memoOneUnit((w) => WHITESPACE.test(w));
+
+/** Whether the word has a letter (\p{L}); a word starting with an ideograph has one. */
+function hasLetter(w: string): boolean {
+  return isIdeograph(w.charCodeAt(0)) || letterTest(w);
+}
+
+/** Whether the word has a whitespace character (\s); a word of ideographs only has none. */
+function hasWhitespace(w: string): boolean {
+  for (let i = 0; i < w.length; i++) if (!isIdeograph(w.charCodeAt(i))) return whitespaceTest(w);
+  return false;
+}
+
+/** Whether the word is a sequel number: one digit 1–9, or 1 followed by a digit (10–19). */
+function isSequelNumber(w: string): boolean {
+  const c = w.charCodeAt(0);
+  if (w.length === 1) return c >= 0x31 && c <= 0x39;
+  if (w.length !== 2 || c !== 0x31) return false;
+  const d = w.charCodeAt(1);
+  return d >= 0x30 && d <= 0x39;
+}
 
 /**
  * Compound phrase candidates over all tokens (`parts: 'content'`, module header step 1 widened): a part
@@ -345,15 +403,18 @@ export function findCompounds(
   entities: readonly (Int32Array | null)[] | null = null,
 ): PhraseCandidate[] {
   const T = tokens.length;
+  // the per-token arrays are views of two buffers (util/arena.ts)
+  const ints = arena(new Int32Array(2 * T));
+  const flags = arena(new Int8Array(2 * T));
   // token index → node of the candidate occurrence there, or -1
-  const tokenNode = new Int32Array(T).fill(-1);
+  const tokenNode = ints(T).fill(-1);
   for (let k = 0; k < doc.node.length; k++) tokenNode[doc.tokenIndex[k]] = doc.node[k];
   // per token, decided once: 1 = a part, 0 = not (-1 = not yet known)
-  const part = new Int8Array(T).fill(-1);
+  const part = flags(T).fill(-1);
   const isPart = (t: number): boolean => {
     if (part[t] < 0) {
       const tok = tokens[t];
-      part[t] = tokenNode[t] >= 0 || (HAS_LETTER.test(tok.word) && !isFunctionTag(tok.tag) && !stop(tok.word) && !/\s/u.test(tok.word)) ? 1 : 0;
+      part[t] = tokenNode[t] >= 0 || (!isFunctionTag(tok.tag) && hasLetter(tok.word) && !hasWhitespace(tok.word) && !stop(tok.word)) ? 1 : 0;
     }
     return part[t] === 1;
   };
@@ -369,33 +430,39 @@ export function findCompounds(
   const joiner = (t: number): boolean => {
     if (t <= 0 || t + 1 >= T) return false;
     const w = tokens[t].word;
+    // the name dots and the spaces are one code unit each
+    if (w.length !== 1) return false;
     if (NAME_DOTS.test(w)) return true;
     return SPACE.test(w) && LATIN_WORD.test(tokens[t - 1].word) && LATIN_WORD.test(tokens[t + 1].word);
   };
-  const found = new Map<string, { members: number[]; count: number; charStart: number; lastStart: number; oneChar: number; joined: boolean }>();
+  // the candidates by surface, each made once and counted on (the output objects themselves)
+  const found = new Map<string, { text: string; members: Int32Array; count: number; charStart: number; lastStart: number; oneCharParts: number; joined: boolean }>();
+  // the current run of parts, possibly joined: parts[0..runLength) token indices, joinedBefore[] whether a joiner precedes
+  const parts = ints(T);
+  const joinedBefore = flags(T);
   let t = 0;
   while (t < T) {
     if (!isPart(t)) {
       t++;
       continue;
     }
-    // a run of parts, possibly joined: parts[] token indices, joinedBefore[] whether a joiner precedes
-    const parts: number[] = [t];
-    const joinedBefore: boolean[] = [false];
+    parts[0] = t;
+    joinedBefore[0] = 0;
+    let runLength = 1;
     let u = t + 1;
     for (;;) {
       if (u < T && isPart(u)) {
-        parts.push(u);
-        joinedBefore.push(false);
+        parts[runLength] = u;
+        joinedBefore[runLength++] = 0;
         u++;
       } else if (u < T && joiner(u) && isPart(u + 1)) {
-        parts.push(u + 1);
-        joinedBefore.push(true);
+        parts[runLength] = u + 1;
+        joinedBefore[runLength++] = 1;
         u += 2;
       } else break;
     }
-    for (let a = 0; a < parts.length - 1; a++) {
-      for (let b = a + 1; b < parts.length && b - a + 1 <= options.maxTokens; b++) {
+    for (let a = 0; a < runLength - 1; a++) {
+      for (let b = a + 1; b < runLength && b - a + 1 <= options.maxTokens; b++) {
         let joined = false;
         for (let m = a + 1; m <= b; m++) if (joinedBefore[m]) joined = true;
         let hasNode = false;
@@ -417,9 +484,9 @@ export function findCompounds(
           seen.count++;
           seen.lastStart = tokens[parts[a]].start;
         } else {
-          const members: number[] = [];
-          for (let m = a; m <= b; m++) members.push(tokenNode[parts[m]]);
-          found.set(text, { members, count: 1, charStart: tokens[parts[a]].start, lastStart: tokens[parts[a]].start, oneChar, joined });
+          const members = new Int32Array(b - a + 1);
+          for (let m = a; m <= b; m++) members[m - a] = tokenNode[parts[m]];
+          found.set(text, { text, members, count: 1, charStart: tokens[parts[a]].start, lastStart: tokens[parts[a]].start, oneCharParts: oneChar, joined });
         }
       }
     }
@@ -429,7 +496,7 @@ export function findCompounds(
   // letters, classifier or unit (阿凡达2年, 4个 are not titles)
   const sequels = new Map<string, { member: number; count: number; charStart: number; lastStart: number }>();
   for (let t = 0; t + 1 < T; t++) {
-    if (tokenNode[t] < 0 || !SEQUEL_NUMBER.test(tokens[t + 1].word)) continue;
+    if (tokenNode[t] < 0 || !isSequelNumber(tokens[t + 1].word)) continue;
     const after = t + 2 < T ? tokens[t + 2] : null;
     if (after && (NOT_AFTER_SEQUEL.test(after.word) || (after.tag !== undefined && /^[mq]/u.test(after.tag)))) continue;
     const text = tokens[t].word + tokens[t + 1].word;
@@ -439,12 +506,9 @@ export function findCompounds(
       seen.lastStart = tokens[t].start;
     } else sequels.set(text, { member: tokenNode[t], count: 1, charStart: tokens[t].start, lastStart: tokens[t].start });
   }
-  const words = new Set(doc.words);
+  const words = nodeIndex(doc.words);
   const out: PhraseCandidate[] = [];
-  for (const [text, p] of found) {
-    if (p.count < options.minCount || words.has(text)) continue;
-    out.push({ text, members: Int32Array.from(p.members), count: p.count, charStart: p.charStart, lastStart: p.lastStart, oneCharParts: p.oneChar, joined: p.joined });
-  }
+  for (const p of found.values()) if (p.count >= options.minCount && !words.has(p.text)) out.push(p);
   for (const [text, p] of sequels) {
     if (p.count < options.minCount || words.has(text) || found.has(text)) continue;
     out.push({ text, members: Int32Array.of(p.member, -1), count: p.count, charStart: p.charStart, lastStart: p.lastStart, oneCharParts: 1, joined: false, sequel: true });
@@ -452,5 +516,4 @@ export function findCompounds(
   return out;
 }
 
-const SEQUEL_NUMBER = /^(?:[1-9]|1[0-9])$/u;
 const NOT_AFTER_SEQUEL = /^[0-9A-Za-z年月日号个部集季次岁代期章回场点分秒倍亿万千百元块米%％]/u;

@@ -29,6 +29,7 @@
  * allocated once per call.
  */
 import type { OptionRules } from '../util/option-rules.js';
+import { arena } from '../util/arena.js';
 
 /** Options of the ranking stage (group `rank` of the pipeline options). */
 export const RANK_ALGORITHMS = ['textrank', 'positionrank'] as const;
@@ -139,13 +140,16 @@ export const PARITY_SWEEPS = 10;
 export function rankGraph(input: RankInput, options: Pick<RankOptions, 'damping' | 'tol' | 'maxIter' | 'iterationMode'>): RankResult {
   const n = input.nodeCount;
   if (n === 0) return { scores: new Float64Array(0), iterations: 0, converged: true };
-  // invOut[j] = 1/O_j (0 for dangling nodes), so the inner loop is one multiply-add per edge.
-  const invOut = new Float64Array(n);
+  // invOut[j] = 1/O_j (0 for dangling nodes), so the inner loop is one multiply-add per edge. All the
+  // per-node arrays are views of one buffer (util/arena.ts).
+  const gaussSeidel = options.iterationMode === 'fixed10GaussSeidel';
+  const take = arena(new Float64Array((gaussSeidel ? 2 : 5) * n));
+  const invOut = take(n);
   for (let j = 0; j < n; j++) {
     const o = input.outWeights[j];
     invOut[j] = o > 0 ? 1 / o : 0;
   }
-  return options.iterationMode === 'fixed10GaussSeidel' ? gaussSeidelSweeps(input, invOut, options.damping) : powerIteration(input, invOut, options);
+  return gaussSeidel ? gaussSeidelSweeps(input, invOut, options.damping, take) : powerIteration(input, invOut, options, take);
 }
 
 /**
@@ -153,10 +157,10 @@ export function rankGraph(input: RankInput, options: Pick<RankOptions, 'damping'
  * Gauss-Seidel sweeps in code-point order of the words, S_i = (1 − d)·b_i + d·Σ_j w_ji/O_j·S_j, connected
  * nodes starting at 1/(number of connected nodes), isolated ones at their restart value.
  */
-function gaussSeidelSweeps(input: RankInput, invOut: Float64Array, d: number): RankResult {
+function gaussSeidelSweeps(input: RankInput, invOut: Float64Array, d: number, take: (length: number) => Float64Array): RankResult {
   const n = input.nodeCount;
   const { offsets, targets, weights, bias } = input;
-  const scores = new Float64Array(n);
+  const scores = take(n);
   const order = input.sweepOrder;
   if (!order || order.length !== n) throw new Error('rank: fixed10GaussSeidel needs a sweepOrder covering every node');
   let connected = 0;
@@ -181,16 +185,16 @@ function gaussSeidelSweeps(input: RankInput, invOut: Float64Array, d: number): R
  * Eqs. (5)/(6)/(9)/(10) by Jacobi power iteration: S ← (1 − d)·b + d·Wᵀ(S/O) from S = 1 (TextRank) or
  * 1/n (PositionRank) until max |ΔS| < tol or maxIter.
  */
-function powerIteration(input: RankInput, invOut: Float64Array, options: Pick<RankOptions, 'damping' | 'tol' | 'maxIter'>): RankResult {
+function powerIteration(input: RankInput, invOut: Float64Array, options: Pick<RankOptions, 'damping' | 'tol' | 'maxIter'>, take: (length: number) => Float64Array): RankResult {
   const n = input.nodeCount;
   const { offsets, targets, weights, bias } = input;
   const d = options.damping;
-  const scores = new Float64Array(n);
-  const restart = new Float64Array(n);
+  const scores = take(n);
+  const restart = take(n);
   for (let i = 0; i < n; i++) restart[i] = (1 - d) * (bias ? bias[i] : 1);
   scores.fill(bias ? 1 / n : 1);
-  const scaled = new Float64Array(n);
-  let next = new Float64Array(n);
+  const scaled = take(n);
+  let next = take(n);
   let current = scores;
   let iterations = 0;
   let converged = false;

@@ -21,10 +21,12 @@
  * Pure: a function of the document's ranked graph, the KG and the model passed in.
  */
 import type { KgView } from '../kg/model.js';
-import type { TokenLike } from './graph.js';
+import { nodeIndex, type TokenLike } from './graph.js';
 import { foldNameDots, type PhraseCandidate } from './phrases.js';
 import type { IdfTable } from './idf.js';
 import type { OptionRules } from '../util/option-rules.js';
+import { FNV_OFFSET, FNV_PRIME, hashName } from '../util/hash.js';
+import { arena } from '../util/arena.js';
 
 /** Options of the re-ranking stage (group `rerank`). */
 export interface RerankOptions {
@@ -143,6 +145,8 @@ export interface RerankDocument {
   /** Per node: Σ KG and Σ semantic weights of its edges. */
   readonly kgSum: Float64Array;
   readonly semSum: Float64Array;
+  /** IDF weight of every eligible node when the caller has it (the prior's factor); else looked up. */
+  readonly idfWeights?: Float64Array | null;
   /** The entity reported for each node (-1: none). */
   readonly entity: Int32Array;
   readonly phrases: readonly PhraseCandidate[];
@@ -180,6 +184,9 @@ const CAST_LEFT = ['主演', '演员', '配音', '饰演', '领衔', '出演', '
 const pairCode = (cue: string): number => cue.charCodeAt(0) * 0x10000 + cue.charCodeAt(1);
 const CAST_CUES = new Set(CAST_LEFT.map(pairCode));
 const RIGHT_CUES = new Set(['主演', '饰演', '领衔'].map(pairCode));
+/** Whether a code unit is the first of some cue (a quick test before the pair is looked up). */
+const CUE_FIRST = new Uint8Array(0x10000);
+for (const cue of CAST_LEFT) CUE_FIRST[cue.charCodeAt(0)] = 1;
 
 /** Whether the occurrence at [s, e) of `text` stands in a cast list (see module header). */
 export function inCastContext(text: string, s: number, e: number): boolean {
@@ -189,9 +196,12 @@ export function inCastContext(text: string, s: number, e: number): boolean {
   const before = text.charCodeAt(s - 1);
   if (before === 0x3001 || before === 0xff08 || before === 0x28) return true;
   // a cue within the 8 characters before the name (the cues are two characters long)
-  for (let j = Math.max(0, s - 8); j + 2 <= s; j++) if (CAST_CUES.has(text.charCodeAt(j) * 0x10000 + text.charCodeAt(j + 1))) return true;
+  for (let j = Math.max(0, s - 8); j + 2 <= s; j++) {
+    const c = text.charCodeAt(j);
+    if (CUE_FIRST[c] === 1 && CAST_CUES.has(c * 0x10000 + text.charCodeAt(j + 1))) return true;
+  }
   // 主演 / 饰演 right after the name (由吴京主演)
-  return RIGHT_CUES.has(next * 0x10000 + text.charCodeAt(e + 1));
+  return CUE_FIRST[next] === 1 && RIGHT_CUES.has(next * 0x10000 + text.charCodeAt(e + 1));
 }
 
 /** Whether [s, e) lies inside 《》 (the nearest mark to the left is an opening one and 》 follows). */
@@ -233,12 +243,6 @@ function hasDigit(s: string): boolean {
 /** More candidates than this (words + phrases of one document) are refused (sort keys stay exact). */
 const CAND_LIMIT = 1 << 20;
 
-/** Consecutive views of `buffer`, `take(length)` after `take(length)` (zeroed as the buffer is). */
-function arena<T extends Int32Array | Uint8Array>(buffer: T): (length: number) => T {
-  let at = 0;
-  return (length) => buffer.subarray(at, (at += length)) as T;
-}
-
 /** The first index of a sorted array whose value is not below v. */
 function lowerBound(a: Int32Array | Float64Array, v: number): number {
   let lo = 0;
@@ -275,9 +279,12 @@ export function rerankItems(d: RerankDocument, kg: KgView | null, idf: IdfTable,
   const m = d.phrases.length;
   if (n + m >= CAND_LIMIT) throw new RangeError(`rerank: ${n + m} candidates in one document (at most ${CAND_LIMIT - 1})`);
   const L = Math.max(1, d.text.length);
-  // the per-node and per-candidate integer arrays are views of one buffer each (one allocation, not 19)
-  const ints = arena(new Int32Array(9 * n + 7 * (n + m)));
+  // the per-node and per-candidate arrays are views of three buffers (util/arena.ts): integers (with the
+  // surface table of at most 8 (n + m) + 16 slots), bytes, and numbers (with the feature matrix)
+  const rowBound = Math.min(n + m, pool);
+  const ints = arena(new Int32Array(9 * n + 19 * (n + m) + m + 16));
   const bytes = arena(new Uint8Array(n + 2 * (n + m)));
+  const floats = arena(new Float64Array(2 * (n + m) + rowBound * RERANK_FEATURE_COUNT));
   const count = ints(n);
   const first = ints(n).fill(-1);
   const last = ints(n);
@@ -340,8 +347,14 @@ export function rerankItems(d: RerankDocument, kg: KgView | null, idf: IdfTable,
   if (kg) for (let i = 0; i < n; i++) if (d.entity[i] >= 0 && PERSONISH.has(kg.kindOf(d.entity[i]))) personOrder[i] = persons++;
   const castDoc = d.text.includes('饰）') || d.text.includes('饰)');
   // the document's words as a set, built on first use (only a person name of ≥ 3 code units asks)
-  let words: Set<string> | null = null;
-  const phraseEntities = d.phrases.map((p) => surfaceEntity(kg, p.text, p.joined === true));
+  let words: ReadonlyMap<string, number> | null = null;
+  // the entity each phrase surface names, looked up when first asked (-2: not yet)
+  const phraseEntities = ints(m).fill(-2);
+  const phraseEntity = (p: number): number => {
+    let e = phraseEntities[p];
+    if (e === -2) e = phraseEntities[p] = surfaceEntity(kg, d.phrases[p].text, d.phrases[p].joined === true);
+    return e;
+  };
 
   // per word: occurrences inside its most frequent phrase candidate
   const inPhrase = ints(n);
@@ -358,7 +371,7 @@ export function rerankItems(d: RerankDocument, kg: KgView | null, idf: IdfTable,
 
   // every output candidate (word node i, or phrase p as n + p) with its final graph score
   const cand = ints(n + m);
-  const base = new Float64Array(n + m);
+  const base = floats(n + m);
   const start = ints(n + m);
   const occurrences = ints(n + m);
   let total = 0;
@@ -369,6 +382,7 @@ export function rerankItems(d: RerankDocument, kg: KgView | null, idf: IdfTable,
     occurrences[i] = count[i];
     cand[total++] = i;
   }
+  const wordCandidates = total;
   for (let p = 0; p < m; p++) {
     if (Number.isNaN(d.phraseValues[p])) continue;
     base[n + p] = norm(d.phraseValues[p], maxValue);
@@ -376,24 +390,35 @@ export function rerankItems(d: RerankDocument, kg: KgView | null, idf: IdfTable,
     occurrences[n + p] = d.phrases[p].count;
     cand[total++] = n + p;
   }
-  // candidates by first occurrence (ties: candidate index), sorted as numbers start × 2^20 + index
-  // (exact in a double; a comparator sort costs ten times as much). Ranks: the number of candidates
-  // with an earlier first occurrence / with more occurrences (ties share a rank).
-  const byFirst = new Int32Array(total);
+  // candidates by first occurrence (ties: candidate index): the words and the phrases are each in that
+  // order already when their first occurrences do not decrease (nodes are numbered in order of first
+  // occurrence, phrases are found in text order), and are then merged; otherwise sorted as numbers
+  // start × 2^20 + index (exact in a double; a comparator sort costs ten times as much). Ranks: the
+  // number of candidates with an earlier first occurrence / with more occurrences (ties share a rank).
+  const byFirst = ints(total);
   const countRank = ints(n + m);
   const firstRank = ints(n + m);
   {
-    const keys = new Float64Array(total);
     let maxCount = 0;
+    let ordered = true;
     for (let k = 0; k < total; k++) {
       const c = cand[k];
-      keys[k] = start[c] * CAND_LIMIT + c;
       if (occurrences[c] > maxCount) maxCount = occurrences[c];
+      if (k > 0 && k !== wordCandidates && start[c] < start[cand[k - 1]]) ordered = false;
     }
-    keys.sort();
+    if (ordered) {
+      // merge: on equal first occurrences the word (lower index) goes first
+      let w = 0;
+      let p = wordCandidates;
+      for (let r = 0; r < total; r++) byFirst[r] = p >= total || (w < wordCandidates && start[cand[w]] <= start[cand[p]]) ? cand[w++] : cand[p++];
+    } else {
+      const keys = new Float64Array(total);
+      for (let k = 0; k < total; k++) keys[k] = start[cand[k]] * CAND_LIMIT + cand[k];
+      keys.sort();
+      for (let r = 0; r < total; r++) byFirst[r] = keys[r] % CAND_LIMIT;
+    }
     for (let r = 0; r < total; r++) {
-      const c = keys[r] % CAND_LIMIT;
-      byFirst[r] = c;
+      const c = byFirst[r];
       firstRank[c] = r > 0 && start[byFirst[r - 1]] === start[c] ? firstRank[byFirst[r - 1]] : r;
     }
     // more[v] = candidates with more than v occurrences
@@ -403,35 +428,64 @@ export function rerankItems(d: RerankDocument, kg: KgView | null, idf: IdfTable,
     for (let k = 0; k < total; k++) countRank[cand[k]] = more[occurrences[cand[k]] + 1];
   }
   const docLength = Math.log1p(d.text.length) / 10;
-  const candEntity = (c: number): number => (c >= n ? phraseEntities[c - n] : d.entity[c]);
+  const candEntity = (c: number): number => (c >= n ? phraseEntity(c - n) : d.entity[c]);
   const candText = (c: number): string => (c >= n ? d.phrases[c - n].text : d.words[c]);
   // overlapping variants: per candidate, the best candidate containing it and the best it contains
   // (by final graph score; ties: the earlier candidate)
   const container = ints(n + m).fill(-1);
   const contained = ints(n + m).fill(-1);
   const containsEntity = bytes(n + m);
-  const byText = new Map<string, number>();
+  // the candidates' surfaces in an open-addressing table on their FNV-1a hash (util/hash.ts), each
+  // surface holding its best candidate (the higher final graph score, then the earlier)
+  let slots = 16;
+  while (slots < 4 * total) slots *= 2;
+  const surfaceSlots = ints(slots).fill(-1);
+  const slotMask = slots - 1;
+  const surfaceHash = ints(n + m);
   for (let k = 0; k < total; k++) {
     const c = cand[k];
-    const other = byText.get(candText(c));
-    if (other === undefined || base[c] > base[other]) byText.set(candText(c), c);
+    const t = candText(c);
+    const h = hashName(t) | 0;
+    surfaceHash[c] = h;
+    for (let q = h & slotMask; ; q = (q + 1) & slotMask) {
+      const other = surfaceSlots[q];
+      if (other < 0 || (surfaceHash[other] === h && candText(other) === t)) {
+        if (other < 0 || base[c] > base[other]) surfaceSlots[q] = c;
+        break;
+      }
+    }
   }
+  /** The candidate whose surface is w[a, b) (h: its hash), or -1. */
+  const surfaceAt = (w: string, a: number, b: number, h: number): number => {
+    for (let q = h & slotMask; ; q = (q + 1) & slotMask) {
+      const c = surfaceSlots[q];
+      if (c < 0) return -1;
+      if (surfaceHash[c] !== h) continue;
+      const t = candText(c);
+      if (t.length !== b - a) continue;
+      let k = 0;
+      while (k < t.length && t.charCodeAt(k) === w.charCodeAt(a + k)) k++;
+      if (k === t.length) return c;
+    }
+  };
   const better = (a: number, b: number): boolean => b < 0 || base[a] > base[b] || (base[a] === base[b] && a < b);
   // one pass over the proper substrings (≥ 2 code units) of the longer surfaces, looked up among the
   // candidates' surfaces: short forms (a part of any word of 3–12 code units, or of a phrase that names
   // an entity or joins names) and the overlap relations between candidates (surfaces of 3–12 code
-  // units). Substrings are only cut where a candidate's first code unit stands.
+  // units). The substrings are not cut out: each one's hash grows by a code unit at a time and is looked
+  // up in the table of surfaces.
   const shortForm = bytes(n + m);
-  const heads = new Set<number>();
-  for (let k = 0; k < total; k++) heads.add(candText(cand[k]).charCodeAt(0));
-  const scan = (w: string, c: number, short: boolean): void => {
+  // short: 1 or 0, or -1 when phrase p's entity decides (looked up at the first substring found)
+  const scan = (w: string, c: number, short: number, p = -1): void => {
     for (let a = 0; a + 2 <= w.length; a++) {
-      if (!heads.has(w.charCodeAt(a))) continue;
+      let h = Math.imul(FNV_OFFSET ^ w.charCodeAt(a), FNV_PRIME);
       for (let b = a + 2; b <= w.length; b++) {
+        h = Math.imul(h ^ w.charCodeAt(b - 1), FNV_PRIME);
         if (b - a === w.length) continue;
-        const sub = byText.get(w.slice(a, b));
-        if (sub === undefined || sub === c) continue;
-        if (short) shortForm[sub] = 1;
+        const sub = surfaceAt(w, a, b, h);
+        if (sub < 0 || sub === c) continue;
+        if (short < 0) short = phraseEntity(p) >= 0 ? 1 : 0;
+        if (short === 1) shortForm[sub] = 1;
         if (c < 0) continue;
         if (better(c, container[sub])) container[sub] = c;
         if (better(sub, contained[c])) contained[c] = sub;
@@ -441,13 +495,14 @@ export function rerankItems(d: RerankDocument, kg: KgView | null, idf: IdfTable,
   };
   for (let i = 0; i < n; i++) {
     const w = d.words[i];
-    if (w.length >= 3 && w.length <= 12) scan(w, d.eligible[i] ? i : -1, true);
+    if (w.length >= 3 && w.length <= 12) scan(w, d.eligible[i] ? i : -1, 1);
   }
   for (let p = 0; p < m; p++) {
     const w = d.phrases[p].text;
     const scored = !Number.isNaN(d.phraseValues[p]) && w.length >= 3 && w.length <= 12;
-    const short = phraseEntities[p] >= 0 || d.phrases[p].joined === true;
-    if (scored || short) scan(w, scored ? n + p : -1, short);
+    const joined = d.phrases[p].joined === true;
+    if (scored || joined) scan(w, scored ? n + p : -1, joined ? 1 : -1, p);
+    else if (phraseEntity(p) >= 0) scan(w, -1, 1);
   }
   const setOverlap = (f: Float64Array, c: number): void => {
     const up = container[c];
@@ -482,7 +537,7 @@ export function rerankItems(d: RerankDocument, kg: KgView | null, idf: IdfTable,
     const w = d.words[i];
     f[F.base] = norm(d.values[i], maxValue);
     f[F.textrank] = norm(d.rank[i], maxRank);
-    f[F.idf] = idf.weight(w) / 10;
+    f[F.idf] = (d.idfWeights ? d.idfWeights[i] : idf.weight(w)) / 10;
     f[F.logCount] = Math.log1p(count[i]);
     f[F.firstPos] = first[i] / L;
     f[F.spread] = (last[i] - first[i]) / L;
@@ -511,7 +566,7 @@ export function rerankItems(d: RerankDocument, kg: KgView | null, idf: IdfTable,
     }
     f[F.shortForm] = shortForm[i];
     if (w.length >= 3 && d.entity[i] >= 0 && kg && PERSONISH.has(kg.kindOf(d.entity[i]))) {
-      words ??= new Set(d.words);
+      words ??= nodeIndex(d.words);
       for (let a = 0; a < w.length && !f[F.fullForm]; a++) for (let b = a + 2; b <= w.length; b++) if (b - a < w.length && words.has(w.slice(a, b))) f[F.fullForm] = 1;
     }
     const pos = posGroup(tag[i]);
@@ -544,7 +599,7 @@ export function rerankItems(d: RerankDocument, kg: KgView | null, idf: IdfTable,
     setLength(f, ph.text);
     f[F.kgEdges] = Math.log1p(kgSum);
     f[F.semEdges] = Math.log1p(semSum);
-    setKind(f, phraseEntities[p]);
+    setKind(f, phraseEntity(p));
     f[F.shortForm] = shortForm[n + p];
     f[F.phrase] = 1;
     f[F.phrase3] = ph.members.length >= 3 ? 1 : 0;
@@ -552,7 +607,7 @@ export function rerankItems(d: RerankDocument, kg: KgView | null, idf: IdfTable,
     f[F.phraseJoined] = ph.joined ? 1 : 0;
     f[F.phraseSequel] = ph.sequel ? 1 : 0;
     if (ph.sequel && d.entity[ph.members[0]] >= 0 && kg && kg.kindOf(d.entity[ph.members[0]]) === 'Movie') setKind(f, d.entity[ph.members[0]]);
-    f[F.phraseEntity] = phraseEntities[p] >= 0 ? 1 : 0;
+    f[F.phraseEntity] = phraseEntity(p) >= 0 ? 1 : 0;
     f[F.partBest] = norm(best, maxValue);
     f[F.partWorst] = norm(worst, maxValue);
   };
@@ -561,13 +616,13 @@ export function rerankItems(d: RerankDocument, kg: KgView | null, idf: IdfTable,
   // score among the sorted scores plus the candidates of that score placed before it in byFirst order;
   // candidates scored below the pool's last are never placed.
   const rows = Math.min(total, pool);
-  const order = new Int32Array(total);
+  const order = ints(total);
   if (rows > 0) {
-    const negBase = new Float64Array(total);
+    const negBase = floats(total);
     for (let k = 0; k < total; k++) negBase[k] = 0 - base[cand[k]];
     negBase.sort();
     const last = negBase[rows - 1];
-    const used = new Int32Array(total);
+    const used = ints(total);
     for (let r = 0; r < total; r++) {
       const c = byFirst[r];
       const key = 0 - base[c];
@@ -583,7 +638,7 @@ export function rerankItems(d: RerankDocument, kg: KgView | null, idf: IdfTable,
     const i = d.node[k];
     if (pooled[i] && inCastContext(d.text, d.charStart[k], d.charStart[k] + d.tokens[d.tokenIndex[k]].word.length)) cast[i]++;
   }
-  const matrix = new Float64Array(rows * RERANK_FEATURE_COUNT);
+  const matrix = floats(rows * RERANK_FEATURE_COUNT);
   const items: RerankItem[] = new Array(rows);
   for (let r = 0; r < rows; r++) {
     const c = order[r];
@@ -598,7 +653,7 @@ export function rerankItems(d: RerankDocument, kg: KgView | null, idf: IdfTable,
     f[F.top30] = r < 30 ? 1 : 0;
     items[r] =
       c >= n
-        ? { text: d.phrases[c - n].text, node: -1, phrase: c - n, charStart: d.phrases[c - n].charStart, entity: phraseEntities[c - n], features: f, baseRank: r }
+        ? { text: d.phrases[c - n].text, node: -1, phrase: c - n, charStart: d.phrases[c - n].charStart, entity: phraseEntity(c - n), features: f, baseRank: r }
         : { text: d.words[c], node: c, phrase: -1, charStart: first[c], entity: d.entity[c], features: f, baseRank: r };
   }
   return { items, matrix };

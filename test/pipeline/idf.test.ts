@@ -21,6 +21,27 @@ test('parseIdf: word idf lines, unknown words get the mean, bad lines name file:
   assert.throws(() => parseIdf('\n', 'empty.idf'), /empty\.idf: no entries/);
 });
 
+test('IdfTable.weights: the chosen words, looked up together, weigh what weight() says (unknown words the mean); others untouched', () => {
+  const t = parseIdf('电影 2.0\n唢呐\t10\n传承 6\n', 'toy.idf');
+  const words = ['唢呐', '百鸟朝凤', '电影', '传承', 'x'];
+  const out = new Float64Array(words.length).fill(-1);
+  t.weights!(words, [0, 1, 2, 3], out);
+  assert.deepEqual(Array.from(out), [10, 6, 2, 6, -1]);
+  // more words than the table's first scratch holds
+  const many = Array.from({ length: 300 }, (_, i) => (i % 3 === 0 ? '唢呐' : `词${i}`));
+  const all = new Float64Array(many.length);
+  t.weights!(many, many.map((_, i) => i), all);
+  assert.deepEqual(Array.from(all), many.map((w) => t.weight(w)));
+});
+
+test('prior.idf multiply: a table of its own without weights() (looked up word by word) gives the same keywords', () => {
+  const text = '吴京主演的长津湖讲述了战争故事，这部电影的战争场面很震撼，电影的配乐也很出色。';
+  const table = loadBundledIdf();
+  const own = { source: table.source, size: table.size, unknown: table.unknown, weight: (w: string) => table.weight(w) };
+  const run = (idf: typeof own) => createExtractor({ preset: 'filmkw-rerank', kg: toyKg(), idf }).extract(text, { topK: 10, explain: true });
+  assert.deepEqual(run(own), run(table));
+});
+
 test("nodejieba's idf.utf8 is read from the installed package: generic words weigh less than rare ones", () => {
   const t = loadBundledIdf();
   assert.ok(t.size > 100_000, `${t.size}`);
