@@ -1,6 +1,5 @@
 /**
- * What the benches that run the built CLI as a child process share (not a bench itself: bench/run.mjs
- * skips files starting with `_`).
+ * What several benches share (not a bench itself: bench/run.mjs skips files starting with `_`).
  */
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -53,3 +52,32 @@ export function median(xs: readonly number[]): number {
 
 /** A number with thousands separators and `d` decimals (en-US). */
 export const fmt = (x: number, d = 0): string => x.toLocaleString('en-US', { minimumFractionDigits: d, maximumFractionDigits: d });
+
+/**
+ * Documents/s of each function over the texts, per round: one warm-up pass of each, then `rounds` rounds
+ * in which every function runs over all the texts in turn, the order rotating round by round (so load
+ * drift hits all alike). `result[i][r]` is function i's rate in round r.
+ */
+export function timeInTurns(fns: readonly ((text: string) => unknown)[], texts: readonly string[], rounds: number): number[][] {
+  for (const fn of fns) for (const t of texts) fn(t);
+  const perRound: number[][] = fns.map(() => []);
+  for (let r = 0; r < rounds; r++) {
+    for (let p = 0; p < fns.length; p++) {
+      const k = (p + r) % fns.length;
+      const t0 = process.hrtime.bigint();
+      for (const t of texts) fns[k](t);
+      perRound[k].push(texts.length / (Number(process.hrtime.bigint() - t0) / 1e9));
+    }
+  }
+  return perRound;
+}
+
+/** The lines `section` makes of each corpus whose file exists, a one-line note for each that is absent. */
+export function eachCorpus<C>(corpora: readonly (readonly [file: string, read: () => C])[], section: (c: C) => string[]): string[] {
+  const body: string[] = [];
+  for (const [file, read] of corpora) {
+    if (existsSync(file)) body.push(...section(read()));
+    else body.push(`(${file.replace(/^.*\/data\//u, '../shared/data/')} is absent: corpus skipped)`, '');
+  }
+  return body;
+}

@@ -13,13 +13,13 @@
  *
  * KG: as bench/tag.ts (FILMKW_BENCH_KG, else $TMPDIR/filmkw-merged.fkg, else the demo KG).
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { createExtractor } from '../src/pipeline/extract.js';
-import { loadKg } from '../src/kg/load.js';
+import { parseOverride } from '../src/pipeline/options.js';
 import { parseRerankModel, zeroRerankModel } from '../src/pipeline/rerank-model.js';
-import { benchKgPath, fmt, median } from './_cli.js';
-import { readReviews, readSynopses, REVIEWS, SYNOPSES } from './tag.js';
+import { eachCorpus, fmt, median, timeInTurns } from './_cli.js';
+import { benchKg, readReviews, readSynopses, REVIEWS, SYNOPSES } from './tag.js';
 
 interface Variant {
   name: string;
@@ -38,17 +38,11 @@ function parseArgs(argv: string[]): { rounds: number; limit: number; variants: V
     else if (argv[i] === '--variant' && /^[^=]+=[^@]+(@[^=,]+=[^=,]+(,[^=,]+=[^=,]+)*)?$/u.test(raw)) {
       const [name, rest] = [raw.slice(0, raw.indexOf('=')), raw.slice(raw.indexOf('=') + 1)];
       const [model, options] = rest.split('@');
-      const overrides: Record<string, unknown> = {};
-      for (const kv of options ? options.split(',') : []) {
-        const [k, v] = kv.split('=');
-        overrides[k] = v === 'true' ? true : v === 'false' ? false : Number.isFinite(Number(v)) ? Number(v) : v;
-      }
-      a.variants.push({ name, model, overrides });
+      a.variants.push({ name, model, overrides: Object.fromEntries((options ? options.split(',') : []).map(parseOverride)) });
     } else throw new Error(`bench/rerank-variants: unknown or bad argument ${argv[i]} ${raw}`);
   }
   return a;
 }
-
 
 /** A variant's model file, or one line naming the file and the problem (exit 2). */
 function readModel(file: string): ReturnType<typeof parseRerankModel> {
@@ -61,8 +55,7 @@ function readModel(file: string): ReturnType<typeof parseRerankModel> {
 }
 
 const args = parseArgs(process.argv.slice(2));
-const { path, shown } = benchKgPath();
-const kg = await loadKg(path ? { kg: path } : {});
+const { kg, shown } = await benchKg();
 const systems: { name: string; ex: ReturnType<typeof createExtractor> }[] = [
   { name: 'filmkw', ex: createExtractor({ preset: 'filmkw', kg }) },
   { name: 'filmkw-rerank (committed)', ex: createExtractor({ preset: 'filmkw-rerank', kg }) },
@@ -78,29 +71,15 @@ const systems: { name: string; ex: ReturnType<typeof createExtractor> }[] = [
   })),
 ];
 const load0 = loadavg()[0];
-const body: string[] = [];
-for (const [file, read] of [
+const corpora = [
   [REVIEWS, () => readReviews(args.limit)],
   [SYNOPSES, () => readSynopses(args.limit)],
-] as const) {
-  if (!existsSync(file)) {
-    body.push(`(${file.replace(/^.*\/data\//u, '../shared/data/')} is absent: corpus skipped)`, '');
-    continue;
-  }
-  const c = read();
-  for (const s of systems) for (const t of c.texts) s.ex.extract(t);
-  const perRound: number[][] = systems.map(() => []);
-  for (let r = 0; r < args.rounds; r++) {
-    for (let p = 0; p < systems.length; p++) {
-      const k = (p + r) % systems.length;
-      const t0 = process.hrtime.bigint();
-      for (const t of c.texts) systems[k].ex.extract(t);
-      perRound[k].push(c.texts.length / (Number(process.hrtime.bigint() - t0) / 1e9));
-    }
-  }
+] as const;
+const body = eachCorpus(corpora, (c) => {
+  const perRound = timeInTurns(systems.map((s) => (t: string) => s.ex.extract(t)), c.texts, args.rounds);
   // seconds per document, per round: the re-ranking cost is committed − filmkw
   const cost = perRound[1].map((x, r) => 1 / x - 1 / perRound[0][r]);
-  body.push(
+  return [
     `### ${c.name}: ${fmt(c.texts.length)} ${c.what}`,
     '',
     '| system | docs/s (median) | ÷ committed (median per round) | re-ranking cost saved (median per round) |',
@@ -111,8 +90,8 @@ for (const [file, read] of [
       return `| ${s.name} | ${fmt(median(perRound[i]))} | ${fmt(ratio, 2)} | ${saved} |`;
     }),
     '',
-  );
-}
+  ];
+});
 process.stdout.write(
   [
     '## Re-ranker speed variants (bench/rerank-variants.ts, issue 13)',

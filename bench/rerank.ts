@@ -10,12 +10,10 @@
  * KG: as bench/tag.ts (FILMKW_BENCH_KG, else $TMPDIR/filmkw-merged.fkg, else the demo KG). Corpora are
  * skipped with a message when ../shared/data is absent.
  */
-import { existsSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { createExtractor } from '../src/pipeline/extract.js';
-import { loadKg } from '../src/kg/load.js';
-import { benchKgPath, fmt, median } from './_cli.js';
-import { readReviews, readSynopses, REVIEWS, SYNOPSES } from './tag.js';
+import { eachCorpus, fmt, median, timeInTurns } from './_cli.js';
+import { benchKg, readReviews, readSynopses, REVIEWS, SYNOPSES } from './tag.js';
 
 const PRESETS = ['filmkw', 'filmkw-rerank'] as const;
 
@@ -31,10 +29,8 @@ function parseArgs(argv: string[]): { rounds: number; limit: number } {
   return a;
 }
 
-
 const args = parseArgs(process.argv.slice(2));
-const { path, shown } = benchKgPath();
-const kg = await loadKg(path ? { kg: path } : {});
+const { kg, shown } = await benchKg();
 const extractors = PRESETS.map((preset) => createExtractor({ preset, kg }));
 const load0 = loadavg()[0];
 const out: string[] = ['## filmkw-rerank vs filmkw (bench/rerank.ts, issue 13)', ''];
@@ -42,27 +38,10 @@ const corpora = [
   [REVIEWS, () => readReviews(args.limit)],
   [SYNOPSES, () => readSynopses(args.limit)],
 ] as const;
-const body: string[] = [];
-for (const [file, read] of corpora) {
-  if (!existsSync(file)) {
-    body.push(`(${file.replace(/^.*\/data\//u, '../shared/data/')} is absent: corpus skipped)`, '');
-    continue;
-  }
-  const c = read();
-  // warm-up: one full pass per preset
-  for (const ex of extractors) for (const t of c.texts) ex.extract(t);
-  const perRound: number[][] = PRESETS.map(() => []);
-  for (let r = 0; r < args.rounds; r++) {
-    for (let p = 0; p < PRESETS.length; p++) {
-      const ex = extractors[(p + r) % PRESETS.length];
-      const t0 = process.hrtime.bigint();
-      for (const t of c.texts) ex.extract(t);
-      const s = Number(process.hrtime.bigint() - t0) / 1e9;
-      perRound[(p + r) % PRESETS.length].push(c.texts.length / s);
-    }
-  }
+const body = eachCorpus(corpora, (c) => {
+  const perRound = timeInTurns(extractors.map((ex) => (t: string) => ex.extract(t)), c.texts, args.rounds);
   const ratios = perRound[1].map((x, r) => x / perRound[0][r]);
-  body.push(
+  return [
     `### ${c.name}: ${fmt(c.texts.length)} ${c.what}`,
     '',
     '| system | docs/s (median of rounds) | min | max |',
@@ -71,8 +50,8 @@ for (const [file, read] of corpora) {
     '',
     `rerank / filmkw docs/s per round: median ${fmt(median(ratios), 2)} (min ${fmt(Math.min(...ratios), 2)}, max ${fmt(Math.max(...ratios), 2)}).`,
     '',
-  );
-}
+  ];
+});
 out.push(
   `KG: ${shown}; one thread, a warm-up pass, then ${args.rounds} rounds with the presets in turns (alternating which goes first). Load average ${fmt(load0, 1)} at start, ${fmt(loadavg()[0], 1)} at the end.`,
   '',

@@ -153,10 +153,10 @@ export function readSynopses(limit = Infinity): Corpus {
 }
 
 /** The KG the bench uses, where it came from, and the snapshot path the pool workers load. */
-export async function benchKg(): Promise<{ kg: KgView; source: string; path: string | undefined }> {
-  const { path } = benchKgPath();
+export async function benchKg(): Promise<{ kg: KgView; source: string; path: string | undefined; shown: string }> {
+  const { path, shown } = benchKgPath();
   const kg = await loadKg(path ? { kg: path } : {});
-  return { kg, source: path ? `snapshot ${path.replace(tmpdir(), '$TMPDIR')}` : 'bundled demo KG', path };
+  return { kg, source: path ? `snapshot ${path.replace(tmpdir(), '$TMPDIR')}` : 'bundled demo KG', path, shown };
 }
 
 export interface Row {
@@ -182,7 +182,7 @@ export interface System {
 }
 
 /** Documents per turn: the systems take turns every CHUNK documents, so load drift hits all alike. */
-const CHUNK = 16;
+export const CHUNK = 16;
 
 /**
  * Time every system over the texts: one warm-up pass each, then `rounds` rounds; in a round the

@@ -55,14 +55,8 @@ const number = (name, integer) => {
 };
 const list = (name) => (args[name] === undefined ? [] : args[name].split(',').map((f) => f.trim()).filter(Boolean));
 const variant = { pool: number('pool', true), trees: number('trees', true), depth: number('depth', true), rate: number('rate', false), drop: list('drop') };
-const overrides = {};
-for (const kv of args.set ?? []) {
-  const at = kv.indexOf('=');
-  if (at <= 0) fail(`--set ${kv}: expected key=value`);
-  const raw = kv.slice(at + 1);
-  overrides[kv.slice(0, at)] = raw === 'true' ? true : raw === 'false' ? false : raw !== '' && Number.isFinite(Number(raw)) ? Number(raw) : raw;
-}
-const isVariant = args.grouped || Object.keys(overrides).length > 0 || Object.values(variant).some((v) => v !== undefined && !(Array.isArray(v) && v.length === 0));
+for (const kv of args.set ?? []) if (kv.indexOf('=') <= 0) fail(`--set ${kv}: expected key=value`);
+const isVariant = args.grouped || (args.set ?? []).length > 0 || Object.values(variant).some((v) => v !== undefined && !(Array.isArray(v) && v.length === 0));
 if (isVariant && args.check) fail('--check compares the committed recipe: drop the variant flags and --grouped');
 if (isVariant && !args.out && !args.cv && !args.compare) fail('a variant without --cv, --compare or --out does nothing');
 if (args.check && !existsSync(out)) fail(`${out}: no such model to check`);
@@ -83,6 +77,16 @@ const mod = (p) => import(pathToFileURL(join(root, 'dist', p)).href);
 const { loadKg } = await mod('kg/load.js');
 const { readGold } = await mod('eval/readers.js');
 const train = await mod('eval/rerank-train.js');
+const { parseOverride } = await mod('pipeline/options.js');
+const overrides = {};
+for (const kv of args.set ?? []) {
+  try {
+    const [key, value] = parseOverride(kv);
+    overrides[key] = value;
+  } catch (err) {
+    fail(err.message);
+  }
+}
 const kg = await loadKg({ kg: kgPath });
 const docs = readGold(gold);
 const started = Date.now();
@@ -121,7 +125,7 @@ let cv;
 // --check of a model trained with --cv recomputes its CV figures (they are part of the file)
 const existing = args.check ? JSON.parse(readFileSync(out, 'utf8')) : null;
 if (args.cv || args.compare || existing?.training?.crossValidatedF1) {
-  const run = train.crossValidate(variantTable, params, 5, 'phrases', foldOf);
+  const run = train.crossValidate(variantTable, params, 5, foldOf);
   cv = run.f1.map((x) => Number(x.toFixed(4)));
   process.stderr.write(`train-rerank: 5-fold CV${args.grouped ? ' (folds by film)' : ''} macro F1@1..5 ${cv.join(' ')}\n`);
   if (args.compare) {
@@ -132,7 +136,7 @@ if (args.cv || args.compare || existing?.training?.crossValidatedF1) {
     } catch (err) {
       fail(err.message);
     }
-    const base = train.crossValidate(baseTable, recipe, 5, 'phrases', foldOf);
+    const base = train.crossValidate(baseTable, recipe, 5, foldOf);
     process.stderr.write(`train-rerank: the recipe${args['base-drop'] ? ` without ${args['base-drop']}` : ''}, same folds: macro F1@1..5 ${base.f1.map(fmt4).join(' ')}\n`);
     const ids = docs.map((d) => d.id);
     const golds = docs.map((d) => d.gold);

@@ -19,7 +19,7 @@ import { createExtractor } from '../pipeline/extract.js';
 import { resolveOptions } from '../pipeline/options.js';
 import { RERANK_FEATURES } from '../pipeline/rerank.js';
 import { fitTrees, rerankLogit, zeroRerankModel, type RerankModel, type TreeParameters } from '../pipeline/rerank-model.js';
-import { selectItems, type PhraseOptions, type RankedItem } from '../pipeline/phrases.js';
+import { selectItems, type RankedItem } from '../pipeline/phrases.js';
 import { evaluate, normalizeKeyword, type EvalResult } from './metrics.js';
 import type { GoldDocument } from './readers.js';
 
@@ -60,9 +60,9 @@ export function trainingTable(docs: readonly GoldDocument[], kg: KgView, overrid
 }
 
 /** The top K of one document under a model, as the pipeline selects them (no overlapping variants). */
-export function selectWithModel(doc: TrainingDocument, model: RerankModel, k: number, dedup: PhraseOptions['dedup'] = 'phrases'): string[] {
+export function selectWithModel(doc: TrainingDocument, model: RerankModel, k: number): string[] {
   const ranked: RankedItem[] = doc.items.map((it) => ({ text: it.text, value: rerankLogit(model, it.x), charStart: it.charStart, phrase: it.phrase }));
-  return selectItems(ranked, 'firstOccurrence', dedup, k).map((i) => doc.items[i].text);
+  return selectItems(ranked, 'firstOccurrence', 'phrases', k).map((i) => doc.items[i].text);
 }
 
 /** The parameters of the committed model (chosen by cross-validation on film-train, ANALYSIS.md §7). */
@@ -157,7 +157,6 @@ export function crossValidate(
   docs: readonly TrainingDocument[],
   params: TreeParameters = DEFAULT_TREE_PARAMETERS,
   folds = 5,
-  dedup: PhraseOptions['dedup'] = 'phrases',
   foldOf?: readonly number[],
 ): CrossValidation {
   const fold = (i: number): number => (foldOf ? foldOf[i] : i % folds);
@@ -166,7 +165,7 @@ export function crossValidate(
     const train = docs.filter((_, i) => fold(i) !== f);
     const model = fitDocuments(train, params);
     docs.forEach((d, i) => {
-      if (fold(i) === f) predicted[i] = selectWithModel(d, model, 5, dedup);
+      if (fold(i) === f) predicted[i] = selectWithModel(d, model, 5);
     });
   }
   const result = evaluate(docs.map((d, i) => ({ id: d.id, gold: d.gold, predicted: predicted[i] })));

@@ -62,7 +62,7 @@ test('crossValidate with folds by group: a model never sees the held-out group, 
   }
   const params = { trees: 20, depth: 2, rate: 0.3, minLeaf: 5, bins: 16, l2: 1, objective: 'lambdarank' as const };
   const mixed = crossValidate(docs, params, 3);
-  const grouped = crossValidate(docs, params, 3, 'phrases', filmFolds(groups, 3));
+  const grouped = crossValidate(docs, params, 3, filmFolds(groups, 3));
   assert.equal(mixed.f1[0], 1, 'folds by index mod 3: both rules are learned');
   assert.equal(grouped.f1[0], 0, 'folds by group: each group is scored by the other group\'s rule');
   assert.equal(grouped.predicted.length, docs.length);
