@@ -19,7 +19,8 @@ import { existsSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { createExtractor } from '../src/pipeline/extract.js';
 import { diskCacheFromEnv } from '../src/lexicon/cache.js';
-import { BASELINE, baselineSection, baselineSystems, benchKg, measureAll, percentile, readReviews, readSynopses, REVIEWS, SYNOPSES, type Corpus, type Row, type System } from './tag.js';
+import { fmt } from './_cli.js';
+import { BASELINE, baselineSection, baselineSystems, benchKg, CHUNK, measureAll, percentile, readReviews, readSynopses, REVIEWS, SYNOPSES, type Corpus, type Row, type System } from './tag.js';
 
 const PRESETS = ['filmkw', 'filmkw-rerank'];
 const TITLE = '## This build against a baseline build (bench/tag-baseline.ts)';
@@ -43,7 +44,7 @@ function parseArgs(argv: string[]): { rounds: number; corpus: string; cold: bool
 
 /**
  * `--cold` rounds (module header): `warm` (a throw-away set) warms the JIT on the corpus, then each
- * round makes fresh systems and times their first pass, in turns every 16 documents.
+ * round makes fresh systems and times their first pass, in turns every CHUNK documents.
  */
 async function measureCold(warm: System[], make: () => Promise<{ systems: System[] }>, c: Corpus, rounds: number): Promise<Row[]> {
   for (const s of warm) for (const t of c.texts) s.fn(t);
@@ -52,8 +53,8 @@ async function measureCold(warm: System[], make: () => Promise<{ systems: System
   for (let r = 0; r < rounds; r++) {
     const { systems } = await make();
     const seconds = systems.map(() => 0);
-    for (let i = 0; i < c.texts.length; i += 16) {
-      const chunk = c.texts.slice(i, i + 16);
+    for (let i = 0; i < c.texts.length; i += CHUNK) {
+      const chunk = c.texts.slice(i, i + CHUNK);
       systems.forEach((s, k) => {
         for (const t of chunk) {
           const t0 = performance.now();
@@ -97,23 +98,21 @@ async function main(): Promise<void> {
     return { systems: [...systems, ...baseline.systems], label: baseline.label };
   };
   const { systems, label } = await makeSystems();
-  const baseline = { label };
   const loadStart = loadavg()[0];
   const results: { corpus: Corpus; rows: Row[] }[] = [];
   for (const c of corpora) results.push({ corpus: c, rows: args.cold ? await measureCold(systems, makeSystems, c, args.rounds) : measureAll(systems, c.texts, c.chars, args.rounds) });
-  const f = (x: number) => x.toLocaleString('en', { maximumFractionDigits: 0 });
   const out = [
     TITLE,
     '',
-    `KG: ${source}; ${cpus().length} CPUs (${cpus()[0]?.model ?? '?'}), Node ${process.version}; load average ${loadStart.toFixed(1)} at the start of the timed rounds, ${loadavg()[0].toFixed(1)} at the end. ${args.cold ? `${args.rounds} cold rounds (each a first pass by fresh extractors; JIT warmed by a throw-away set)` : `${args.rounds} rounds after a warm-up pass`}, the four systems in turns every 16 documents.`,
+    `KG: ${source}; ${cpus().length} CPUs (${cpus()[0]?.model ?? '?'}), Node ${process.version}; load average ${loadStart.toFixed(1)} at the start of the timed rounds, ${loadavg()[0].toFixed(1)} at the end. ${args.cold ? `${args.rounds} cold rounds (each a first pass by fresh extractors; JIT warmed by a throw-away set)` : `${args.rounds} rounds after a warm-up pass`}, the four systems in turns every ${CHUNK} documents.`,
     '',
     '| corpus | system | docs/s | p50 ms | p99 ms |',
     '|---|---|---:|---:|---:|',
   ];
   for (const { corpus: c, rows } of results) {
-    for (const r of rows) out.push(`| ${c.name} (${f(c.texts.length)}) | ${r.system.endsWith(BASELINE) ? r.system : `${r.system} (this build)`} | ${f(r.docsPerSecond)} | ${r.p50ms.toFixed(2)} | ${r.p99ms.toFixed(2)} |`);
+    for (const r of rows) out.push(`| ${c.name} (${fmt(c.texts.length)}) | ${r.system.endsWith(BASELINE) ? r.system : `${r.system} (this build)`} | ${fmt(r.docsPerSecond)} | ${r.p50ms.toFixed(2)} | ${r.p99ms.toFixed(2)} |`);
   }
-  out.push('', ...baselineSection(results, PRESETS, PRESETS, baseline.label));
+  out.push('', ...baselineSection(results, PRESETS, PRESETS, label));
   console.log(out.join('\n'));
 }
 

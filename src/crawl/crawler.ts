@@ -5,10 +5,11 @@
  * children fetched ahead (at most maxLookahead, best link prior first) and gets 004's two-step score
  * from their relevances; it goes back with that score, and when popped again its already fetched
  * children join the frontier (keyed by their own relevance until their own lookahead). α = 1 gives the
- * one-step VSM order; mode bfs expands in FIFO order, mode shark by link prior. A page is saved
- * (relevant) when its two-step score ≥ η (saveRule `score`, the spec's default: decided after its
- * lookahead, meanwhile its body waits in .state/pending/; a page never expanded is decided on its own
- * sim when the crawl ends) or when sim ≥ η (saveRule `sim`, decided at fetch).
+ * one-step VSM order; mode bfs expands in FIFO order, mode shark by link prior, mode best-first as
+ * one-step but with a page's children in document order (no link prior). A page is saved (relevant)
+ * when its two-step score ≥ η (saveRule `score`, the spec's default: decided after its lookahead,
+ * meanwhile its body waits in .state/pending/; a page never expanded is decided on its own sim when the
+ * crawl ends) or when sim ≥ η (saveRule `sim`, decided at fetch).
  *
  * Output in `out/`: crawl.warc.gz (WARC 1.1 response records, warcio), index.jsonl (one line per
  * fetched URL: url, status, relevant, score, depth, parent, time, and error / finalUrl / links when
@@ -336,11 +337,13 @@ export async function crawl(run: CrawlRun, o: Readonly<CrawlOptions>, res: Crawl
     textsSize += Buffer.byteLength(line);
     return text;
   };
-  const savePage = (url: string, body: Uint8Array) => {
+  /** A saved page's file under pages/ (its folder created). */
+  const pageFile = (url: string): string => {
     const file = join(out, 'pages', pageFileName(url));
     mkdirSync(dirname(file), { recursive: true });
-    writeFileSync(file, body);
+    return file;
   };
+  const savePage = (url: string, body: Uint8Array) => writeFileSync(pageFile(url), body);
   const stagedPath = (url: string) => join(pendingDir, `${urlHash(url)}.html`);
   const mismatch = (url: string) => inputError(`crawl: --resume: the journal in ${out} does not match this crawl at event ${rp} (expected ${url}); start a new --out`);
 
@@ -359,12 +362,11 @@ export async function crawl(run: CrawlRun, o: Readonly<CrawlOptions>, res: Crawl
         if (keep) {
           // the staged file becomes the page file (a rename, not a second file written); a kill after the
           // rename and before the save line: the page file holds the body
-          const file = join(out, 'pages', pageFileName(url));
+          const file = pageFile(url);
           if (existsSync(staged)) {
-            saveText(url, new Uint8Array(readFileSync(staged)));
-            mkdirSync(dirname(file), { recursive: true });
+            saveText(url, readFileSync(staged));
             renameSync(staged, file);
-          } else if (existsSync(file)) saveText(url, new Uint8Array(readFileSync(file)));
+          } else if (existsSync(file)) saveText(url, readFileSync(file));
         } else rmSync(staged, { force: true });
       }
       writeEvent({ t: 'save', url, twoStep: round(twoStep), saved: keep, warcEnd: warcSize, textsEnd: textsSize });

@@ -92,7 +92,7 @@ export interface CrawlOptions {
    * children fetched ahead whatever their prior. @default true
    */
   lookaheadGate: boolean;
-  /** Out-links kept per page (bfs: in document order; otherwise best link prior first). @default 100 */
+  /** Out-links kept per page (bfs and best-first: in document order; otherwise best link prior first). @default 100 */
   maxOutLinks: number;
   /** @default 1000 */
   maxPages: number;

@@ -131,6 +131,17 @@ const esc = (s: string): string => s.replace(/&/gu, '&amp;').replace(/</gu, '&lt
 
 const GENERATED_META = '<meta name="filmkw-generated" content="rendered from a real record or synthetic; see gold.tsv">';
 
+/** Draws from one PRNG: an element of a list, and a 160-character passage of a text at a random start. */
+function draws(rnd: () => number): { pick: <T>(xs: readonly T[]) => T; blurb: (t: { text: string }) => string } {
+  return {
+    pick: <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)]!,
+    blurb: (t) => {
+      const start = Math.floor(rnd() * Math.max(1, t.text.length - 160));
+      return t.text.slice(start, start + 160);
+    },
+  };
+}
+
 function page(title: string, body: string): string {
   return `<!DOCTYPE html>\n<html lang="zh-CN"><head><meta charset="utf-8">${GENERATED_META}<title>${esc(title)}</title></head>\n<body>\n${body}\n</body></html>\n`;
 }
@@ -335,11 +346,7 @@ export function buildTestWeb(inputs: TestWebInputs, out: string, partial: Partia
   // 3. off-topic portal (links to real off-topic pages, rarely to film pages) and a news site whose only
   //    way to film pages is a tunnel of off-topic pages
   const filmTargets = [...realFilmUrls, ...filmList.map((f) => subjectUrl(f.sid))];
-  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)]!;
-  const blurb = (t: { text: string }) => {
-    const start = Math.floor(rnd() * Math.max(1, t.text.length - 160));
-    return t.text.slice(start, start + 160);
-  };
+  const { pick, blurb } = draws(rnd);
   if (realTexts.length === 0) throw inputError('crawl testweb: no off-topic real page with main text; the html data folder looks empty');
   // the fake-keyword region (section 5 below) has its own PRNG, so the pages drawn before it are the
   // same as in a web built without it; the portal and the news site link into it by index
@@ -436,11 +443,7 @@ export function buildTestWeb(inputs: TestWebInputs, out: string, partial: Partia
   //    their rating source); a personal blog whose diary posts have few film words but link to films;
   //    a link directory listing both (the fake-keywords seed set). All off-topic in the gold.
   const rnd2 = mulberry32(o.seed + 1);
-  const pick2 = <T>(xs: readonly T[]): T => xs[Math.floor(rnd2() * xs.length)]!;
-  const blurb2 = (t: { text: string }) => {
-    const start = Math.floor(rnd2() * Math.max(1, t.text.length - 160));
-    return t.text.slice(start, start + 160);
-  };
+  const { pick: pick2, blurb: blurb2 } = draws(rnd2);
   const adUrl = (k: number) => `${AD_HOST}lp/${k}.html`;
   const shopUrl = (k: number) => `${SHOP}item/${k}.html`;
   const filmName = () => pick2(filmList).name;

@@ -108,7 +108,7 @@ test('tag - in UTF-16 (by its BOM) and GBK: one line out per line in, as for UTF
   assert.equal(gbk.stdout, utf8.stdout);
 });
 
-test('tag - --format csv is not a filter (a header row); --pipe refuses it', () => {
+test('tag - --format csv is not a filter (a header row): the record id is its line number, as from a file', () => {
   const r = tag(['--format', 'csv'], 'text\n程蝶衣\n');
   assert.equal(r.status, 0, r.stderr);
   assert.equal((JSON.parse(r.stdout) as { id: string }).id, '2');

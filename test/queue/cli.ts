@@ -1,4 +1,5 @@
 /** Test helper: the real `filmkw` entry point (bin/filmkw → dist/, so `npm run build` first) as child processes. */
+import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -10,6 +11,8 @@ import { Redis } from 'ioredis';
 export const root = fileURLToPath(new URL('../../', import.meta.url));
 export const bin = join(root, 'bin', 'filmkw');
 export const tmp = () => mkdtempSync(join(tmpdir(), 'filmkw-queue-'));
+/** Asserts that a child's stderr holds no stack trace. */
+export const noStack = (s: string) => assert.doesNotMatch(s, /\n\s+at /u, 'no stack trace');
 
 export function filmkw(args: string[], input?: string, cwdBin = bin) {
   return spawnSync(process.execPath, [cwdBin, ...args], { cwd: root, encoding: 'utf8', input, maxBuffer: 1 << 26 });

@@ -13,7 +13,7 @@ import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { demoSnapshot } from '../batch/demo-kg.js';
-import { corpus, flushDb, kgHandler, localTag, Proc, tmp } from './cli.js';
+import { corpus, flushDb, kgHandler, localTag, noStack, Proc, tmp } from './cli.js';
 import { redisSkipReason, sharedRedis, stopShared } from './redis.js';
 
 const noOpenssl = spawnSync('openssl', ['version'], { encoding: 'utf8' }).status === 0 ? null : 'no openssl binary to make the test certificates (apt-get install openssl; .ci/run does)';
@@ -60,8 +60,6 @@ after(async () => {
   server?.close();
   await stopShared();
 });
-
-const noStack = (s: string) => assert.doesNotMatch(s, /\n\s+at /u, 'no stack trace');
 
 test('the KG as an https URL with a private CA: submitter and worker trust it through NODE_EXTRA_CA_CERTS and tag like a local run', { skip: skip ?? false }, async () => {
   const d = tmp();

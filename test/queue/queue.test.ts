@@ -11,7 +11,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { demoSnapshot } from '../batch/demo-kg.js';
-import { corpus, countJobs, filmkw, flushDb, kgHandler, localTag, Proc, root, startWorker, tmp } from './cli.js';
+import { corpus, countJobs, filmkw, flushDb, kgHandler, localTag, noStack, Proc, root, startWorker, tmp } from './cli.js';
 import { redisSkipReason, sharedRedis, stopShared } from './redis.js';
 
 const skip = redisSkipReason(false);
@@ -22,8 +22,6 @@ before(async () => {
   await flushDb(url);
 });
 after(() => stopShared());
-
-const noStack = (s: string) => assert.doesNotMatch(s, /\n\s+at /u, 'no stack trace');
 
 test('tag --queue with two worker processes writes the bytes of a local run, and leaves nothing in Redis', { skip: skip ?? false }, async (t) => {
   const d = tmp();

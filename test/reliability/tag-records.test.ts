@@ -37,7 +37,7 @@ test('odd JSON lines: empty texts tagged with no keywords, wrong shapes one erro
     '{"text":"a", "text":"duplicate key"}',
   ];
   // from a file: stdin to stdout is the Unix filter (src/batch/pipe.ts, test/batch/pipe.test.ts), without line numbers
-  const file = join(mkdtempSync(join(tmpdir(), 'filmkw-odd-')), 'odd.jsonl');
+  const file = join(dir, 'odd.jsonl');
   writeFileSync(file, lines.join('\n') + '\n');
   const r = run(['tag', file, '--kg', kg]);
   assert.equal(r.status, 0, r.stderr);

@@ -144,7 +144,7 @@ export async function runTagCommand(inputArg: string | undefined, flags: TagFlag
     cacheDir: cacheDirFromEnv(),
     progress: process.stderr.isTTY === true,
     // stdin to stdout in a one-record-per-line format is a Unix filter (src/batch/pipe.ts); --pipe asks for it anywhere
-    pipe: flags.pipe === true || (input === '-' && flags.out === undefined && flags.queue === undefined && (PIPE_FORMATS as readonly string[]).includes(format)),
+    pipe: flags.pipe === true || (input === '-' && flags.out === undefined && flags.queue === undefined && PIPE_FORMATS.includes(format)),
   };
   let summary;
   if (flags.queue !== undefined) {
