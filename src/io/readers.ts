@@ -241,7 +241,7 @@ async function* readTextRecords(source: ByteSource, opts: ReaderOptions, max: nu
         for await (const raw of lines) {
           if (stats) stats.lines = raw.line;
           if (raw.tooLong) {
-            yield errorRecord(raw.line, opts.idField, tooLongMessage(raw, max), undefined, opts.onLineId);
+            yield errorRecord(raw.line, opts.idField, tooLongMessage(raw, max), opts.onLineId);
             continue;
           }
           if (raw.text.trim() === '') continue;
@@ -321,8 +321,7 @@ function tooLongMessage(raw: RawLine, max: number): string {
   return `line is longer than ${max} bytes (${raw.bytes} bytes); record skipped`;
 }
 
-function errorRecord(line: number, idField: string | undefined, error: string, id?: string, onLineId?: (line: number) => void): InputRecord {
-  if (id !== undefined) return { line, id, error };
+function errorRecord(line: number, idField: string | undefined, error: string, onLineId?: (line: number) => void): InputRecord {
   if (idField !== undefined) return { line, error };
   onLineId?.(line);
   return { line, id: String(line), error };
@@ -371,9 +370,9 @@ function jsonlRecord(raw: RawLine, textField: string, idField: string | undefine
   try {
     obj = JSON.parse(raw.text);
   } catch (err) {
-    return errorRecord(raw.line, idField, `invalid JSON: ${(err as Error).message}`, undefined, onLineId);
+    return errorRecord(raw.line, idField, `invalid JSON: ${(err as Error).message}`, onLineId);
   }
-  if (obj === null || typeof obj !== 'object' || Array.isArray(obj)) return errorRecord(raw.line, idField, `line is ${typeName(obj)}, not a JSON object`, undefined, onLineId);
+  if (obj === null || typeof obj !== 'object' || Array.isArray(obj)) return errorRecord(raw.line, idField, `line is ${typeName(obj)}, not a JSON object`, onLineId);
   let id: string | undefined;
   if (idField !== undefined) {
     const r = idValue(getPath(obj, idField), idField);

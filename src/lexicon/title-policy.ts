@@ -192,8 +192,6 @@ export interface PolicyContext {
   charStart: Int32Array;
 }
 
-const NONE = new Int32Array(0);
-
 /** Words with at least one occurrence bracketed exactly by 《》. */
 function bracketedNodes(context: PolicyContext): Uint8Array {
   const out = new Uint8Array(context.words.length);
@@ -233,11 +231,11 @@ export function applyTitlePolicy(
   }
   if (subject === null) return entities.slice();
   const contextual = options.titlePolicy === 'contextual';
-  const bracketed = contextual ? bracketedNodes(context) : new Uint8Array(n);
+  const bracketed = contextual ? bracketedNodes(context) : null;
   // firm entities: not subject to the policy, or accepted by brackets, and not a Genre
   const isFirm = (i: number, k: number): boolean => {
     const flags = subject[i];
-    return (flags === null || bracketed[i] === 1 || flags[k] === 0) && kg.kindOf(entities[i]![k]) !== 'Genre';
+    return (flags === null || bracketed?.[i] === 1 || flags[k] === 0) && kg.kindOf(entities[i]![k]) !== 'Genre';
   };
   let firmCount: Map<number, number> | null = null;
   /** How many times each entity is firm, over all words (computed when a pair first needs it). */
@@ -254,7 +252,7 @@ export function applyTitlePolicy(
   return entities.map((set, i) => {
     const flags = subject[i];
     if (!set || !flags) return set;
-    if (contextual && bracketed[i]) return set;
+    if (bracketed?.[i]) return set;
     const kept: number[] = [];
     let own: number[] | null = null;
     for (let k = 0; k < set.length; k++) {

@@ -208,6 +208,14 @@ export function lowerCaseMayChange(word: string): boolean {
   return false;
 }
 
+/**
+ * Whether the word or (when `caseInsensitive`) its lower-case form is a stop word (rule 5 of the
+ * module header).
+ */
+export function isStopword(stop: ReadonlySet<string>, word: string, caseInsensitive = true): boolean {
+  return stop.has(word) || (caseInsensitive && lowerCaseMayChange(word) && stop.has(word.toLowerCase()));
+}
+
 type Predicate = (word: string, tag: string) => boolean;
 
 function compile(o: CandidateOptions, stop: ReadonlySet<string>): Predicate {
@@ -237,7 +245,7 @@ function compile(o: CandidateOptions, stop: ReadonlySet<string>): Predicate {
       }
       if (n < min) return false;
     }
-    if (stop.size > 0 && (stop.has(word) || (caseInsensitive && lowerCaseMayChange(word) && stop.has(word.toLowerCase())))) return false;
+    if (stop.size > 0 && isStopword(stop, word, caseInsensitive)) return false;
     return true;
   };
 }

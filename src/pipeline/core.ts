@@ -22,7 +22,7 @@ import { applyTitlePolicy } from '../lexicon/title-policy.js';
 import type { IdfTable } from './idf.js';
 import { findCompounds, findPhrases, nodeCounts, phraseScores, selectItems, type PhraseCandidate, type RankedItem } from './phrases.js';
 import { rerankItems } from './rerank.js';
-import { lowerCaseMayChange } from './candidates.js';
+import { isStopword } from './candidates.js';
 import { rerankBias, rerankContributions, rerankLogits, sigmoid, type RerankModel } from './rerank-model.js';
 import type { OptionRules } from '../util/option-rules.js';
 import { arena } from '../util/arena.js';
@@ -273,14 +273,15 @@ function phraseCandidates(tokens: readonly TokenLike[], doc: CandidateDoc, entit
   if (o.phrases.parts === 'content') {
     const stop = context.stopwords;
     if (!stop) throw usageError('extract: phrases.parts "content" needs the stop words in the document context (DocumentContext.stopwords)');
-    return findCompounds(tokens as readonly (TokenLike & { tag?: string })[], doc, o.phrases, (w) => stop.has(w) || (lowerCaseMayChange(w) && stop.has(w.toLowerCase())), exclude);
+    return findCompounds(tokens as readonly (TokenLike & { tag?: string })[], doc, o.phrases, (w) => isStopword(stop, w), exclude);
   }
   return findPhrases(tokens, doc, o.phrases, exclude);
 }
 
 /**
- * The top K by the learned re-ranker (rerank.ts): every eligible word and phrase gets its feature
- * vector, the model's probability is its score, and the selection keeps the phrase stage's dedup rule.
+ * The top K by the learned re-ranker: the `pool` best candidates by the graph score get feature vectors
+ * (rerank.ts); they are ordered by the model's logit, reported as σ(logit), and the selection keeps the
+ * phrase stage's dedup rule.
  */
 function withRerank(ranked: RankedDocument, context: DocumentContext, call: ExtractCallOptions): Keyword[] {
   const { text, tokens, doc, graph, entities, scores, values, included, bias, idfWeights, explainWord } = ranked;
@@ -296,7 +297,8 @@ function withRerank(ranked: RankedDocument, context: DocumentContext, call: Extr
   const eligible = new Uint8Array(n);
   for (const i of included) eligible[i] = 1;
   const phrases = phraseCandidates(tokens, doc, entities, context);
-  const phraseValues = phraseScores(phrases, values, eligible, nodeCounts(doc.node, n, ints(n)), o.phrases.score);
+  const counts = nodeCounts(doc.node, n, ints(n));
+  const phraseValues = phraseScores(phrases, values, eligible, counts, o.phrases.score);
   const floats = arena(new Float64Array(2 * n + Math.min(n + phrases.length, o.rerank.pool)));
   const kgSum = floats(n);
   const semSum = floats(n);
@@ -311,7 +313,7 @@ function withRerank(ranked: RankedDocument, context: DocumentContext, call: Extr
   const entity = ints(n).fill(-1);
   if (kg && entities) for (let i = 0; i < n; i++) entity[i] = primaryEntity(kg, i, entities);
   const { items, matrix } = rerankItems(
-    { text, tokens, words: doc.words, node: doc.node, tokenIndex: doc.tokenIndex, charStart: doc.charStart, rank: scores, values, eligible, kgSum, semSum, idfWeights, entity, phrases, phraseValues },
+    { text, tokens, words: doc.words, node: doc.node, tokenIndex: doc.tokenIndex, charStart: doc.charStart, rank: scores, values, eligible, kgSum, semSum, idfWeights, entity, phrases, phraseValues, counts },
     kg,
     context.idf,
     o.rerank.pool,

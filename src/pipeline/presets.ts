@@ -14,12 +14,12 @@
  * | positionrank+mkg | on | on | on | eq. 10 |
  *
  * Beyond the paper, the preset `filmkw` (the default until `filmkw-rerank` replaced it) is the full
- * model `textrank+w+g+r` plus two
- * changes the paper rules out or does not have — the IDF prior (`prior.idf: 'multiply'`, idf.ts) and,
- * with it, no POS filter (`candidates.posFilter: 'none'`; the paper's rule is 'containsNV': once
- * generic words are weighted down by IDF the POS rule only loses keywords tagged outside n/v, such as
- * HMM-found names tagged x and CSL terms tagged b/a) — plus the keyphrase stage (`phrases.enabled`,
- * phrases.ts: 传统文化, 时间旅行 as phrases of adjacent tokens; off in every other preset).
+ * model `textrank+w+g+r` plus two changes the paper rules out or does not have — the IDF prior
+ * (`prior.idf: 'multiply'`, idf.ts) and, with it, no POS filter (`candidates.posFilter: 'none'`; the
+ * paper's rule is 'containsNV': once generic words are weighted down by IDF the POS rule only loses
+ * keywords tagged outside n/v, such as HMM-found names tagged x and CSL terms tagged b/a) — plus the
+ * keyphrase stage (`phrases.enabled`, phrases.ts: 传统文化, 时间旅行 as phrases of adjacent tokens; off
+ * in every other preset).
  * Its figures and the choice are in options.ts's header and eval/results/film-dev/ANALYSIS.md.
  *
  * `filmkw-rerank` (issue 13) = `filmkw` + compound phrase candidates (`phrases.parts: 'content'`, up to

@@ -213,12 +213,10 @@ export function rerankLogits(model: RerankModel, x: Float64Array, rows: number, 
     for (let t = 0; t < count; t++) for (let r = 0; r < rows; r++) out[r] += leaf[t];
     return out;
   }
-  // one step: k → child 2k + 1 (x < threshold) or 2k + 2 (features are finite). Four rows walk a tree
+  // one step: k → child 2k + 1 (x < threshold) or 2k + 2 (features are finite). Four rows walk the trees
   // side by side: their chains of dependent loads overlap (1.6× faster than one row at a time, measured
-  // on the committed model); each row still adds the trees' leaves in tree order, so the sums are the same.
-  // four rows walk the trees side by side: their chains of dependent loads overlap (1.6× faster than
-  // one row at a time, measured on the committed model); each row adds the trees' leaves in tree order
-  // into a local sum, so the sums are the same.
+  // on the committed model); each row adds the trees' leaves in tree order into a local sum, so the sums
+  // are the same.
   const r4 = rows - (rows % 4);
   let r = 0;
   for (; r < r4; r += 4) {
@@ -359,11 +357,11 @@ export function fitTrees(rows: readonly ArrayLike<number>[], labels: readonly nu
   const h = new Float64Array(n);
   const trees: RerankTree[] = [];
   const round = (x: number): number => Number(x.toPrecision(8));
-  // pairwise: the rows of each document (groups[i] = document of row i)
+  // pairwise objectives: the rows of each document (groups[i] = document of row i)
   const docs: { pos: number[]; neg: number[] }[] = [];
   const position = new Int32Array(n);
   if (o.objective !== 'pointwise') {
-    if (!groups || groups.length !== n) throw new Error('fitTrees: the pairwise objective needs the document of every row');
+    if (!groups || groups.length !== n) throw new Error('fitTrees: a pairwise objective (pairwise, lambdarank) needs the document of every row');
     const byDoc = new Map<number, { pos: number[]; neg: number[] }>();
     for (let i = 0; i < n; i++) {
       let d = byDoc.get(groups[i]);

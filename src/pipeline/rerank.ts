@@ -22,11 +22,12 @@
  */
 import type { KgView } from '../kg/model.js';
 import { nodeIndex, type TokenLike } from './graph.js';
-import { foldNameDots, type PhraseCandidate } from './phrases.js';
+import { foldNameDots, nodeCounts, type PhraseCandidate } from './phrases.js';
 import type { IdfTable } from './idf.js';
 import type { OptionRules } from '../util/option-rules.js';
 import { FNV_OFFSET, FNV_PRIME, hashName } from '../util/hash.js';
 import { arena } from '../util/arena.js';
+import { lowerBound } from '../util/sorted.js';
 
 /** Options of the re-ranking stage (group `rerank`). */
 export interface RerankOptions {
@@ -152,6 +153,8 @@ export interface RerankDocument {
   readonly phrases: readonly PhraseCandidate[];
   /** Phrase scores from their words (phrases.ts `phraseScores`; NaN: not output). */
   readonly phraseValues: Float64Array;
+  /** Occurrences of every node when the caller has them (phrases.ts `nodeCounts`); else counted. */
+  readonly counts?: Int32Array;
 }
 
 /** One output candidate with its features. */
@@ -243,18 +246,6 @@ function hasDigit(s: string): boolean {
 /** More candidates than this (words + phrases of one document) are refused (sort keys stay exact). */
 const CAND_LIMIT = 1 << 20;
 
-/** The first index of a sorted array whose value is not below v. */
-function lowerBound(a: Int32Array | Float64Array, v: number): number {
-  let lo = 0;
-  let hi = a.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (a[mid] < v) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
 /**
  * The KG entity a phrase surface names (its name, or with its name dots folded to ·), or -1.
  * @param dots whether the surface may hold a name dot (phrases.ts `joined`); false skips the folding
@@ -285,7 +276,7 @@ export function rerankItems(d: RerankDocument, kg: KgView | null, idf: IdfTable,
   const ints = arena(new Int32Array(9 * n + 19 * (n + m) + m + 16));
   const bytes = arena(new Uint8Array(n + 2 * (n + m)));
   const floats = arena(new Float64Array(2 * (n + m) + rowBound * RERANK_FEATURE_COUNT));
-  const count = ints(n);
+  const count = d.counts ?? nodeCounts(d.node, n, ints(n));
   const first = ints(n).fill(-1);
   const last = ints(n);
   const cast = ints(n);
@@ -295,7 +286,6 @@ export function rerankItems(d: RerankDocument, kg: KgView | null, idf: IdfTable,
     const i = d.node[k];
     const s = d.charStart[k];
     const e = s + d.tokens[d.tokenIndex[k]].word.length;
-    count[i]++;
     if (first[i] < 0) {
       first[i] = s;
       tag[i] = d.tokens[d.tokenIndex[k]].tag;
@@ -346,7 +336,8 @@ export function rerankItems(d: RerankDocument, kg: KgView | null, idf: IdfTable,
   let persons = 0;
   if (kg) for (let i = 0; i < n; i++) if (d.entity[i] >= 0 && PERSONISH.has(kg.kindOf(d.entity[i]))) personOrder[i] = persons++;
   const castDoc = d.text.includes('饰）') || d.text.includes('饰)');
-  // the document's words as a set, built on first use (only a person name of ≥ 3 code units asks)
+  // the document's word → node map (graph.ts nodeIndex), fetched only when needed (only a person name of
+  // ≥ 3 code units asks)
   let words: ReadonlyMap<string, number> | null = null;
   // the entity each phrase surface names, looked up when first asked (-2: not yet)
   const phraseEntities = ints(m).fill(-2);

@@ -17,20 +17,23 @@
  * path compiled into its .node file), whose `Jieba::tag(sentence, hmm)` is `cut(sentence, hmm)`
  * followed by a lookup of each word on its own (src/lib.rs): the word's dictionary record gives the
  * tag, and a word not in the dictionary gets `m` (all its ASCII alphanumerics are digits), `eng` (some
- * ASCII alphanumerics) or `x` (none). Native `tag` ≈ 2.5× native `cut` on the bench corpora.
+ * ASCII alphanumerics) or `x` (none).
  */
 import { Jieba } from '@node-rs/jieba';
 import { NODE_RS_BASE, nodeRsBaseDict } from '../../lexicon/base.js';
-import type { TaggedWords } from './common.js';
-import { createCachedTagging, jiebaRsBoundary, type TagCacheOptions, type TagCacheStats } from './tag-cache.js';
+import { createCachedTagging, type CachedTagger, type TagCacheOptions } from './tag-cache.js';
 
-export interface NodeRsTagger {
-  readonly base: string;
+export interface NodeRsTagger extends CachedTagger {
   /** The instance (read-only use: loading words into it after creation would leave the tag cache stale). */
   readonly jieba: Jieba;
-  tag(text: string): TaggedWords;
-  /** The tag cache now (for tests and benchmarks). */
-  cacheStats(): TagCacheStats;
+}
+
+/** jieba-rs cuts blocks of its word class (`[CJK A-Za-z0-9+#&._%-]`) independently: a token outside it bounds a block. */
+const JIEBA_RS_WORD = /^[\p{Script=Han}A-Za-z0-9+#&._%-]+$/u;
+
+/** jieba-rs: a token that bounds an independently cut block (tag-cache.ts `NativeTagging.isBoundary`). */
+function jiebaRsBoundary(word: string): boolean {
+  return !JIEBA_RS_WORD.test(word);
 }
 
 /** The dictionary instance: base only, or user → base → user (see the module header). */

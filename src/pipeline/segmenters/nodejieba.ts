@@ -19,7 +19,7 @@
  * native `tag`). Its premise holds here: in the cppjieba that nodejieba 3.5.8 builds
  * (submodules/cppjieba, PosTagger.hpp), `Tag` is MixSegment's `Cut` (HMM on, the segmentation that
  * `cut(text, true)` returns) followed by `LookupTag` of each word on its own (the dictionary's tag, or
- * `m`/`eng`/`x` from the word's characters). Native `tag` ≈ 2.1× native `cut` on the bench corpora.
+ * `m`/`eng`/`x` from the word's characters).
  */
 import nodejieba from 'nodejieba';
 import { createHash } from 'node:crypto';
@@ -28,8 +28,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inputError, FilmkwError } from '../../errors.js';
 import { NODEJIEBA_BASE, nodejiebaDefaultFiles } from '../../lexicon/base.js';
-import type { TaggedWords } from './common.js';
-import { createCachedTagging, type TagCacheOptions, type TagCacheStats } from './tag-cache.js';
+import { createCachedTagging, type CachedTagger, type TagCacheOptions } from './tag-cache.js';
 
 
 let loadedKey: string | null = null;
@@ -68,13 +67,9 @@ export function materialiseUserDict(content: string): string {
 
 const CPPJIEBA_SEPARATORS = ' \t\n，。';
 
-export interface NodejiebaTagger {
-  readonly base: string;
+export interface NodejiebaTagger extends CachedTagger {
   /** Path of the canonical user dictionary file nodejieba loads (empty file when lexicon is off). */
   readonly userDictFile: string;
-  tag(text: string): TaggedWords;
-  /** The tag cache now (for tests and benchmarks). */
-  cacheStats(): TagCacheStats;
   /** Make sure this tagger's configuration is the loaded one and return the nodejieba module. */
   native(): typeof nodejieba;
 }

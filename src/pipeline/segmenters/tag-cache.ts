@@ -69,14 +69,6 @@ class TagCache {
 /** Separator between the pieces tagged together in one native call (both jiebas cut at it, so each piece is cut on its own). */
 const SEP = '\n';
 
-/** jieba-rs cuts blocks of its word class (`[CJK A-Za-z0-9+#&._%-]`) independently: a token outside it bounds a block. */
-const JIEBA_RS_WORD = /^[\p{Script=Han}A-Za-z0-9+#&._%-]+$/u;
-
-/** jieba-rs: a token that bounds an independently cut block (see {@link NativeTagging.isBoundary}). */
-export function jiebaRsBoundary(word: string): boolean {
-  return !JIEBA_RS_WORD.test(word);
-}
-
 /** The backend's native calls (one dictionary configuration). */
 export interface NativeTagging {
   /** Words of `text` in order, the same segmentation as {@link tag}. */
@@ -115,6 +107,14 @@ export interface TagCacheOptions {
 }
 
 export const DEFAULT_TAG_CACHE_OPTIONS: Readonly<Required<TagCacheOptions>> = Object.freeze({ cacheMax: TAG_CACHE_MAX, wholeOnly: false });
+
+/** What the taggers of both jieba backends have in common (segmenters/node-rs.ts, segmenters/nodejieba.ts). */
+export interface CachedTagger {
+  readonly base: string;
+  tag(text: string): TaggedWords;
+  /** The tag cache now (for tests and benchmarks). */
+  cacheStats(): TagCacheStats;
+}
 
 export interface CachedTagging {
   tag(text: string): TaggedWords;
@@ -161,23 +161,23 @@ export function createCachedTagging(native: NativeTagging, backend: string, opts
     if (!wholeOnly) {
       wordCalls++;
       left = tagPieces([...wanted.keys()], wanted, left);
-    }
-    if (left > 0 && !wholeOnly) {
-      // Cut differently on its own (e.g. 发过 → 发/过): the block around the word, cut as in the text.
-      const blocks: string[] = [];
-      const done = new Set<string>();
-      for (const i of missing) {
-        const w = words[i];
-        if (wanted.get(w) !== null || done.has(w)) continue;
-        done.add(w);
-        let a = i;
-        while (a > 0 && !native.isBoundary(words[a - 1])) a--;
-        let b = i + 1;
-        while (b < words.length && !native.isBoundary(words[b])) b++;
-        blocks.push(words.slice(a, b).join(''));
+      if (left > 0) {
+        // Cut differently on its own (e.g. 发过 → 发/过): the block around the word, cut as in the text.
+        const blocks: string[] = [];
+        const done = new Set<string>();
+        for (const i of missing) {
+          const w = words[i];
+          if (wanted.get(w) !== null || done.has(w)) continue;
+          done.add(w);
+          let a = i;
+          while (a > 0 && !native.isBoundary(words[a - 1])) a--;
+          let b = i + 1;
+          while (b < words.length && !native.isBoundary(words[b])) b++;
+          blocks.push(words.slice(a, b).join(''));
+        }
+        blockCalls++;
+        left = tagPieces(blocks, wanted, left);
       }
-      blockCalls++;
-      left = tagPieces(blocks, wanted, left);
     }
     if (left > 0) {
       wholeCalls++;
