@@ -14,6 +14,9 @@
 //   --pool N      train and score only the N best candidates by the graph score (run with rerank.pool=N)
 //   --trees N --depth N --rate X   tree parameters
 //   --drop F,G    features set to 0 (as if absent; names of rerank.ts RERANK_FEATURES)
+//   --with F,G    optional features to compute and train on (rerank.ts, after RERANK_CORE_FEATURE_COUNT:
+//                 positionRank); the model lists them when its trees use them, and --compare's recipe
+//                 has them set to 0
 //   --set K=V     an option override of the preset when the candidates are read (repeatable, e.g.
 //                 --set phrases.maxTokens=2); a model trained so is used with the same overrides
 //   --grouped     cross-validate with folds by film (the gold file's "film" field; a document without one is
@@ -38,7 +41,7 @@ const fail = (msg) => {
 let args;
 try {
   args = parseArgs({ options: { gold: { type: 'string' }, kg: { type: 'string' }, out: { type: 'string' }, cv: { type: 'boolean' }, force: { type: 'boolean' }, check: { type: 'boolean' },
-    pool: { type: 'string' }, trees: { type: 'string' }, depth: { type: 'string' }, rate: { type: 'string' }, drop: { type: 'string' }, 'base-drop': { type: 'string' },
+    pool: { type: 'string' }, trees: { type: 'string' }, depth: { type: 'string' }, rate: { type: 'string' }, drop: { type: 'string' }, with: { type: 'string' }, 'base-drop': { type: 'string' },
     set: { type: 'string', multiple: true }, grouped: { type: 'boolean' }, compare: { type: 'boolean' } } }).values;
 } catch (err) {
   fail(err.message);
@@ -54,7 +57,7 @@ const number = (name, integer) => {
   return v;
 };
 const list = (name) => (args[name] === undefined ? [] : args[name].split(',').map((f) => f.trim()).filter(Boolean));
-const variant = { pool: number('pool', true), trees: number('trees', true), depth: number('depth', true), rate: number('rate', false), drop: list('drop') };
+const variant = { pool: number('pool', true), trees: number('trees', true), depth: number('depth', true), rate: number('rate', false), drop: list('drop'), with: list('with') };
 for (const kv of args.set ?? []) if (kv.indexOf('=') <= 0) fail(`--set ${kv}: expected key=value`);
 const isVariant = args.grouped || (args.set ?? []).length > 0 || Object.values(variant).some((v) => v !== undefined && !(Array.isArray(v) && v.length === 0));
 if (isVariant && args.check) fail('--check compares the committed recipe: drop the variant flags and --grouped');
@@ -92,7 +95,7 @@ const docs = readGold(gold);
 const started = Date.now();
 let table;
 try {
-  table = train.trainingTable(docs, kg, overrides);
+  table = train.trainingTable(docs, kg, overrides, variant.with);
 } catch (err) {
   fail(err.message);
 }
@@ -132,7 +135,7 @@ if (args.cv || args.compare || existing?.training?.crossValidatedF1) {
     const { compareRuns } = await mod('eval/compare.js');
     let baseTable;
     try {
-      baseTable = train.restrictTable(Object.keys(overrides).length > 0 ? train.trainingTable(docs, kg) : table, { drop: list('base-drop') });
+      baseTable = train.restrictTable(Object.keys(overrides).length > 0 ? train.trainingTable(docs, kg) : table, { drop: [...list('base-drop'), ...variant.with] });
     } catch (err) {
       fail(err.message);
     }

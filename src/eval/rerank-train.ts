@@ -41,9 +41,11 @@ export interface TrainingDocument {
 /**
  * Feature table of the documents (module header).
  * @param overrides further option overrides on the preset (e.g. for ablations)
+ * @param optional optional features (rerank.ts, after RERANK_CORE_FEATURE_COUNT) to compute; the others
+ *   are 0 (the committed recipe uses none)
  */
-export function trainingTable(docs: readonly GoldDocument[], kg: KgView, overrides: Record<string, unknown> = {}): TrainingDocument[] {
-  const extractor = createExtractor({ preset: RERANK_PRESET, kg, overrides: { ...overrides, 'phrases.dedup': 'off' }, rerankModel: zeroRerankModel() });
+export function trainingTable(docs: readonly GoldDocument[], kg: KgView, overrides: Record<string, unknown> = {}, optional: readonly string[] = []): TrainingDocument[] {
+  const extractor = createExtractor({ preset: RERANK_PRESET, kg, overrides: { ...overrides, 'phrases.dedup': 'off' }, rerankModel: zeroRerankModel(optional) });
   const index = new Map(RERANK_FEATURES.map((f, j) => [f as string, j]));
   return docs.map((d) => {
     const gold = new Set(d.gold.map(normalizeKeyword));

@@ -14,6 +14,7 @@ import type { KgView } from '../kg/model.js';
 import { usageError } from '../errors.js';
 import type { ExtractCallOptions, Keyword, KeywordExplain } from './api.js';
 import { buildCandidateDoc, buildWordGraph, mergeEntityNodes, toRankInput, type CandidateDoc, type JaccardMemo, type TokenLike, type WordGraph } from './graph.js';
+import type { RankInput } from './rank.js';
 import { matchEntities, primaryEntity, resolveAmbiguity, type MatchCache } from './kg-match.js';
 import type { ResolvedOptions } from './options.js';
 import { positionBias } from './positions.js';
@@ -21,7 +22,7 @@ import { codePointOrder, orderByScore, rankGraph } from './rank.js';
 import { applyTitlePolicy } from '../lexicon/title-policy.js';
 import type { IdfTable } from './idf.js';
 import { findCompounds, findPhrases, nodeCounts, phraseScores, selectItems, type PhraseCandidate, type RankedItem } from './phrases.js';
-import { rerankItems } from './rerank.js';
+import { RERANK_FEATURES, rerankItems } from './rerank.js';
 import { isStopword } from './candidates.js';
 import { rerankBias, rerankContributions, rerankLogits, sigmoid, type RerankModel } from './rerank-model.js';
 import type { OptionRules } from '../util/option-rules.js';
@@ -159,7 +160,7 @@ export function extractFromTokens(
     return explain;
   };
   // optional learned re-ranking over words and phrases (rerank.ts; option group rerank)
-  const ranked: RankedDocument = { text, tokens, doc, graph, entities, scores, values, included, bias, idfWeights, explainWord };
+  const ranked: RankedDocument = { text, tokens, doc, graph, input, entities, scores, values, included, bias, idfWeights, explainWord };
   if (o.rerank.enabled) return withRerank(ranked, context, call);
   // optional keyphrase stage (phrases.ts; option group phrases, off in the paper presets)
   if (o.phrases.enabled) return withPhrases(ranked, context, call);
@@ -202,6 +203,8 @@ interface RankedDocument {
   readonly tokens: readonly TokenLike[];
   readonly doc: CandidateDoc;
   readonly graph: WordGraph;
+  /** The graph as the ranking saw it (rank.ts). */
+  readonly input: RankInput;
   readonly entities: (Int32Array | null)[] | null;
   /** Graph rank score of every node. */
   readonly scores: Float64Array;
@@ -278,6 +281,8 @@ function phraseCandidates(tokens: readonly TokenLike[], doc: CandidateDoc, entit
   return findPhrases(tokens, doc, o.phrases, exclude);
 }
 
+const POSITION_RANK_FEATURE = RERANK_FEATURES.indexOf('positionRank');
+
 /**
  * The top K by the learned re-ranker: the `pool` best candidates by the graph score get feature vectors
  * (rerank.ts); they are ordered by the model's logit, reported as σ(logit), and the selection keeps the
@@ -312,8 +317,12 @@ function withRerank(ranked: RankedDocument, context: DocumentContext, call: Extr
   }
   const entity = ints(n).fill(-1);
   if (kg && entities) for (let i = 0; i < n; i++) entity[i] = primaryEntity(kg, i, entities);
+  // the optional feature positionRank (a model that lists it): PositionRank on the same graph, i.e. a
+  // second power iteration with the position bias as the restart vector (positions.ts, rank.ts)
+  const positionRank =
+    model.features.length > POSITION_RANK_FEATURE ? (o.rank.algorithm === 'positionrank' ? scores : rankGraph({ ...ranked.input, bias: positionBias(doc, n, o.rank.positionBase) }, o.rank).scores) : null;
   const { items, matrix } = rerankItems(
-    { text, tokens, words: doc.words, node: doc.node, tokenIndex: doc.tokenIndex, charStart: doc.charStart, rank: scores, values, eligible, kgSum, semSum, idfWeights, entity, phrases, phraseValues, counts },
+    { text, tokens, words: doc.words, node: doc.node, tokenIndex: doc.tokenIndex, charStart: doc.charStart, rank: scores, values, eligible, kgSum, semSum, idfWeights, entity, phrases, phraseValues, counts, positionRank },
     kg,
     context.idf,
     o.rerank.pool,

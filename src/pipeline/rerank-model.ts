@@ -21,13 +21,16 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { FilmkwError } from '../errors.js';
-import { RERANK_FEATURES } from './rerank.js';
+import { RERANK_CORE_FEATURE_COUNT, RERANK_FEATURE_COUNT, RERANK_FEATURES } from './rerank.js';
 
 /** A boosted ensemble of shallow regression trees over the raw features (logit = base + Σ leaf values). */
 export interface RerankModel {
   /** Format version (1). */
   readonly version: 1;
-  /** Feature names, in the order of the feature vectors (must equal rerank.ts RERANK_FEATURES). */
+  /**
+   * Feature names: rerank.ts RERANK_FEATURES in order, the core ones and the optional ones up to the
+   * last the model uses (only those are computed for it).
+   */
   readonly features: readonly string[];
   /** Log-odds before the trees (the training set's positive rate). */
   readonly base: number;
@@ -63,9 +66,10 @@ export function parseRerankModel(raw: unknown, file: string): RerankModel {
   const m = raw as Record<string, unknown>;
   if (m.version !== 1) bad(`field "version" must be 1, got ${JSON.stringify(m.version)}`);
   const names = m.features;
-  if (!Array.isArray(names) || names.length !== RERANK_FEATURES.length || names.some((x, i) => x !== RERANK_FEATURES[i])) {
-    bad(`field "features" must list the ${RERANK_FEATURES.length} features of this version in order (${RERANK_FEATURES.join(', ')})`);
+  if (!Array.isArray(names) || names.length < RERANK_CORE_FEATURE_COUNT || names.length > RERANK_FEATURES.length || names.some((x, i) => x !== RERANK_FEATURES[i])) {
+    bad(`field "features" must list the ${RERANK_CORE_FEATURE_COUNT} features of this version in order (${RERANK_FEATURES.slice(0, RERANK_CORE_FEATURE_COUNT).join(', ')}), optionally followed by the next of ${RERANK_FEATURES.slice(RERANK_CORE_FEATURE_COUNT).join(', ')}`);
   }
+  const width = (names as unknown[]).length;
   if (typeof m.base !== 'number' || !Number.isFinite(m.base)) bad('field "base" must be a finite number');
   if (!Array.isArray(m.trees)) bad('field "trees" must be an array');
   const trees = (m.trees as unknown[]).map((t, k) => {
@@ -80,7 +84,7 @@ export function parseRerankModel(raw: unknown, file: string): RerankModel {
     const [feature, threshold, left, right, value] = arrays;
     for (let i = 0; i < size; i++) {
       if (feature[i] === -1) continue;
-      if (!Number.isInteger(feature[i]) || feature[i] < 0 || feature[i] >= RERANK_FEATURES.length) bad(`trees[${k}].feature[${i}] is not a feature index`);
+      if (!Number.isInteger(feature[i]) || feature[i] < 0 || feature[i] >= width) bad(`trees[${k}].feature[${i}] is not a feature index`);
       // children come after their parent, so a walk always ends
       if (!(left[i] > i && left[i] < size && right[i] > i && right[i] < size)) bad(`trees[${k}] node ${i}: children out of range`);
     }
@@ -117,9 +121,18 @@ export function loadBundledRerankModel(): RerankModel {
   return bundled;
 }
 
-/** A model that scores every candidate 0 (no trees): the trainer uses it to read the features. */
-export function zeroRerankModel(): RerankModel {
-  return { version: 1, features: [...RERANK_FEATURES], base: 0, trees: [] };
+/**
+ * A model that scores every candidate 0 (no trees): the trainer uses it to read the features.
+ * @param optional optional features to compute as well (rerank.ts, after RERANK_CORE_FEATURE_COUNT)
+ */
+export function zeroRerankModel(optional: readonly string[] = []): RerankModel {
+  let width = RERANK_CORE_FEATURE_COUNT;
+  for (const f of optional) {
+    const j = RERANK_FEATURES.indexOf(f as never);
+    if (j < RERANK_CORE_FEATURE_COUNT) throw new RangeError(`rerank: ${f} is not an optional feature (${RERANK_FEATURES.slice(RERANK_CORE_FEATURE_COUNT).join(', ')})`);
+    width = Math.max(width, j + 1);
+  }
+  return { version: 1, features: RERANK_FEATURES.slice(0, width), base: 0, trees: [] };
 }
 
 export const sigmoid = (z: number): number => 1 / (1 + Math.exp(-z));
@@ -200,12 +213,12 @@ function packed(model: RerankModel): PackedTrees {
 }
 
 /**
- * The logits of `rows` feature vectors stored one after the other in `x` (row r at r × the number of
- * features), into `out` (four rows at a time through all the trees, each row's sum kept in a local).
+ * The logits of `rows` feature vectors stored one after the other in `x` (row r at r ×
+ * RERANK_FEATURE_COUNT, rerank.ts's layout whatever the model lists), into `out` (four rows at a time through all the trees, each row's sum kept in a local).
  */
 export function rerankLogits(model: RerankModel, x: Float64Array, rows: number, out: Float64Array): Float64Array {
   const { base, count, depth, feature, threshold, leaf } = packed(model);
-  const stride = model.features.length;
+  const stride = RERANK_FEATURE_COUNT;
   const inner = (1 << depth) - 1;
   const leaves = 1 << depth;
   out.fill(base, 0, rows);
@@ -467,7 +480,10 @@ export function fitTrees(rows: readonly ArrayLike<number>[], labels: readonly nu
     }
     trees.push(tree);
   }
-  return { version: 1, features: [...RERANK_FEATURES], base: round(base), trees };
+  // the model lists the core features and the optional ones up to the last its trees split on
+  let width = RERANK_CORE_FEATURE_COUNT;
+  for (const t of trees) for (const f of t.feature) width = Math.max(width, f + 1);
+  return { version: 1, features: RERANK_FEATURES.slice(0, width), base: round(base), trees };
 }
 
 /** Sets position[i] (1 = best) of every row of one document under the scores F (ties: lower row first). */

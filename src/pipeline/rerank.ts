@@ -14,7 +14,9 @@
  * after 主演/配音, or in a 、-separated list), 《》 marks, being the document's most mentioned film, full
  * vs short form of a name, KG and semantic edge weights, phrase shape, the overlapping variants among
  * the candidates (the best longer one containing it, the best shorter one it contains: 传统 / 传统文化,
- * 梦溪 / 沈梦溪), and its rank by frequency and by first occurrence. The model is trained by
+ * 梦溪 / 沈梦溪), and its rank by frequency and by first occurrence. Optional features (after
+ * {@link RERANK_CORE_FEATURE_COUNT}: the PositionRank score) are computed only for a model that lists
+ * them; the committed model does not (ANALYSIS.md §7.1). The model is trained by
  * `npm run train:rerank` (scripts/train-rerank.mjs) on film-train only; models/rerank.json holds it with
  * the training file's sha256. Figures: eval/results/film-dev/ANALYSIS.md §7.
  *
@@ -123,10 +125,18 @@ export const RERANK_FEATURES = [
   'docLength', // ln(1 + text length) / 10: reviews are long, synopses short
   'countRank', // 1 / (1 + number of output candidates with more occurrences)
   'firstRank', // 1 / (1 + number of output candidates that occur first)
+  // optional features (RERANK_CORE_FEATURE_COUNT on): computed only for a model that lists them
+  'positionRank', // PositionRank score on the document's word graph / the document's best (phrases: their best word's)
 ] as const;
 export type RerankFeature = (typeof RERANK_FEATURES)[number];
 const F = Object.fromEntries(RERANK_FEATURES.map((f, i) => [f, i])) as Record<RerankFeature, number>;
 export const RERANK_FEATURE_COUNT = RERANK_FEATURES.length;
+/**
+ * The features every model has (the first ones of RERANK_FEATURES); the optional ones after them cost
+ * extra work (positionRank: a second power iteration), which is done only for a model that lists them.
+ * A model lists the features in order up to its last optional one (rerank-model.ts).
+ */
+export const RERANK_CORE_FEATURE_COUNT = RERANK_FEATURES.indexOf('positionRank');
 
 /** What the stage reads of one ranked document. */
 export interface RerankDocument {
@@ -155,6 +165,8 @@ export interface RerankDocument {
   readonly phraseValues: Float64Array;
   /** Occurrences of every node when the caller has them (phrases.ts `nodeCounts`); else counted. */
   readonly counts?: Int32Array;
+  /** PositionRank score of every node (feature `positionRank`), when the model lists it; else the feature is 0. */
+  readonly positionRank?: Float64Array | null;
 }
 
 /** One output candidate with its features. */
@@ -352,10 +364,13 @@ export function rerankItems(d: RerankDocument, kg: KgView | null, idf: IdfTable,
   for (const ph of d.phrases) for (const m of ph.members) if (m >= 0 && ph.count > inPhrase[m]) inPhrase[m] = ph.count;
   let maxValue = 0;
   let maxRank = 0;
+  let maxPosition = 0;
+  const pr = d.positionRank ?? null;
   for (let i = 0; i < n; i++) {
     if (!d.eligible[i]) continue;
     if (d.values[i] > maxValue) maxValue = d.values[i];
     if (d.rank[i] > maxRank) maxRank = d.rank[i];
+    if (pr && pr[i] > maxPosition) maxPosition = pr[i];
   }
   for (let p = 0; p < d.phrases.length; p++) if (d.phraseValues[p] > maxValue) maxValue = d.phraseValues[p];
   const norm = (v: number, max: number): number => (max > 0 ? v / max : 0);
@@ -528,6 +543,7 @@ export function rerankItems(d: RerankDocument, kg: KgView | null, idf: IdfTable,
     const w = d.words[i];
     f[F.base] = norm(d.values[i], maxValue);
     f[F.textrank] = norm(d.rank[i], maxRank);
+    if (pr) f[F.positionRank] = norm(pr[i], maxPosition);
     f[F.idf] = (d.idfWeights ? d.idfWeights[i] : idf.weight(w)) / 10;
     f[F.logCount] = Math.log1p(count[i]);
     f[F.firstPos] = first[i] / L;
@@ -568,6 +584,7 @@ export function rerankItems(d: RerankDocument, kg: KgView | null, idf: IdfTable,
     const value = d.phraseValues[p];
     const ph = d.phrases[p];
     let rank = 0;
+    let position = 0;
     let kgSum = 0;
     let semSum = 0;
     let best = 0;
@@ -578,11 +595,13 @@ export function rerankItems(d: RerankDocument, kg: KgView | null, idf: IdfTable,
       if (v < worst) worst = v;
       if (m < 0) continue;
       if (d.rank[m] > rank) rank = d.rank[m];
+      if (pr && pr[m] > position) position = pr[m];
       kgSum += d.kgSum[m];
       semSum += d.semSum[m];
     }
     f[F.base] = norm(value, maxValue);
     f[F.textrank] = norm(rank, maxRank);
+    if (pr) f[F.positionRank] = norm(position, maxPosition);
     f[F.idf] = idf.weight(ph.text) / 10;
     f[F.logCount] = Math.log1p(ph.count);
     f[F.firstPos] = ph.charStart / L;

@@ -9,7 +9,9 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { crossValidate, filmFolds, restrictTable, type TrainingDocument } from '../../src/eval/rerank-train.js';
+import { crossValidate, filmFolds, restrictTable, trainingTable, type TrainingDocument } from '../../src/eval/rerank-train.js';
+import { readGold } from '../../src/eval/readers.js';
+import { loadKg } from '../../src/kg/load.js';
 import { RERANK_FEATURES } from '../../src/pipeline/rerank.js';
 
 const at = (f: string): number => RERANK_FEATURES.indexOf(f as never);
@@ -81,6 +83,10 @@ test('train:rerank variant flags: CV of a variant with the paired comparison, no
     const run = (...extra: string[]) => spawnSync(process.execPath, [script, '--gold', gold, '--kg', join(root, 'kg', 'demo'), ...extra], { encoding: 'utf8' });
     const variant = run('--pool', '5', '--depth', '2', '--drop', 'idf,digit', '--set', 'phrases.maxTokens=2', '--grouped', '--compare');
     assert.equal(variant.status, 0, variant.stderr);
+    // an optional feature: trained on with --with, zero in --compare's recipe
+    const optional = run('--with', 'positionRank', '--compare');
+    assert.equal(optional.status, 0, optional.stderr);
+    assert.match(optional.stderr, /ΔF1@5 [+-][0-9.]+ /);
     assert.match(variant.stderr, /5-fold CV \(folds by film\) macro F1@1\.\.5( [0-9.]+){5}/);
     for (let k = 1; k <= 5; k++) assert.match(variant.stderr, new RegExp(`ΔF1@${k} [+-][0-9.]+ \\[-?[0-9.]+, -?[0-9.]+\\], \\d+ better / \\d+ worse`));
     assert.ok(!existsSync(out));
@@ -93,6 +99,7 @@ test('train:rerank variant flags: CV of a variant with the paired comparison, no
       [['--pool', '5', '--check', '--out', out], /--check compares the committed recipe/],
       [['--pool', 'x', '--cv'], /--pool must be a positive integer, got "x"/],
       [['--drop', 'nope', '--cv'], /unknown feature\(s\) nope/],
+      [['--with', 'base', '--cv'], /base is not an optional feature/],
       [['--set', 'phrases.maxTokens', '--cv'], /--set phrases\.maxTokens: expected key=value/],
       [['--set', 'phrases.nope=1', '--cv'], /nope/],
     ];
@@ -106,4 +113,18 @@ test('train:rerank variant flags: CV of a variant with the paired comparison, no
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test('trainingTable: an optional feature is read only when asked for; the other columns do not change', { skip: !existsSync(gold) && 'needs the tiny fixture' }, async () => {
+  const kg = await loadKg({});
+  const docs = readGold(gold);
+  const j = at('positionRank');
+  const plain = trainingTable(docs, kg);
+  const withPr = trainingTable(docs, kg, {}, ['positionRank']);
+  const rows = (t: TrainingDocument[]) => t.flatMap((d) => d.items);
+  assert.ok(rows(plain).length > 0);
+  assert.ok(rows(plain).every((it) => it.x[j] === 0));
+  assert.ok(rows(withPr).some((it) => it.x[j] > 0) && rows(withPr).every((it) => it.x[j] >= 0 && it.x[j] <= 1));
+  assert.deepEqual(rows(withPr).map((it) => [it.text, it.label, ...it.x.subarray(0, j)]), rows(plain).map((it) => [it.text, it.label, ...it.x.subarray(0, j)]));
+  assert.throws(() => trainingTable(docs, kg, {}, ['idf']), /idf is not an optional feature/);
 });

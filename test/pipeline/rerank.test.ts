@@ -11,9 +11,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { findCompounds, foldNameDots } from '../../src/pipeline/phrases.js';
-import { inCastContext, rerankItems, RERANK_FEATURE_COUNT, RERANK_FEATURES } from '../../src/pipeline/rerank.js';
+import { inCastContext, rerankItems, RERANK_CORE_FEATURE_COUNT, RERANK_FEATURE_COUNT, RERANK_FEATURES } from '../../src/pipeline/rerank.js';
 import { loadBundledIdf } from '../../src/pipeline/idf.js';
-import { fitTrees, lambdaWeight, loadBundledRerankModel, parseRerankModel, rerankBias, rerankContributions, rerankLogit, rerankLogits } from '../../src/pipeline/rerank-model.js';
+import { fitTrees, lambdaWeight, loadBundledRerankModel, parseRerankModel, rerankBias, rerankContributions, rerankLogit, rerankLogits, zeroRerankModel } from '../../src/pipeline/rerank-model.js';
 import { createExtractor } from '../../src/pipeline/extract.js';
 import { loadKg } from '../../src/kg/load.js';
 import { FilmkwError } from '../../src/errors.js';
@@ -132,13 +132,17 @@ test('fitTrees: deterministic, and learns a threshold rule and an interaction', 
   const a = fitTrees(rows, labels, params);
   const b = fitTrees(rows, labels, params);
   assert.equal(JSON.stringify(a), JSON.stringify(b));
+  // no split on an optional feature: the model lists the core features only
+  assert.deepEqual(a.features, RERANK_FEATURES.slice(0, RERANK_CORE_FEATURE_COUNT));
   const model = parseRerankModel(JSON.parse(JSON.stringify(a)), 'fit');
   for (let i = 0; i < rows.length; i++) assert.equal(rerankLogit(model, rows[i]) > 0, labels[i] === 1, `row ${i}`);
 });
 
 test('the bundled model matches this version of the features and records its training set', () => {
   const m = loadBundledRerankModel();
-  assert.deepEqual(m.features, RERANK_FEATURES);
+  // the core features: no optional one (positionRank) is computed for it
+  assert.deepEqual(m.features, RERANK_FEATURES.slice(0, RERANK_CORE_FEATURE_COUNT));
+  assert.ok(!m.features.includes('positionRank'));
   assert.ok(m.trees.length > 0);
   assert.match(String(m.training?.sha256), /^[0-9a-f]{64}$/);
   assert.equal(m.training?.file, 'film-train.jsonl');
@@ -354,4 +358,67 @@ test('fitTrees lambdarank: deterministic, needs the documents, ranks each docume
   assert.equal(lambdaWeight(1, 2), 1 - 1 / Math.log2(3));
   assert.equal(lambdaWeight(7, 3), lambdaWeight(3, 7));
   assert.ok(lambdaWeight(1, 2) > lambdaWeight(20, 21));
+});
+
+test('optional feature positionRank: models may list it, rerankItems fills it from the scores given, fitTrees lists it only when a tree splits on it', () => {
+  const core = RERANK_FEATURES.slice(0, RERANK_CORE_FEATURE_COUNT);
+  assert.equal(RERANK_FEATURES[RERANK_CORE_FEATURE_COUNT], 'positionRank');
+  const stump = (f: number) => ({ feature: [f, -1, -1], threshold: [0.6, 0, 0], left: [1, -1, -1], right: [2, -1, -1], value: [0, -1, 2] });
+  const withPr = parseRerankModel({ version: 1, features: [...RERANK_FEATURES], base: 0, trees: [stump(RERANK_CORE_FEATURE_COUNT)] }, 'pr.json');
+  assert.equal(withPr.features.length, RERANK_FEATURE_COUNT);
+  const bad = (raw: unknown, pattern: RegExp) => assert.throws(() => parseRerankModel(raw, 'm.json'), (e: unknown) => e instanceof FilmkwError && pattern.test(e.message));
+  bad({ version: 1, features: core.slice(0, -1), base: 0, trees: [] }, /field "features" must list the \d+ features .*optionally followed by the next of positionRank/);
+  bad({ version: 1, features: [...core, 'nope'], base: 0, trees: [] }, /field "features"/);
+  // a core-only model cannot split on an optional feature
+  bad({ version: 1, features: core, base: 0, trees: [stump(RERANK_CORE_FEATURE_COUNT)] }, /trees\[0\]\.feature\[0\] is not a feature index/);
+  assert.deepEqual(zeroRerankModel().features, core);
+  assert.deepEqual(zeroRerankModel(['positionRank']).features, RERANK_FEATURES);
+  assert.throws(() => zeroRerankModel(['base']), /base is not an optional feature \(positionRank\)/);
+
+  // rerankItems: the node's score / the best eligible node's; a phrase takes its best word's; absent → 0
+  const idf = loadBundledIdf();
+  const pr = (it: { features: Float64Array }) => it.features[RERANK_CORE_FEATURE_COUNT];
+  const given = rerankItems({ ...overlapDocument([0.5, 0.3, 0.8, 0.4], 0.6), positionRank: Float64Array.of(0.5, 0.125, 0.25, 0.375) }, null, idf);
+  assert.deepEqual(given.items.map((it) => [it.text, pr(it)]), [['梦溪', 0.5], ['传统文化', 1], ['传统', 1], ['沈梦溪', 0.75], ['文化', 0.25]]);
+  const absent = rerankItems(overlapDocument([0.5, 0.3, 0.8, 0.4], 0.6), null, idf);
+  assert.deepEqual(absent.items.map(pr), [0, 0, 0, 0, 0]);
+  // every other feature is the same with or without it
+  for (let r = 0; r < given.items.length; r++) assert.deepEqual(Array.from(given.items[r].features.subarray(0, RERANK_CORE_FEATURE_COUNT)), Array.from(absent.items[r].features.subarray(0, RERANK_CORE_FEATURE_COUNT)));
+  // the logits read rows of RERANK_FEATURE_COUNT whatever the model lists
+  assert.deepEqual(Array.from(rerankLogits(withPr, given.matrix, given.items.length, new Float64Array(given.items.length))), [-1, 2, 2, 2, -1]);
+
+  // fitTrees: positionRank the only informative feature → the model lists it
+  const rows: Float64Array[] = [];
+  const labels: number[] = [];
+  for (let i = 0; i < 200; i++) {
+    const x = new Float64Array(RERANK_FEATURE_COUNT);
+    x[RERANK_CORE_FEATURE_COUNT] = (i % 10) / 10;
+    rows.push(x);
+    labels.push(x[RERANK_CORE_FEATURE_COUNT] >= 0.7 ? 1 : 0);
+  }
+  const fitted = fitTrees(rows, labels, { trees: 5, depth: 1, rate: 0.3, minLeaf: 5, bins: 16, l2: 1, objective: 'pointwise' });
+  assert.deepEqual(fitted.features, RERANK_FEATURES);
+  assert.equal(fitted.trees[0].feature[0], RERANK_CORE_FEATURE_COUNT);
+});
+
+test('positionRank in the pipeline (demo KG): computed only for a model that lists it, equal to the PositionRank preset\'s own graph score', async () => {
+  const kg = await loadKg({});
+  const text = '《长津湖》由吴京、易烊千玺主演，讲述抗美援朝战争中伍万里（易烊千玺 饰）的成长。伍万里在战争中成长，七连的战士们保家卫国。';
+  const all = { 'rerank.pool': 1_000, 'phrases.dedup': 'off' };
+  const read = (overrides: Record<string, unknown>, feature: string) => {
+    const kws = createExtractor({ preset: 'filmkw-rerank', kg, overrides: { ...all, ...overrides }, rerankModel: zeroRerankModel(['positionRank']) }).extract(text, { topK: 1_000, explain: true });
+    return new Map(kws.filter((k) => !k.explain!.phrase).map((k) => [k.word, k.explain!.rerank!.features.find((f) => f.feature === feature)!.value]));
+  };
+  // TextRank run: positionRank = a second power iteration with the position bias; the same graph ranked by
+  // PositionRank (rank.algorithm) gives it as its own graph score (feature textrank)
+  const second = read({}, 'positionRank');
+  const own = read({ 'rank.algorithm': 'positionrank' }, 'textrank');
+  assert.ok(second.size > 5);
+  assert.deepEqual([...second.keys()].sort(), [...own.keys()].sort());
+  for (const [w, v] of second) assert.equal(v, own.get(w), w);
+  assert.equal(Math.max(...second.values()), 1);
+  assert.notDeepEqual([...second.values()], [...read({}, 'textrank').values()], 'not the TextRank score');
+  // the committed model does not list it: its explanation has no positionRank
+  const committed = createExtractor({ preset: 'filmkw-rerank', kg }).extract(text, { explain: true });
+  for (const k of committed) assert.ok(!k.explain!.rerank!.features.some((f) => f.feature === 'positionRank'), k.word);
 });
