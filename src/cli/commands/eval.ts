@@ -13,7 +13,8 @@ import { assertNotAnInput } from '../../util/files.js';
 import type { KgView } from '../../kg/model.js';
 import { usageError } from '../../errors.js';
 import { readGold, type GoldDocument, type ReadGoldOptions } from '../../eval/readers.js';
-import { parseKs, resolveEvalOptions, type EvalOptions } from '../../eval/metrics.js';
+import { createMatcher, parseKs, resolveEvalOptions, type EvalOptions } from '../../eval/metrics.js';
+import { goldPlacement, placementTable } from '../../eval/placement.js';
 import { evaluateSystem } from '../../eval/systems.js';
 import { evalJson, evalTable } from '../../eval/report.js';
 import { BASELINES, baselineNeedsDict, checkBaseline } from '../../eval/baselines.js';
@@ -95,6 +96,7 @@ interface EvalFlags extends GoldFlags, KgFlags {
   kgAliases?: boolean;
   backend?: string;
   json?: boolean;
+  placement?: boolean;
 }
 
 async function runEval(flags: EvalFlags): Promise<void> {
@@ -102,6 +104,7 @@ async function runEval(flags: EvalFlags): Promise<void> {
     throw usageError(`eval: give exactly one of --preset <name> or --baseline <name> (baselines: ${BASELINES.join(', ')})`);
   }
   if (flags.baseline !== undefined && flags.set.length > 0) throw usageError('eval: --set applies to presets, not to baselines');
+  if (flags.baseline !== undefined && flags.placement) throw usageError('eval: --placement needs a pipeline preset (a baseline exposes no candidates)');
   checkBackend(flags.backend);
   const evalOptions = evalOptionsFromFlags(flags);
   const spec: SystemSpec = flags.baseline !== undefined
@@ -118,8 +121,11 @@ async function runEval(flags: EvalFlags): Promise<void> {
       const { result } = await evaluateSystem(system, docs, evalOptions, kg ?? undefined);
       const name = systemName(spec);
       const rounded = { ...result, macro: roundScores(result.macro), micro: roundScores(result.micro) };
-      if (flags.json) process.stdout.write(JSON.stringify(evalJson(name, rounded)) + '\n');
-      else process.stdout.write(evalTable(name, result, basename(flags.gold)));
+      const placement = flags.placement && system.extractor
+        ? goldPlacement(system.extractor, docs, Math.max(...evalOptions.ks), createMatcher(evalOptions, kg ?? undefined))
+        : null;
+      if (flags.json) process.stdout.write(JSON.stringify({ ...evalJson(name, rounded), ...(placement ? { placement } : {}) }) + '\n');
+      else process.stdout.write(evalTable(name, result, basename(flags.gold)) + (placement ? '\n' + placementTable(placement) : ''));
     } finally {
       await system.close();
     }
@@ -217,6 +223,7 @@ export function registerEval(program: Command): void {
     .option('--ts', 'fold traditional to simplified characters on both sides before matching')
     .option('--kg-aliases', 'also count a match when prediction and gold name a common KG entity')
     .option('--json', 'print {"system","docs","macro","micro"} as one JSON line')
+    .option('--placement', 'also say where the gold keywords land: top K (the largest --k), ranked K+1–2K, 2K+1–4K, lower, hidden behind an overlapping variant, outside the re-rank pool, never a candidate (presets only; in --json as "placement")')
     .action(async (flags: EvalFlags) => runEval(flags));
 
   addGoldOptions(
