@@ -54,6 +54,20 @@ test('eval --placement: where the gold keywords land, in the table and in --json
   assert.match(r.stderr, /--placement needs a pipeline preset/);
 });
 
+test('eval --by: macro scores per group of a jsonl field, in the table and in --json; refused for csl', () => {
+  let r = run('eval', '--gold', tiny, '--baseline', 'nodejieba-tfidf', '--by', 'id', '--json', '--k', '1,5');
+  assert.equal(r.status, 0, r.stderr);
+  const j = JSON.parse(r.stdout);
+  assert.equal(j.by, 'id');
+  assert.deepEqual(j.groups.map((g: { group: string; docs: number; macro: Record<string, { f1: number }> }) => [g.group, g.docs, g.macro['1'].f1]), [['d1', 1, 0.333333], ['2', 1, 0.333333]]);
+  r = run('eval', '--gold', tiny, '--baseline', 'nodejieba-tfidf', '--by', 'kind', '--k', '1');
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /\nmacro F1 by kind:\n {3}docs │ {3}F1@1 │ kind\n {6}2 │ 0\.3333 │ \(none\)\n$/);
+  r = run('eval', '--gold', 'test/fixtures/eval/tiny-csl.tsv', '--format', 'csl', '--baseline', 'nodejieba-tfidf', '--by', 'kind');
+  assert.equal(r.status, 2);
+  assert.match(r.stderr, /--by kind\) need the jsonl format/);
+});
+
 test('eval: unknown baseline → exit 2 listing the valid ones', () => {
   const r = run('eval', '--gold', tiny, '--baseline', 'jieba');
   assert.equal(r.status, 2);
