@@ -299,3 +299,29 @@ export function evaluate(judgements: readonly Judgement[], partialOptions: Parti
   });
   return { docs: n, macro, micro, perDocument };
 }
+
+/** Scores of one group of documents ({@link evaluateGroups}). */
+export interface GroupResult {
+  group: string;
+  docs: number;
+  macro: ScoresByK;
+  micro: ScoresByK;
+}
+
+/**
+ * The scores of each group of documents (`groups[i]` is judgement i's group), groups in order of first
+ * appearance; each is {@link evaluate} over the group's documents alone.
+ */
+export function evaluateGroups(judgements: readonly Judgement[], groups: readonly string[], partialOptions: Partial<EvalOptions> = {}, kg?: KgView): GroupResult[] {
+  if (groups.length !== judgements.length) throw new RangeError(`evaluateGroups: ${groups.length} groups for ${judgements.length} documents`);
+  const members = new Map<string, Judgement[]>();
+  judgements.forEach((j, i) => {
+    const list = members.get(groups[i]);
+    if (list) list.push(j);
+    else members.set(groups[i], [j]);
+  });
+  return [...members].map(([group, list]) => {
+    const { docs, macro, micro } = evaluate(list, partialOptions, kg);
+    return { group, docs, macro, micro };
+  });
+}

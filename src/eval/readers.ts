@@ -28,6 +28,8 @@ export interface GoldDocument {
   gold: string[];
   /** 1-based line in the source file. */
   line: number;
+  /** The value of the `groupField` (jsonl; `(none)` when the record lacks it), when one is asked for. */
+  group?: string;
 }
 
 /** Options of {@link readGold}. */
@@ -52,6 +54,12 @@ export interface ReadGoldOptions {
    * @default 'tag'
    */
   goldField: string;
+  /**
+   * JSONL: field (a string or a number, e.g. `kind` or `film`) whose value puts each document in a
+   * group, for scores per group (`filmkw eval --by`); empty: no groups.
+   * @default ''
+   */
+  groupField: string;
 }
 
 export const DEFAULT_READ_GOLD_OPTIONS: Readonly<ReadGoldOptions> = Object.freeze({
@@ -59,7 +67,11 @@ export const DEFAULT_READ_GOLD_OPTIONS: Readonly<ReadGoldOptions> = Object.freez
   textField: 'text',
   idField: 'id',
   goldField: 'tag',
+  groupField: '',
 });
+
+/** The group of a document whose record lacks the group field. */
+export const NO_GROUP = '(none)';
 
 /** Resolve partial reader options; unknown keys and bad formats are usage errors. */
 export function resolveReadGoldOptions(partial: Record<string, unknown> = {}): ReadGoldOptions {
@@ -69,7 +81,7 @@ export function resolveReadGoldOptions(partial: Record<string, unknown> = {}): R
   }
   const out = { ...DEFAULT_READ_GOLD_OPTIONS };
   for (const [key, value] of Object.entries(partial)) {
-    if (value === undefined) continue;
+    if (value === undefined || (key === 'groupField' && value === '')) continue;
     if (typeof value !== 'string' || value === '') throw usageError(`eval: reader option ${key} must be a non-empty string`);
     if (key !== 'format') checkUntrustedKey(value, `eval: ${key}`);
     (out as Record<string, string>)[key] = value;
@@ -77,6 +89,7 @@ export function resolveReadGoldOptions(partial: Record<string, unknown> = {}): R
   if (!(GOLD_FORMATS as readonly string[]).includes(out.format)) {
     throw usageError(`eval: unknown gold format "${out.format}" (valid: ${GOLD_FORMATS.join(', ')})`);
   }
+  if (out.groupField !== '' && out.format !== 'jsonl') throw usageError(`eval: groups by a field (--by ${out.groupField}) need the jsonl format`);
   return out;
 }
 
@@ -169,7 +182,14 @@ function parseJsonl(content: string, file: string, options: ReadGoldOptions): Go
     const badKeyword = gold.findIndex((g) => typeof g !== 'string' || g.trim() === '');
     if (badKeyword >= 0) return bad.add(`${where}: field "${options.goldField}"[${badKeyword}] must be a non-empty string`);
     if (gold.length === 0) return bad.add(`${where}: field "${options.goldField}" is empty (a document needs gold keywords)`);
-    out.push({ id, text, gold: gold as string[], line });
+    let group: string | undefined;
+    if (options.groupField !== '') {
+      const g = own(obj, options.groupField);
+      if (g === undefined || g === null) group = NO_GROUP;
+      else if (typeof g === 'string' || typeof g === 'number') group = String(g);
+      else return bad.add(`${where}: field "${options.groupField}" (--by) must be a string or number`);
+    }
+    out.push({ id, text, gold: gold as string[], line, ...(group !== undefined ? { group } : {}) });
   });
   bad.throwIfAny(file);
   return out;

@@ -3,7 +3,7 @@
  * results.md written by `filmkw experiments`. Pure functions of the results; numbers are printed with
  * a fixed number of decimals so regenerated files diff cleanly.
  */
-import type { EvalOptions, EvalResult, ScoresByK } from './metrics.js';
+import type { EvalOptions, EvalResult, GroupResult, ScoresByK } from './metrics.js';
 import type { ResultsJson, ResultStep, ResultSystem } from './experiments.js';
 
 /** Format a score in [0, 1] with `digits` decimals. */
@@ -39,6 +39,15 @@ export function evalTable(system: string, result: EvalResult, gold = ''): string
     const u = result.micro[k];
     rows.push(`${String(k).padStart(3)} │ ${fmt(m.p)}   ${fmt(m.r)}   ${fmt(m.f1)}   │ ${fmt(u.p)}   ${fmt(u.r)}   ${fmt(u.f1)}`);
   }
+  return rows.join('\n') + '\n';
+}
+
+/** The macro F1@K of each group, for `filmkw eval --by <field>`. */
+export function groupTable(field: string, groups: readonly GroupResult[]): string {
+  const ks = groups.length > 0 ? ksOf(groups[0].macro) : [];
+  // the group last: its values may be of any display width
+  const rows = [`macro F1 by ${field}:`, `   docs │ ${ks.map((k) => `F1@${k}`.padStart(6)).join('  ')} │ ${field}`];
+  for (const g of groups) rows.push(`  ${String(g.docs).padStart(5)} │ ${ks.map((k) => fmt(g.macro[k].f1)).join('  ')} │ ${g.group}`);
   return rows.join('\n') + '\n';
 }
 

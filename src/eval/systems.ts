@@ -18,6 +18,8 @@ export interface EvalSystem {
   readonly options: Readonly<Record<string, unknown>>;
   /** Ranked keywords (best first, at most `topK`) for every text, in input order. */
   extractAll(texts: readonly string[], topK: number, onProgress?: (done: number) => void): Promise<string[][]>;
+  /** The pipeline extractor behind a preset system (absent for a baseline), for the error analysis (placement.ts). */
+  readonly extractor?: Extractor;
   /** Release resources (worker threads). Idempotent. */
   close(): Promise<void>;
 }
@@ -27,6 +29,7 @@ export function extractorSystem(name: string, extractor: Extractor): EvalSystem 
   return {
     name,
     options: extractor.options,
+    extractor,
     async extractAll(texts, topK, onProgress) {
       const out: string[][] = [];
       for (let i = 0; i < texts.length; i++) {

@@ -58,6 +58,21 @@ export interface ExtractCallOptions {
    * `filmkw serve`; read only, valid during the call). Does not change the output.
    */
   inspect?: (trace: ExtractTrace) => void;
+  /**
+   * Called once per document with every output candidate: the words and phrases that have a final
+   * score, in no particular order, each marked `scored: false` when the last ranking stage never
+   * scored it (outside the re-ranker's `rerank.pool`, so never output). A candidate missing from the
+   * keywords of a large `topK` while scored lost to an overlapping variant (the phrase stage's
+   * no-overlap rule). For error analysis (`filmkw eval --placement`, src/eval/placement.ts); does not
+   * change the output.
+   */
+  candidates?: (list: readonly OutputCandidate[]) => void;
+}
+
+/** One output candidate of a document (see {@link ExtractCallOptions.candidates}). */
+export interface OutputCandidate {
+  readonly text: string;
+  readonly scored: boolean;
 }
 
 /** What {@link ExtractCallOptions.inspect} sees of one document. */

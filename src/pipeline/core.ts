@@ -12,7 +12,7 @@
  */
 import type { KgView } from '../kg/model.js';
 import { usageError } from '../errors.js';
-import type { ExtractCallOptions, Keyword, KeywordExplain } from './api.js';
+import type { ExtractCallOptions, Keyword, KeywordExplain, OutputCandidate } from './api.js';
 import { buildCandidateDoc, buildWordGraph, mergeEntityNodes, toRankInput, type CandidateDoc, type JaccardMemo, type TokenLike, type WordGraph } from './graph.js';
 import type { RankInput } from './rank.js';
 import { matchEntities, primaryEntity, resolveAmbiguity, type MatchCache } from './kg-match.js';
@@ -165,6 +165,7 @@ export function extractFromTokens(
   // optional keyphrase stage (phrases.ts; option group phrases, off in the paper presets)
   if (o.phrases.enabled) return withPhrases(ranked, context, call);
   scale(values, included, o.output.scoreScale);
+  call.candidates?.(included.map((i) => ({ text: doc.words[i], scored: true })));
 
   const topK = checkTopK(call, o);
   const keep = new Uint8Array(n);
@@ -182,6 +183,19 @@ export function extractFromTokens(
     out.push(keyword);
   }
   return out;
+}
+
+/**
+ * Every output candidate of the re-ranking stage (eligible words, phrases with a score), `scored` when
+ * it is one of the pooled items the model scored.
+ */
+function outputCandidates(n: number, eligible: Uint8Array, phrases: readonly PhraseCandidate[], phraseValues: Float64Array, items: readonly { node: number; phrase: number }[], words: readonly string[]): OutputCandidate[] {
+  const pooled = new Uint8Array(n + phrases.length);
+  for (const it of items) pooled[it.phrase >= 0 ? n + it.phrase : it.node] = 1;
+  const list: OutputCandidate[] = [];
+  for (let i = 0; i < n; i++) if (eligible[i]) list.push({ text: words[i], scored: pooled[i] === 1 });
+  for (let p = 0; p < phrases.length; p++) if (!Number.isNaN(phraseValues[p])) list.push({ text: phrases[p].text, scored: pooled[n + p] === 1 });
+  return list;
 }
 
 /** Give a keyword the kind and id of entity `e` (none when e < 0). */
@@ -248,6 +262,7 @@ function withPhrases(ranked: RankedDocument, context: DocumentContext, call: Ext
   const items: RankedItem[] = [];
   for (let i = 0; i < n; i++) items.push({ text: doc.words[i], value: eligible[i] ? all[i] : NaN, charStart: firstChar[i], phrase: false });
   for (let p = 0; p < phrases.length; p++) items.push({ text: phrases[p].text, value: all[n + p], charStart: phrases[p].charStart, phrase: true });
+  call.candidates?.(items.filter((it) => !Number.isNaN(it.value)).map((it) => ({ text: it.text, scored: true })));
   const order = selectItems(items, o.rank.tieBreak, o.phrases.dedup, topK);
 
   const out: Keyword[] = [];
@@ -330,6 +345,7 @@ function withRerank(ranked: RankedDocument, context: DocumentContext, call: Extr
   // only the pool best by the graph score are items; the rest are never output
   const logits = rerankLogits(model, matrix, items.length, floats(items.length));
   const candidates: RankedItem[] = items.map((it, k) => ({ text: it.text, value: logits[k], charStart: it.charStart, phrase: it.phrase >= 0 }));
+  if (call.candidates) call.candidates(outputCandidates(n, eligible, phrases, phraseValues, items, doc.words));
   const order = selectItems(candidates, o.rank.tieBreak, o.phrases.dedup, topK);
   const out: Keyword[] = [];
   let adjacency: number[][] | null = null;

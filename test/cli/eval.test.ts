@@ -41,6 +41,33 @@ test('eval: csl format', () => {
   assert.deepEqual(Object.keys(j.macro), ['5']);
 });
 
+test('eval --placement: where the gold keywords land, in the table and in --json; refused for a baseline', () => {
+  let r = run('eval', '--gold', tiny, '--preset', 'filmkw-rerank', '--placement', '--json');
+  assert.equal(r.status, 0, r.stderr);
+  assert.deepEqual(JSON.parse(r.stdout).placement, { k: 5, docs: 2, gold: 10, counts: { top: 7, next: 2, later: 0, lower: 0, overlap: 0, unscored: 0, never: 1 } });
+  r = run('eval', '--gold', tiny, '--preset', 'filmkw-rerank', '--set', 'rerank.pool=3', '--placement', '--k', '1,2');
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /\nwhere the 10 gold keywords of 2 documents are \(K = 2\):\n {2}in the top 2 +4 +40\.0 %\n {2}ranked 3–4 +1 +10\.0 %\n/);
+  assert.match(r.stdout, /\n {2}a candidate outside the re-rank pool \(never scored\) +4 +40\.0 %\n {2}never a candidate +1 +10\.0 %\n$/);
+  r = run('eval', '--gold', tiny, '--baseline', 'nodejieba-tfidf', '--placement');
+  assert.equal(r.status, 2);
+  assert.match(r.stderr, /--placement needs a pipeline preset/);
+});
+
+test('eval --by: macro scores per group of a jsonl field, in the table and in --json; refused for csl', () => {
+  let r = run('eval', '--gold', tiny, '--baseline', 'nodejieba-tfidf', '--by', 'id', '--json', '--k', '1,5');
+  assert.equal(r.status, 0, r.stderr);
+  const j = JSON.parse(r.stdout);
+  assert.equal(j.by, 'id');
+  assert.deepEqual(j.groups.map((g: { group: string; docs: number; macro: Record<string, { f1: number }> }) => [g.group, g.docs, g.macro['1'].f1]), [['d1', 1, 0.333333], ['2', 1, 0.333333]]);
+  r = run('eval', '--gold', tiny, '--baseline', 'nodejieba-tfidf', '--by', 'kind', '--k', '1');
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /\nmacro F1 by kind:\n {3}docs │ {3}F1@1 │ kind\n {6}2 │ 0\.3333 │ \(none\)\n$/);
+  r = run('eval', '--gold', 'test/fixtures/eval/tiny-csl.tsv', '--format', 'csl', '--baseline', 'nodejieba-tfidf', '--by', 'kind');
+  assert.equal(r.status, 2);
+  assert.match(r.stderr, /--by kind\) need the jsonl format/);
+});
+
 test('eval: unknown baseline → exit 2 listing the valid ones', () => {
   const r = run('eval', '--gold', tiny, '--baseline', 'jieba');
   assert.equal(r.status, 2);

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   evaluate, scoreDocument, resolveEvalOptions, createMatcher, normalizeKeyword, parseKs, maximumMatching,
-  DEFAULT_EVAL_OPTIONS,
+  DEFAULT_EVAL_OPTIONS, evaluateGroups,
 } from '../../src/eval/metrics.js';
 import type { KgView } from '../../src/kg/model.js';
 
@@ -184,4 +184,18 @@ test('the worked example of eval/README.md', () => {
   assert.deepEqual([+u5.p.toFixed(4), u5.r, +u5.f1.toFixed(4)], [0.5714, 0.4, 0.4706]);
   const hard = evaluate([{ id: 'd2', gold: ['长津湖', '吴京', '易烊千玺', '抗美援朝', '伍万里'], predicted: ['长津湖', '战争'] }], { precisionDenominator: 'k' });
   assert.deepEqual([hard.macro['5'].p, hard.macro['5'].r, +hard.macro['5'].f1.toFixed(4)], [0.2, 0.2, 0.2]);
+});
+
+test('evaluateGroups: each group scored alone, groups in order of first appearance', () => {
+  const j = [
+    { id: 'a', gold: ['x', 'y'], predicted: ['x', 'q'] },
+    { id: 'b', gold: ['x'], predicted: ['q'] },
+    { id: 'c', gold: ['z'], predicted: ['z'] },
+  ];
+  const groups = evaluateGroups(j, ['s', 'r', 's'], { ks: [1, 2] });
+  assert.deepEqual(groups.map((g) => [g.group, g.docs]), [['s', 2], ['r', 1]]);
+  assert.deepEqual(groups[0].macro, evaluate([j[0], j[2]], { ks: [1, 2] }).macro);
+  assert.equal(groups[1].macro['2'].f1, 0);
+  assert.equal(groups[0].micro['1'].p, 1);
+  assert.throws(() => evaluateGroups(j, ['s'], {}), RangeError);
 });

@@ -76,3 +76,12 @@ test('real data: csl-kg dev.tsv has 1000 documents', { skip: existsSync(cslDev) 
   assert.equal(docs.length, 1000);
   assert.equal(docs[0].gold.join('_'), '修正Rodrigues参数模型_平方和优化_大角度机动_Lyapunov函数');
 });
+
+test('jsonl: groupField (eval --by) reads a string or number per document, (none) when absent; a bad value is a bad line', () => {
+  const docs = parseGold('{"id":1,"text":"a","tag":["a"],"kind":"review"}\n{"id":2,"text":"b","tag":["b"],"kind":3}\n{"id":3,"text":"c","tag":["c"]}\n', 'g.jsonl', { groupField: 'kind' });
+  assert.deepEqual(docs.map((d) => d.group), ['review', '3', '(none)']);
+  assert.equal(parseGold('{"id":1,"text":"a","tag":["a"],"kind":"x"}\n', 'g.jsonl')[0].group, undefined, 'no groups unless asked');
+  assert.throws(() => parseGold('{"id":1,"text":"a","tag":["a"],"kind":["x"]}\n', 'g.jsonl', { groupField: 'kind' }), /g\.jsonl:1: field "kind" \(--by\) must be a string or number/);
+  assert.throws(() => parseGold('x\ta\tb\n', 'g.tsv', { format: 'csl', groupField: 'kind' }), /need the jsonl format/);
+  assert.throws(() => parseGold('{"id":1,"text":"a","tag":["a"]}\n', 'g.jsonl', { groupField: '__proto__' }), FilmkwError);
+});

@@ -12,10 +12,11 @@ import type { Command } from 'commander';
 import { assertNotAnInput } from '../../util/files.js';
 import type { KgView } from '../../kg/model.js';
 import { usageError } from '../../errors.js';
-import { readGold, type GoldDocument, type ReadGoldOptions } from '../../eval/readers.js';
-import { parseKs, resolveEvalOptions, type EvalOptions } from '../../eval/metrics.js';
+import { NO_GROUP, readGold, type GoldDocument, type ReadGoldOptions } from '../../eval/readers.js';
+import { createMatcher, evaluateGroups, parseKs, resolveEvalOptions, type EvalOptions } from '../../eval/metrics.js';
+import { goldPlacement, placementTable } from '../../eval/placement.js';
 import { evaluateSystem } from '../../eval/systems.js';
-import { evalJson, evalTable } from '../../eval/report.js';
+import { evalJson, evalTable, groupTable } from '../../eval/report.js';
 import { BASELINES, baselineNeedsDict, checkBaseline } from '../../eval/baselines.js';
 import { SystemBuilder, parseOverrides, systemName } from '../../eval/factory.js';
 import { kgModules } from '../../eval/deps.js';
@@ -40,6 +41,8 @@ interface GoldFlags {
   format: string;
   textField: string;
   idField: string;
+  /** `eval --by`: the jsonl field that groups the documents. */
+  by?: string;
 }
 
 interface KgFlags {
@@ -48,7 +51,7 @@ interface KgFlags {
 }
 
 function readGoldFlags(flags: GoldFlags): GoldDocument[] {
-  const options: Partial<ReadGoldOptions> = { format: flags.format as ReadGoldOptions['format'], textField: flags.textField, idField: flags.idField };
+  const options: Partial<ReadGoldOptions> = { format: flags.format as ReadGoldOptions['format'], textField: flags.textField, idField: flags.idField, ...(flags.by !== undefined ? { groupField: flags.by } : {}) };
   return readGold(flags.gold, options, flags.gold);
 }
 
@@ -95,6 +98,7 @@ interface EvalFlags extends GoldFlags, KgFlags {
   kgAliases?: boolean;
   backend?: string;
   json?: boolean;
+  placement?: boolean;
 }
 
 async function runEval(flags: EvalFlags): Promise<void> {
@@ -102,6 +106,7 @@ async function runEval(flags: EvalFlags): Promise<void> {
     throw usageError(`eval: give exactly one of --preset <name> or --baseline <name> (baselines: ${BASELINES.join(', ')})`);
   }
   if (flags.baseline !== undefined && flags.set.length > 0) throw usageError('eval: --set applies to presets, not to baselines');
+  if (flags.baseline !== undefined && flags.placement) throw usageError('eval: --placement needs a pipeline preset (a baseline exposes no candidates)');
   checkBackend(flags.backend);
   const evalOptions = evalOptionsFromFlags(flags);
   const spec: SystemSpec = flags.baseline !== undefined
@@ -115,11 +120,22 @@ async function runEval(flags: EvalFlags): Promise<void> {
     await builder.validate([spec]);
     const system = await builder.build(spec);
     try {
-      const { result } = await evaluateSystem(system, docs, evalOptions, kg ?? undefined);
+      const { result, predictions } = await evaluateSystem(system, docs, evalOptions, kg ?? undefined);
       const name = systemName(spec);
       const rounded = { ...result, macro: roundScores(result.macro), micro: roundScores(result.micro) };
-      if (flags.json) process.stdout.write(JSON.stringify(evalJson(name, rounded)) + '\n');
-      else process.stdout.write(evalTable(name, result, basename(flags.gold)));
+      const placement = flags.placement && system.extractor
+        ? goldPlacement(system.extractor, docs, Math.max(...evalOptions.ks), createMatcher(evalOptions, kg ?? undefined))
+        : null;
+      const groups = flags.by !== undefined
+        ? evaluateGroups(docs.map((d, i) => ({ id: d.id, gold: d.gold, predicted: predictions[i] })), docs.map((d) => d.group ?? NO_GROUP), evalOptions, kg ?? undefined)
+        : null;
+      if (flags.json) {
+        const byGroup = groups ? { by: flags.by, groups: groups.map((g) => ({ ...g, macro: roundScores(g.macro), micro: roundScores(g.micro) })) } : {};
+        process.stdout.write(JSON.stringify({ ...evalJson(name, rounded), ...byGroup, ...(placement ? { placement } : {}) }) + '\n');
+      } else {
+        const parts = [evalTable(name, result, basename(flags.gold)), groups ? groupTable(flags.by!, groups) : '', placement ? placementTable(placement) : ''];
+        process.stdout.write(parts.filter(Boolean).join('\n'));
+      }
     } finally {
       await system.close();
     }
@@ -217,6 +233,8 @@ export function registerEval(program: Command): void {
     .option('--ts', 'fold traditional to simplified characters on both sides before matching')
     .option('--kg-aliases', 'also count a match when prediction and gold name a common KG entity')
     .option('--json', 'print {"system","docs","macro","micro"} as one JSON line')
+    .option('--by <field>', 'also give the macro scores per group of documents, the groups being the values of this jsonl field (e.g. kind, film; in --json as "groups")')
+    .option('--placement', 'also say where the gold keywords land: top K (the largest --k), ranked K+1–2K, 2K+1–4K, lower, hidden behind an overlapping variant, outside the re-rank pool, never a candidate (presets only; in --json as "placement")')
     .action(async (flags: EvalFlags) => runEval(flags));
 
   addGoldOptions(
