@@ -8,7 +8,8 @@
  *
  * `crossValidate` scores parameters by k-fold cross-validation over documents (fold = document index mod k,
  * deterministic) with the same selection as the pipeline (phrases.ts `selectItems`: logit order,
- * first occurrence on ties, no overlapping variants), macro F1@1..5 of the held-out folds.
+ * first occurrence on ties, no overlapping variants, under the `phrases.dedup` and `phrases.rescueWords`
+ * the table was read with), macro F1@1..5 of the held-out folds.
  *
  * Driven by scripts/train-rerank.mjs (`npm run train:rerank`), which writes models/rerank.json.
  */
@@ -19,7 +20,7 @@ import { createExtractor } from '../pipeline/extract.js';
 import { resolveOptions } from '../pipeline/options.js';
 import { RERANK_FEATURES } from '../pipeline/rerank.js';
 import { fitTrees, rerankLogit, zeroRerankModel, type RerankModel, type TreeParameters } from '../pipeline/rerank-model.js';
-import { selectItems, type RankedItem } from '../pipeline/phrases.js';
+import { selectItems, type PhraseOptions, type RankedItem } from '../pipeline/phrases.js';
 import { evaluate, normalizeKeyword, type EvalResult } from './metrics.js';
 import type { GoldDocument } from './readers.js';
 
@@ -35,7 +36,9 @@ export function presetPool(overrides: Record<string, unknown> = {}): number {
 export interface TrainingDocument {
   readonly id: string;
   readonly gold: readonly string[];
-  readonly items: readonly { text: string; charStart: number; phrase: boolean; x: Float64Array; label: number }[];
+  readonly items: readonly { text: string; charStart: number; phrase: boolean; count?: number; x: Float64Array; label: number }[];
+  /** The phrase stage's selection options the table was read with (dedup rule, `rescueWords`); absent: the preset's. */
+  readonly select?: Pick<PhraseOptions, 'dedup' | 'rescueWords'>;
 }
 
 /**
@@ -47,25 +50,34 @@ export interface TrainingDocument {
 export function trainingTable(docs: readonly GoldDocument[], kg: KgView, overrides: Record<string, unknown> = {}, optional: readonly string[] = []): TrainingDocument[] {
   const extractor = createExtractor({ preset: RERANK_PRESET, kg, overrides: { ...overrides, 'phrases.dedup': 'off' }, rerankModel: zeroRerankModel(optional) });
   const index = new Map(RERANK_FEATURES.map((f, j) => [f as string, j]));
+  const countAt = index.get('logCount')!;
+  // the selection of the options asked for (the table itself is read without dedup)
+  const { dedup, rescueWords } = resolveOptions(RERANK_PRESET, overrides).phrases;
+  const select = Object.freeze({ dedup, rescueWords });
   return docs.map((d) => {
     const gold = new Set(d.gold.map(normalizeKeyword));
     const keywords = extractor.extract(d.text, { topK: 1_000_000, explain: true });
     const items = keywords.map((k) => {
       const x = new Float64Array(RERANK_FEATURES.length);
       for (const f of k.explain!.rerank!.features) x[index.get(f.feature)!] = f.value;
-      return { text: k.word, charStart: -1, phrase: k.explain!.phrase !== undefined, x, label: gold.has(normalizeKeyword(k.word)) ? 1 : 0 };
+      // feature logCount = ln(1 + occurrences)
+      const count = Math.round(Math.exp(x[countAt]) - 1);
+      return { text: k.word, charStart: -1, phrase: k.explain!.phrase !== undefined, count, x, label: gold.has(normalizeKeyword(k.word)) ? 1 : 0 };
     });
     // the zero model ties every item: the output order is the first-occurrence order, i.e. charStart order
     items.forEach((it, r) => (it.charStart = r));
-    return { id: d.id, gold: d.gold, items };
+    return { id: d.id, gold: d.gold, items, select };
   });
 }
 
-/** The top K of one document under a model, as the pipeline selects them (no overlapping variants). */
+/** The top K of one document under a model, as the pipeline selects them (no overlapping variants; the table's selection options). */
 export function selectWithModel(doc: TrainingDocument, model: RerankModel, k: number): string[] {
-  const ranked: RankedItem[] = doc.items.map((it) => ({ text: it.text, value: rerankLogit(model, it.x), charStart: it.charStart, phrase: it.phrase }));
-  return selectItems(ranked, 'firstOccurrence', 'phrases', k).map((i) => doc.items[i].text);
+  const ranked: RankedItem[] = doc.items.map((it) => ({ text: it.text, value: rerankLogit(model, it.x), charStart: it.charStart, phrase: it.phrase, count: it.count }));
+  const select = doc.select ?? DEFAULT_SELECT;
+  return selectItems(ranked, 'firstOccurrence', select.dedup, k, select.rescueWords).map((i) => doc.items[i].text);
 }
+
+const DEFAULT_SELECT = Object.freeze({ dedup: 'phrases', rescueWords: 'off' } as const);
 
 /** The parameters of the committed model (chosen by cross-validation on film-train, ANALYSIS.md §7). */
 export const DEFAULT_TREE_PARAMETERS: Readonly<TreeParameters> = Object.freeze({ trees: 100, depth: 4, rate: 0.1, minLeaf: 20, bins: 32, l2: 1, objective: 'lambdarank' });

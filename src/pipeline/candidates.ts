@@ -25,7 +25,7 @@
  */
 import { usageError } from '../errors.js';
 import type { Token } from './segment.js';
-import { loadStopwords } from './stopwords.js';
+import { builtinStopwords, loadStopwords } from './stopwords.js';
 import type { OptionRules } from '../util/option-rules.js';
 
 export interface CandidateToken extends Token {
@@ -127,6 +127,16 @@ export function stopwordSet(name: StopwordSetName): ReadonlySet<string> {
     default:
       throw usageError(`candidates: unknown stopwords ${JSON.stringify(name)} (valid: ${STOPWORD_SETS.join(', ')})`);
   }
+}
+
+/**
+ * The film-domain stop words that are not general ones: dictionaries/stopwords-film.txt without the
+ * words of nodejieba's list (电影, 导演, 人物 …). phrases.ts `findCompounds` lets them head a compound
+ * under `phrases.stopHeads`. Read from disk on each call.
+ */
+export function filmOnlyStopwords(): ReadonlySet<string> {
+  const general = new Set(builtinStopwords('nodejieba'));
+  return new Set(builtinStopwords('film').filter((w) => !general.has(w)));
 }
 
 /** Validate and complete options (usage errors name the option and the valid values). */

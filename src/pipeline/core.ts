@@ -85,6 +85,8 @@ export interface DocumentContext {
   rerankModel?: RerankModel | null;
   /** The candidate stage's stop words, needed by `phrases.parts: 'content'` (phrases.ts findCompounds). */
   stopwords?: ReadonlySet<string> | null;
+  /** The film-domain stop words that may head a compound, needed by `phrases.stopHeads` (candidates.ts `filmOnlyStopwords`). */
+  headStopwords?: ReadonlySet<string> | null;
 }
 
 /** Whether the options use the KG to build or weight the graph. */
@@ -260,10 +262,10 @@ function withPhrases(ranked: RankedDocument, context: DocumentContext, call: Ext
   const firstChar = new Int32Array(n).fill(-1);
   for (let k = 0; k < doc.node.length; k++) if (firstChar[doc.node[k]] < 0) firstChar[doc.node[k]] = doc.charStart[k];
   const items: RankedItem[] = [];
-  for (let i = 0; i < n; i++) items.push({ text: doc.words[i], value: eligible[i] ? all[i] : NaN, charStart: firstChar[i], phrase: false });
-  for (let p = 0; p < phrases.length; p++) items.push({ text: phrases[p].text, value: all[n + p], charStart: phrases[p].charStart, phrase: true });
+  for (let i = 0; i < n; i++) items.push({ text: doc.words[i], value: eligible[i] ? all[i] : NaN, charStart: firstChar[i], phrase: false, count: counts[i] });
+  for (let p = 0; p < phrases.length; p++) items.push({ text: phrases[p].text, value: all[n + p], charStart: phrases[p].charStart, phrase: true, count: phrases[p].count });
   call.candidates?.(items.filter((it) => !Number.isNaN(it.value)).map((it) => ({ text: it.text, scored: true })));
-  const order = selectItems(items, o.rank.tieBreak, o.phrases.dedup, topK);
+  const order = selectItems(items, o.rank.tieBreak, o.phrases.dedup, topK, o.phrases.rescueWords);
 
   const out: Keyword[] = [];
   let adjacency: number[][] | null = null;
@@ -291,7 +293,10 @@ function phraseCandidates(tokens: readonly TokenLike[], doc: CandidateDoc, entit
   if (o.phrases.parts === 'content') {
     const stop = context.stopwords;
     if (!stop) throw usageError('extract: phrases.parts "content" needs the stop words in the document context (DocumentContext.stopwords)');
-    return findCompounds(tokens as readonly (TokenLike & { tag?: string })[], doc, o.phrases, (w) => isStopword(stop, w), exclude);
+    const heads = context.headStopwords;
+    if (o.phrases.stopHeads !== 'off' && !heads) throw usageError('extract: phrases.stopHeads needs the film stop words in the document context (DocumentContext.headStopwords)');
+    const head = o.phrases.stopHeads !== 'off' ? (w: string): boolean => isStopword(heads!, w) : null;
+    return findCompounds(tokens as readonly (TokenLike & { tag?: string })[], doc, o.phrases, (w) => isStopword(stop, w), exclude, head);
   }
   return findPhrases(tokens, doc, o.phrases, exclude);
 }
@@ -344,9 +349,16 @@ function withRerank(ranked: RankedDocument, context: DocumentContext, call: Extr
   );
   // only the pool best by the graph score are items; the rest are never output
   const logits = rerankLogits(model, matrix, items.length, floats(items.length));
-  const candidates: RankedItem[] = items.map((it, k) => ({ text: it.text, value: logits[k], charStart: it.charStart, phrase: it.phrase >= 0 }));
+  const rescue = o.phrases.rescueWords;
+  const candidates: RankedItem[] = items.map((it, k) => ({
+    text: it.text,
+    value: logits[k],
+    charStart: it.charStart,
+    phrase: it.phrase >= 0,
+    count: rescue === 'off' ? undefined : it.phrase >= 0 ? phrases[it.phrase].count : counts[it.node],
+  }));
   if (call.candidates) call.candidates(outputCandidates(n, eligible, phrases, phraseValues, items, doc.words));
-  const order = selectItems(candidates, o.rank.tieBreak, o.phrases.dedup, topK);
+  const order = selectItems(candidates, o.rank.tieBreak, o.phrases.dedup, topK, rescue);
   const out: Keyword[] = [];
   let adjacency: number[][] | null = null;
   for (const k of order) {

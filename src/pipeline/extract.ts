@@ -24,7 +24,7 @@ import { commonEntityNames } from '../lexicon/title-policy.js';
 import { createSegmenter } from './segment.js';
 import { DEFAULT_BACKEND, type SegmenterBackend } from '../lexicon/base.js';
 import { prepareUserDict, preparedFromStrings, preparedToStrings, type PreparedUserDict } from '../lexicon/user-dict.js';
-import { createCandidateFilter, selectCandidateIndices, stopwordSet } from './candidates.js';
+import { createCandidateFilter, filmOnlyStopwords, selectCandidateIndices, stopwordSet } from './candidates.js';
 import { loadBundledIdf, type IdfTable } from './idf.js';
 import { exportUserDict } from '../lexicon/dict.js';
 import { baseLexicon } from '../lexicon/base.js';
@@ -109,7 +109,9 @@ export function createExtractor(create: CreateExtractorOptions = {}): Extractor 
   const rerankModel = options.rerank.enabled ? (create.rerankModel ?? loadBundledRerankModel()) : null;
   // the compound candidates of the re-ranker's phrases (phrases.parts 'content') test the same stop words
   const stopwords = create.stopwords ?? (options.phrases.enabled && options.phrases.parts === 'content' ? stopwordSet(options.candidates.stopwords) : undefined);
-  const context: DocumentContext = { options, kg, common, cache: null, jaccardMemo: kg ? new JaccardMemo() : null, idf, rerankModel, stopwords: stopwords ?? null };
+  const compounds = options.phrases.enabled && options.phrases.parts === 'content';
+  const headStopwords = compounds && options.phrases.stopHeads !== 'off' ? filmOnlyStopwords() : null;
+  const context: DocumentContext = { options, kg, common, cache: null, jaccardMemo: kg ? new JaccardMemo() : null, idf, rerankModel, stopwords: stopwords ?? null, headStopwords };
   const filter = createCandidateFilter(options.candidates, stopwords);
   const described = Object.freeze({
     ...options,

@@ -106,6 +106,34 @@ export interface PhraseOptions {
    * @default 'candidates'
    */
   parts: (typeof PHRASE_PARTS)[number];
+  /**
+   * Selection (step 3): whether a word ranked below a phrase that contains it may take the phrase's
+   * place. A phrase that is not a name joined by a dot or a space gives way to a word it contains:
+   * under `'repeated'` when the phrase occurs once (an accidental neighbourhood such as 保护生命,
+   * 对白生硬, 回去香港) and the word at least twice (it is used outside the phrase), under `'any'` when
+   * the phrase occurs once, under `'outside'` when the word occurs more often than the phrase (宇宙 3×
+   * against 宇宙着想 2×); the word replaces every such phrase already taken, at the first one's place.
+   * `'off'`: the phrase hides the word ({@link dedup} as it is). No effect with `dedup: 'off'`.
+   * @default 'off'
+   */
+  rescueWords: (typeof PHRASE_RESCUE_WORDS)[number];
+  /**
+   * `parts: 'content'` only: a foreign name joined by a name dot keeps a last syllable that the
+   * segmenter cut off as a one-character token (汉尼拔·莱克 + 特, 马修·麦康纳 + 希): directly after a
+   * part that follows a name dot (or a token with a name dot in it), a one-character token that is a
+   * common last syllable of transliterated names ({@link NAME_TAIL_CHARS}) is the name's last part,
+   * whatever its POS; the name without it is then no candidate.
+   * @default false
+   */
+  nameTail: boolean;
+  /**
+   * `parts: 'content'` only: whether a film-domain stop word (dictionaries/stopwords-film.txt and not
+   * nodejieba's general list; 电影, 导演, 人物) may be a part of a compound: `'last'` — as its last part
+   * (the head noun: 邪典电影, 中国电影, 爆米花电影), `'edges'` — as its first or last part (人物塑造
+   * too), `'off'` — never. Never alone and never inside a compound.
+   * @default 'off'
+   */
+  stopHeads: (typeof PHRASE_STOP_HEADS)[number];
 }
 
 export const PHRASE_SPANS = ['ngrams', 'maximal'] as const;
@@ -114,6 +142,8 @@ export const PHRASE_ENTITY_WORDS = ['exclude', 'allow'] as const;
 export const PHRASE_SCORES = ['sum', 'mean', 'max', 'shareSum'] as const;
 export const PHRASE_DEDUP = ['phrases', 'all', 'off'] as const;
 export const PHRASE_PARTS = ['candidates', 'content'] as const;
+export const PHRASE_RESCUE_WORDS = ['off', 'repeated', 'any', 'outside'] as const;
+export const PHRASE_STOP_HEADS = ['off', 'last', 'edges'] as const;
 
 export const DEFAULT_PHRASE_OPTIONS: Readonly<PhraseOptions> = Object.freeze({
   enabled: false,
@@ -125,6 +155,9 @@ export const DEFAULT_PHRASE_OPTIONS: Readonly<PhraseOptions> = Object.freeze({
   score: 'shareSum',
   dedup: 'phrases',
   parts: 'candidates',
+  rescueWords: 'off',
+  nameTail: false,
+  stopHeads: 'off',
 });
 
 export const PHRASE_OPTION_RULES: OptionRules<PhraseOptions> = Object.freeze({
@@ -137,6 +170,9 @@ export const PHRASE_OPTION_RULES: OptionRules<PhraseOptions> = Object.freeze({
   score: { type: 'enum', values: PHRASE_SCORES },
   dedup: { type: 'enum', values: PHRASE_DEDUP },
   parts: { type: 'enum', values: PHRASE_PARTS },
+  rescueWords: { type: 'enum', values: PHRASE_RESCUE_WORDS },
+  nameTail: { type: 'boolean' },
+  stopHeads: { type: 'enum', values: PHRASE_STOP_HEADS },
 });
 
 /** The candidate occurrences the stage reads (graph.ts `CandidateDoc` satisfies it). */
@@ -292,6 +328,8 @@ export interface RankedItem {
   /** UTF-16 offset of the first occurrence. */
   readonly charStart: number;
   readonly phrase: boolean;
+  /** Occurrences in the document (read by `rescueWords` only). */
+  readonly count?: number;
 }
 
 function overlaps(a: RankedItem, b: RankedItem, dedup: PhraseOptions['dedup']): boolean {
@@ -303,7 +341,13 @@ function overlaps(a: RankedItem, b: RankedItem, dedup: PhraseOptions['dedup']): 
  * The top `limit` items (indices) by descending value with the deterministic tie-break and the dedup
  * rule (step 3 of the module header). Items with a NaN value are never selected.
  */
-export function selectItems(items: readonly RankedItem[], tieBreak: RankOptions['tieBreak'], dedup: PhraseOptions['dedup'], limit: number): number[] {
+export function selectItems(
+  items: readonly RankedItem[],
+  tieBreak: RankOptions['tieBreak'],
+  dedup: PhraseOptions['dedup'],
+  limit: number,
+  rescue: PhraseOptions['rescueWords'] = 'off',
+): number[] {
   const compare = (x: number, y: number): number => {
     const a = items[x];
     const b = items[y];
@@ -316,7 +360,13 @@ export function selectItems(items: readonly RankedItem[], tieBreak: RankOptions[
   };
   const taken: number[] = [];
   const take = (i: number): void => {
-    if (!taken.some((t) => overlaps(items[t], items[i], dedup))) taken.push(i);
+    const first = taken.findIndex((t) => overlaps(items[t], items[i], dedup));
+    if (first < 0) taken.push(i);
+    else if (rescue !== 'off' && rescues(items, taken, i, dedup, rescue)) {
+      // the word takes the first hiding phrase's place; the other phrases that hid it go
+      taken[first] = i;
+      for (let k = taken.length - 1; k > first; k--) if (overlaps(items[taken[k]], items[i], dedup)) taken.splice(k, 1);
+    }
   };
   if (limit > SELECT_BY_SCAN) {
     const idx: number[] = [];
@@ -336,6 +386,26 @@ export function selectItems(items: readonly RankedItem[], tieBreak: RankOptions[
     take(best);
   }
   return taken;
+}
+
+/**
+ * Whether word `i` replaces the taken items it overlaps (`rescueWords`, not `'off'`): all of them are
+ * phrases that contain it, are no name joined by a name dot or a space (汉尼拔·莱克特 keeps its place
+ * before 汉尼拔: the full name is the guideline's form) and give way under the rule.
+ */
+function rescues(items: readonly RankedItem[], taken: readonly number[], i: number, dedup: PhraseOptions['dedup'], rule: PhraseOptions['rescueWords']): boolean {
+  const w = items[i];
+  if (w.phrase) return false;
+  const wc = w.count ?? 0;
+  for (const t of taken) {
+    const p = items[t];
+    if (!overlaps(p, w, dedup)) continue;
+    if (!p.phrase || !p.text.includes(w.text) || isJoinedName(p.text)) return false;
+    const pc = p.count ?? 0;
+    const yields = rule === 'outside' ? wc > pc : pc === 1 && wc >= (rule === 'repeated' ? 2 : 1);
+    if (!yields) return false;
+  }
+  return true;
 }
 
 /** {@link selectItems} scans for the best remaining item when at most this many are asked for, else sorts. */
@@ -398,9 +468,10 @@ function isSequelNumber(w: string): boolean {
 export function findCompounds(
   tokens: readonly { readonly word: string; readonly tag?: string; readonly start: number }[],
   doc: PhraseDocView,
-  options: Pick<PhraseOptions, 'maxTokens' | 'minCount'>,
+  options: Pick<PhraseOptions, 'maxTokens' | 'minCount'> & Partial<Pick<PhraseOptions, 'nameTail' | 'stopHeads'>>,
   stop: (word: string) => boolean,
   entities: readonly (Int32Array | null)[] | null = null,
+  head: ((word: string) => boolean) | null = null,
 ): PhraseCandidate[] {
   const T = tokens.length;
   // the per-token arrays are views of two buffers (util/arena.ts)
@@ -409,14 +480,25 @@ export function findCompounds(
   // token index → node of the candidate occurrence there, or -1
   const tokenNode = ints(T).fill(-1);
   for (let k = 0; k < doc.node.length; k++) tokenNode[doc.tokenIndex[k]] = doc.node[k];
-  // per token, decided once: 1 = a part, 0 = not (-1 = not yet known)
+  const stopHeads = head === null ? 'off' : (options.stopHeads ?? 'off');
+  const nameTail = options.nameTail === true;
+  // per token, decided once: 1 = a part, 2 = a part only at a compound's edge (a film stop word,
+  // `stopHeads`), 0 = not (-1 = not yet known)
   const part = flags(T).fill(-1);
   const isPart = (t: number): boolean => {
     if (part[t] < 0) {
       const tok = tokens[t];
-      part[t] = tokenNode[t] >= 0 || (!isFunctionTag(tok.tag) && hasLetter(tok.word) && !hasWhitespace(tok.word) && !stop(tok.word)) ? 1 : 0;
+      if (tokenNode[t] >= 0) part[t] = 1;
+      else if (isFunctionTag(tok.tag) || !hasLetter(tok.word) || hasWhitespace(tok.word)) part[t] = 0;
+      else if (!stop(tok.word)) part[t] = 1;
+      else part[t] = stopHeads !== 'off' && head!(tok.word) ? 2 : 0;
     }
-    return part[t] === 1;
+    return part[t] > 0;
+  };
+  /** Whether the token may end a name as its cut-off last syllable (`nameTail`). */
+  const isTail = (t: number): boolean => {
+    const w = tokens[t].word;
+    return w.length === 1 && NAME_TAIL_CHARS.includes(w);
   };
   const isEntity = (t: number): boolean => entities !== null && tokenNode[t] >= 0 && entities[tokenNode[t]] !== null && entities[tokenNode[t]]!.length > 0;
   /** Whether the token has at least two code points. */
@@ -451,6 +533,14 @@ export function findCompounds(
     let runLength = 1;
     let u = t + 1;
     for (;;) {
+      // a name's cut-off last syllable ends the run (nameTail): after a part that follows a name dot
+      // or has one in it
+      if (nameTail && u < T && isTail(u) && (joinedBefore[runLength - 1] === 1 || hasNameDot(tokens[parts[runLength - 1]].word))) {
+        parts[runLength] = u;
+        joinedBefore[runLength++] = 2;
+        u++;
+        break;
+      }
       if (u < T && isPart(u)) {
         parts[runLength] = u;
         joinedBefore[runLength++] = 0;
@@ -461,22 +551,28 @@ export function findCompounds(
         u += 2;
       } else break;
     }
+    // a run that ends with a name's last syllable: the name without it is no candidate
+    const tailed = joinedBefore[runLength - 1] === 2;
     for (let a = 0; a < runLength - 1; a++) {
       for (let b = a + 1; b < runLength && b - a + 1 <= options.maxTokens; b++) {
         let joined = false;
         for (let m = a + 1; m <= b; m++) if (joinedBefore[m]) joined = true;
+        if (tailed && joined && b === runLength - 2) continue;
         let hasNode = false;
         let long = false;
         let oneChar = 0;
         let entity = false;
+        let inner = false;
         for (let m = a; m <= b; m++) {
           const p = parts[m];
           if (tokenNode[p] >= 0) hasNode = true;
           if (isLong(p)) long = true;
           else oneChar++;
           if (isEntity(p)) entity = true;
+          // a film stop word only as the last part, or the first under 'edges'
+          if (part[p] === 2 && m !== b && !(m === a && stopHeads === 'edges')) inner = true;
         }
-        if (!hasNode || !long || (entity && !joined)) continue;
+        if (!hasNode || !long || inner || (entity && !joined)) continue;
         let text = '';
         for (let p = parts[a]; p <= parts[b]; p++) text += tokens[p].word;
         const seen = found.get(text);
@@ -515,5 +611,24 @@ export function findCompounds(
   }
   return out;
 }
+
+/** Whether a surface joins names by a name dot or a space (a joined compound of {@link findCompounds}). */
+function isJoinedName(text: string): boolean {
+  return hasNameDot(text) || text.includes(' ') || text.includes('\u00a0');
+}
+
+/** Whether the word has a name dot in it (a KG name matched whole by the segmenter: 马修·麦康纳). */
+function hasNameDot(w: string): boolean {
+  for (let i = 0; i < w.length; i++) if (NAME_DOTS.test(w[i])) return true;
+  return false;
+}
+
+/**
+ * Characters that often end a transliterated foreign name and are rarely a one-character word after a
+ * name (`nameTail`): the most frequent last characters of the dotted person names of the Douban KG
+ * (each the last character of ≥ 20 of ~13,000 names), without those that are common words on their own
+ * (里 多 比 加 内 提 因 万 本 通 南 文 金 米 达 安 什 西 丁 亚 伊 拉 汉 隆 耶 吉 玛 宁 娃 莫 利).
+ */
+export const NAME_TAIL_CHARS = '斯尔特德克森曼恩顿格纳夫勒尼奇姆兹林诺基罗茨蒂伦迪兰登逊根瑞普雷洛奥卡朗托丝科弗塔瑟瓦坦伯维默菲赫娜布泽索松蒙莱珀农希萨妮莉丹汀肯彻博塞威';
 
 const NOT_AFTER_SEQUEL = /^[0-9A-Za-z年月日号个部集季次岁代期章回场点分秒倍亿万千百元块米%％]/u;
