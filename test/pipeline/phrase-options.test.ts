@@ -13,24 +13,7 @@ import { selectWithModel, type TrainingDocument } from '../../src/eval/rerank-tr
 import { zeroRerankModel } from '../../src/pipeline/rerank-model.js';
 import { FilmkwError } from '../../src/errors.js';
 import { loadKg } from '../../src/kg/load.js';
-
-/** Tokens with offsets from `word/tag` pairs; candidates = indices given. */
-function tokenDoc(pairs: [string, string][], candidates: number[]) {
-  let at = 0;
-  const tokens = pairs.map(([word, tag]) => {
-    const t = { word, tag, start: at };
-    at += word.length;
-    return t;
-  });
-  const words: string[] = [];
-  const node = candidates.map((t) => {
-    let i = words.indexOf(tokens[t].word);
-    if (i < 0) i = words.push(tokens[t].word) - 1;
-    return i;
-  });
-  const doc = { node: Int32Array.from(node), tokenIndex: Int32Array.from(candidates), charStart: Int32Array.from(candidates, (t) => tokens[t].start), words };
-  return { tokens, doc };
-}
+import { tokenDoc } from '../fixtures/pipeline/token-doc.js';
 
 const STOP = new Set(['的', '在', '电影', '导演', '人物']);
 const stop = (w: string): boolean => STOP.has(w);

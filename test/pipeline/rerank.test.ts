@@ -18,24 +18,7 @@ import { createExtractor } from '../../src/pipeline/extract.js';
 import { loadKg } from '../../src/kg/load.js';
 import { FilmkwError } from '../../src/errors.js';
 import { DEFAULT_TREE_PARAMETERS, presetPool } from '../../src/eval/rerank-train.js';
-
-/** Tokens with offsets from `word/tag` pairs; candidates = indices given. */
-function tokenDoc(pairs: [string, string][], candidates: number[]) {
-  let at = 0;
-  const tokens = pairs.map(([word, tag]) => {
-    const t = { word, tag, start: at };
-    at += word.length;
-    return t;
-  });
-  const words: string[] = [];
-  const node = candidates.map((t) => {
-    let i = words.indexOf(tokens[t].word);
-    if (i < 0) i = words.push(tokens[t].word) - 1;
-    return i;
-  });
-  const doc = { node: Int32Array.from(node), tokenIndex: Int32Array.from(candidates), charStart: Int32Array.from(candidates, (t) => tokens[t].start), words };
-  return { tokens, doc };
-}
+import { tokenDoc } from '../fixtures/pipeline/token-doc.js';
 
 const noStop = (w: string) => w === '的' || w === '了';
 
