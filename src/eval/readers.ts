@@ -94,7 +94,7 @@ export function resolveReadGoldOptions(partial: Record<string, unknown> = {}): R
 }
 
 /** A text file's bytes as a string: UTF-16 LE / BE when it starts with that byte-order mark, else UTF-8. */
-function decodeText(buf: Buffer): string {
+export function decodeText(buf: Buffer): string {
   if (buf.length >= 2 && buf[0] === 0xff && buf[1] === 0xfe) return new TextDecoder('utf-16le').decode(buf.subarray(2));
   if (buf.length >= 2 && buf[0] === 0xfe && buf[1] === 0xff) return new TextDecoder('utf-16be').decode(buf.subarray(2));
   return buf.toString('utf8');

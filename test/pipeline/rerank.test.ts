@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { findCompounds, foldNameDots } from '../../src/pipeline/phrases.js';
 import { inCastContext, rerankItems, RERANK_CORE_FEATURE_COUNT, RERANK_FEATURE_COUNT, RERANK_FEATURES } from '../../src/pipeline/rerank.js';
 import { loadBundledIdf } from '../../src/pipeline/idf.js';
-import { fitTrees, lambdaWeight, loadBundledRerankModel, parseRerankModel, rerankBias, rerankContributions, rerankLogit, rerankLogits, zeroRerankModel } from '../../src/pipeline/rerank-model.js';
+import { MAX_TREE_DEPTH, fitTrees, lambdaWeight, loadBundledRerankModel, parseRerankModel, rerankBias, rerankContributions, rerankLogit, rerankLogits, zeroRerankModel } from '../../src/pipeline/rerank-model.js';
 import { createExtractor } from '../../src/pipeline/extract.js';
 import { loadKg } from '../../src/kg/load.js';
 import { FilmkwError } from '../../src/errors.js';
@@ -114,6 +114,46 @@ test('rerank model: logit, contributions that add up, and strict parsing with th
   bad({ version: 1, features: [...RERANK_FEATURES], base: 'x', trees: [] }, /field "base"/);
   bad({ version: 1, features: [...RERANK_FEATURES], base: 0, trees: [{ feature: [0], threshold: [1], left: [0], right: [0], value: [0] }] }, /trees\[0\] node 0: children out of range/);
   bad({ version: 1, features: [...RERANK_FEATURES], base: 0, trees: [{ feature: [0, -1], threshold: [1], left: [1, -1], right: [1, -1], value: [0, 0] }] }, /trees\[0\]: its arrays/);
+});
+
+/** A tree of `depth` levels of splits: a chain of inner nodes on feature 0, each with a leaf on its left. */
+function chainTree(depth: number): { feature: number[]; threshold: number[]; left: number[]; right: number[]; value: number[] } {
+  const t = { feature: [] as number[], threshold: [] as number[], left: [] as number[], right: [] as number[], value: [] as number[] };
+  for (let l = 0; l < depth; l++) {
+    t.feature.push(0, -1);
+    t.threshold.push(1 - (l + 1) / (depth + 1), 0);
+    t.left.push(2 * l + 1, -1);
+    t.right.push(2 * l + 2, -1);
+    t.value.push(0, -l);
+  }
+  t.feature.push(-1);
+  t.threshold.push(0);
+  t.left.push(-1);
+  t.right.push(-1);
+  t.value.push(depth);
+  return t;
+}
+
+test(`rerank model: trees deeper than MAX_TREE_DEPTH (${MAX_TREE_DEPTH}) are refused naming the file and the tree; fitTrees refuses such a depth`, () => {
+  const model = (trees: unknown[]) => ({ version: 1, features: RERANK_FEATURES.slice(0, RERANK_CORE_FEATURE_COUNT), base: 0, trees });
+  // the deepest allowed tree is read and scored (the packed layout holds 2^12 leaves per tree)
+  const deepest = parseRerankModel(model([chainTree(1), chainTree(MAX_TREE_DEPTH)]), 'deep.json');
+  const x = new Float64Array(RERANK_FEATURES.length);
+  x[0] = 0.999;
+  assert.equal(rerankLogit(deepest, x), 1 + MAX_TREE_DEPTH, 'x above every threshold: the last leaf of each chain');
+  x[0] = 0;
+  assert.equal(rerankLogit(deepest, x), 0);
+  assert.throws(
+    () => parseRerankModel(model([chainTree(2), chainTree(MAX_TREE_DEPTH + 1)]), 'deep.json'),
+    (e: unknown) => e instanceof FilmkwError && e.code === 'INPUT' && e.message === `deep.json: re-rank model: trees[1] is ${MAX_TREE_DEPTH + 1} levels deep; at most ${MAX_TREE_DEPTH} are allowed (the scorer stores every tree as a complete binary tree)`,
+  );
+  assert.throws(() => parseRerankModel(model([chainTree(30)]), 'deep.json'), /trees\[0\] is 30 levels deep/);
+  // children must be node indices
+  const half = chainTree(2);
+  half.right[0] = 1.5;
+  assert.throws(() => parseRerankModel(model([half]), 'deep.json'), /trees\[0\] node 0: children out of range/);
+  const params = { trees: 1, depth: MAX_TREE_DEPTH + 1, rate: 0.1, minLeaf: 1, bins: 4, l2: 1, objective: 'pointwise' as const };
+  assert.throws(() => fitTrees([new Float64Array(RERANK_FEATURES.length)], [1], params), /fitTrees: depth must be an integer from 0 to 12, got 13/);
 });
 
 test('fitTrees: deterministic, and learns a threshold rule and an interaction', () => {
