@@ -231,6 +231,23 @@ test('filmkw-rerank end to end (demo KG): probabilities in order, explanation ad
   }
 });
 
+test('rerank.enabled without the phrase stage (filmkw-rerank with phrases off, textrank with rerank on): words only, ordered by the model', async () => {
+  const kg = await loadKg({});
+  const text = '唢呐匠焦三爷收徒天鸣，传承唢呐技艺。唢呐匠的坚守令人感动。《长津湖》由吴京、易烊千玺主演。';
+  const withPhrases = createExtractor({ preset: 'filmkw-rerank', kg }).extract(text, { topK: 100, explain: true });
+  assert.ok(withPhrases.some((k) => k.explain!.phrase), 'the phrase stage adds phrases (唢呐匠)');
+  for (const [preset, overrides] of [['filmkw-rerank', { 'phrases.enabled': false }], ['textrank', { 'rerank.enabled': true }]] as const) {
+    const kws = createExtractor({ preset, kg, overrides }).extract(text, { topK: 100, explain: true });
+    assert.ok(kws.length > 3, preset);
+    assert.ok(kws.every((k) => k.explain!.phrase === undefined && !k.explain!.rerank!.features.some((f) => /phrase/iu.test(f.feature) && f.value !== 0)), `${preset}: words only`);
+    for (let i = 1; i < kws.length; i++) assert.ok(kws[i - 1].explain!.rerank!.logit >= kws[i].explain!.rerank!.logit, `${preset}: ordered by the model's logit`);
+    for (const k of kws) assert.ok(Math.abs(1 / (1 + Math.exp(-k.explain!.rerank!.logit)) - k.score) < 1e-12);
+    // every keyword is one of the preset's own words without the re-ranker
+    const plain = new Set(createExtractor({ preset, kg, overrides: { ...overrides, 'rerank.enabled': false } }).extract(text, { topK: 100 }).map((k) => k.word));
+    assert.deepEqual(kws.filter((k) => !plain.has(k.word)), [], preset);
+  }
+});
+
 test('npm run train:rerank (scripts/train-rerank.mjs): writes a model with the training file hash, byte-identical on a re-run, refuses to overwrite', () => {
   const root = fileURLToPath(new URL('../../', import.meta.url));
   const script = join(root, 'scripts', 'train-rerank.mjs');
