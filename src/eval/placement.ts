@@ -1,8 +1,9 @@
 /**
  * Where the gold keywords land (error analysis, issue 13): for every distinct gold keyword of every
  * document, the place the system gives it — in the top K, ranked K+1…2K, 2K+1…4K or lower, a scored
- * candidate hidden behind an overlapping variant (the phrase stage's no-overlap rule), a candidate the
- * last ranking stage never scored (outside the re-ranker's pool), or never a candidate. The ranking is
+ * candidate hidden by a longer or a shorter overlapping variant ranked higher (the phrase stage's
+ * no-overlap rule), a candidate the last ranking stage never scored (outside the re-ranker's pool), or
+ * never a candidate. The ranking is
  * the extractor's own output for a large topK, the candidates come from the pipeline's `candidates`
  * hook (api.ts); matching is the evaluator's (metrics.ts: normalisation, optional traditional folding
  * and KG aliases). Pipeline presets only: a nodejieba baseline exposes no candidates.
@@ -12,7 +13,7 @@ import type { Matcher } from './metrics.js';
 import { distinctKeys } from './metrics.js';
 import type { GoldDocument } from './readers.js';
 
-export const PLACES = ['top', 'next', 'later', 'lower', 'overlap', 'unscored', 'never'] as const;
+export const PLACES = ['top', 'next', 'later', 'lower', 'longer', 'shorter', 'unscored', 'never'] as const;
 export type Place = (typeof PLACES)[number];
 
 /** Counts of gold keywords per place, with the K the bands are cut at. */
@@ -37,8 +38,10 @@ export function placeLabel(place: Place, k: number): string {
       return `ranked ${2 * k + 1}–${4 * k}`;
     case 'lower':
       return `ranked below ${4 * k}`;
-    case 'overlap':
-      return 'hidden by an overlapping variant ranked higher';
+    case 'longer':
+      return 'hidden by a longer variant ranked higher';
+    case 'shorter':
+      return 'hidden by a shorter variant ranked higher';
     case 'unscored':
       return 'a candidate outside the re-rank pool (never scored)';
     case 'never':
@@ -56,9 +59,10 @@ export function placeOf(goldKey: string, ranked: readonly string[], candidates: 
   let unscored = false;
   for (const c of candidates) {
     if (!matcher.matches(c.key, goldKey)) continue;
-    // a scored candidate missing from an uncut ranking lost to an overlapping variant; when the ranking
-    // was cut at the largest topK it may simply rank below the cut
-    if (c.scored) return truncated ? 'lower' : 'overlap';
+    // a scored candidate missing from an uncut ranking lost to an overlapping variant ranked higher (a
+    // longer one containing it, else a shorter one); when the ranking was cut at the largest topK it may
+    // simply rank below the cut
+    if (c.scored) return truncated ? 'lower' : ranked.some((p) => p.length > c.key.length && p.includes(c.key)) ? 'longer' : 'shorter';
     unscored = true;
   }
   return unscored ? 'unscored' : 'never';

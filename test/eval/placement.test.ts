@@ -15,7 +15,8 @@ test('placeOf: the rank bands at K, the overlap rule, the pool and never', () =>
   const cands = [...ranked, 'x', 'y'].map((key) => ({ key, scored: key !== 'y' }));
   const place = (g: string, truncated = false) => placeOf(g, ranked, cands, truncated, 2, matcher);
   assert.deepEqual(['a', 'b', 'c', 'd', 'e', 'h', 'i'].map((g) => place(g)), ['top', 'top', 'next', 'next', 'later', 'later', 'lower']);
-  assert.equal(place('x'), 'overlap', 'scored, not in an uncut ranking: lost to an overlapping variant');
+  assert.equal(place('x'), 'shorter', 'scored, not in an uncut ranking, no longer variant ranked: lost to a shorter one');
+  assert.equal(placeOf('x', ['a', 'xa'], [{ key: 'x', scored: true }], false, 2, matcher), 'longer');
   assert.equal(place('x', true), 'lower', 'scored, not in a ranking cut at the largest topK: below the cut');
   assert.equal(place('y'), 'unscored');
   assert.equal(place('z'), 'never');
@@ -43,7 +44,7 @@ test('goldPlacement: a pool of 1 leaves the other candidates unscored; the candi
   const ex = createExtractor({ preset: 'filmkw-rerank', kg, overrides: { 'rerank.pool': 1 } });
   const r = goldPlacement(ex, docs, 1, matcher);
   assert.equal(r.counts.top, 2, 'one keyword per document, both gold');
-  assert.equal(r.counts.next + r.counts.later + r.counts.lower + r.counts.overlap, 0, 'nothing else is ranked');
+  assert.equal(r.counts.next + r.counts.later + r.counts.lower + r.counts.longer + r.counts.shorter, 0, 'nothing else is ranked');
   assert.ok(r.counts.unscored >= 6, JSON.stringify(r.counts));
   let list: readonly OutputCandidate[] = [];
   const full = createExtractor({ preset: 'filmkw-rerank', kg });
