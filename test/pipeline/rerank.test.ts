@@ -279,7 +279,7 @@ test('npm run train:rerank (scripts/train-rerank.mjs): writes a model with the t
     assert.equal(readFileSync(out, 'utf8'), bytes.replace('"documents":2', '"documents":3'));
     writeFileSync(join(dir, 'x'), '');
     const missing = spawnSync(process.execPath, [script, '--gold', join(dir, 'nope.jsonl'), '--out', join(dir, 'm2.json')], { encoding: 'utf8' });
-    assert.equal(missing.status, 2);
+    assert.equal(missing.status, 3, 'a missing input file is an input error (README "Exit codes")');
     assert.match(missing.stderr, /nope\.jsonl: no such file/);
   } finally {
     rmSync(dir, { recursive: true, force: true });
