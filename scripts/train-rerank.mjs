@@ -12,7 +12,8 @@
 //                 exit 0 when byte-identical, 1 when not (the committed model reproduces from a fresh clone)
 // Variants of the recipe (ANALYSIS.md §7; with any of them or --grouped nothing is written unless --out is given):
 //   --pool N      train and score only the N best candidates by the graph score (run with rerank.pool=N)
-//   --trees N --depth N --rate X   tree parameters
+//   --trees N --depth N --rate X   tree parameters (--depth at most 12, rerank-model.ts MAX_TREE_DEPTH: the scorer
+//                 stores every tree as a complete binary tree of 2^depth leaves)
 //   --drop F,G    features set to 0 (as if absent; names of rerank.ts RERANK_FEATURES)
 //   --with F,G    optional features to compute and train on (rerank.ts, after RERANK_CORE_FEATURE_COUNT:
 //                 positionRank); the model lists them when its trees use them, and --compare's recipe
@@ -25,7 +26,10 @@
 //                 features) on the same folds and print ΔF1@1..5 variant − recipe with the 95 % paired
 //                 bootstrap interval (eval/compare.ts compareRuns)
 // Deterministic: the same file, KG and code give the same model byte for byte.
-import { existsSync, readFileSync, writeFileSync, renameSync } from 'node:fs';
+// Errors are one `filmkw: train-rerank: …` line with the exit codes of README "Exit codes" (src/errors.ts EXIT):
+// 2 usage (bad flag, --depth above the cap), 3 input (missing or bad gold file, KG or model to check), 7 output
+// (--out not writable); every check that needs no training runs before the training.
+import { closeSync, existsSync, openSync, readFileSync, rmSync, statSync, writeFileSync, renameSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { basename, dirname, join, resolve } from 'node:path';
 import { tmpdir } from 'node:os';
@@ -34,10 +38,23 @@ import { parseArgs } from 'node:util';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const data = resolve(process.env.FILMKW_DATA ?? join(root, '..', 'shared', 'data'));
-const fail = (msg) => {
-  process.stderr.write(`filmkw: train-rerank: ${msg}\n`);
-  process.exit(2);
+if (!existsSync(join(root, 'dist', 'index.js'))) {
+  process.stderr.write('filmkw: train-rerank: dist/ is missing: run npm run build first\n');
+  process.exit(2); // usage: the exit codes themselves live in dist/errors.js
+}
+const mod = (p) => import(pathToFileURL(join(root, 'dist', p)).href);
+const { EXIT, FilmkwError, writeFailureReason } = await mod('errors.js');
+/** Ends with one line (a library message may start with the command's name or hold a line break). */
+const fail = (msg, code = EXIT.USAGE) => {
+  process.stderr.write(`filmkw: train-rerank: ${String(msg).replace(/^train-rerank: /u, '').replace(/\s*\n\s*/gu, ' ')}\n`);
+  process.exit(code);
 };
+/** One line for an error, as src/cli/main.ts prints it: a FilmkwError exits with its own code, any other with `code`. */
+const failWith = (err, code = EXIT.INTERNAL) => {
+  if (err instanceof FilmkwError) fail(err.message, err.exitCode);
+  fail(code === EXIT.INTERNAL ? `internal error (please report): ${err?.message ?? err}` : err?.message ?? String(err), code);
+};
+const cannotWrite = (path, err) => fail(`cannot write ${path} (${writeFailureReason(err.code, path) ?? err.code ?? err.message})`, EXIT.OUTPUT);
 let args;
 try {
   args = parseArgs({ options: { gold: { type: 'string' }, kg: { type: 'string' }, out: { type: 'string' }, cv: { type: 'boolean' }, force: { type: 'boolean' }, check: { type: 'boolean' },
@@ -46,123 +63,163 @@ try {
 } catch (err) {
   fail(err.message);
 }
-const gold = resolve(args.gold ?? join(data, 'annotated', 'film-train.jsonl'));
-const defaultOut = join(root, 'models', 'rerank.json');
-const out = resolve(args.out ?? defaultOut);
-if (!existsSync(gold)) fail(`${gold}: no such file (set --gold or FILMKW_DATA)`);
-const number = (name, integer) => {
-  if (args[name] === undefined) return undefined;
-  const v = Number(args[name]);
-  if (!Number.isFinite(v) || v <= 0 || (integer && !Number.isInteger(v))) fail(`--${name} must be a positive ${integer ? 'integer' : 'number'}, got ${JSON.stringify(args[name])}`);
-  return v;
-};
-const list = (name) => (args[name] === undefined ? [] : args[name].split(',').map((f) => f.trim()).filter(Boolean));
-const variant = { pool: number('pool', true), trees: number('trees', true), depth: number('depth', true), rate: number('rate', false), drop: list('drop'), with: list('with') };
-for (const kv of args.set ?? []) if (kv.indexOf('=') <= 0) fail(`--set ${kv}: expected key=value`);
-const isVariant = args.grouped || (args.set ?? []).length > 0 || Object.values(variant).some((v) => v !== undefined && !(Array.isArray(v) && v.length === 0));
-if (isVariant && args.check) fail('--check compares the committed recipe: drop the variant flags and --grouped');
-if (isVariant && !args.out && !args.cv && !args.compare) fail('a variant without --cv, --compare or --out does nothing');
-if (args.check && !existsSync(out)) fail(`${out}: no such model to check`);
-if (!args.check && out !== defaultOut && existsSync(out) && !args.force) fail(`${out} exists; pass --force to overwrite it`);
-if (!existsSync(join(root, 'dist', 'index.js'))) fail('dist/ is missing: run npm run build first');
-
-let kgPath = args.kg ?? process.env.FILMKW_KG ?? join(tmpdir(), 'filmkw-merged.fkg');
-if (!existsSync(kgPath)) {
-  if (args.kg || process.env.FILMKW_KG) fail(`${kgPath}: no such KG snapshot`);
-  const kgData = join(data, 'kg');
-  process.stderr.write(`train-rerank: building the merged KG ${kgPath}\n`);
-  const r = spawnSync(process.execPath, [join(root, 'bin', 'filmkw'), 'kg', 'import', '--out', kgPath,
-    `openkg:${join(kgData, 'openkg-douban-movie')}`, `kgqa:${join(kgData, 'douban-kgqa-small')}`, `douban-csv:${join(kgData, 'douban-movies-2065')}`], { stdio: 'inherit' });
-  if (r.status !== 0) fail('building the merged KG failed');
+try {
+  await main();
+} catch (err) {
+  failWith(err);
 }
 
-const mod = (p) => import(pathToFileURL(join(root, 'dist', p)).href);
-const { loadKg } = await mod('kg/load.js');
-const { readGold } = await mod('eval/readers.js');
-const train = await mod('eval/rerank-train.js');
-const { parseOverride } = await mod('pipeline/options.js');
-const overrides = {};
-for (const kv of args.set ?? []) {
-  try {
-    const [key, value] = parseOverride(kv);
-    overrides[key] = value;
-  } catch (err) {
-    fail(err.message);
-  }
-}
-const kg = await loadKg({ kg: kgPath });
-const docs = readGold(gold);
-const started = Date.now();
-let table;
-try {
-  table = train.trainingTable(docs, kg, overrides, variant.with);
-} catch (err) {
-  fail(err.message);
-}
-const rows = table.reduce((a, d) => a + d.items.length, 0);
-const positives = table.reduce((a, d) => a + d.items.filter((i) => i.label).length, 0);
-process.stderr.write(`train-rerank: ${docs.length} documents, ${rows} candidates, ${positives} of ${docs.reduce((a, d) => a + d.gold.length, 0)} gold keywords among them\n`);
-const recipe = { ...train.DEFAULT_TREE_PARAMETERS };
-const params = { ...recipe, ...(variant.trees ? { trees: variant.trees } : {}), ...(variant.depth ? { depth: variant.depth } : {}), ...(variant.rate ? { rate: variant.rate } : {}) };
-const presetPool = train.presetPool(overrides);
-const pool = variant.pool ?? presetPool;
-if (pool > presetPool) fail(`--pool ${pool}: at most the preset's pool (${presetPool}; raise it with --set rerank.pool=N)`);
-let variantTable;
-try {
-  variantTable = train.restrictTable(table, { pool, drop: variant.drop });
-} catch (err) {
-  fail(err.message);
-}
-let foldOf;
-if (args.grouped) {
-  const filmOf = new Map();
-  readFileSync(gold, 'utf8').split('\n').forEach((line) => {
-    if (!line.trim()) return;
-    const o = JSON.parse(line);
-    filmOf.set(String(o.id), typeof o.film === 'string' ? o.film : String(o.id));
-  });
-  foldOf = train.filmFolds(docs.map((d) => filmOf.get(d.id) ?? d.id));
-}
-const fmt4 = (x) => x.toFixed(4);
-let cv;
-// --check of a model trained with --cv recomputes its CV figures (they are part of the file)
-const existing = args.check ? JSON.parse(readFileSync(out, 'utf8')) : null;
-if (args.cv || args.compare || existing?.training?.crossValidatedF1) {
-  const run = train.crossValidate(variantTable, params, 5, foldOf);
-  cv = run.f1.map((x) => Number(x.toFixed(4)));
-  process.stderr.write(`train-rerank: 5-fold CV${args.grouped ? ' (folds by film)' : ''} macro F1@1..5 ${cv.join(' ')}\n`);
-  if (args.compare) {
-    const { compareRuns } = await mod('eval/compare.js');
-    let baseTable;
+/** Everything after the flags; a thrown error ends as one line (failWith). */
+async function main() {
+  const gold = resolve(args.gold ?? join(data, 'annotated', 'film-train.jsonl'));
+  const defaultOut = join(root, 'models', 'rerank.json');
+  const out = resolve(args.out ?? defaultOut);
+  if (!existsSync(gold)) fail(`${gold}: no such file (set --gold or FILMKW_DATA)`, EXIT.INPUT);
+  const { MAX_TREE_DEPTH, zeroRerankModel } = await mod('pipeline/rerank-model.js');
+  const number = (name, integer) => {
+    if (args[name] === undefined) return undefined;
+    const v = Number(args[name]);
+    if (!Number.isFinite(v) || v <= 0 || (integer && !Number.isInteger(v))) fail(`--${name} must be a positive ${integer ? 'integer' : 'number'}, got ${JSON.stringify(args[name])}`);
+    return v;
+  };
+  const list = (name) => (args[name] === undefined ? [] : args[name].split(',').map((f) => f.trim()).filter(Boolean));
+  const variant = { pool: number('pool', true), trees: number('trees', true), depth: number('depth', true), rate: number('rate', false), drop: list('drop'), with: list('with') };
+  if (variant.depth > MAX_TREE_DEPTH) fail(`--depth ${variant.depth}: at most ${MAX_TREE_DEPTH} (every tree is scored as a complete binary tree of 2^depth leaves; the committed depth is 4)`);
+  for (const kv of args.set ?? []) if (kv.indexOf('=') <= 0) fail(`--set ${kv}: expected key=value`);
+  const isVariant = args.grouped || (args.set ?? []).length > 0 || Object.values(variant).some((v) => v !== undefined && !(Array.isArray(v) && v.length === 0));
+  if (isVariant && args.check) fail('--check compares the committed recipe: drop the variant flags and --grouped');
+  if (isVariant && !args.out && !args.cv && !args.compare) fail('a variant without --cv, --compare or --out does nothing');
+
+  const kgPath = args.kg ?? process.env.FILMKW_KG ?? join(tmpdir(), 'filmkw-merged.fkg');
+  if (!existsSync(kgPath) && (args.kg || process.env.FILMKW_KG)) fail(`${kgPath}: no such KG snapshot`, EXIT.INPUT);
+  // the model to compare with (--check), or the output checked writable, before any training
+  let existing = null;
+  if (args.check) {
+    if (!existsSync(out)) fail(`${out}: no such model to check`, EXIT.INPUT);
     try {
-      baseTable = train.restrictTable(Object.keys(overrides).length > 0 ? train.trainingTable(docs, kg) : table, { drop: [...list('base-drop'), ...variant.with] });
+      existing = JSON.parse(readFileSync(out, 'utf8'));
     } catch (err) {
-      fail(err.message);
+      fail(`${out}: not a model to check (${err instanceof SyntaxError ? `invalid JSON: ${err.message}` : err.code ?? err.message})`, EXIT.INPUT);
     }
-    const base = train.crossValidate(baseTable, recipe, 5, foldOf);
-    process.stderr.write(`train-rerank: the recipe${args['base-drop'] ? ` without ${args['base-drop']}` : ''}, same folds: macro F1@1..5 ${base.f1.map(fmt4).join(' ')}\n`);
-    const ids = docs.map((d) => d.id);
-    const golds = docs.map((d) => d.gold);
-    for (let k = 1; k <= 5; k++) {
-      const c = compareRuns(ids, golds, { result: base.result, predictions: base.predicted }, { result: run.result, predictions: run.predicted }, { k });
-      process.stderr.write(`train-rerank: ΔF1@${k} ${c.meanDelta >= 0 ? '+' : ''}${fmt4(c.meanDelta)} [${fmt4(c.ci95[0])}, ${fmt4(c.ci95[1])}], ${c.better} better / ${c.worse} worse\n`);
+  } else if (!isVariant || args.out) {
+    const { assertNotAnInput } = await mod('util/files.js');
+    assertNotAnInput('train-rerank', '--out', out, [gold, kgPath]);
+    if (existsSync(out) && statSync(out).isDirectory()) cannotWrite(out, { code: 'EISDIR' });
+    if (out !== defaultOut && existsSync(out) && !args.force) fail(`${out} exists; pass --force to overwrite it`);
+    const probe = `${out}.tmp-${process.pid}`;
+    try {
+      closeSync(openSync(probe, 'wx'));
+      rmSync(probe);
+    } catch (err) {
+      cannotWrite(out, err);
     }
   }
+
+  const { loadKg } = await mod('kg/load.js');
+  const { readGold, decodeText } = await mod('eval/readers.js');
+  const train = await mod('eval/rerank-train.js');
+  const { parseOverride } = await mod('pipeline/options.js');
+  const overrides = {};
+  for (const kv of args.set ?? []) {
+    try {
+      const [key, value] = parseOverride(kv);
+      overrides[key] = value;
+    } catch (err) {
+      failWith(err, EXIT.USAGE);
+    }
+  }
+  // the options and feature names, before the KG is loaded
+  let presetPool;
+  try {
+    presetPool = train.presetPool(overrides);
+    train.restrictTable([], { drop: [...variant.drop, ...list('base-drop')] });
+    zeroRerankModel(variant.with);
+  } catch (err) {
+    failWith(err, EXIT.USAGE);
+  }
+  const pool = variant.pool ?? presetPool;
+  if (pool > presetPool) fail(`--pool ${pool}: at most the preset's pool (${presetPool}; raise it with --set rerank.pool=N)`);
+  const docs = readGold(gold);
+  if (!existsSync(kgPath)) {
+    const kgData = join(data, 'kg');
+    process.stderr.write(`train-rerank: building the merged KG ${kgPath}\n`);
+    const r = spawnSync(process.execPath, [join(root, 'bin', 'filmkw'), 'kg', 'import', '--out', kgPath,
+      `openkg:${join(kgData, 'openkg-douban-movie')}`, `kgqa:${join(kgData, 'douban-kgqa-small')}`, `douban-csv:${join(kgData, 'douban-movies-2065')}`], { stdio: 'inherit' });
+    if (r.status !== 0) fail('building the merged KG failed', r.status || EXIT.INTERNAL);
+  }
+  const kg = await loadKg({ kg: kgPath });
+  const started = Date.now();
+  let table;
+  try {
+    table = train.trainingTable(docs, kg, overrides, variant.with);
+  } catch (err) {
+    failWith(err, EXIT.USAGE);
+  }
+  const rows = table.reduce((a, d) => a + d.items.length, 0);
+  const positives = table.reduce((a, d) => a + d.items.filter((i) => i.label).length, 0);
+  process.stderr.write(`train-rerank: ${docs.length} documents, ${rows} candidates, ${positives} of ${docs.reduce((a, d) => a + d.gold.length, 0)} gold keywords among them\n`);
+  const recipe = { ...train.DEFAULT_TREE_PARAMETERS };
+  const params = { ...recipe, ...(variant.trees ? { trees: variant.trees } : {}), ...(variant.depth ? { depth: variant.depth } : {}), ...(variant.rate ? { rate: variant.rate } : {}) };
+  let variantTable;
+  try {
+    variantTable = train.restrictTable(table, { pool, drop: variant.drop });
+  } catch (err) {
+    failWith(err, EXIT.USAGE);
+  }
+  let foldOf;
+  if (args.grouped) {
+    // the "film" of each document's line (readGold checked every line); none, or not a string: its own group
+    const lines = decodeText(readFileSync(gold)).replace(/^\uFEFF/u, '').split(/\r?\n/u);
+    foldOf = train.filmFolds(docs.map((d) => {
+      const o = JSON.parse(lines[d.line - 1]);
+      return Object.hasOwn(o, 'film') && typeof o.film === 'string' ? o.film : d.id;
+    }));
+  }
+  const fmt4 = (x) => x.toFixed(4);
+  let cv;
+  // --check of a model trained with --cv recomputes its CV figures (they are part of the file)
+  if (args.cv || args.compare || existing?.training?.crossValidatedF1) {
+    const run = train.crossValidate(variantTable, params, 5, foldOf);
+    cv = run.f1.map((x) => Number(x.toFixed(4)));
+    process.stderr.write(`train-rerank: 5-fold CV${args.grouped ? ' (folds by film)' : ''} macro F1@1..5 ${cv.join(' ')}\n`);
+    if (args.compare) {
+      const { compareRuns } = await mod('eval/compare.js');
+      let baseTable;
+      try {
+        baseTable = train.restrictTable(Object.keys(overrides).length > 0 ? train.trainingTable(docs, kg) : table, { drop: [...list('base-drop'), ...variant.with] });
+      } catch (err) {
+        failWith(err, EXIT.USAGE);
+      }
+      const base = train.crossValidate(baseTable, recipe, 5, foldOf);
+      process.stderr.write(`train-rerank: the recipe${args['base-drop'] ? ` without ${args['base-drop']}` : ''}, same folds: macro F1@1..5 ${base.f1.map(fmt4).join(' ')}\n`);
+      const ids = docs.map((d) => d.id);
+      const golds = docs.map((d) => d.gold);
+      for (let k = 1; k <= 5; k++) {
+        const c = compareRuns(ids, golds, { result: base.result, predictions: base.predicted }, { result: run.result, predictions: run.predicted }, { k });
+        process.stderr.write(`train-rerank: ΔF1@${k} ${c.meanDelta >= 0 ? '+' : ''}${fmt4(c.meanDelta)} [${fmt4(c.ci95[0])}, ${fmt4(c.ci95[1])}], ${c.better} better / ${c.worse} worse\n`);
+      }
+    }
+  }
+  if (isVariant && !args.out) process.exit(0);
+  const model = train.fitDocuments(variantTable, params);
+  const digest = train.fileDigest(gold);
+  const training = { file: basename(gold), sha256: digest.sha256, bytes: digest.bytes, documents: docs.length, candidates: variantTable.reduce((a, d) => a + d.items.length, 0), positives: variantTable.reduce((a, d) => a + d.items.filter((i) => i.label).length, 0), kgContentHash: kg.contentHash, preset: train.RERANK_PRESET, pool, parameters: params };
+  if (variant.drop.length > 0) training.dropped = variant.drop;
+  if (Object.keys(overrides).length > 0) training.overrides = overrides;
+  if (cv && !args.grouped) training.crossValidatedF1 = cv;
+  const json = JSON.stringify({ version: model.version, features: model.features, base: model.base, training, trees: model.trees.map((t) => ({ feature: t.feature, threshold: t.threshold, left: t.left, right: t.right, value: t.value })) });
+  if (args.check) {
+    const same = readFileSync(out, 'utf8') === `${json}\n`;
+    process.stderr.write(`train-rerank: ${out} ${same ? 'is byte-identical to the trained model' : 'differs from the trained model (training file, KG or code changed)'}\n`);
+    process.exit(same ? 0 : 1);
+  }
+  const tmp = `${out}.tmp-${process.pid}`;
+  try {
+    writeFileSync(tmp, `${json}\n`);
+    renameSync(tmp, out);
+  } catch (err) {
+    rmSync(tmp, { force: true });
+    cannotWrite(out, err);
+  }
+  process.stderr.write(`train-rerank: wrote ${out} (${model.trees.length} trees, ${((Date.now() - started) / 1000).toFixed(1)} s)\n`);
 }
-if (isVariant && !args.out) process.exit(0);
-const model = train.fitDocuments(variantTable, params);
-const digest = train.fileDigest(gold);
-const training = { file: basename(gold), sha256: digest.sha256, bytes: digest.bytes, documents: docs.length, candidates: variantTable.reduce((a, d) => a + d.items.length, 0), positives: variantTable.reduce((a, d) => a + d.items.filter((i) => i.label).length, 0), kgContentHash: kg.contentHash, preset: train.RERANK_PRESET, pool, parameters: params };
-if (variant.drop.length > 0) training.dropped = variant.drop;
-if (Object.keys(overrides).length > 0) training.overrides = overrides;
-if (cv && !args.grouped) training.crossValidatedF1 = cv;
-const json = JSON.stringify({ version: model.version, features: model.features, base: model.base, training, trees: model.trees.map((t) => ({ feature: t.feature, threshold: t.threshold, left: t.left, right: t.right, value: t.value })) });
-if (args.check) {
-  const same = readFileSync(out, 'utf8') === `${json}\n`;
-  process.stderr.write(`train-rerank: ${out} ${same ? 'is byte-identical to the trained model' : 'differs from the trained model (training file, KG or code changed)'}\n`);
-  process.exit(same ? 0 : 1);
-}
-const tmp = `${out}.tmp-${process.pid}`;
-writeFileSync(tmp, `${json}\n`);
-renameSync(tmp, out);
-process.stderr.write(`train-rerank: wrote ${out} (${model.trees.length} trees, ${((Date.now() - started) / 1000).toFixed(1)} s)\n`);

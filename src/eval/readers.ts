@@ -56,7 +56,8 @@ export interface ReadGoldOptions {
   goldField: string;
   /**
    * JSONL: field (a string or a number, e.g. `kind` or `film`) whose value puts each document in a
-   * group, for scores per group (`filmkw eval --by`); empty: no groups.
+   * group, for scores per group (`filmkw eval --by`); empty: no groups. A record without it is in the
+   * group `(none)`; a field that no record has (a typo) is an input error.
    * @default ''
    */
   groupField: string;
@@ -94,7 +95,7 @@ export function resolveReadGoldOptions(partial: Record<string, unknown> = {}): R
 }
 
 /** A text file's bytes as a string: UTF-16 LE / BE when it starts with that byte-order mark, else UTF-8. */
-function decodeText(buf: Buffer): string {
+export function decodeText(buf: Buffer): string {
   if (buf.length >= 2 && buf[0] === 0xff && buf[1] === 0xfe) return new TextDecoder('utf-16le').decode(buf.subarray(2));
   if (buf.length >= 2 && buf[0] === 0xfe && buf[1] === 0xff) return new TextDecoder('utf-16be').decode(buf.subarray(2));
   return buf.toString('utf8');
@@ -154,6 +155,8 @@ const own = (o: Record<string, unknown>, key: string): unknown => (Object.protot
 function parseJsonl(content: string, file: string, options: ReadGoldOptions): GoldDocument[] {
   const out: GoldDocument[] = [];
   const bad = new BadLines();
+  let grouped = 0; // records with a value in the group field
+  let firstKeys: string[] | null = null;
   lines(content).forEach((raw, i) => {
     const line = i + 1;
     if (raw.trim() === '') return;
@@ -166,6 +169,7 @@ function parseJsonl(content: string, file: string, options: ReadGoldOptions): Go
     }
     if (record === null || typeof record !== 'object' || Array.isArray(record)) return bad.add(`${where}: expected a JSON object`);
     const obj = record as Record<string, unknown>;
+    firstKeys ??= Object.keys(obj);
     const text = own(obj, options.textField);
     if (typeof text !== 'string') {
       return bad.add(`${where}: field "${options.textField}" is ${text === undefined ? 'missing' : 'not a string'} (choose the text field with --text-field)`);
@@ -188,10 +192,15 @@ function parseJsonl(content: string, file: string, options: ReadGoldOptions): Go
       if (g === undefined || g === null) group = NO_GROUP;
       else if (typeof g === 'string' || typeof g === 'number') group = String(g);
       else return bad.add(`${where}: field "${options.groupField}" (--by) must be a string or number`);
+      if (g !== undefined && g !== null) grouped++;
     }
     out.push({ id, text, gold: gold as string[], line, ...(group !== undefined ? { group } : {}) });
   });
   bad.throwIfAny(file);
+  // a field no record has is a typo, not one group of every document
+  if (options.groupField !== '' && out.length > 0 && grouped === 0) {
+    throw inputError(`${file}: no record has a value in the field "${options.groupField}" (--by); the first record's fields: ${(firstKeys ?? []).join(', ')}`);
+  }
   return out;
 }
 

@@ -57,6 +57,29 @@ export function bundledRerankModelPath(): string {
   return fileURLToPath(new URL('../../models/rerank.json', import.meta.url));
 }
 
+/**
+ * The deepest tree a model may have (levels of splits). The scorer stores every tree as a complete binary
+ * tree of 2^depth leaves ({@link packed}): at 12, 100 trees take ~8 MB; at 30 they would take GBs. The
+ * committed model has depth 4, and a leaf needs `minLeaf` rows, so deeper trees only overfit.
+ */
+export const MAX_TREE_DEPTH = 12;
+
+/**
+ * Levels of splits of a tree whose children come after their parent (checked by the caller): a node's
+ * depth is its deepest parent's + 1; nodes unreachable from the root do not count.
+ */
+function checkedTreeDepth(left: readonly number[], right: readonly number[], feature: readonly number[]): number {
+  const level = new Int32Array(feature.length).fill(-1);
+  level[0] = 0;
+  let depth = 0;
+  for (let i = 0; i < feature.length; i++) {
+    if (level[i] < 0 || feature[i] === -1) continue;
+    for (const c of [left[i], right[i]]) level[c] = Math.max(level[c], level[i] + 1);
+    depth = Math.max(depth, level[i] + 1);
+  }
+  return depth;
+}
+
 /** Check a parsed model (clear error naming the file and the field). */
 export function parseRerankModel(raw: unknown, file: string): RerankModel {
   const bad = (what: string): never => {
@@ -86,8 +109,10 @@ export function parseRerankModel(raw: unknown, file: string): RerankModel {
       if (feature[i] === -1) continue;
       if (!Number.isInteger(feature[i]) || feature[i] < 0 || feature[i] >= width) bad(`trees[${k}].feature[${i}] is not a feature index`);
       // children come after their parent, so a walk always ends
-      if (!(left[i] > i && left[i] < size && right[i] > i && right[i] < size)) bad(`trees[${k}] node ${i}: children out of range`);
+      if (!(Number.isInteger(left[i]) && Number.isInteger(right[i]) && left[i] > i && left[i] < size && right[i] > i && right[i] < size)) bad(`trees[${k}] node ${i}: children out of range`);
     }
+    const depth = checkedTreeDepth(left, right, feature);
+    if (depth > MAX_TREE_DEPTH) bad(`trees[${k}] is ${depth} levels deep; at most ${MAX_TREE_DEPTH} are allowed (the scorer stores every tree as a complete binary tree)`);
     return Object.freeze({ feature, threshold, left, right, value });
   });
   return Object.freeze({
@@ -304,7 +329,7 @@ export function rerankContributions(model: RerankModel, x: ArrayLike<number>): {
 export interface TreeParameters {
   /** Number of trees. */
   trees: number;
-  /** Maximum depth of a tree. */
+  /** Maximum depth of a tree (at most {@link MAX_TREE_DEPTH}). */
   depth: number;
   /** Learning rate (shrinkage of every leaf value). */
   rate: number;
@@ -331,6 +356,7 @@ export interface TreeParameters {
  * every row.
  */
 export function fitTrees(rows: readonly ArrayLike<number>[], labels: readonly number[], o: TreeParameters, groups?: readonly number[]): Omit<RerankModel, 'training'> {
+  if (!Number.isInteger(o.depth) || o.depth < 0 || o.depth > MAX_TREE_DEPTH) throw new RangeError(`fitTrees: depth must be an integer from 0 to ${MAX_TREE_DEPTH}, got ${o.depth}`);
   const n = rows.length;
   const p = RERANK_FEATURES.length;
   // candidate thresholds per feature: distinct quantiles

@@ -34,8 +34,11 @@ import { lowerBound } from '../util/sorted.js';
 /** Options of the re-ranking stage (group `rerank`). */
 export interface RerankOptions {
   /**
-   * Order the candidates (words and phrases) by the learned model instead of the graph score (module
-   * header). Needs the phrase stage's candidates; off in every preset but `filmkw-rerank`.
+   * Order the candidates by the learned model instead of the graph score (module header): words, and
+   * the phrase stage's phrases when `phrases.enabled`; with the phrase stage off, words only (every
+   * phrase feature is 0), with any preset. The bundled model was trained on `filmkw-rerank`'s candidates,
+   * phrases included; other combinations are measured with `filmkw eval --set`. Off in every preset but
+   * `filmkw-rerank`.
    * @default false
    */
   enabled: boolean;

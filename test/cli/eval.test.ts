@@ -54,15 +54,27 @@ test('eval --placement: where the gold keywords land, in the table and in --json
   assert.match(r.stderr, /--placement needs a pipeline preset/);
 });
 
-test('eval --by: macro scores per group of a jsonl field, in the table and in --json; refused for csl', () => {
+test('eval --by: macro scores per group of a jsonl field, in the table and in --json; (none) for records without it; refused for csl, an empty name and a field no record has', () => {
   let r = run('eval', '--gold', tiny, '--baseline', 'nodejieba-tfidf', '--by', 'id', '--json', '--k', '1,5');
   assert.equal(r.status, 0, r.stderr);
   const j = JSON.parse(r.stdout);
   assert.equal(j.by, 'id');
   assert.deepEqual(j.groups.map((g: { group: string; docs: number; macro: Record<string, { f1: number }> }) => [g.group, g.docs, g.macro['1'].f1]), [['d1', 1, 0.333333], ['2', 1, 0.333333]]);
-  r = run('eval', '--gold', tiny, '--baseline', 'nodejieba-tfidf', '--by', 'kind', '--k', '1');
+  // only the second record has "body": the first is in the group (none)
+  r = run('eval', '--gold', tiny, '--baseline', 'nodejieba-tfidf', '--by', 'body', '--k', '1');
   assert.equal(r.status, 0, r.stderr);
-  assert.match(r.stdout, /\nmacro F1 by kind:\n {3}docs │ {3}F1@1 │ kind\n {6}2 │ 0\.3333 │ \(none\)\n$/);
+  assert.match(r.stdout, /\nmacro F1 by body:\n {3}docs │ {3}F1@1 │ body\n {6}1 │ 0\.3333 │ \(none\)\n {6}1 │ 0\.3333 │ 唢呐艺人焦三爷收徒天鸣，传承百鸟朝凤。\n$/);
+  // no record has "kind" (a typo): an input error naming the file and the field, no table
+  r = run('eval', '--gold', tiny, '--baseline', 'nodejieba-tfidf', '--by', 'kind', '--k', '1');
+  assert.equal(r.status, 3, r.stderr);
+  assert.equal(r.stdout, '');
+  assert.equal(r.stderr, 'filmkw: test/fixtures/eval/tiny.jsonl: no record has a value in the field "kind" (--by); the first record\'s fields: id, text, tag\n');
+  for (const empty of ['', ' ']) {
+    r = run('eval', '--gold', tiny, '--baseline', 'nodejieba-tfidf', '--by', empty);
+    assert.equal(r.status, 2, r.stderr);
+    assert.equal(r.stdout, '');
+    assert.equal(r.stderr, `filmkw: eval: --by needs a field name, got ${JSON.stringify(empty)}\n`);
+  }
   r = run('eval', '--gold', 'test/fixtures/eval/tiny-csl.tsv', '--format', 'csl', '--baseline', 'nodejieba-tfidf', '--by', 'kind');
   assert.equal(r.status, 2);
   assert.match(r.stderr, /--by kind\) need the jsonl format/);

@@ -85,3 +85,14 @@ test('jsonl: groupField (eval --by) reads a string or number per document, (none
   assert.throws(() => parseGold('x\ta\tb\n', 'g.tsv', { format: 'csl', groupField: 'kind' }), /need the jsonl format/);
   assert.throws(() => parseGold('{"id":1,"text":"a","tag":["a"]}\n', 'g.jsonl', { groupField: '__proto__' }), FilmkwError);
 });
+
+test('jsonl: a groupField that no record has a value in is an input error naming the file and the field (a typo, not one group)', () => {
+  const content = '{"id":1,"text":"a","tag":["a"],"kind":null}\n\n{"id":2,"text":"b","tag":["b"],"film":"x"}\n';
+  assert.throws(
+    () => parseGold(content, 'g.jsonl', { groupField: 'knid' }),
+    (e: unknown) => e instanceof FilmkwError && e.code === 'INPUT' && e.exitCode === 3 && e.message === 'g.jsonl: no record has a value in the field "knid" (--by); the first record\'s fields: id, text, tag, kind',
+  );
+  assert.throws(() => parseGold(content, 'g.jsonl', { groupField: 'kind' }), /no record has a value in the field "kind"/, 'null everywhere is no value');
+  assert.deepEqual(parseGold(content, 'g.jsonl', { groupField: 'film' }).map((d) => d.group), ['(none)', 'x'], 'one record with it is enough');
+  assert.equal(parseGold(content, 'g.jsonl').length, 2, 'no groupField: no check');
+});

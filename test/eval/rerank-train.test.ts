@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -127,4 +127,46 @@ test('trainingTable: an optional feature is read only when asked for; the other 
   assert.ok(rows(withPr).some((it) => it.x[j] > 0) && rows(withPr).every((it) => it.x[j] >= 0 && it.x[j] <= 1));
   assert.deepEqual(rows(withPr).map((it) => [it.text, it.label, ...it.x.subarray(0, j)]), rows(plain).map((it) => [it.text, it.label, ...it.x.subarray(0, j)]));
   assert.throws(() => trainingTable(docs, kg, {}, ['idf']), /idf is not an optional feature/);
+});
+
+test('train:rerank: a bad input, KG, model or output path is one line with the README exit code, before any training', { skip: !existsSync(join(root, 'dist', 'index.js')) && 'needs npm run build' }, () => {
+  const dir = mkdtempSync(join(tmpdir(), 'filmkw-rerank-errors-'));
+  try {
+    const badGold = join(dir, 'bad.jsonl');
+    writeFileSync(badGold, '{"id":1,"text":"唢呐","tag":["唢呐"]}\n{"id":2,"text":\n');
+    const notKg = join(dir, 'not-a-kg.fkg');
+    writeFileSync(notKg, 'hello\n');
+    const notJson = join(dir, 'notjson.json');
+    writeFileSync(notJson, 'not json\n');
+    const demo = join(root, 'kg', 'demo');
+    const cases: [string, string[], number, RegExp][] = [
+      ['malformed gold', ['--gold', badGold, '--kg', demo], 3, /bad\.jsonl:2: invalid JSON/],
+      ['missing gold', ['--gold', join(dir, 'none.jsonl'), '--kg', demo], 3, /none\.jsonl: no such file/],
+      ['KG that is not a snapshot', ['--gold', gold, '--kg', notKg, '--cv'], 3, /not-a-kg\.fkg: not a filmkw KG snapshot/],
+      ['missing KG', ['--gold', gold, '--kg', join(dir, 'none.fkg'), '--cv'], 3, /none\.fkg: no such KG snapshot/],
+      ['--check of a file that is not JSON', ['--gold', gold, '--kg', demo, '--check', '--out', notJson], 3, /notjson\.json: not a model to check \(invalid JSON: /],
+      ['--check of a missing model', ['--gold', gold, '--kg', demo, '--check', '--out', join(dir, 'none.json')], 3, /none\.json: no such model to check/],
+      ['--out in a missing directory', ['--gold', gold, '--kg', demo, '--out', join(dir, 'nodir', 'x.json')], 7, /cannot write .*nodir[/\\]x\.json \(the directory .*nodir does not exist\)/],
+      ['--out a directory', ['--gold', gold, '--kg', demo, '--out', dir, '--force'], 7, /cannot write .* \(it is a directory\)/],
+      ['--out the gold file', ['--gold', gold, '--kg', demo, '--out', gold, '--force'], 2, /--out .*tiny\.jsonl is the input/],
+      ['--depth above the cap', ['--gold', gold, '--kg', demo, '--depth', '30', '--cv'], 2, /--depth 30: at most 12 \(every tree is scored as a complete binary tree/],
+      ['--depth 13', ['--gold', gold, '--kg', demo, '--depth', '13', '--cv'], 2, /--depth 13: at most 12/],
+      ['unknown --drop', ['--gold', gold, '--kg', demo, '--drop', 'nope', '--cv'], 2, /unknown feature\(s\) nope/],
+    ];
+    for (const [what, args, code, message] of cases) {
+      const r = spawnSync(process.execPath, [script, ...args], { encoding: 'utf8' });
+      assert.equal(r.status, code, `${what}: ${r.stderr}`);
+      assert.match(r.stderr, /^filmkw: train-rerank: [^\n]+\n$/, `${what}: one line: ${r.stderr}`);
+      assert.match(r.stderr, message, what);
+      assert.ok(!r.stderr.includes('\n    at '), `${what}: no stack trace`);
+      assert.doesNotMatch(r.stderr, /documents, \d+ candidates/, `${what}: failed before the training table`);
+    }
+    assert.ok(!existsSync(join(dir, 'nodir')));
+    assert.deepEqual(readdirSync(dir).sort(), ['bad.jsonl', 'not-a-kg.fkg', 'notjson.json'], 'no probe or temp file left');
+    // the committed depth and the cap itself are accepted
+    const ok = spawnSync(process.execPath, [script, '--gold', gold, '--kg', demo, '--depth', '12', '--trees', '3', '--cv'], { encoding: 'utf8' });
+    assert.equal(ok.status, 0, ok.stderr);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

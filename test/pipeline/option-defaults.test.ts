@@ -12,6 +12,7 @@ import { DEFAULT_EXPORT_OPTIONS } from '../../src/lexicon/dict.js';
 import { VISUAL_DEFAULTS } from '../../src/html/vips.js';
 import { DEFAULT_COMPARE_OPTIONS } from '../../src/eval/compare.js';
 import { DEFAULT_TAG_CACHE_OPTIONS } from '../../src/pipeline/segmenters/tag-cache.js';
+import { DEFAULT_READ_GOLD_OPTIONS } from '../../src/eval/readers.js';
 
 /** options type (file, interface) → the defaults object it documents */
 const TABLE: [string, string, object][] = [
@@ -24,10 +25,12 @@ const TABLE: [string, string, object][] = [
   ['src/pipeline/rank.ts', 'RankOptions', DEFAULT_OPTIONS.rank],
   ['src/pipeline/idf.ts', 'PriorOptions', DEFAULT_OPTIONS.prior],
   ['src/pipeline/phrases.ts', 'PhraseOptions', DEFAULT_OPTIONS.phrases],
+  ['src/pipeline/rerank.ts', 'RerankOptions', DEFAULT_OPTIONS.rerank],
   ['src/pipeline/core.ts', 'OutputOptions', DEFAULT_OPTIONS.output],
   ['src/lexicon/dict.ts', 'ExportUserDictOptions', DEFAULT_EXPORT_OPTIONS],
   ['src/html/vips.ts', 'VisualOptions', VISUAL_DEFAULTS],
   ['src/eval/compare.ts', 'CompareOptions', DEFAULT_COMPARE_OPTIONS],
+  ['src/eval/readers.ts', 'ReadGoldOptions', DEFAULT_READ_GOLD_OPTIONS],
   ['src/pipeline/segmenters/tag-cache.ts', 'TagCacheOptions', DEFAULT_TAG_CACHE_OPTIONS],
 ];
 

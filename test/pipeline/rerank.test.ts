@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { findCompounds, foldNameDots } from '../../src/pipeline/phrases.js';
 import { inCastContext, rerankItems, RERANK_CORE_FEATURE_COUNT, RERANK_FEATURE_COUNT, RERANK_FEATURES } from '../../src/pipeline/rerank.js';
 import { loadBundledIdf } from '../../src/pipeline/idf.js';
-import { fitTrees, lambdaWeight, loadBundledRerankModel, parseRerankModel, rerankBias, rerankContributions, rerankLogit, rerankLogits, zeroRerankModel } from '../../src/pipeline/rerank-model.js';
+import { MAX_TREE_DEPTH, fitTrees, lambdaWeight, loadBundledRerankModel, parseRerankModel, rerankBias, rerankContributions, rerankLogit, rerankLogits, zeroRerankModel } from '../../src/pipeline/rerank-model.js';
 import { createExtractor } from '../../src/pipeline/extract.js';
 import { loadKg } from '../../src/kg/load.js';
 import { FilmkwError } from '../../src/errors.js';
@@ -99,6 +99,46 @@ test('rerank model: logit, contributions that add up, and strict parsing with th
   bad({ version: 1, features: [...RERANK_FEATURES], base: 0, trees: [{ feature: [0, -1], threshold: [1], left: [1, -1], right: [1, -1], value: [0, 0] }] }, /trees\[0\]: its arrays/);
 });
 
+/** A tree of `depth` levels of splits: a chain of inner nodes on feature 0, each with a leaf on its left. */
+function chainTree(depth: number): { feature: number[]; threshold: number[]; left: number[]; right: number[]; value: number[] } {
+  const t = { feature: [] as number[], threshold: [] as number[], left: [] as number[], right: [] as number[], value: [] as number[] };
+  for (let l = 0; l < depth; l++) {
+    t.feature.push(0, -1);
+    t.threshold.push(1 - (l + 1) / (depth + 1), 0);
+    t.left.push(2 * l + 1, -1);
+    t.right.push(2 * l + 2, -1);
+    t.value.push(0, -l);
+  }
+  t.feature.push(-1);
+  t.threshold.push(0);
+  t.left.push(-1);
+  t.right.push(-1);
+  t.value.push(depth);
+  return t;
+}
+
+test(`rerank model: trees deeper than MAX_TREE_DEPTH (${MAX_TREE_DEPTH}) are refused naming the file and the tree; fitTrees refuses such a depth`, () => {
+  const model = (trees: unknown[]) => ({ version: 1, features: RERANK_FEATURES.slice(0, RERANK_CORE_FEATURE_COUNT), base: 0, trees });
+  // the deepest allowed tree is read and scored (the packed layout holds 2^12 leaves per tree)
+  const deepest = parseRerankModel(model([chainTree(1), chainTree(MAX_TREE_DEPTH)]), 'deep.json');
+  const x = new Float64Array(RERANK_FEATURES.length);
+  x[0] = 0.999;
+  assert.equal(rerankLogit(deepest, x), 1 + MAX_TREE_DEPTH, 'x above every threshold: the last leaf of each chain');
+  x[0] = 0;
+  assert.equal(rerankLogit(deepest, x), 0);
+  assert.throws(
+    () => parseRerankModel(model([chainTree(2), chainTree(MAX_TREE_DEPTH + 1)]), 'deep.json'),
+    (e: unknown) => e instanceof FilmkwError && e.code === 'INPUT' && e.message === `deep.json: re-rank model: trees[1] is ${MAX_TREE_DEPTH + 1} levels deep; at most ${MAX_TREE_DEPTH} are allowed (the scorer stores every tree as a complete binary tree)`,
+  );
+  assert.throws(() => parseRerankModel(model([chainTree(30)]), 'deep.json'), /trees\[0\] is 30 levels deep/);
+  // children must be node indices
+  const half = chainTree(2);
+  half.right[0] = 1.5;
+  assert.throws(() => parseRerankModel(model([half]), 'deep.json'), /trees\[0\] node 0: children out of range/);
+  const params = { trees: 1, depth: MAX_TREE_DEPTH + 1, rate: 0.1, minLeaf: 1, bins: 4, l2: 1, objective: 'pointwise' as const };
+  assert.throws(() => fitTrees([new Float64Array(RERANK_FEATURES.length)], [1], params), /fitTrees: depth must be an integer from 0 to 12, got 13/);
+});
+
 test('fitTrees: deterministic, and learns a threshold rule and an interaction', () => {
   const p = RERANK_FEATURES.length;
   const rows: Float64Array[] = [];
@@ -174,6 +214,23 @@ test('filmkw-rerank end to end (demo KG): probabilities in order, explanation ad
   }
 });
 
+test('rerank.enabled without the phrase stage (filmkw-rerank with phrases off, textrank with rerank on): words only, ordered by the model', async () => {
+  const kg = await loadKg({});
+  const text = '唢呐匠焦三爷收徒天鸣，传承唢呐技艺。唢呐匠的坚守令人感动。《长津湖》由吴京、易烊千玺主演。';
+  const withPhrases = createExtractor({ preset: 'filmkw-rerank', kg }).extract(text, { topK: 100, explain: true });
+  assert.ok(withPhrases.some((k) => k.explain!.phrase), 'the phrase stage adds phrases (唢呐匠)');
+  for (const [preset, overrides] of [['filmkw-rerank', { 'phrases.enabled': false }], ['textrank', { 'rerank.enabled': true }]] as const) {
+    const kws = createExtractor({ preset, kg, overrides }).extract(text, { topK: 100, explain: true });
+    assert.ok(kws.length > 3, preset);
+    assert.ok(kws.every((k) => k.explain!.phrase === undefined && !k.explain!.rerank!.features.some((f) => /phrase/iu.test(f.feature) && f.value !== 0)), `${preset}: words only`);
+    for (let i = 1; i < kws.length; i++) assert.ok(kws[i - 1].explain!.rerank!.logit >= kws[i].explain!.rerank!.logit, `${preset}: ordered by the model's logit`);
+    for (const k of kws) assert.ok(Math.abs(1 / (1 + Math.exp(-k.explain!.rerank!.logit)) - k.score) < 1e-12);
+    // every keyword is one of the preset's own words without the re-ranker
+    const plain = new Set(createExtractor({ preset, kg, overrides: { ...overrides, 'rerank.enabled': false } }).extract(text, { topK: 100 }).map((k) => k.word));
+    assert.deepEqual(kws.filter((k) => !plain.has(k.word)), [], preset);
+  }
+});
+
 test('npm run train:rerank (scripts/train-rerank.mjs): writes a model with the training file hash, byte-identical on a re-run, refuses to overwrite', () => {
   const root = fileURLToPath(new URL('../../', import.meta.url));
   const script = join(root, 'scripts', 'train-rerank.mjs');
@@ -205,7 +262,7 @@ test('npm run train:rerank (scripts/train-rerank.mjs): writes a model with the t
     assert.equal(readFileSync(out, 'utf8'), bytes.replace('"documents":2', '"documents":3'));
     writeFileSync(join(dir, 'x'), '');
     const missing = spawnSync(process.execPath, [script, '--gold', join(dir, 'nope.jsonl'), '--out', join(dir, 'm2.json')], { encoding: 'utf8' });
-    assert.equal(missing.status, 2);
+    assert.equal(missing.status, 3, 'a missing input file is an input error (README "Exit codes")');
     assert.match(missing.stderr, /nope\.jsonl: no such file/);
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -51,6 +51,7 @@ interface KgFlags {
 }
 
 function readGoldFlags(flags: GoldFlags): GoldDocument[] {
+  if (flags.by !== undefined && flags.by.trim() === '') throw usageError(`eval: --by needs a field name, got ${JSON.stringify(flags.by)}`);
   const options: Partial<ReadGoldOptions> = { format: flags.format as ReadGoldOptions['format'], textField: flags.textField, idField: flags.idField, ...(flags.by !== undefined ? { groupField: flags.by } : {}) };
   return readGold(flags.gold, options, flags.gold);
 }
