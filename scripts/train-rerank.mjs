@@ -7,7 +7,8 @@
 //                 the three Douban sources when absent, as npm run experiments does)
 //   --out FILE    where to write the model (default models/rerank.json; an existing file other than the
 //                 default is not overwritten without --force)
-//   --cv          also print 5-fold cross-validated macro F1@1..5 on the training file
+//   --cv          also print 5-fold cross-validated macro F1@1..5 on the training file (always done, and
+//                 recorded in the model, when the recipe is written to models/rerank.json)
 //   --check       train, write nothing, and compare with the model at --out (default models/rerank.json):
 //                 exit 0 when byte-identical, 1 when not (the committed model reproduces from a fresh clone)
 // Variants of the recipe (ANALYSIS.md §7; with any of them or --grouped nothing is written unless --out is given):
@@ -177,8 +178,10 @@ async function main() {
   }
   const fmt4 = (x) => x.toFixed(4);
   let cv;
-  // --check of a model trained with --cv recomputes its CV figures (they are part of the file)
-  if (args.cv || args.compare || existing?.training?.crossValidatedF1) {
+  // --check of a model trained with --cv recomputes its CV figures (they are part of the file), and so
+  // does the recipe written to the default path: models/rerank.json records them, so a plain
+  // `npm run train:rerank` rewrites the committed file byte for byte
+  if (args.cv || args.compare || existing?.training?.crossValidatedF1 || (!isVariant && out === resolve(defaultOut))) {
     const run = train.crossValidate(variantTable, params, 5, foldOf);
     cv = run.f1.map((x) => Number(x.toFixed(4)));
     process.stderr.write(`train-rerank: 5-fold CV${args.grouped ? ' (folds by film)' : ''} macro F1@1..5 ${cv.join(' ')}\n`);
