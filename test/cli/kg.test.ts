@@ -124,3 +124,30 @@ test('kg stats --kg <csv dir> --json: stdout is exactly the JSON, the skipped ro
   const human = run(['kg', 'stats', '--kg', dir]);
   assert.deepEqual(human.stderr.split('\n').filter((l) => l.startsWith('kg: 1 row')), warnings);
 });
+
+test('kg import: relation prefixes stripped from mined character names are reported, --examples sets how many are listed', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'filmkw-kg-strip-'));
+  const csv = join(dir, 'movies.csv');
+  writeFileSync(
+    csv,
+    '\uFEFFmovie_id,title,rating,total_ratings,directors,actors,screenwriters,release_date,genres,countries,languages,runtime,summary,link,poster,tags\n' +
+      '2001,甲片,7.5,100,王五,"张三, 孙七",王五,2019-01-01,剧情,中国大陆,汉语普通话,100分钟,"霍元甲之子霍廷恩（张三 饰）回到天津，其女方红（孙七 饰）随行。",https://movie.douban.com/subject/2001/,,\n',
+  );
+  let r = run(['kg', 'import', '--out', join(dir, 'a.fkg'), '--json', '--examples', '1', `douban-csv:${csv}`]);
+  assert.equal(r.status, 0, r.stderr);
+  const one = JSON.parse(r.stdout).played;
+  assert.equal(one.stripped, 2);
+  assert.equal(one.strippedExamples.length, 1);
+  r = run(['kg', 'import', '--out', join(dir, 'b.fkg'), '--json', `douban-csv:${csv}`]);
+  assert.equal(r.status, 0, r.stderr);
+  assert.deepEqual(JSON.parse(r.stdout).played.strippedExamples.map((e: { from: string; to: string }) => `${e.from}→${e.to}`), ['霍元甲之子霍廷恩→霍廷恩', '其女方红→方红']);
+  r = run(['kg', 'import', '--out', join(dir, 'c.fkg'), `douban-csv:${csv}`]);
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stderr, /PLAYED: relation prefix stripped from 2 character names, e\.g\. 霍元甲之子霍廷恩 → 霍廷恩 \(movies\.csv:2\); 其女方红 → 方红/);
+  for (const bad of ['-1', '2.5', 'x']) {
+    r = run(['kg', 'import', '--out', join(dir, 'd.fkg'), '--examples', bad, `douban-csv:${csv}`]);
+    assert.equal(r.status, 2, bad);
+    assert.match(r.stderr, /--examples must be an integer from 0 to 1000000/);
+    noStack(r.stderr);
+  }
+});

@@ -25,6 +25,7 @@ interface ImportFlags {
   json?: boolean;
   openkgComposer: string;
   played: boolean;
+  examples: string;
 }
 
 interface StatsFlags {
@@ -40,6 +41,8 @@ export async function runKgImport(sources: string[], flags: ImportFlags): Promis
   if (flags.openkgComposer !== 'wrote' && flags.openkgComposer !== 'skip') {
     throw usageError(`kg import: --openkg-composer must be wrote or skip, got ${JSON.stringify(flags.openkgComposer)}`);
   }
+  const examples = Number(flags.examples);
+  if (!/^\d+$/.test(flags.examples) || examples > 1_000_000) throw usageError(`kg import: --examples must be an integer from 0 to 1000000, got ${JSON.stringify(flags.examples)}`);
   if (sources.length === 0) throw usageError('kg import: no SOURCE given (valid sources: openkg:<dir>, kgqa:<file|dir>, douban-csv:<file|dir>, csv:<dir>, html-list:<file|dir>)');
   const specs = sources.map(parseSource); // usage errors before any work
   if (flags.out) assertNotAnInput('kg import', '--out', flags.out, specs.map((s) => s.path));
@@ -57,7 +60,7 @@ export async function runKgImport(sources: string[], flags: ImportFlags): Promis
   const result = await importSources(specs, {
     onProgress: progress,
     openkg: { composer: flags.openkgComposer === 'wrote' ? 'WROTE' : 'skip' },
-    builder: { minePlayed: flags.played },
+    builder: { minePlayed: flags.played, examples },
   });
   const skipped = result.report.skipped.reduce((n, g) => n + g.count, 0);
   if (flags.strict && skipped > 0) {
@@ -140,6 +143,7 @@ export function registerKg(program: Command): void {
     .option('--json', 'print the summary as one JSON object on stdout')
     .option('--openkg-composer <mode>', 'OpenKG composer.csv rows are screenwriter credits: wrote | skip', 'wrote')
     .option('--no-played', 'do not mine PLAYED (饰演) from synopses')
+    .option('--examples <n>', 'examples kept per report group (skipped rows, dropped and cleaned names, stripped 之子/副官 prefixes)', '5')
     .action(async (sources: string[], flags: ImportFlags) => {
       await runKgImport(sources, flags);
     });
