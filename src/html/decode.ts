@@ -37,6 +37,8 @@ export interface DecodeOptions {
 
 /** Defaults of the decoder (frozen). */
 export const DECODE_DEFAULTS = Object.freeze({
+  /** {@link DecodeOptions.path} */
+  path: '<input>',
   /** Bytes searched for a charset declaration. @default 4096 */
   sniffBytes: 4096,
   /** Largest share of U+FFFD among non-ASCII characters for a decode to count as clean. @default 0.01 */
@@ -157,7 +159,7 @@ export function commonHanziShare(text: string): { cjk: number; share: number } {
  */
 export function decodeHtml(bytes: Uint8Array, opts: DecodeOptions = {}): DecodedHtml {
   const D = DECODE_DEFAULTS;
-  const where = `html: ${opts.path ?? '<input>'}`;
+  const where = `html: ${opts.path ?? DECODE_DEFAULTS.path}`;
   const warnings: string[] = [];
   let start = 0;
   while (start < bytes.length && (bytes[start] === 0x20 || bytes[start] === 0x0a || bytes[start] === 0x0d || bytes[start] === 0x09)) start++;

@@ -80,8 +80,9 @@ export interface RecordRenderer {
 }
 
 export interface RecordsOptions {
-  /** @default 'auto' (rendered when /usr/bin/chromium exists, else structural) */
+  /** `auto`: rendered when {@link CHROMIUM_PATH} exists, else structural. @default 'auto' */
   mode: RecordsMode;
+  /** Overrides of {@link STRUCTURAL_DEFAULTS} for the structural finder. @default {} */
   structural: Partial<StructuralOptions>;
   /** Text kept per generic record, characters. @default 400 */
   maxText: number;

@@ -23,6 +23,7 @@ export interface RenderOptions {
   javaScript: boolean;
   /** Per-page load timeout, ms. @default 15000 */
   timeoutMs: number;
+  /** Overrides of the visual record finder's defaults (VISUAL_DEFAULTS, src/html/vips.ts). @default {} */
   visual: Partial<VisualOptions>;
 }
 

@@ -24,7 +24,10 @@ import { CUT_PROBE, CUTTABLE, cutRawText, type RawTextCut } from './rawtext.js';
 
 /** Options of {@link parseTree}. */
 export interface TreeOptions {
-  /** Elements whose whole subtree is removed (paper rule 2, plus noscript/template/svg/math). */
+  /**
+   * Elements whose whole subtree is removed (paper rule 2, plus noscript/template/svg/math).
+   * @default ['script', 'style', 'select', 'option', 'iframe', 'textarea', 'object', 'input', 'noscript', 'template', 'svg', 'math', 'head']
+   */
   pruneTags?: readonly string[];
   /** Also drop elements the page hides (`hidden` attribute, inline `display:none` / `visibility:hidden`). @default true */
   pruneHidden?: boolean;
@@ -43,8 +46,8 @@ export interface TreeOptions {
 
 /** Defaults (frozen). */
 export const TREE_DEFAULTS = Object.freeze({
-  /** @default script, style, select, option, iframe, textarea, object, input, noscript, template, svg, math, head */
   pruneHidden: true,
+  cutRawText: true,
   /** Share of the page script/style text must hold for the pre-scan to cut it (src/html/rawtext.ts). */
   cutMinShare: 0.5,
   pruneTags: Object.freeze(['script', 'style', 'select', 'option', 'iframe', 'textarea', 'object', 'input', 'noscript', 'template', 'svg', 'math', 'head']) as readonly string[],
@@ -122,7 +125,7 @@ export interface CutInfo {
 export function parseTree(html: string, opts: TreeOptions = {}): { root: TElem; head: PageHead; cut: CutInfo } {
   const prune = new Set(opts.pruneTags ?? TREE_DEFAULTS.pruneTags);
   const cuttable = new Set([...CUTTABLE].filter((t) => prune.has(t)));
-  if (opts.cutRawText !== false && cuttable.size) {
+  if ((opts.cutRawText ?? TREE_DEFAULTS.cutRawText) !== false && cuttable.size) {
     const cut = cutRawText(html, cuttable, opts.cutMinShare ?? TREE_DEFAULTS.cutMinShare);
     if (cut.cuts.length) {
       const info = { cuts: cut.cuts.length, chars: cut.chars, fallback: false };
