@@ -39,7 +39,7 @@ export interface TagRunOptions {
   /** Input encoding (iconv-lite name); absent: UTF-8, or UTF-16 by its BOM. */
   encoding?: string;
   idField?: string;
-  /** @default 16 MiB */
+  /** Largest line (and CSV record) in bytes; longer ones become error records. @default DEFAULT_MAX_RECORD_BYTES (16777216) */
   maxRecordBytes?: number;
   /** Output file; absent: stdout. */
   out?: string;
@@ -60,7 +60,7 @@ export interface TagRunOptions {
   pipe?: boolean;
   /** Show a progress bar (the CLI passes stderr.isTTY). @default false */
   progress?: boolean;
-  /** Checkpoint interval of `--out` runs. @default 1000 ms */
+  /** Checkpoint interval of `--out` runs, ms. @default 1000 */
   checkpointMs?: number;
   /** Batching and in-flight window. */
   ordered?: OrderedOptions;

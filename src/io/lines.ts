@@ -33,7 +33,7 @@ export interface RawLine {
 export interface SplitLinesOptions {
   /**
    * Longest line kept, in bytes; longer lines are yielded as `tooLong` without their text.
-   * @default 16 MiB (DEFAULT_MAX_RECORD_BYTES)
+   * @default DEFAULT_MAX_RECORD_BYTES (16777216)
    */
   maxLineBytes?: number;
   /** Called with the number of bytes consumed so far, after each chunk (for progress bars). */

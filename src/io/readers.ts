@@ -59,7 +59,7 @@ export interface ReaderOptions {
    * gave it none (every txt record; a jsonl record without its own id, or unreadable, without --id-field).
    */
   onLineId?: (line: number) => void;
-  /** Largest line (and CSV record) in bytes; longer ones become error records. @default 16 MiB */
+  /** Largest line (and CSV record) in bytes; longer ones become error records. @default DEFAULT_MAX_RECORD_BYTES (16777216) */
   maxRecordBytes?: number;
   /** Progress: bytes read so far. */
   onBytes?: (bytes: number) => void;

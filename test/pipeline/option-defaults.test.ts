@@ -29,6 +29,12 @@ import { NEO4J_DEFAULTS } from '../../src/kg/neo4j.js';
 import { PLAYED_DEFAULTS } from '../../src/kg/played.js';
 import { OPENKG_DEFAULTS } from '../../src/kg/sources/openkg.js';
 import { SYNTHETIC_DEFAULTS } from '../../src/kg/synthetic.js';
+import { DEFAULT_BATCH_CHARS, DEFAULT_BATCH_DOCS } from '../../src/batch/ordered.js';
+import { DEFAULT_CHUNK_DOCS, DEFAULT_WINDOW } from '../../src/batch/queue/submit.js';
+import { DEFAULT_MAX_RECORD_BYTES } from '../../src/io/lines.js';
+import { DEFAULT_TEXT_FIELD } from '../../src/io/readers.js';
+import { DEFAULT_BACKEND } from '../../src/lexicon/base.js';
+import { DEFAULT_STOPWORD_LISTS } from '../../src/pipeline/stopwords.js';
 
 /** Members and keys a table row leaves out of the comparison (each list is checked too). */
 interface Exempt {
@@ -74,6 +80,26 @@ const TABLE: [string, string, object, Exempt?][] = [
   ['src/kg/sources/openkg.ts', 'OpenKgOptions', OPENKG_DEFAULTS],
   ['src/kg/synthetic.ts', 'SyntheticOptions', SYNTHETIC_DEFAULTS],
   ['src/kg/neo4j.ts', 'Neo4jTuning', NEO4J_DEFAULTS.tuning],
+];
+
+/**
+ * Options types without a defaults object of their own, whose default for one option is a named constant
+ * of the code: (file, interface, option) → that constant. Their other options are inputs, or have a
+ * default computed or taken from the environment, which the @default describes in words.
+ */
+const NAMED: [string, string, string, unknown][] = [
+  ['src/batch/ordered.ts', 'OrderedOptions', 'batchDocs', DEFAULT_BATCH_DOCS],
+  ['src/batch/ordered.ts', 'OrderedOptions', 'batchChars', DEFAULT_BATCH_CHARS],
+  ['src/batch/queue/submit.ts', 'QueueTagOptions', 'chunkDocs', DEFAULT_CHUNK_DOCS],
+  ['src/batch/queue/submit.ts', 'QueueTagOptions', 'window', DEFAULT_WINDOW],
+  ['src/batch/tag-run.ts', 'TagRunOptions', 'maxRecordBytes', DEFAULT_MAX_RECORD_BYTES],
+  ['src/io/lines.ts', 'SplitLinesOptions', 'maxLineBytes', DEFAULT_MAX_RECORD_BYTES],
+  ['src/io/readers.ts', 'ReaderOptions', 'maxRecordBytes', DEFAULT_MAX_RECORD_BYTES],
+  ['src/io/readers.ts', 'ReaderOptions', 'textField', DEFAULT_TEXT_FIELD],
+  ['src/kg/neo4j.ts', 'Neo4jWriteOptions', 'batchSize', NEO4J_DEFAULTS.batchSize],
+  ['src/kg/neo4j.ts', 'Neo4jReadOptions', 'pageSize', NEO4J_DEFAULTS.pageSize],
+  ['src/pipeline/segment.ts', 'CreateSegmenterOptions', 'backend', DEFAULT_BACKEND],
+  ['src/pipeline/stopwords.ts', 'LoadStopwordsOptions', 'lists', DEFAULT_STOPWORD_LISTS],
 ];
 
 /** property → the text of its @default tag (undefined when it has none) */
@@ -132,6 +158,14 @@ for (const [file, iface, defaults, exempt = {}] of TABLE) {
       assert.deepEqual(parseDefault(text), (defaults as Record<string, unknown>)[key], `${iface}.${key}: @default ${text}`);
     }
     assert.ok(Object.isFrozen(defaults), 'the defaults object is frozen');
+  });
+}
+
+for (const [file, iface, key, value] of NAMED) {
+  test(`${iface}.${key} (${file}): its @default is the constant the code uses`, () => {
+    const text = documentedDefaults(readFileSync(new URL(`../../${file}`, import.meta.url), 'utf8'), iface).get(key);
+    assert.ok(text !== undefined, `${iface}.${key} has no @default`);
+    assert.deepEqual(parseDefault(text), value, `${iface}.${key}: @default ${text}`);
   });
 }
 
