@@ -64,6 +64,9 @@ export interface CrawlRun {
   progressEveryMs?: number;
 }
 
+/** Defaults of {@link CrawlRun} (frozen). */
+export const CRAWL_RUN_DEFAULTS: Readonly<Required<Pick<CrawlRun, 'progressEveryMs'>>> = Object.freeze({ progressEveryMs: 500 });
+
 export interface CrawlProgress {
   fetched: number;
   relevant: number;
@@ -270,7 +273,7 @@ export async function crawl(run: CrawlRun, o: Readonly<CrawlOptions>, res: Crawl
   let lastProgress = 0;
   const progress = (force = false) => {
     const now = performance.now();
-    if (!run.onProgress || (!force && now - lastProgress < (run.progressEveryMs ?? 500))) return;
+    if (!run.onProgress || (!force && now - lastProgress < (run.progressEveryMs ?? CRAWL_RUN_DEFAULTS.progressEveryMs))) return;
     lastProgress = now;
     run.onProgress({ fetched, relevant, frontier: frontier.size, errors, pagesPerSec: fetched / Math.max(1e-3, (now - t0) / 1000) });
   };

@@ -47,6 +47,9 @@ export interface GroupSpec {
   compareSteps?: boolean;
 }
 
+/** Defaults of a group's optional switches (frozen). */
+export const GROUP_DEFAULTS: Readonly<Required<Pick<GroupSpec, 'chart' | 'predictions' | 'compareSteps'>>> = Object.freeze({ chart: true, predictions: true, compareSteps: false });
+
 export interface SweepVariant {
   label: string;
   overrides: Record<string, unknown>;
@@ -154,9 +157,9 @@ export function parseExperimentConfig(raw: unknown, file = 'config'): Experiment
       title: String(go.title),
       description: go.description === undefined ? undefined : String(go.description),
       systems,
-      chart: (go.chart as boolean | undefined) ?? true,
-      predictions: (go.predictions as boolean | undefined) ?? true,
-      compareSteps: (go.compareSteps as boolean | undefined) ?? false,
+      chart: (go.chart as boolean | undefined) ?? GROUP_DEFAULTS.chart,
+      predictions: (go.predictions as boolean | undefined) ?? GROUP_DEFAULTS.predictions,
+      compareSteps: (go.compareSteps as boolean | undefined) ?? GROUP_DEFAULTS.compareSteps,
     };
   });
   const sweepsRaw = o.sweeps ?? [];

@@ -43,6 +43,9 @@ export interface CsvRowOptions {
   anyLineEnd?: boolean;
 }
 
+/** Defaults of {@link CsvRowOptions} (frozen). */
+export const CSV_ROW_DEFAULTS: Readonly<Required<Pick<CsvRowOptions, 'delimiter' | 'anyLineEnd'>>> = Object.freeze({ delimiter: ',', anyLineEnd: false });
+
 /** A physical line with its line end, as fed to csv-parse. */
 type Line = RawLine & { eol: string };
 
@@ -111,8 +114,8 @@ const closingQuoteMessage = (p: { char: string; line: number }, start: number) =
  * is the first row). Rows, error rows included, come in input order.
  */
 export async function* parseCsvRows(lines: AsyncIterable<RawLine>, opts: CsvRowOptions): AsyncGenerator<CsvRow> {
-  const delimiter = opts.delimiter ?? ',';
-  const source = withLineEnds(lines, opts.anyLineEnd === true)[Symbol.asyncIterator]();
+  const delimiter = opts.delimiter ?? CSV_ROW_DEFAULTS.delimiter;
+  const source = withLineEnds(lines, (opts.anyLineEnd ?? CSV_ROW_DEFAULTS.anyLineEnd) === true)[Symbol.asyncIterator]();
   const pending: Line[] = []; // lines to read again after a recovery
   const nextLine = async (): Promise<Line | null> => {
     if (pending.length > 0) return pending.shift()!;

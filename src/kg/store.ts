@@ -61,6 +61,9 @@ export interface KgBuildOptions {
   dangling?: 'error' | 'drop';
 }
 
+/** Defaults of {@link KgBuildOptions} (frozen). */
+export const KG_BUILD_DEFAULTS: Readonly<Required<KgBuildOptions>> = Object.freeze({ dangling: 'error' });
+
 /** What a build merged, dropped or noticed (only on stores built from data, not on loaded snapshots). */
 export interface KgBuildReport {
   /** Entity rows merged into an earlier row with the same id. */
@@ -194,7 +197,7 @@ export class KgBuilder {
   private relSeen = 0;
 
   constructor(opts: KgBuildOptions = {}) {
-    this.opts = { dangling: opts.dangling ?? 'error' };
+    this.opts = { dangling: opts.dangling ?? KG_BUILD_DEFAULTS.dangling };
   }
 
   /** Adds (or merges) an entity; returns its builder index (not the final store index). */

@@ -30,7 +30,11 @@ import { PLAYED_DEFAULTS } from '../../src/kg/played.js';
 import { OPENKG_DEFAULTS } from '../../src/kg/sources/openkg.js';
 import { SYNTHETIC_DEFAULTS } from '../../src/kg/synthetic.js';
 import { DEFAULT_BATCH_CHARS, DEFAULT_BATCH_DOCS } from '../../src/batch/ordered.js';
-import { DEFAULT_CHUNK_DOCS, DEFAULT_WINDOW } from '../../src/batch/queue/submit.js';
+import { QUEUE_TAG_DEFAULTS } from '../../src/batch/queue/submit.js';
+import { GROUP_DEFAULTS } from '../../src/eval/experiments.js';
+import { CSV_ROW_DEFAULTS } from '../../src/io/csv.js';
+import { KG_BUILD_DEFAULTS } from '../../src/kg/store.js';
+import { CRAWL_RUN_DEFAULTS } from '../../src/crawl/crawler.js';
 import { DEFAULT_MAX_RECORD_BYTES } from '../../src/io/lines.js';
 import { DEFAULT_TEXT_FIELD } from '../../src/io/readers.js';
 import { DEFAULT_BACKEND } from '../../src/lexicon/base.js';
@@ -80,6 +84,11 @@ const TABLE: [string, string, object, Exempt?][] = [
   ['src/kg/sources/openkg.ts', 'OpenKgOptions', OPENKG_DEFAULTS],
   ['src/kg/synthetic.ts', 'SyntheticOptions', SYNTHETIC_DEFAULTS],
   ['src/kg/neo4j.ts', 'Neo4jTuning', NEO4J_DEFAULTS.tuning],
+  ['src/kg/store.ts', 'KgBuildOptions', KG_BUILD_DEFAULTS],
+  ['src/io/csv.ts', 'CsvRowOptions', CSV_ROW_DEFAULTS, { inputs: ['maxRecordBytes', 'expectedFields'] }],
+  ['src/eval/experiments.ts', 'GroupSpec', GROUP_DEFAULTS, { inputs: ['id', 'title', 'description', 'systems'] }],
+  ['src/crawl/crawler.ts', 'CrawlRun', CRAWL_RUN_DEFAULTS, { inputs: ['seeds', 'out', 'via', 'resume', 'onProgress'] }],
+  ['src/batch/queue/submit.ts', 'QueueTagOptions', QUEUE_TAG_DEFAULTS, { inputs: ['queue'] }],
 ];
 
 /**
@@ -90,8 +99,6 @@ const TABLE: [string, string, object, Exempt?][] = [
 const NAMED: [string, string, string, unknown][] = [
   ['src/batch/ordered.ts', 'OrderedOptions', 'batchDocs', DEFAULT_BATCH_DOCS],
   ['src/batch/ordered.ts', 'OrderedOptions', 'batchChars', DEFAULT_BATCH_CHARS],
-  ['src/batch/queue/submit.ts', 'QueueTagOptions', 'chunkDocs', DEFAULT_CHUNK_DOCS],
-  ['src/batch/queue/submit.ts', 'QueueTagOptions', 'window', DEFAULT_WINDOW],
   ['src/batch/tag-run.ts', 'TagRunOptions', 'maxRecordBytes', DEFAULT_MAX_RECORD_BYTES],
   ['src/io/lines.ts', 'SplitLinesOptions', 'maxLineBytes', DEFAULT_MAX_RECORD_BYTES],
   ['src/io/readers.ts', 'ReaderOptions', 'maxRecordBytes', DEFAULT_MAX_RECORD_BYTES],

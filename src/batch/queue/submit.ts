@@ -57,6 +57,8 @@ export interface QueueTagSummary extends TagRunSummary {
 
 export const DEFAULT_CHUNK_DOCS = 256;
 export const DEFAULT_WINDOW = 64;
+/** Defaults of {@link QueueTagOptions}' own options (frozen). */
+export const QUEUE_TAG_DEFAULTS = Object.freeze({ chunkDocs: DEFAULT_CHUNK_DOCS, window: DEFAULT_WINDOW, timeoutMs: 60_000, pollMs: 100 });
 /** Length of BullMQ's event stream (see runQueueTag). */
 export const EVENTS_MAX_LEN = 100;
 /** Jobs of an abandoned run are removed by Redis after this many seconds (resume before that). */
@@ -104,10 +106,10 @@ interface Pending {
 export async function runQueueTag(o: QueueTagOptions): Promise<QueueTagSummary> {
   const stderr = o.stderr ?? process.stderr;
   const url = checkRedisUrl(o.queue);
-  const C = o.chunkDocs ?? DEFAULT_CHUNK_DOCS;
-  const window = o.window ?? DEFAULT_WINDOW;
-  const timeoutMs = o.timeoutMs ?? 60_000;
-  const pollMs = o.pollMs ?? 100;
+  const C = o.chunkDocs ?? QUEUE_TAG_DEFAULTS.chunkDocs;
+  const window = o.window ?? QUEUE_TAG_DEFAULTS.window;
+  const timeoutMs = o.timeoutMs ?? QUEUE_TAG_DEFAULTS.timeoutMs;
+  const pollMs = o.pollMs ?? QUEUE_TAG_DEFAULTS.pollMs;
   for (const [k, v] of [['--chunk-docs', C], ['--queue-window', window]] as const) if (!Number.isInteger(v) || v < 1) throw usageError(`tag: ${k} must be an integer ≥ 1, got ${v}`);
   const checked = checkRun(o);
   const { stdin, maxRecordBytes } = checked;
