@@ -59,6 +59,9 @@ export interface ImportOptions {
   tagger?: 'jieba' | null;
 }
 
+/** Defaults of {@link ImportOptions}' own options (frozen). */
+export const IMPORT_DEFAULTS: Readonly<Required<Pick<ImportOptions, 'tagger'>>> = Object.freeze({ tagger: 'jieba' });
+
 export interface ImportResult {
   data: KgData;
   store: KgStore;
@@ -117,7 +120,7 @@ export async function importSources(sources: readonly (string | SourceSpec)[], o
     }
     say(`kg import: read ${s.spec} in ${Math.round(performance.now() - t)} ms`);
   }
-  if ((opts.tagger ?? 'jieba') === 'jieba' && b.opts.minePlayed && b.hasSynopses) b.tagger = await jiebaTagger();
+  if ((opts.tagger ?? IMPORT_DEFAULTS.tagger) === 'jieba' && b.opts.minePlayed && b.hasSynopses) b.tagger = await jiebaTagger();
   say('kg import: joining people and mining PLAYED from synopses');
   const { data, report } = b.build();
   say(`kg import: building the store (${data.entities.length} entities, ${data.relations.length} relations)`);

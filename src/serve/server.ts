@@ -37,15 +37,15 @@ import { queryBatch, type BatchFile } from './batch.js';
 
 /** Limits and defaults of the server (frozen; `createServeApp` validates overrides). */
 export interface ServeLimits {
-  /** Largest request body, bytes. */
+  /** Largest request body, bytes. @default 1048576 */
   maxBodyBytes: number;
-  /** Longest text, characters. */
+  /** Longest text, characters. @default 200000 */
   maxTextChars: number;
-  /** Largest topK. */
+  /** Largest topK. @default 100 */
   maxTopK: number;
-  /** Extractors kept (one per preset + options). */
+  /** Extractors kept (one per preset + options). @default 8 */
   extractorCache: number;
-  /** Neighbours returned per entity. */
+  /** Neighbours returned per entity. @default 300 */
   maxNeighbours: number;
 }
 
@@ -56,6 +56,9 @@ export const SERVE_DEFAULTS: Readonly<ServeLimits> = Object.freeze({
   extractorCache: 8,
   maxNeighbours: 300,
 });
+
+/** Where {@link startServer} listens unless told (frozen): loopback, any free port. */
+export const SERVE_LISTEN_DEFAULTS = Object.freeze({ host: '127.0.0.1', port: 0 });
 
 export interface ServeResources {
   kg: KgStore;
@@ -326,7 +329,7 @@ const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
 
 /** On a loopback bind, only loopback Host headers (the port may follow). */
 function hostAllowed(header: string | undefined, resources: ServeResources): boolean {
-  const bind = resources.host ?? '127.0.0.1';
+  const bind = resources.host ?? SERVE_LISTEN_DEFAULTS.host;
   if (!LOOPBACK.has(bind)) return true;
   if (!header) return false;
   const name = header.startsWith('[') ? header.slice(0, header.indexOf(']') + 1) : header.split(':')[0];
@@ -347,12 +350,12 @@ export interface RunningServer {
 /** Listen; resolves once the socket is bound. */
 export function startServer(options: StartOptions): Promise<RunningServer> {
   const app = createServeApp(options);
-  const host = options.host ?? '127.0.0.1';
+  const host = options.host ?? SERVE_LISTEN_DEFAULTS.host;
   return new Promise((resolve, reject) => {
     let server: ServerType;
     const onError = (err: NodeJS.ErrnoException) =>
-      reject(new FilmkwError('USAGE', `serve: cannot listen on ${host}:${options.port ?? 0} (${err.code === 'EADDRINUSE' ? 'the port is in use' : err.code ?? err.message})`));
-    server = serve({ fetch: app.fetch, hostname: host, port: options.port ?? 0 }, (info: AddressInfo) => {
+      reject(new FilmkwError('USAGE', `serve: cannot listen on ${host}:${options.port ?? SERVE_LISTEN_DEFAULTS.port} (${err.code === 'EADDRINUSE' ? 'the port is in use' : err.code ?? err.message})`));
+    server = serve({ fetch: app.fetch, hostname: host, port: options.port ?? SERVE_LISTEN_DEFAULTS.port }, (info: AddressInfo) => {
       server.off('error', onError);
       const shown = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
       resolve({

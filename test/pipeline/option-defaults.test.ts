@@ -35,6 +35,8 @@ import { GROUP_DEFAULTS } from '../../src/eval/experiments.js';
 import { CSV_ROW_DEFAULTS } from '../../src/io/csv.js';
 import { KG_BUILD_DEFAULTS } from '../../src/kg/store.js';
 import { CRAWL_RUN_DEFAULTS } from '../../src/crawl/crawler.js';
+import { IMPORT_DEFAULTS } from '../../src/kg/import.js';
+import { SERVE_DEFAULTS, SERVE_LISTEN_DEFAULTS } from '../../src/serve/server.js';
 import { DEFAULT_MAX_RECORD_BYTES } from '../../src/io/lines.js';
 import { DEFAULT_TEXT_FIELD } from '../../src/io/readers.js';
 import { DEFAULT_BACKEND } from '../../src/lexicon/base.js';
@@ -89,11 +91,13 @@ const TABLE: [string, string, object, Exempt?][] = [
   ['src/eval/experiments.ts', 'GroupSpec', GROUP_DEFAULTS, { inputs: ['id', 'title', 'description', 'systems'] }],
   ['src/crawl/crawler.ts', 'CrawlRun', CRAWL_RUN_DEFAULTS, { inputs: ['seeds', 'out', 'via', 'resume', 'onProgress'] }],
   ['src/batch/queue/submit.ts', 'QueueTagOptions', QUEUE_TAG_DEFAULTS, { inputs: ['queue'] }],
+  ['src/kg/import.ts', 'ImportOptions', IMPORT_DEFAULTS, { inputs: ['onProgress', 'openkg', 'builder'] }],
+  ['src/serve/server.ts', 'ServeLimits', SERVE_DEFAULTS],
 ];
 
 /**
  * Options types without a defaults object of their own, whose default for one option is a named constant
- * of the code: (file, interface, option) → that constant. Their other options are inputs, or have a
+ * of the code (or a field of one): (file, interface, option) → that value. Their other options are inputs, or have a
  * default computed or taken from the environment, which the @default describes in words.
  */
 const NAMED: [string, string, string, unknown][] = [
@@ -107,6 +111,8 @@ const NAMED: [string, string, string, unknown][] = [
   ['src/kg/neo4j.ts', 'Neo4jReadOptions', 'pageSize', NEO4J_DEFAULTS.pageSize],
   ['src/pipeline/segment.ts', 'CreateSegmenterOptions', 'backend', DEFAULT_BACKEND],
   ['src/pipeline/stopwords.ts', 'LoadStopwordsOptions', 'lists', DEFAULT_STOPWORD_LISTS],
+  ['src/serve/server.ts', 'ServeResources', 'host', SERVE_LISTEN_DEFAULTS.host],
+  ['src/serve/server.ts', 'StartOptions', 'port', SERVE_LISTEN_DEFAULTS.port],
 ];
 
 /** property → the text of its @default tag (undefined when it has none) */
