@@ -31,11 +31,13 @@ export interface OutputLine {
 
 export const DEFAULT_BATCH_DOCS = 16;
 export const DEFAULT_BATCH_CHARS = 65536;
+/** Defaults of {@link OrderedOptions} that are fixed values (frozen); the window depends on the engine. */
+export const ORDERED_DEFAULTS = Object.freeze({ batchDocs: DEFAULT_BATCH_DOCS, batchChars: DEFAULT_BATCH_CHARS });
 
 /** Tag records in order (see module header). Rejects if the engine fails (e.g. a worker dies). */
 export async function* tagOrdered(records: AsyncIterable<InputRecord>, engine: TagEngine, opts: OrderedOptions = {}): AsyncGenerator<OutputLine> {
-  const batchDocs = Math.max(1, opts.batchDocs ?? DEFAULT_BATCH_DOCS);
-  const batchChars = Math.max(1, opts.batchChars ?? DEFAULT_BATCH_CHARS);
+  const batchDocs = Math.max(1, opts.batchDocs ?? ORDERED_DEFAULTS.batchDocs);
+  const batchChars = Math.max(1, opts.batchChars ?? ORDERED_DEFAULTS.batchChars);
   const window = Math.max(1, opts.window ?? Math.max(64, 8 * batchDocs * engine.parallelism));
   // Ring of finished lines indexed by sequence number mod window.
   const done: (OutputLine | undefined)[] = new Array(window);

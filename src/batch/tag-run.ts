@@ -72,6 +72,9 @@ export interface TagRunOptions {
   stdout?: NodeJS.WritableStream;
 }
 
+/** Defaults of {@link TagRunOptions} that are fixed values (frozen); stderr and stdout default to the process's. */
+export const TAG_RUN_DEFAULTS = Object.freeze({ maxRecordBytes: DEFAULT_MAX_RECORD_BYTES, workers: 1, progress: false, checkpointMs: 1000 });
+
 export interface TagRunSummary {
   /** Records written by this run (documents + error records). */
   records: number;
@@ -256,9 +259,9 @@ export interface CheckedRun {
 
 /** Step 1: the options and paths (numbers in range, the input present, --resume and --out usable). */
 export function checkRun(o: TagRunOptions): CheckedRun {
-  const workers = checkCount('--workers', o.workers ?? 1, TAG_LIMITS.workers, ' (each worker loads its own segmenter and KG)');
+  const workers = checkCount('--workers', o.workers ?? TAG_RUN_DEFAULTS.workers, TAG_LIMITS.workers, ' (each worker loads its own segmenter and KG)');
   if (o.topK !== undefined) checkCount('--top', o.topK, TAG_LIMITS.topK);
-  const maxRecordBytes = checkCount('--max-record-bytes', o.maxRecordBytes ?? DEFAULT_MAX_RECORD_BYTES, TAG_LIMITS.maxRecordBytes);
+  const maxRecordBytes = checkCount('--max-record-bytes', o.maxRecordBytes ?? TAG_RUN_DEFAULTS.maxRecordBytes, TAG_LIMITS.maxRecordBytes);
   const stdin = o.input === '-';
   if (!stdin) {
     if (!existsSync(o.input)) throw inputError(`tag: input file not found: ${o.input}`);
@@ -406,7 +409,7 @@ async function tagLocked(o: TagRunOptions, run: CheckedRun): Promise<TagRunSumma
     const t0 = Date.now();
     const stats: ReadStats = { invalidUtf8: 0 };
     let bytesRead = 0;
-    const showBar = o.progress === true && !stdin;
+    const showBar = (o.progress ?? TAG_RUN_DEFAULTS.progress) === true && !stdin;
     const bar = showBar ? await progressBar(stderr, statSync(o.input).size) : null;
     let records = 0;
     let documents = 0;
@@ -415,7 +418,7 @@ async function tagLocked(o: TagRunOptions, run: CheckedRun): Promise<TagRunSumma
     let pendingCount = 0;
     let lastCheckpoint = Date.now();
     let lastBar = 0;
-    const checkpointMs = o.checkpointMs ?? 1000;
+    const checkpointMs = o.checkpointMs ?? TAG_RUN_DEFAULTS.checkpointMs;
     const flush = async () => {
       if (pending.length > 0) {
         await sink!.write(pending);

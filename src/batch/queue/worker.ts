@@ -49,6 +49,9 @@ export interface QueueWorkerOptions {
   stderr?: NodeJS.WritableStream;
 }
 
+/** Defaults of {@link QueueWorkerOptions} that are fixed values (frozen); name, cacheDir and stderr are computed. */
+export const QUEUE_WORKER_DEFAULTS = Object.freeze({ workers: 1, stallTimeoutMs: 30_000 });
+
 export interface QueueWorkerSummary {
   chunks: number;
   documents: number;
@@ -63,10 +66,10 @@ interface Engine {
 /** Run a queue worker until `signal` aborts it (or a code-version refusal stops it). */
 export async function runQueueWorker(o: QueueWorkerOptions): Promise<QueueWorkerSummary> {
   const stderr = o.stderr ?? process.stderr;
-  const threads = o.workers ?? 1;
+  const threads = o.workers ?? QUEUE_WORKER_DEFAULTS.workers;
   const name = o.name ?? `${hostname()}:${process.pid}`;
   const code = codeVersion();
-  const stall = o.stallTimeoutMs ?? 30_000;
+  const stall = o.stallTimeoutMs ?? QUEUE_WORKER_DEFAULTS.stallTimeoutMs;
   const log = (m: string) => stderr.write(`filmkw worker ${name}: ${m}\n`);
   const summary: QueueWorkerSummary = { chunks: 0, documents: 0, refused: 0 };
   let engine: Engine | null = null;
