@@ -1,10 +1,11 @@
 /**
  * Every `@default` in the doc comment of an options type states the value its frozen defaults object
  * holds, and every option has one: the comments are read with TypeScript's parser and compared with the
- * objects the code uses. Each stage also owns its validation rules, one per option.
+ * objects the code uses. Each stage also owns its validation rules, one per option. No options type with
+ * an @default can be left out: src/ is scanned for them.
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import ts from 'typescript';
 import { DEFAULT_OPTIONS, optionKeys, ruleOf } from '../../src/pipeline/options.js';
@@ -192,6 +193,29 @@ for (const [file, iface, key, value] of NAMED) {
     assert.deepEqual(parseDefault(text), value, `${iface}.${key}: @default ${text}`);
   });
 }
+
+test('every options type of src/ with an @default is listed: in TABLE, or each of its @default options in NAMED', () => {
+  const root = new URL('../../', import.meta.url);
+  const files = (readdirSync(new URL('src/', root), { recursive: true }) as string[]).filter((f) => f.endsWith('.ts')).map((f) => `src/${f.split('\\').join('/')}`);
+  const tagged: string[] = [];
+  for (const file of files) {
+    const source = readFileSync(new URL(file, root), 'utf8');
+    if (!source.includes('@default')) continue;
+    const sf = ts.createSourceFile(file, source, ts.ScriptTarget.ES2022, true);
+    const names = new Set<string>();
+    sf.forEachChild((node) => {
+      if (ts.isInterfaceDeclaration(node)) names.add(node.name.text);
+    });
+    for (const iface of names) {
+      for (const [key, text] of documentedDefaults(source, iface)) if (text !== undefined) tagged.push(`${file} ${iface}.${key}`);
+    }
+  }
+  const listed = new Set(TABLE.map(([file, iface]) => `${file} ${iface}`));
+  const named = new Set(NAMED.map(([file, iface, key]) => `${file} ${iface}.${key}`));
+  const missing = tagged.filter((t) => !listed.has(t.slice(0, t.lastIndexOf('.'))) && !named.has(t));
+  assert.deepEqual(missing, [], 'options with an @default that no row checks');
+  assert.ok(tagged.length > 200, `found ${tagged.length} @default tags`);
+});
 
 test('every pipeline option has a validation rule from its stage, and its default passes it', async () => {
   const { checkRule } = await import('../../src/util/option-rules.js');
