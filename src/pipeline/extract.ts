@@ -108,8 +108,8 @@ export function createExtractor(create: CreateExtractorOptions = {}): Extractor 
   const idf = options.prior.idf === 'multiply' || options.rerank.enabled ? (create.idf ?? loadBundledIdf({ cache })) : null;
   const rerankModel = options.rerank.enabled ? (create.rerankModel ?? loadBundledRerankModel()) : null;
   // the compound candidates of the re-ranker's phrases (phrases.parts 'content') test the same stop words
-  const stopwords = create.stopwords ?? (options.phrases.enabled && options.phrases.parts === 'content' ? stopwordSet(options.candidates.stopwords) : undefined);
   const compounds = options.phrases.enabled && options.phrases.parts === 'content';
+  const stopwords = create.stopwords ?? (compounds ? stopwordSet(options.candidates.stopwords) : undefined);
   const headStopwords = compounds && options.phrases.stopHeads !== 'off' ? filmOnlyStopwords() : null;
   const context: DocumentContext = { options, kg, common, cache: null, jaccardMemo: kg ? new JaccardMemo() : null, idf, rerankModel, stopwords: stopwords ?? null, headStopwords };
   const filter = createCandidateFilter(options.candidates, stopwords);

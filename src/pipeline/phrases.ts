@@ -414,6 +414,8 @@ const SELECT_BY_SCAN = 10;
 /** The name dots (middle dot, bullet, katakana middle dot, hyphenation point) written between the parts of a foreign name. */
 export const NAME_DOTS = /^[·•・‧∙]$/u;
 const NAME_DOT_ANY = /[·•・‧∙]/gu;
+/** Some name dot anywhere (not global: `test` keeps no state). */
+const NAME_DOT_IN = /[·•・‧∙]/u;
 
 /** A name with its dots folded to the middle dot U+00B7 (the form the Douban KG uses). */
 export function foldNameDots(name: string): string {
@@ -619,8 +621,7 @@ function isJoinedName(text: string): boolean {
 
 /** Whether the word has a name dot in it (a KG name matched whole by the segmenter: 马修·麦康纳). */
 function hasNameDot(w: string): boolean {
-  for (let i = 0; i < w.length; i++) if (NAME_DOTS.test(w[i])) return true;
-  return false;
+  return NAME_DOT_IN.test(w);
 }
 
 /**

@@ -235,7 +235,7 @@ export function registerEval(program: Command): void {
     .option('--kg-aliases', 'also count a match when prediction and gold name a common KG entity')
     .option('--json', 'print {"system","docs","macro","micro"} as one JSON line')
     .option('--by <field>', 'also give the macro scores per group of documents, the groups being the values of this jsonl field (e.g. kind, film; in --json as "groups")')
-    .option('--placement', 'also say where the gold keywords land: top K (the largest --k), ranked K+1–2K, 2K+1–4K, lower, hidden behind an overlapping variant, outside the re-rank pool, never a candidate (presets only; in --json as "placement")')
+    .option('--placement', 'also say where the gold keywords land: top K (the largest --k), ranked K+1–2K, 2K+1–4K, lower, hidden by a longer or a shorter overlapping variant ranked higher, outside the re-rank pool, never a candidate (presets only; in --json as "placement")')
     .action(async (flags: EvalFlags) => runEval(flags));
 
   addGoldOptions(
