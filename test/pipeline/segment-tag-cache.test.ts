@@ -101,7 +101,7 @@ for (const backend of BACKENDS) {
       assert.ok(cold.wordCalls > 0, 'new words were tagged on their own');
       if (backend === 'node-rs') assert.ok(cold.blockCalls > 0, 'some new words were tagged in their block');
       assertSame(t, texts); // warm: every word a hit
-      assert.deepEqual(t.cacheStats(), cold, 'a warm pass makes no native tag call');
+      assert.deepEqual({ ...t.cacheStats(), cutChars: 0 }, { ...cold, cutChars: 0 }, 'a warm pass makes no native tag call');
       if (lexicon) {
         const tokens = t.tag('易烊千玺扮演伍万里，长津湖');
         assert.deepEqual(tokens.words.slice(0, 3), ['易烊千玺', '扮演', '伍万里']);
