@@ -261,7 +261,7 @@ test('errors are shown in the page, naming the field', { skip }, async (t) => {
   assert.equal(example, 'graph.window=3, prior.idf=off');
   await page.fill('#options', example);
   await tagInPage(samples[0].text, 5);
-  assert.equal(await page.isVisible('#error'), false, await page.textContent('#error'));
+  assert.equal(await page.isVisible('#error'), false, (await page.textContent('#error')) ?? '');
   await page.fill('#options', '');
   await tagInPage(samples[0].text, 5);
   assert.equal(await page.isVisible('#error'), false);
