@@ -3,7 +3,8 @@
  * worker pool) → write JSON lines to a file or stdout, with checkpoints for `--resume` (resume.ts),
  * a progress bar on a TTY, and a summary.
  */
-import { existsSync, rmSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { basename } from 'node:path';
 import { open, type FileHandle } from 'node:fs/promises';
 import { assertNotAnInput, lockOutput } from '../util/files.js';
 import { FilmkwError, inputError, usageError } from '../errors.js';
@@ -17,6 +18,8 @@ import { tagOrdered, type OrderedOptions } from './ordered.js';
 import { pipeInput } from './pipe.js';
 import { loadTagKg, prepareWorkerKg } from './kg-source.js';
 import { tagExtractorWithKg, type TagExtractorArgs } from './tag-extractor.js';
+import { countCorpus } from './corpus.js';
+import { CorpusCounter, corpusStatsText, parseCorpusStats } from '../pipeline/corpus-stats.js';
 import {
   checkResume,
   flattenIdentity,
@@ -39,6 +42,16 @@ export interface TagRunOptions {
   /** Input encoding (iconv-lite name); absent: UTF-8, or UTF-16 by its BOM. */
   encoding?: string;
   idField?: string;
+  /** Field path / column of each record's film (a Douban id or a film name: the document context). */
+  filmField?: string;
+  /** Field path / column of each record's title. */
+  titleField?: string;
+  /**
+   * Corpus statistics of the re-ranker's corpus features: a table file (`filmkw corpus build`), `self`
+   * (counted over this input in a first pass: the input is read twice), or `none`; absent: the
+   * extractor's default (the shipped table when the model reads it).
+   */
+  corpusStats?: string;
   /** Largest line (and CSV record) in bytes; longer ones become error records. @default DEFAULT_MAX_RECORD_BYTES (16777216) */
   maxRecordBytes?: number;
   /** Output file; absent: stdout. */
@@ -93,6 +106,37 @@ export interface TagRunSummary {
   /** Seconds spent tagging (first record read → last line written). */
   seconds: number;
   docsPerSecond: number;
+  /** Records whose film the KG did not know (tagged without it), the distinct values and the first of them. */
+  unknownFilms?: UnknownFilms;
+}
+
+/** The films of a run that the KG did not know (reported once per run). */
+export interface UnknownFilms {
+  records: number;
+  distinct: number;
+  examples: string[];
+}
+
+/** Counts the unknown film values of a run: distinct values up to a bound, the first few as examples. */
+export function unknownFilmCounter(): { add(film: string): void; result(): UnknownFilms | undefined } {
+  const seen = new Set<string>();
+  let records = 0;
+  let overflow = 0;
+  return {
+    add(film) {
+      records++;
+      if (seen.has(film)) return;
+      if (seen.size < 100_000) seen.add(film);
+      else overflow++;
+    },
+    result: () => (records === 0 ? undefined : { records, distinct: seen.size + overflow, examples: [...seen].slice(0, 5) }),
+  };
+}
+
+/** The run's one line about films the KG did not know. */
+export function unknownFilmsWarning(u: UnknownFilms, cmd = 'tag'): string {
+  const shown = u.examples.map((f) => JSON.stringify(f)).join(', ');
+  return `${cmd}: WARNING: ${u.distinct} film${u.distinct === 1 ? '' : 's'} of ${u.records} record${u.records === 1 ? '' : 's'} not in the KG (${shown}${u.distinct > u.examples.length ? ', …' : ''}); those records were tagged without their film`;
 }
 
 /** Output sink: a file (positioned writes, fsync) or a stream (stdout). */
@@ -269,7 +313,10 @@ export function checkRun(o: TagRunOptions): CheckedRun {
   }
   if (o.resume && !o.out) throw usageError('tag: --resume needs --out FILE (the output of the interrupted run)');
   if (o.resume && stdin) throw usageError('tag: --resume needs an input file (stdin cannot be re-read)');
-  if (o.out) assertNotAnInput('tag', '--out', o.out, [...(stdin ? [] : [o.input]), ...(o.kg ? [o.kg] : [])]);
+  const stats = o.corpusStats;
+  if (stats === 'self' && (stdin || o.pipe)) throw usageError('tag: --corpus-stats self reads the input twice: it needs an input file, and a filter (stdin, --pipe) sees only its partition; build a table with filmkw corpus build and pass it instead');
+  if (stats !== undefined && stats !== 'self' && stats !== 'none' && !existsSync(stats)) throw inputError(`tag: --corpus-stats: no such file: ${stats}`);
+  if (o.out) assertNotAnInput('tag', '--out', o.out, [...(stdin ? [] : [o.input]), ...(o.kg ? [o.kg] : []), ...(stats !== undefined && stats !== 'self' && stats !== 'none' ? [stats] : [])]);
   return { stdin, workers, maxRecordBytes, stderr: o.stderr ?? process.stderr };
 }
 
@@ -301,7 +348,7 @@ async function createEngine(o: TagRunOptions, run: CheckedRun, call: TagCallOpti
   let preset: string;
   let kgSource = 'none (test factory)';
   let identity: Record<string, unknown>;
-  const common = { format: o.format, textField: o.textField ?? null, idField: o.idField ?? null, encoding: o.encoding ?? null, maxRecordBytes, topK: o.topK ?? null, explain: call.explain };
+  const common = { format: o.format, textField: o.textField ?? null, idField: o.idField ?? null, filmField: o.filmField ?? null, titleField: o.titleField ?? null, encoding: o.encoding ?? null, maxRecordBytes, topK: o.topK ?? null, explain: call.explain };
   if (o.factory) {
     const ex = workers === 1 ? await loadFactory(o.factory) : null;
     engine = ex ? new InlineEngine(ex, call) : await WorkerPool.create(workers, o.factory, call);
@@ -313,6 +360,8 @@ async function createEngine(o: TagRunOptions, run: CheckedRun, call: TagCallOpti
     const args: Omit<TagExtractorArgs, 'kg'> = { preset: o.preset, overrides: o.overrides, backend: o.backend, cacheDir: o.cacheDir ?? null };
     const onProgress = (m: string) => stderr.write(`${m}\n`);
     let contentHash: string;
+    if (o.corpusStats === 'self') args.corpusStats = await countSelf(o, run, args);
+    else if (o.corpusStats !== undefined) args.corpusStats = o.corpusStats === 'none' ? null : corpusStatsFile(o.corpusStats);
     if (workers === 1) {
       const kg = await loadTagKg({ kg: o.kg, neo4j: o.neo4j, onProgress });
       kgSource = kg.source;
@@ -334,9 +383,30 @@ async function createEngine(o: TagRunOptions, run: CheckedRun, call: TagCallOpti
         kg.cleanup();
       }
     }
-    identity = { ...common, backend: o.backend ?? null, kgContentHash: contentHash, pipeline: resolved as unknown as Record<string, unknown> };
+    const statsHash = args.corpusStats ? parseCorpusStats(args.corpusStats.text, args.corpusStats.source).contentHash : (args.corpusStats ?? 'default');
+    identity = { ...common, backend: o.backend ?? null, kgContentHash: contentHash, corpusStats: statsHash, pipeline: resolved as unknown as Record<string, unknown> };
   }
   return { engine, preset, kgSource, flat: flattenIdentity(identity) };
+}
+
+/** A corpus-statistics table file (gzip or text) as the extractor factory takes it. */
+function corpusStatsFile(path: string): { text: string; source: string } {
+  const text = corpusStatsText(readFileSync(path), path);
+  parseCorpusStats(text, path); // a bad table fails here, once, naming the file
+  return { text, source: basename(path) };
+}
+
+/**
+ * `--corpus-stats self`: the input counted in a first pass (src/batch/corpus.ts) by an extractor of the
+ * run's options, with the run's film field; the table as text for the tagging extractors.
+ */
+async function countSelf(o: TagRunOptions, run: CheckedRun, args: Omit<TagExtractorArgs, 'kg'>): Promise<{ text: string; source: string }> {
+  const kg = await loadTagKg({ kg: o.kg, neo4j: o.neo4j, onProgress: (m) => run.stderr.write(`${m}\n`) });
+  const counter = new CorpusCounter();
+  const extractor = tagExtractorWithKg({ ...args, corpusStats: null }, kg.store);
+  await countCorpus([{ path: o.input, format: o.format, textField: o.textField, idField: o.idField, encoding: o.encoding, filmField: o.filmField }], extractor, counter);
+  run.stderr.write(`tag: --corpus-stats self: ${counter.documents} distinct texts of the input counted\n`);
+  return { text: counter.serialize({ source: 'self' }), source: 'self' };
 }
 
 /** Where the records go and from where a resumed run continues. */
@@ -416,6 +486,7 @@ async function tagLocked(o: TagRunOptions, run: CheckedRun): Promise<TagRunSumma
     let errors = 0;
     let pending = '';
     let pendingCount = 0;
+    const unknownFilms = unknownFilmCounter();
     let lastCheckpoint = Date.now();
     let lastBar = 0;
     const checkpointMs = o.checkpointMs ?? TAG_RUN_DEFAULTS.checkpointMs;
@@ -431,6 +502,8 @@ async function tagLocked(o: TagRunOptions, run: CheckedRun): Promise<TagRunSumma
       format: o.format,
       textField: o.textField,
       idField: o.idField,
+      filmField: o.filmField,
+      titleField: o.titleField,
       encoding: o.encoding,
       maxRecordBytes,
       stats,
@@ -445,6 +518,7 @@ async function tagLocked(o: TagRunOptions, run: CheckedRun): Promise<TagRunSumma
         pending += pipe ? pipe.line(line) : line.text;
         pendingCount++;
         records++;
+        if (line.unknownFilm !== undefined) unknownFilms.add(line.unknownFilm);
         if (line.error) errors++;
         else documents++;
         if (pending.length >= 65536) await flush();
@@ -479,6 +553,8 @@ async function tagLocked(o: TagRunOptions, run: CheckedRun): Promise<TagRunSumma
     }
     const warning = encodingWarning(stats);
     if (warning) stderr.write(`${warning}\n`);
+    const unknown = unknownFilms.result();
+    if (unknown) stderr.write(`${unknownFilmsWarning(unknown)}\n`);
     const seconds = (Date.now() - t0) / 1000;
     const summary: TagRunSummary = {
       records,
@@ -493,6 +569,7 @@ async function tagLocked(o: TagRunOptions, run: CheckedRun): Promise<TagRunSumma
       setupSeconds,
       seconds,
       docsPerSecond: rate(documents, seconds),
+      ...(unknown ? { unknownFilms: unknown } : {}),
     };
     return summary;
   } catch (err) {
