@@ -48,6 +48,8 @@ export interface CorpusSourceReport {
   /** Documents counted. */
   counted: number;
   errors: number;
+  /** Documents whose text is blank (nothing to count). */
+  blank: number;
   excludedById: number;
   excludedByText: number;
   duplicates: number;
@@ -94,12 +96,16 @@ export async function countCorpus(
   };
   for (const src of sources) {
     if (src.filmField !== undefined && src.format === 'txt') throw usageError(`corpus: ${src.path}: a film field does not apply to --format txt; give the film of the whole file (film=VALUE)`);
-    const report: CorpusSourceReport = { path: src.path, records: 0, counted: 0, errors: 0, excludedById: 0, excludedByText: 0, duplicates: 0, withoutFilm: 0 };
+    const report: CorpusSourceReport = { path: src.path, records: 0, counted: 0, errors: 0, blank: 0, excludedById: 0, excludedByText: 0, duplicates: 0, withoutFilm: 0 };
     const records = readRecords(src.path, { format: src.format, textField: src.textField, idField: src.idField, encoding: src.encoding, filmField: src.filmField });
     for await (const r of records) {
       report.records++;
       if (!('text' in r)) {
         report.errors++;
+        continue;
+      }
+      if (r.text.trim() === '') {
+        report.blank++;
         continue;
       }
       if (exclusion && exclusion.ids.has(`${src.idPrefix ?? ''}${r.id}`)) {

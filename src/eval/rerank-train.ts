@@ -100,6 +100,20 @@ const DEFAULT_SELECT = Object.freeze({ dedup: 'phrases', rescueWords: 'off' } as
 /** The parameters of the committed model (chosen by cross-validation on film-train, ANALYSIS.md §7). */
 export const DEFAULT_TREE_PARAMETERS: Readonly<TreeParameters> = Object.freeze({ trees: 100, depth: 4, rate: 0.1, minLeaf: 20, bins: 32, l2: 1, objective: 'lambdarank' });
 
+/**
+ * The committed model's recipe besides the tree parameters (issue 24; ANALYSIS.md §8): the training
+ * files (in ../shared/data/annotated), the fields of their document context, the optional features it
+ * is trained on (the context and corpus families: every feature up to `corpusFilmDocs`), the corpus
+ * statistics (models/corpus-stats.gz) and the context dropout.
+ */
+export const RERANK_RECIPE = Object.freeze({
+  gold: Object.freeze(['film-train.jsonl', 'film-train-b.jsonl']),
+  filmField: 'doubanId',
+  titleField: 'title',
+  optional: Object.freeze(['corpusFilmDocs']),
+  dropout: Object.freeze({ context: 0.3, corpus: 0.25, seed: 1 }) as Dropout,
+});
+
 /** Fit on the documents' rows. */
 export function fitDocuments(docs: readonly TrainingDocument[], params: TreeParameters = DEFAULT_TREE_PARAMETERS): Omit<RerankModel, 'training'> {
   const rows: Float64Array[] = [];
@@ -222,6 +236,50 @@ export function crossValidateOn(
     const result = evaluate(docs.map((d, i) => ({ id: d.id, gold: d.gold, predicted: predicted[s][i] })));
     return { f1: [1, 2, 3, 4, 5].map((k) => result.macro[String(k)].f1), perDocF1at5: result.perDocument.map((p) => p.scores[4].f1), predicted: predicted[s], result };
   });
+}
+
+/** The features of the document context and of the corpus statistics (rerank-features.ts). */
+export const CONTEXT_FEATURES: readonly string[] = RERANK_FEATURES.slice(RERANK_FEATURES.indexOf('filmKnown'), RERANK_FEATURES.indexOf('corpusOn'));
+export const CORPUS_FEATURES: readonly string[] = RERANK_FEATURES.slice(RERANK_FEATURES.indexOf('corpusOn'), RERANK_FEATURES.indexOf('corpusFilmDocs') + 1);
+
+/** The documents read three ways (same candidates, same order): with their context, without it, and without context or corpus statistics. */
+export interface Readings {
+  readonly withContext: TrainingDocument[];
+  readonly withoutContext: TrainingDocument[];
+  /** Without context and with the corpus features off (as out of domain, the gate closed). */
+  readonly bare: TrainingDocument[];
+}
+
+/**
+ * The training documents read with and without their context (two passes of {@link trainingTable});
+ * the corpus-off readings are the same rows with the corpus features at 0, which is what the pipeline
+ * computes when the gate is closed or no table is given.
+ */
+export function readings(docs: readonly GoldDocument[], kg: KgView, overrides: Record<string, unknown> = {}, optional: readonly string[] = [], corpusStats: CorpusStats | null = null): Readings {
+  const withContext = trainingTable(docs, kg, overrides, optional, { context: true, corpusStats });
+  const withoutContext = trainingTable(docs, kg, overrides, optional, { context: false, corpusStats });
+  return { withContext, withoutContext, bare: restrictTable(withoutContext, { drop: CORPUS_FEATURES }) };
+}
+
+/** The shares of the training documents read without their context, and with the corpus features off. */
+export interface Dropout {
+  /** Share of documents trained on without their film and title. */
+  readonly context: number;
+  /** Share of documents trained on with the corpus features off (independently of the context). */
+  readonly corpus: number;
+  /** Seed of the draw (util/random.ts). */
+  readonly seed: number;
+}
+
+/**
+ * The table a model learns from (context dropout, issue 24): each document read with or without its
+ * context and with or without the corpus features, drawn independently per document ({@link dropoutPicks}),
+ * so that a text without context, or out of domain with the gate closed, is a case the model has seen.
+ */
+export function dropoutTable(r: Readings, d: Dropout): TrainingDocument[] {
+  const tables = [r.withContext, r.withoutContext, restrictTable(r.withContext, { drop: CORPUS_FEATURES }), r.bare];
+  const [c, q] = [d.context, d.corpus];
+  return mixTables(tables, dropoutPicks(r.withContext.length, [(1 - c) * (1 - q), c * (1 - q), (1 - c) * q, c * q], d.seed));
 }
 
 /**

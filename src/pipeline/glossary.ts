@@ -127,6 +127,7 @@ export const FEATURE_GLOSSARY: Readonly<Record<RerankFeature, FeatureGloss>> = O
   firstRank: { means: 'Its place among the candidates by first mention, as 1 / place: 1 for the first candidate of the text.', reads: (v) => (place(v) === 1 ? "the text's first-named candidate" : `the ${ordinal(place(v))} candidate to be named`) },
   filmKnown: { means: "Whether the text comes with the film it is about (a Douban id or a film name given with the record) and the KG knows that film.", reads: flag("in a text whose film is known", null) },
   subjectFilm: { means: "Whether it names the film the text is about (its title or one of its other titles).", reads: flag('the film the text is about', null) },
+  subjectPart: { means: "Whether it is a shortened form of the title of the film the text is about (阿凡达 for 阿凡达：水之道).", reads: flag("a short form of the text's film title", null) },
   subjectHop1: { means: "Whether the KG links it directly to the film the text is about: its director, a writer, an actor, a character, its genre.", reads: flag("directly linked in the KG to the text's film", null) },
   subjectHop2: { means: "Whether the KG links it to the text's film only through one other entity (another film of its director, a co-star's film).", reads: flag("linked in the KG to the text's film through one other entity", null) },
   subjectOtherFilm: { means: "Whether it is another film than the one the text is about (a film cited for comparison).", reads: flag('another film cited', null) },

@@ -3,7 +3,8 @@
  * rerank-families.ts): what the caller tells about the text — the film it is about and its title
  * (context.ts) — and the statistics of a corpus of texts around it (corpus-stats.ts).
  *
- * Document context: whether the candidate names the text's film (its name or an alias), how far it is
+ * Document context: whether the candidate names the text's film (its name or an alias) or a part of
+ * that name (a short form: 阿凡达 for 阿凡达：水之道), how far it is
  * from that film in the KG (one hop: the director, writers, cast, characters, genres; two hops), whether
  * it is another film, whether it occurs in the title. A text without context reads 0 on all of them
  * (with `filmKnown` / `titleKnown` 0), which is what the model is trained on for a share of the texts.
@@ -117,8 +118,10 @@ export function contextRow(f: Float64Array, c: number, text: string, x: RowSourc
   const kg = x.kg;
   if (subject && kg) {
     f[F.filmKnown] = 1;
-    const hop = subject.names.has(normalizeName(text)) ? 0 : nearestHop(subject, c, x);
+    const name = normalizeName(text);
+    const hop = subject.names.has(name) ? 0 : nearestHop(subject, c, x);
     f[F.subjectFilm] = hop === 0 ? 1 : 0;
+    if (hop !== 0 && name.length >= 2) for (const full of subject.names) if (full.includes(name)) f[F.subjectPart] = 1;
     f[F.subjectHop1] = hop === 1 ? 1 : 0;
     f[F.subjectHop2] = hop === 2 ? 1 : 0;
     const n = x.d.words.length;

@@ -77,6 +77,7 @@ export const RERANK_FEATURES = [
   // document context (issue 24 item 1; rerank-context.ts): the film the text is about and its title
   'filmKnown', // the text's film is given and the KG has it
   'subjectFilm', // names the text's film (its name or an alias)
+  'subjectPart', // a part of the text's film's name or alias (阿凡达 for 阿凡达：水之道), not the whole
   'subjectHop1', // one KG hop from the text's film: its director, writers, cast, characters, genres
   'subjectHop2', // two KG hops from the text's film, not one
   'subjectOtherFilm', // a film of the KG that is not the text's film (the film known)

@@ -6,8 +6,9 @@
  *                       [--encoding E] [--exclude FILE]… [--min-df N] [--kg FILE | --neo4j] [--preset P] [--set k=v]…
  *
  * An input may carry its own reading options after `::` (`reviews.json::text-field=review_full,film=10831445`):
- * format, text-field, id-field, film-field, film (the film of every record), id-prefix (put before the
- * record id when it is compared with the excluded ids), encoding. `--out` ending in `.gz` is written
+ * format, text-field, id-field, film-field, film (the film of every record; such an input reads no film
+ * field unless it names one), id-prefix (put before the record id when it is compared with the excluded
+ * ids), encoding. `--out` ending in `.gz` is written
  * gzip-compressed. The summary (per input: records, counted, excluded by id and by text, duplicates)
  * goes to stderr.
  */
@@ -62,7 +63,9 @@ export function parseCorpusInput(arg: string, flags: Pick<BuildFlags, 'format' |
   const formatName = pick('format', flags.format) ?? inferFormat(path);
   if (!formatName) throw usageError(`corpus build: cannot tell the format of ${path} from its extension; add ::format=${INPUT_FORMATS.join('|')} or pass --format`);
   const format: InputFormat = checkFormat(formatName);
-  const fields = { textField: pick('text-field', flags.textField), idField: pick('id-field', flags.idField), filmField: pick('film-field', flags.filmField) };
+  // a source given its film (film=VALUE) reads no film field unless it names one itself
+  const filmField = Object.hasOwn(own, 'film') && !Object.hasOwn(own, 'film-field') ? undefined : pick('film-field', flags.filmField) || undefined;
+  const fields = { textField: pick('text-field', flags.textField), idField: pick('id-field', flags.idField), filmField };
   for (const [name, v] of Object.entries(fields)) if (v !== undefined) checkUntrustedKey(v, `corpus build: ${name}`);
   const encoding = pick('encoding', flags.encoding);
   return {
@@ -76,10 +79,20 @@ export function parseCorpusInput(arg: string, flags: Pick<BuildFlags, 'format' |
 }
 
 function reportLine(r: CorpusSourceReport): string {
-  const dropped = [r.excludedById ? `${r.excludedById} excluded by id` : '', r.excludedByText ? `${r.excludedByText} excluded by text` : '', r.duplicates ? `${r.duplicates} duplicate texts` : '', r.errors ? `${r.errors} error records` : '']
+  const dropped = [r.excludedById ? `${r.excludedById} excluded by id` : '', r.excludedByText ? `${r.excludedByText} excluded by text` : '', r.duplicates ? `${r.duplicates} duplicate texts` : '', r.errors ? `${r.errors} error records` : '', r.blank ? `${r.blank} blank` : '']
     .filter(Boolean)
     .join(', ');
   return `corpus build: ${basename(r.path)}: ${r.records} records, ${r.counted} counted${dropped ? ` (${dropped})` : ''}${r.withoutFilm ? `, ${r.withoutFilm} without a film` : ''}\n`;
+}
+
+/** The readers' errors say `tag:`; here they are the command's. */
+async function asCorpusCommand<T>(f: () => Promise<T>): Promise<T> {
+  try {
+    return await f();
+  } catch (err) {
+    if (err instanceof FilmkwError && err.message.startsWith('tag: ')) throw new FilmkwError(err.code, `corpus build: ${err.message.slice(5)}`, { cause: err });
+    throw err;
+  }
 }
 
 export async function runCorpusBuild(inputs: string[], flags: BuildFlags): Promise<void> {
@@ -97,9 +110,11 @@ export async function runCorpusBuild(inputs: string[], flags: BuildFlags): Promi
   }
   const kg = await loadTagKg({ kg: flags.kg, neo4j: flags.neo4j, onProgress: (m) => process.stderr.write(`${m}\n`) });
   const extractor = tagExtractorWithKg({ preset: flags.preset, overrides, cacheDir: cacheDirFromEnv(), corpusStats: null }, kg.store);
-  const exclusion = excludes.length > 0 ? await readExclusion(excludes) : null;
   const counter = new CorpusCounter();
-  const reports = await countCorpus(sources, extractor, counter, exclusion);
+  const { exclusion, reports } = await asCorpusCommand(async () => {
+    const exclusion = excludes.length > 0 ? await readExclusion(excludes) : null;
+    return { exclusion, reports: await countCorpus(sources, extractor, counter, exclusion) };
+  });
   for (const r of reports) process.stderr.write(reportLine(r));
   const byId = reports.reduce((a, r) => a + r.excludedById, 0);
   const byText = reports.reduce((a, r) => a + r.excludedByText, 0);
