@@ -437,6 +437,7 @@ async function tagLocked(o: TagRunOptions, run: CheckedRun): Promise<TagRunSumma
       onBytes: (b: number) => {
         bytesRead = b;
       },
+      onNote: (m: string) => stderr.write(`${m}\n`),
     };
     const pipe = o.pipe ? pipeInput(o.input, readerOptions) : null;
     const source = pipe ? pipe.records : readRecords(o.input, readerOptions);
