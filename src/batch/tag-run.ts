@@ -314,12 +314,12 @@ async function createEngine(o: TagRunOptions, run: CheckedRun, call: TagCallOpti
     const onProgress = (m: string) => stderr.write(`${m}\n`);
     let contentHash: string;
     if (workers === 1) {
-      const kg = await loadTagKg({ kg: o.kg, neo4j: o.neo4j, onProgress });
+      const kg = await loadTagKg({ kg: o.kg, neo4j: o.neo4j, onProgress, liveProgress: o.progress === true });
       kgSource = kg.source;
       contentHash = kg.store.contentHash;
       engine = new InlineEngine(tagExtractorWithKg(args, kg.store), call);
     } else {
-      const kg = await prepareWorkerKg({ kg: o.kg, neo4j: o.neo4j, onProgress });
+      const kg = await prepareWorkerKg({ kg: o.kg, neo4j: o.neo4j, onProgress, liveProgress: o.progress === true });
       kgSource = kg.source;
       contentHash = kg.contentHash;
       try {

@@ -125,3 +125,12 @@ test('the real douban_reviews.json (its text in review_full): refused with the g
   assert.equal(ok.status, 0, ok.stderr);
   assert.match(ok.stderr, /JSON lines; one record per line\n[\s\S]*302 records \(297 tagged, 5 error records\)/u);
 });
+
+test('--set output.scoreScale under the re-ranker (the default preset) is refused with the reason; under filmkw it rescales', () => {
+  const r = run(['tag', samples, '--set', 'output.scoreScale=minMax10']);
+  assert.equal(r.status, 2);
+  assert.equal(r.stderr, 'filmkw: tag: output.scoreScale=minMax10 does not apply under the re-ranker (rerank.enabled, as in the preset filmkw-rerank): its scores are σ(logit), already between 0 and 1, and keep their order; rescale graph scores with another preset (e.g. --preset filmkw)\n');
+  const graph = run(['tag', samples, '--set', 'output.scoreScale=minMax10', '--preset', 'filmkw']);
+  assert.equal(graph.status, 0, graph.stderr);
+  for (const l of graph.stdout.trim().split('\n')) assert.equal(JSON.parse(l).keywords[0].score, 1, 'top keyword 1 under minMax10');
+});

@@ -13,7 +13,7 @@ import type { Command } from 'commander';
 import { assertNotAnInput } from '../../util/files.js';
 import { FilmkwError, inputError, usageError } from '../../errors.js';
 import { importSources, importSummary, formatSummary, parseSource } from '../../kg/import.js';
-import { loadKg } from '../../kg/load.js';
+import { loadKg, progressLines } from '../../kg/load.js';
 import { saveSnapshot } from '../../kg/snapshot.js';
 import type { KgStats } from '../../kg/model.js';
 import type * as Neo4j from '../../kg/neo4j.js'; // types only: the module (and neo4j-driver) is loaded with --neo4j
@@ -37,6 +37,7 @@ interface StatsFlags {
 const err = (s: string) => process.stderr.write(s.endsWith('\n') ? s : `${s}\n`);
 
 export async function runKgImport(sources: string[], flags: ImportFlags): Promise<void> {
+  const started = performance.now();
   if (!!flags.out === !!flags.neo4j) throw usageError('kg import: give exactly one of --out FILE or --neo4j');
   if (flags.openkgComposer !== 'wrote' && flags.openkgComposer !== 'skip') {
     throw usageError(`kg import: --openkg-composer must be wrote or skip, got ${JSON.stringify(flags.openkgComposer)}`);
@@ -85,19 +86,13 @@ export async function runKgImport(sources: string[], flags: ImportFlags): Promis
   } else {
     if (!neo || !cfg) throw new Error('kg import: Neo4j is not set up'); // unreachable: set up above with --neo4j
     progress(`kg import: writing to Neo4j at ${neo.redactUri(cfg.uri)}`);
-    let last = 0;
     const w = await neo.writeKgToNeo4j(result.store.toData(), cfg, {
-      onProgress: (done, total, phase) => {
-        const now = Date.now();
-        if (now - last > 1000 || done === total) {
-          last = now;
-          progress(`kg import: neo4j ${phase} ${done}/${total}`);
-        }
-      },
+      onProgress: progressLines((m) => progress(`kg import: ${m}`), process.stderr.isTTY === true),
     });
     output = { neo4j: neo.redactUri(cfg.uri), nodes: w.nodes, relationships: w.relationships, created: w.created, written: w.written, skipped: w.skipped, writeMs: w.ms };
   }
   const s = importSummary(result, output);
+  s.totalMs = Math.round(performance.now() - started);
   if (flags.json) process.stdout.write(`${JSON.stringify(s)}\n`);
   else err(formatSummary(s));
 }
