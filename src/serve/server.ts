@@ -151,7 +151,8 @@ export function createServeApp(resources: ServeResources): Hono {
     try {
       ex = createExtractor({ preset, overrides: Object.keys(options).length > 0 ? options : undefined, kg });
     } catch (err) {
-      if (err instanceof FilmkwError && err.code === 'USAGE') throw new BadRequest(err.message, 'options');
+      // the field names the options already: "bad value for …", not "options: overrides: bad value for …"
+      if (err instanceof FilmkwError && err.code === 'USAGE') throw new BadRequest(err.message.replace(/^options: overrides: /u, ''), 'options');
       throw err;
     }
     extractors.set(key, ex);
