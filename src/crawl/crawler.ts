@@ -31,7 +31,8 @@
  * (rewritten from the journal with the save decisions); while it runs, lines marked `pending` carry
  * the provisional sim decision.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { FilmkwError, usageError, inputError } from '../errors.js';
 import { decodeHtml } from '../html/decode.js';
 import { htmlBytesToRecord } from '../html/index.js';
@@ -49,6 +50,7 @@ import { pageRelevance, type Idf } from './relevance.js';
 import { CrawlScheduler, type CrawlRequest, type Expansion } from './scheduler.js';
 import { TopicLibrary } from './topic.js';
 import { normalizeUrl, urlKey as urlKeyOf } from './url.js';
+import { lockOutput } from '../util/files.js';
 
 /** What the crawler needs besides its options: passed in, so the crawl is a function of its inputs. */
 export interface CrawlResources {
@@ -213,7 +215,26 @@ class CrawlEngine {
     this.outputs = new CrawlOutputs(p);
   }
 
+  /** Takes `<out>.lock` (as tag and html do): a second run on the same folder fails naming the first. */
+  private lock(): () => void {
+    try {
+      mkdirSync(dirname(this.paths.out), { recursive: true });
+    } catch (err) {
+      throw new FilmkwError('OUTPUT', `crawl: cannot create ${dirname(this.paths.out)}: ${(err as Error).message}`, { cause: err });
+    }
+    return lockOutput('crawl', this.paths.out);
+  }
+
   async crawl(): Promise<CrawlSummary> {
+    const unlock = this.lock();
+    try {
+      return await this.lockedCrawl();
+    } finally {
+      unlock();
+    }
+  }
+
+  private async lockedCrawl(): Promise<CrawlSummary> {
     await this.open();
     try {
       this.sched.startSeeds(this.run.seeds);
