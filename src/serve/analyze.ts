@@ -17,8 +17,8 @@ export interface ViewKeyword {
   score: number;
   kind?: string;
   entityId?: string;
-  /** As `KeywordExplain`, numbers rounded (the tag output's JSON form). */
-  explain?: KeywordExplain;
+  /** As `KeywordExplain`, numbers rounded (the tag output's JSON form), with `why`: the parts read in plain words. */
+  explain?: KeywordExplain & { why: string };
 }
 
 /** A candidate occurrence: `text.slice(start, end)` is its surface; `node` indexes `nodes`. */

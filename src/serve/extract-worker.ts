@@ -84,7 +84,8 @@ function extractorFor(preset: string, options: Record<string, unknown>): Extract
   try {
     ex = createExtractor({ preset, overrides: Object.keys(options).length > 0 ? options : undefined, kg });
   } catch (err) {
-    if (err instanceof FilmkwError && err.code === 'USAGE') throw new Refusal(400, err.message, 'options');
+    // the field names the options already: "bad value for …", not "options: overrides: bad value for …"
+    if (err instanceof FilmkwError && err.code === 'USAGE') throw new Refusal(400, err.message.replace(/^options: overrides: /u, ''), 'options');
     throw err;
   }
   extractors.set(key, ex);

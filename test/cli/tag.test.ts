@@ -25,7 +25,7 @@ test('tag --help lists every option with its default', () => {
   for (const d of ['default: from the file extension', 'default: "text"', 'default: the bundled demo KG', 'default: "filmkw-rerank"', 'default: "node-rs"', "default: the preset's output.topK, 5", 'default: stdout', 'default: "1"', 'default: false', 'default: "16777216"']) {
     assert.ok(r.stdout.replace(/\s+/gu, ' ').includes(d), d);
   }
-  assert.ok(r.stdout.replace(/\s+/gu, ' ').includes("--explain add per keyword the co-occurrence, KG and semantic contributions; with the re-ranker (filmkw-rerank, the default) also its logit and each feature's contribution to it"), '--explain names the re-ranker\'s feature contributions');
+  assert.ok(r.stdout.replace(/\s+/gu, ' ').includes("--explain add per keyword the co-occurrence, KG and semantic contributions; with the re-ranker (filmkw-rerank, the default) also its logit and each feature's contribution to it; `why` reads them in plain words (every term: filmkw glossary)"), '--explain names the re-ranker\'s feature contributions');
   assert.match(r.stdout.replace(/\s+/gu, ' '), /textrank, textrank\+w, textrank\+w\+g, textrank\+w\+g\+r, positionrank, positionrank\+mkg, jieba-textrank, cppjieba-textrank, filmkw, filmkw-rerank \(default/u);
   // every --set key, with its values and the default preset's value
   const pipeline = r.stdout.slice(r.stdout.indexOf('Pipeline options for --set'));

@@ -179,7 +179,7 @@ export function registerTag(program: Command): void {
     .option('--set <key=value>', 'pipeline option override group.key=value, repeatable (e.g. graph.window=3; value read as JSON when it parses)', collect, [] as string[])
     .option('--backend <name>', `segmenter backend: ${SEGMENTER_BACKENDS.join(', ')}`, DEFAULT_BACKEND)
     .addOption(new Option('--top <k>', `keywords per document (default: the preset's output.topK, ${DEFAULT_OPTIONS.output.topK})`))
-    .option('--explain', 'add per keyword the co-occurrence, KG and semantic contributions; with the re-ranker (filmkw-rerank, the default) also its logit and each feature\'s contribution to it', false)
+    .option('--explain', 'add per keyword the co-occurrence, KG and semantic contributions; with the re-ranker (filmkw-rerank, the default) also its logit and each feature\'s contribution to it; `why` reads them in plain words (every term: filmkw glossary)', false)
     .addOption(new Option('--out <file>', 'output file (default: stdout)'))
     .option('--workers <n>', 'worker threads (1 = tag in the main thread)', '1')
     .option('--resume', 'continue an interrupted run of the same --out file (same input and options)', false)
