@@ -4,7 +4,7 @@
  */
 import { existsSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { usageError } from '../errors.js';
+import { checkUntrustedKey, usageError } from '../errors.js';
 import type { KgView } from '../kg/model.js';
 import { crawl, resolveSeeds, type CrawlProgress } from './crawler.js';
 import { resolveCrawlOptions, type CrawlOptions } from './options.js';
@@ -29,6 +29,7 @@ export function crawlOverrides(flags: Record<string, unknown>): Partial<CrawlOpt
     const i = kv.indexOf('=');
     if (i <= 0) throw usageError(`crawl: --set expects key=value, got ${JSON.stringify(kv)}`);
     const key = kv.slice(0, i);
+    checkUntrustedKey(key, 'crawl: --set');
     const raw = kv.slice(i + 1);
     let value: unknown;
     try {

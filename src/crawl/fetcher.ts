@@ -1,5 +1,7 @@
 /**
  * The crawler's fetch layer: one GET with a timeout, a body-size cap, manual redirects with a limit,
+ * Content-Encoding gzip / deflate / br decoded as it streams in (node:zlib; the size cap counts the
+ * decoded bytes, so a small compressed body cannot expand past it: no decompression bomb),
  * and (with `via`) every request sent to a replay server with the original Host header instead of the
  * network (crawl-test-web.md §4.3: no DNS, no /etc/hosts). node:http/https with keep-alive agents of one
  * socket per host (politeness: one connection per host). robots.txt through robots-parser, cached per
@@ -8,6 +10,8 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { createRequire } from 'node:module';
+import { createBrotliDecompress, createGunzip, createInflate, createInflateRaw } from 'node:zlib';
+import type { Transform } from 'node:stream';
 import { hostAllowed, type CrawlOptions } from './options.js';
 import { normalizeUrl } from './url.js';
 
@@ -34,6 +38,21 @@ interface Robots {
 const robotsParser = createRequire(import.meta.url)('robots-parser') as (url: string, text: string) => Robots;
 
 type FetchOpts = Pick<CrawlOptions, 'timeoutMs' | 'maxBytes' | 'maxRedirects' | 'userAgent' | 'allowHosts' | 'denyHosts'>;
+
+/** Content codings the fetcher decodes (RFC 9110 §8.4.1), by their header value. */
+const DECODERS: Record<string, (first: number) => Transform> = {
+  gzip: () => createGunzip(),
+  'x-gzip': () => createGunzip(),
+  // "deflate" is the zlib format, but some servers send raw deflate: told apart by the first byte
+  deflate: (first) => ((first & 0x0f) === 8 ? createInflate() : createInflateRaw()),
+  br: () => createBrotliDecompress(),
+};
+
+/** The recorded response headers of a decoded body: no content coding, no length of the coded body. */
+function decodedHeaders(h: Record<string, string>): Record<string, string> {
+  const { 'content-encoding': _ce, 'content-length': _cl, ...rest } = h;
+  return rest;
+}
 
 const ERRNO_WORDS: Record<string, string> = {
   ECONNREFUSED: 'connection refused',
@@ -64,7 +83,7 @@ export class Fetcher {
   /** One request, no redirect handling. */
   private once(url: string, limit: number): Promise<Omit<FetchResult, 'url' | 'ms'>> {
     const u = new URL(url);
-    const headers = { host: u.host, 'user-agent': this.o.userAgent, accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.5' };
+    const headers = { host: u.host, 'user-agent': this.o.userAgent, accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.5', 'accept-encoding': 'gzip, deflate, br' };
     const path = `${u.pathname}${u.search}`;
     return new Promise((resolve) => {
       let done = false;
@@ -84,21 +103,50 @@ export class Fetcher {
           finish({ status, headers: h, contentType: h['content-type'], error: `body of ${declared} bytes is larger than the cap of ${limit} bytes` });
           return;
         }
+        const coding = (h['content-encoding'] ?? 'identity').trim().toLowerCase();
+        if (coding !== 'identity' && !DECODERS[coding]) {
+          res.destroy();
+          finish({ status, headers: h, contentType: h['content-type'], error: `content-encoding ${coding} is not supported` });
+          return;
+        }
         const chunks: Buffer[] = [];
         let size = 0;
-        res.on('data', (c: Buffer) => {
+        const take = (c: Buffer) => {
+          if (done) return;
           size += c.length;
           if (size > limit) {
             res.destroy();
-            finish({ status, headers: h, contentType: h['content-type'], error: `body larger than the cap of ${limit} bytes` });
+            decoder?.destroy();
+            finish({ status, headers: h, contentType: h['content-type'], error: `body larger than the cap of ${limit} bytes${decoder ? ` once decoded (content-encoding ${coding})` : ''}` });
             return;
           }
           chunks.push(c);
-        });
-        res.on('end', () => {
+        };
+        const end = () => {
           const b = Buffer.concat(chunks);
-          finish({ status, headers: h, contentType: h['content-type'], body: new Uint8Array(b.buffer, b.byteOffset, b.byteLength) });
-        });
+          finish({ status, headers: decoder ? decodedHeaders(h) : h, contentType: h['content-type'], body: new Uint8Array(b.buffer, b.byteOffset, b.byteLength) });
+        };
+        let decoder: Transform | undefined;
+        if (coding === 'identity') {
+          res.on('data', take);
+          res.on('end', end);
+        } else {
+          res.once('data', (first: Buffer) => {
+            decoder = DECODERS[coding]!(first[0] ?? 0);
+            decoder.on('data', take);
+            decoder.on('end', end);
+            decoder.on('error', (e: Error) => {
+              res.destroy();
+              finish({ status, headers: h, contentType: h['content-type'], error: `body not decodable as ${coding}: ${e.message}` });
+            });
+            decoder.write(first);
+            res.pipe(decoder);
+          });
+          // an empty coded body: nothing to decode
+          res.on('end', () => {
+            if (!decoder) end();
+          });
+        }
         res.on('error', (e: NodeJS.ErrnoException) => finish({ status, error: `response broken off: ${ERRNO_WORDS[e.code ?? ''] ?? e.message}` }));
       };
       const req = this.via

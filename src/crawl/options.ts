@@ -115,6 +115,16 @@ export interface CrawlOptions {
   bloomFpRate: number;
   /** Politeness: least delay between two requests to one host (robots Crawl-delay raises it). @default 0 */
   delayMs: number;
+  /**
+   * Adaptive per-host delay (Scrapy's AutoThrottle rule, src/crawl/politeness.ts): after each response
+   * the host's delay moves halfway to latency / autoThrottleTarget, never below the target nor below
+   * delayMs / Crawl-delay, at most autoThrottleMaxDelayMs; an error never lowers it. @default false
+   */
+  autoThrottle: boolean;
+  /** AutoThrottle: requests the host should be serving at once on average. @default 1 */
+  autoThrottleTarget: number;
+  /** AutoThrottle: the largest delay it sets. @default 60000 */
+  autoThrottleMaxDelayMs: number;
   /** Longest Crawl-delay honoured (a larger one skips the host: reported). @default 30000 */
   maxCrawlDelayMs: number;
   /** @default 10000 */
@@ -175,6 +185,9 @@ export const CRAWL_DEFAULTS: Readonly<CrawlOptions> = Object.freeze({
   bloomCapacity: 10_000_000,
   bloomFpRate: 0.001,
   delayMs: 0,
+  autoThrottle: false,
+  autoThrottleTarget: 1,
+  autoThrottleMaxDelayMs: 60000,
   maxCrawlDelayMs: 30000,
   timeoutMs: 10000,
   maxBytes: 5 * 1024 * 1024,
@@ -239,12 +252,14 @@ export function resolveCrawlOptions(overrides: Partial<CrawlOptions> = {}): Read
   num(r, 'minNameIdf', 0, 100);
   num(r, 'dtflMinIdf', 0, 100);
   num(r, 'timeoutMs', 1, 600000, true);
+  num(r, 'autoThrottleTarget', 0.1, 100);
+  num(r, 'autoThrottleMaxDelayMs', 0, 3600000, true);
   num(r, 'maxBytes', 1024, 1 << 30, true);
   weights(r, 'impact1', BLOCK_TYPES);
   weights(r, 'blockTypeWeights', BLOCK_TYPES);
   weights(r, 'positionWeights', ['title', 'anchor', 'heading', 'body']);
   weights(r, 'topicWeights', ['subject', 'special', 'judgement']);
-  for (const k of ['dropNavLinks', 'respectRobots', 'lookaheadGate'] as const) if (typeof o[k] !== 'boolean') throw usageError(`crawl: ${k} must be true or false`);
+  for (const k of ['dropNavLinks', 'respectRobots', 'lookaheadGate', 'autoThrottle'] as const) if (typeof o[k] !== 'boolean') throw usageError(`crawl: ${k} must be true or false`);
   if (typeof o.userAgent !== 'string' || !/^[\w.\-/ ()+:;]{1,200}$/u.test(o.userAgent)) throw usageError('crawl: userAgent must be 1–200 printable characters');
   for (const k of ['allowHosts', 'denyHosts'] as const) {
     if (!Array.isArray(o[k]) || o[k].some((h) => typeof h !== 'string' || !/^[a-z0-9.-]+(:\d+)?$/iu.test(h))) throw usageError(`crawl: ${k} must be host names, got ${JSON.stringify(o[k])}`);
