@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { loadKg } from '../../src/kg/load.js';
-import { createServeApp } from '../../src/serve/server.js';
+import { startServer } from '../../src/serve/server.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const run = (args: string[]) => spawnSync(process.execPath, ['bin/filmkw', 'kg', 'show', ...args], { cwd: root, encoding: 'utf8' });
@@ -84,9 +84,10 @@ test('kg show: entities of the same name, each with the line that tells it apart
   );
 });
 
-test('kg show --json is the viewer\'s GET /api/kg/entity answer, by name and by id', async () => {
-  const app = createServeApp({ kg: await loadKg(), kgLabel: 'demo', batch: [] });
-  const api = async (path: string) => (await app.request(`http://127.0.0.1${path}`, { headers: { host: '127.0.0.1' } })).json();
+test('kg show --json is the viewer\'s GET /api/kg/entity answer, by name and by id', async (t) => {
+  const server = await startServer({ kg: await loadKg(), kgLabel: 'demo', batch: [], port: 0 });
+  t.after(() => server.close());
+  const api = async (path: string) => (await fetch(server.url + path.slice(1))).json();
   for (const name of ['长津湖', '吴京', 'The Battle at Lake Changjin']) {
     const cli = run([name, '--json']);
     assert.equal(cli.status, 0, cli.stderr);
