@@ -86,14 +86,24 @@ export class Fetcher {
     this.viaAgent.destroy();
   }
 
-  /** One request, no redirect handling. */
-  private once(url: string, limit: number): Promise<Omit<FetchResult, 'url' | 'ms'>> {
+  /**
+   * One request, no redirect handling. A kept-alive socket the server closed while it was idle fails
+   * with ECONNRESET as the request goes out: the request is made once more on a new socket (the retry
+   * node's http documentation gives for `request.reusedSocket`).
+   */
+  private async once(url: string, limit: number): Promise<Omit<FetchResult, 'url' | 'ms'>> {
+    const first = await this.attempt(url, limit);
+    const { staleSocket: _s, ...r } = first.staleSocket ? await this.attempt(url, limit) : first;
+    return r;
+  }
+
+  private attempt(url: string, limit: number): Promise<Omit<FetchResult, 'url' | 'ms'> & { staleSocket?: boolean }> {
     const u = new URL(url);
     const headers = { host: u.host, 'user-agent': this.userAgent, accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.5', 'accept-encoding': 'gzip, deflate, br' };
     const path = `${u.pathname}${u.search}`;
     return new Promise((resolve) => {
       let done = false;
-      const finish = (r: Omit<FetchResult, 'url' | 'ms'>) => {
+      const finish = (r: Omit<FetchResult, 'url' | 'ms'> & { staleSocket?: boolean }) => {
         if (done) return;
         done = true;
         clearTimeout(timer);
@@ -162,7 +172,7 @@ export class Fetcher {
         req.destroy();
         finish({ status: 0, error: `timeout after ${this.o.timeoutMs} ms` });
       }, this.o.timeoutMs);
-      req.on('error', (e: NodeJS.ErrnoException) => finish({ status: 0, error: ERRNO_WORDS[e.code ?? ''] ?? `request failed: ${e.message}` }));
+      req.on('error', (e: NodeJS.ErrnoException) => finish({ status: 0, error: ERRNO_WORDS[e.code ?? ''] ?? `request failed: ${e.message}`, ...(req.reusedSocket && e.code === 'ECONNRESET' ? { staleSocket: true } : {}) }));
       req.end();
     });
   }
