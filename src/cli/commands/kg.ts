@@ -14,6 +14,7 @@ import { assertNotAnInput } from '../../util/files.js';
 import { FilmkwError, inputError, usageError } from '../../errors.js';
 import { importSources, importSummary, formatSummary, parseSource } from '../../kg/import.js';
 import { loadKg } from '../../kg/load.js';
+import { commonWordTest } from '../../lexicon/title-policy.js';
 import { saveSnapshot } from '../../kg/snapshot.js';
 import type { KgStats } from '../../kg/model.js';
 import type * as Neo4j from '../../kg/neo4j.js'; // types only: the module (and neo4j-driver) is loaded with --neo4j
@@ -60,7 +61,7 @@ export async function runKgImport(sources: string[], flags: ImportFlags): Promis
   const result = await importSources(specs, {
     onProgress: progress,
     openkg: { composer: flags.openkgComposer === 'wrote' ? 'WROTE' : 'skip' },
-    builder: { minePlayed: flags.played, examples },
+    builder: { minePlayed: flags.played, examples, commonWord: commonWordTest() },
   });
   const skipped = result.report.skipped.reduce((n, g) => n + g.count, 0);
   if (flags.strict && skipped > 0) {
