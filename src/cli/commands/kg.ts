@@ -96,7 +96,7 @@ export async function runKgImport(sources: string[], flags: ImportFlags): Promis
         }
       },
     });
-    output = { neo4j: neo.redactUri(cfg.uri), nodes: w.nodes, relationships: w.relationships, created: w.created, written: w.written, skipped: w.skipped, writeMs: w.ms };
+    output = { neo4j: neo.redactUri(cfg.uri), nodes: w.nodes, relationships: w.relationships, created: w.created, written: w.written, removed: w.removed, skipped: w.skipped, writeMs: w.ms };
   }
   const s = importSummary(result, output);
   if (flags.json) process.stdout.write(`${JSON.stringify(s)}\n`);
