@@ -2,7 +2,9 @@
 // Trains the re-ranker of the preset filmkw-rerank (npm run train:rerank; src/eval/rerank-train.ts) on
 // the annotated training file and writes models/rerank.json with the file's sha256.
 //   --gold FILE   training file (default $FILMKW_DATA/annotated/film-train.jsonl, FILMKW_DATA defaults to
-//                 ../shared/data next to the repo). Train on film-train only: film-dev is for choosing.
+//                 ../shared/data next to the repo); repeat it to train on several files together (their documents
+//                 in the order given, e.g. film-train then film-train-b; ids must be distinct across them).
+//                 Never film-dev: film-dev is for choosing.
 //   --kg FILE     the merged KG snapshot (default $FILMKW_KG, else $TMPDIR/filmkw-merged.fkg, built from
 //                 the three Douban sources when absent, as npm run experiments does)
 //   --out FILE    where to write the model (default models/rerank.json; an existing file other than the
@@ -12,7 +14,8 @@
 //   --check       train, write nothing, and compare with the model at --out (default models/rerank.json):
 //                 exit 0 when byte-identical, 1 when not (the committed model reproduces from a fresh clone)
 // Variants of the recipe (ANALYSIS.md §7; with any of them or --grouped nothing is written unless --out is given):
-//   --pool N      train and score only the N best candidates by the graph score (run with rerank.pool=N)
+//   --pool N      train and score only the N best candidates by the graph score (run with rerank.pool=N; a pool
+//                 above the preset's reads the candidates with rerank.pool=N, as --set rerank.pool=N does)
 //   --trees N --depth N --rate X   tree parameters (--depth at most 12, rerank-model.ts MAX_TREE_DEPTH: the scorer
 //                 stores every tree as a complete binary tree of 2^depth leaves)
 //   --drop F,G    features set to 0 (as if absent; names of rerank.ts RERANK_FEATURES)
@@ -58,7 +61,7 @@ const failWith = (err, code = EXIT.INTERNAL) => {
 const cannotWrite = (path, err) => fail(`cannot write ${path} (${writeFailureReason(err.code, path) ?? err.code ?? err.message})`, EXIT.OUTPUT);
 let args;
 try {
-  args = parseArgs({ options: { gold: { type: 'string' }, kg: { type: 'string' }, out: { type: 'string' }, cv: { type: 'boolean' }, force: { type: 'boolean' }, check: { type: 'boolean' },
+  args = parseArgs({ options: { gold: { type: 'string', multiple: true }, kg: { type: 'string' }, out: { type: 'string' }, cv: { type: 'boolean' }, force: { type: 'boolean' }, check: { type: 'boolean' },
     pool: { type: 'string' }, trees: { type: 'string' }, depth: { type: 'string' }, rate: { type: 'string' }, drop: { type: 'string' }, with: { type: 'string' }, 'base-drop': { type: 'string' },
     set: { type: 'string', multiple: true }, grouped: { type: 'boolean' }, compare: { type: 'boolean' } } }).values;
 } catch (err) {
@@ -72,10 +75,11 @@ try {
 
 /** Everything after the flags; a thrown error ends as one line (failWith). */
 async function main() {
-  const gold = resolve(args.gold ?? join(data, 'annotated', 'film-train.jsonl'));
+  const golds = (args.gold ?? [join(data, 'annotated', 'film-train.jsonl')]).map((g) => resolve(g));
   const defaultOut = join(root, 'models', 'rerank.json');
   const out = resolve(args.out ?? defaultOut);
-  if (!existsSync(gold)) fail(`${gold}: no such file (set --gold or FILMKW_DATA)`, EXIT.INPUT);
+  for (const gold of golds) if (!existsSync(gold)) fail(`${gold}: no such file (set --gold or FILMKW_DATA)`, EXIT.INPUT);
+  if (new Set(golds).size < golds.length) fail('--gold names the same file twice');
   const { MAX_TREE_DEPTH, zeroRerankModel } = await mod('pipeline/rerank-model.js');
   const number = (name, integer) => {
     if (args[name] === undefined) return undefined;
@@ -87,8 +91,8 @@ async function main() {
   const variant = { pool: number('pool', true), trees: number('trees', true), depth: number('depth', true), rate: number('rate', false), drop: list('drop'), with: list('with') };
   if (variant.depth > MAX_TREE_DEPTH) fail(`--depth ${variant.depth}: at most ${MAX_TREE_DEPTH} (every tree is scored as a complete binary tree of 2^depth leaves; the committed depth is 4)`);
   for (const kv of args.set ?? []) if (kv.indexOf('=') <= 0) fail(`--set ${kv}: expected key=value`);
-  const isVariant = args.grouped || (args.set ?? []).length > 0 || Object.values(variant).some((v) => v !== undefined && !(Array.isArray(v) && v.length === 0));
-  if (isVariant && args.check) fail('--check compares the committed recipe: drop the variant flags and --grouped');
+  const isVariant = args.grouped || golds.length > 1 || (args.set ?? []).length > 0 || Object.values(variant).some((v) => v !== undefined && !(Array.isArray(v) && v.length === 0));
+  if (isVariant && args.check) fail('--check compares the committed recipe: drop the variant flags, --grouped and a second --gold');
   if (isVariant && !args.out && !args.cv && !args.compare) fail('a variant without --cv, --compare or --out does nothing');
 
   const kgPath = args.kg ?? process.env.FILMKW_KG ?? join(tmpdir(), 'filmkw-merged.fkg');
@@ -104,7 +108,7 @@ async function main() {
     }
   } else if (!isVariant || args.out) {
     const { assertNotAnInput } = await mod('util/files.js');
-    assertNotAnInput('train-rerank', '--out', out, [gold, kgPath]);
+    assertNotAnInput('train-rerank', '--out', out, [...golds, kgPath]);
     if (existsSync(out) && statSync(out).isDirectory()) cannotWrite(out, { code: 'EISDIR' });
     if (out !== defaultOut && existsSync(out) && !args.force) fail(`${out} exists; pass --force to overwrite it`);
     const probe = `${out}.tmp-${process.pid}`;
@@ -138,9 +142,26 @@ async function main() {
   } catch (err) {
     failWith(err, EXIT.USAGE);
   }
+  // a pool above the preset's: the candidates are read with that pool (a smaller one is cut from the table)
+  if (variant.pool > presetPool) {
+    overrides['rerank.pool'] = variant.pool;
+    presetPool = variant.pool;
+  }
   const pool = variant.pool ?? presetPool;
-  if (pool > presetPool) fail(`--pool ${pool}: at most the preset's pool (${presetPool}; raise it with --set rerank.pool=N)`);
-  const docs = readGold(gold);
+  const docs = [];
+  // per file: its documents and its lines (the "film" field of --grouped)
+  const files = golds.map((gold) => {
+    const read = readGold(gold);
+    docs.push(...read);
+    return { gold, docs: read };
+  });
+  const seen = new Map();
+  for (const { gold, docs: read } of files) {
+    for (const d of read) {
+      if (seen.has(d.id)) fail(`${gold}:${d.line}: id ${JSON.stringify(d.id)} is also in ${seen.get(d.id)}`, EXIT.INPUT);
+      seen.set(d.id, `${basename(gold)}:${d.line}`);
+    }
+  }
   if (!existsSync(kgPath)) {
     const kgData = join(data, 'kg');
     process.stderr.write(`train-rerank: building the merged KG ${kgPath}\n`);
@@ -158,7 +179,7 @@ async function main() {
   }
   const rows = table.reduce((a, d) => a + d.items.length, 0);
   const positives = table.reduce((a, d) => a + d.items.filter((i) => i.label).length, 0);
-  process.stderr.write(`train-rerank: ${docs.length} documents, ${rows} candidates, ${positives} of ${docs.reduce((a, d) => a + d.gold.length, 0)} gold keywords among them\n`);
+  process.stderr.write(`train-rerank: ${docs.length} documents${files.length > 1 ? ` (${files.map((f) => `${basename(f.gold)} ${f.docs.length}`).join(' + ')})` : ''}, ${rows} candidates, ${positives} of ${docs.reduce((a, d) => a + d.gold.length, 0)} gold keywords among them\n`);
   const recipe = { ...train.DEFAULT_TREE_PARAMETERS };
   const params = { ...recipe, ...(variant.trees ? { trees: variant.trees } : {}), ...(variant.depth ? { depth: variant.depth } : {}), ...(variant.rate ? { rate: variant.rate } : {}) };
   let variantTable;
@@ -170,10 +191,12 @@ async function main() {
   let foldOf;
   if (args.grouped) {
     // the "film" of each document's line (readGold checked every line); none, or not a string: its own group
-    const lines = decodeText(readFileSync(gold)).replace(/^\uFEFF/u, '').split(/\r?\n/u);
-    foldOf = train.filmFolds(docs.map((d) => {
-      const o = JSON.parse(lines[d.line - 1]);
-      return Object.hasOwn(o, 'film') && typeof o.film === 'string' ? o.film : d.id;
+    foldOf = train.filmFolds(files.flatMap(({ gold, docs: read }) => {
+      const lines = decodeText(readFileSync(gold)).replace(/^\uFEFF/u, '').split(/\r?\n/u);
+      return read.map((d) => {
+        const o = JSON.parse(lines[d.line - 1]);
+        return Object.hasOwn(o, 'film') && typeof o.film === 'string' ? o.film : d.id;
+      });
     }));
   }
   const fmt4 = (x) => x.toFixed(4);
@@ -205,8 +228,9 @@ async function main() {
   }
   if (isVariant && !args.out) process.exit(0);
   const model = train.fitDocuments(variantTable, params);
-  const digest = train.fileDigest(gold);
-  const training = { file: basename(gold), sha256: digest.sha256, bytes: digest.bytes, documents: docs.length, candidates: variantTable.reduce((a, d) => a + d.items.length, 0), positives: variantTable.reduce((a, d) => a + d.items.filter((i) => i.label).length, 0), kgContentHash: kg.contentHash, preset: train.RERANK_PRESET, pool, parameters: params };
+  // one file: its name, sha256 and size (the committed model's fields); several: the list of them
+  const digests = golds.map((gold) => ({ file: basename(gold), ...train.fileDigest(gold) }));
+  const training = { ...(digests.length === 1 ? digests[0] : { files: digests }), documents: docs.length, candidates: variantTable.reduce((a, d) => a + d.items.length, 0), positives: variantTable.reduce((a, d) => a + d.items.filter((i) => i.label).length, 0), kgContentHash: kg.contentHash, preset: train.RERANK_PRESET, pool, parameters: params };
   if (variant.drop.length > 0) training.dropped = variant.drop;
   if (Object.keys(overrides).length > 0) training.overrides = overrides;
   if (cv && !args.grouped) training.crossValidatedF1 = cv;

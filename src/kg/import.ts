@@ -149,7 +149,10 @@ export interface ImportSummary {
   /** Names whose invisible characters were removed (zero-width, bidi marks, controls). */
   cleaned: { total: number; reasons: ReportGroup[] };
   output?: Record<string, unknown>;
+  /** Reading and merging the sources, ms. */
   ms: number;
+  /** The whole command (checks, reading, merging, writing), ms: set by the CLI. */
+  totalMs?: number;
 }
 
 export function importSummary(r: ImportResult, output?: Record<string, unknown>): ImportSummary {
@@ -223,6 +226,8 @@ export function formatSummary(s: ImportSummary): string {
   groups('dropped (by design / not resolvable)', s.dropped);
   if (s.cleaned.total > 0) groups('names with invisible characters removed (zero-width, bidi marks, control characters; kept, cleaned)', s.cleaned);
   if (s.output) lines.push(`kg import: output: ${Object.entries(s.output).map(([k, v]) => `${k} ${typeof v === 'object' ? JSON.stringify(v) : String(v)}`).join(', ')}`);
-  lines.push(`kg import: content hash ${s.contentHash} (${s.ms} ms)`);
+  const write = typeof s.output?.writeMs === 'number' ? `, write ${s.output.writeMs} ms` : '';
+  const all = s.totalMs !== undefined ? `, in all ${(s.totalMs / 1000).toFixed(1)} s` : '';
+  lines.push(`kg import: content hash ${s.contentHash} (read and merge ${s.ms} ms${write}${all})`);
   return lines.join('\n') + '\n';
 }

@@ -6,7 +6,8 @@
  *     `kg stats --kg <snapshot>` of the same sources, entities and relations by kind;
  *   - `kg import --neo4j` onto the graph an import before entity resolution wrote (a node per merged id,
  *     junk aliases) removes the duplicates and leaves the snapshot's graph (same stats, same content hash);
- *   - `tag --neo4j` is byte-identical to `tag --kg <snapshot>` on the 180 film-dev texts;
+ *   - `tag --neo4j` is byte-identical to `tag --kg <snapshot>` on the 180 film-dev texts, with one progress
+ *     line for the read when stderr is not a terminal; the import's `totalMs` covers its read and write;
  *   - `dict export --neo4j` is byte-identical to `dict export --kg <snapshot>`;
  *   - wrong password exits 5, unknown database exits 6, one `filmkw: neo4j: …` line each.
  * It deletes filmkw's nodes of the target database first (refused when it holds anything else).
@@ -62,6 +63,8 @@ test('merged KG: kg import --neo4j twice (the second writes nothing); kg stats -
   const s1 = JSON.parse(first.stdout);
   assert.deepEqual(s1.output.created, { nodes: expected.entities.total, relationships: expected.relations.total });
   assert.deepEqual(s1.output.skipped, []);
+  // the whole run's time, not only reading and merging the sources (was "(7577 ms)" for a 36 s run)
+  assert.ok(s1.totalMs >= s1.ms + s1.output.writeMs, `totalMs ${s1.totalMs} < ms ${s1.ms} + writeMs ${s1.output.writeMs}`);
   const stats1 = await cli(['kg', 'stats', '--neo4j', '--json'], serverEnv());
   assert.equal(stats1.status, 0, stats1.stderr);
   assert.deepEqual(JSON.parse(stats1.stdout), expected);
@@ -93,6 +96,10 @@ test('merged KG: tag --neo4j is byte-identical to tag --kg <snapshot> on the 180
   assert.equal(lines.length, 180);
   assert.ok(lines.every((l) => JSON.parse(l).keywords.length > 0), 'every text gets keywords');
   assert.ok(viaSnap.stdout === viaNeo.stdout, 'tag --neo4j and tag --kg differ');
+  // stderr is not a terminal: one progress line for the read, at its end (was one per page of 1,000)
+  const progress = viaNeo.stderr.split('\n').filter((l) => l.startsWith('kg: neo4j '));
+  assert.equal(progress.length, 1, viaNeo.stderr);
+  assert.match(progress[0], /^kg: neo4j entities (\d+)\/\1$/u);
 
   const dNeo = join(dir, 'neo4j.dict');
   const dSnap = join(dir, 'snapshot.dict');
