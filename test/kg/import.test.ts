@@ -141,5 +141,7 @@ test('re-importing the same sources (good and broken rows) gives the same conten
   const { ms: _a, ...sa } = importSummary(a);
   const { ms: _b, ...sb } = importSummary(b);
   assert.deepEqual(sa, sb);
-  assert.ok(a.data.relations.some((r) => r.kind === 'DIRECTED' && r.from === 'person/name/李四'));
+  // the csv's name-only 李四 is the kgqa fixture's only Douban 李四 (entity resolution): the credit follows it
+  assert.ok(a.data.relations.some((r) => r.kind === 'DIRECTED' && r.from === 'person/douban/2' && r.to === 'movie/name/甲片'));
+  assert.deepEqual(a.data.entities.find((e) => e.id === 'person/douban/2')?.sourceIds, ['person/douban/2', 'person/name/李四']);
 });

@@ -17,6 +17,7 @@ import { assertNotAnInput } from '../../util/files.js';
 import { FilmkwError, inputError, usageError } from '../../errors.js';
 import { importSources, importSummary, formatSummary, parseSource } from '../../kg/import.js';
 import { loadKg, progressLines } from '../../kg/load.js';
+import { commonWordTest } from '../../lexicon/title-policy.js';
 import { saveSnapshot } from '../../kg/snapshot.js';
 import type { KgStats } from '../../kg/model.js';
 import { KgBrowser, type EntityDetail } from '../../serve/kg-browse.js';
@@ -73,7 +74,7 @@ export async function runKgImport(sources: string[], flags: ImportFlags): Promis
   const result = await importSources(specs, {
     onProgress: progress,
     openkg: { composer: flags.openkgComposer === 'wrote' ? 'WROTE' : 'skip' },
-    builder: { minePlayed: flags.played, examples },
+    builder: { minePlayed: flags.played, examples, commonWord: commonWordTest() },
   });
   const skipped = result.report.skipped.reduce((n, g) => n + g.count, 0);
   if (flags.strict && skipped > 0) {
@@ -101,7 +102,7 @@ export async function runKgImport(sources: string[], flags: ImportFlags): Promis
     const w = await neo.writeKgToNeo4j(result.store.toData(), cfg, {
       onProgress: progressLines((m) => progress(`kg import: ${m}`), process.stderr.isTTY === true),
     });
-    output = { neo4j: neo.redactUri(cfg.uri), nodes: w.nodes, relationships: w.relationships, created: w.created, written: w.written, skipped: w.skipped, writeMs: w.ms };
+    output = { neo4j: neo.redactUri(cfg.uri), nodes: w.nodes, relationships: w.relationships, created: w.created, written: w.written, removed: w.removed, skipped: w.skipped, writeMs: w.ms };
   }
   const s = importSummary(result, output);
   s.totalMs = Math.round(performance.now() - started);
