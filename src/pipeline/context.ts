@@ -5,7 +5,8 @@
  * (`extract(text, { film, title })`, `filmkw tag --film-field --title-field`).
  *
  * The film is resolved against the KG once per distinct value ({@link SubjectResolver}): a Douban id
- * (digits, an entity id `movie/douban/<id>` or a Douban subject URL) as the film `movie/douban/<id>` first; then a film whose
+ * (digits, an entity id `movie/douban/<id>` or a Douban subject URL) as the film `movie/douban/<id>` first
+ * (any other KG film id, `movie/name/…`, as that film); then a film whose
  * name is the value; then a film with that alias. Among several films of one name the one with the most
  * KG relations wins (then the lower index), so the choice is deterministic. A value that resolves to no
  * film leaves the text without a subject (the features then read as for a text without context); the
@@ -71,6 +72,10 @@ export function resolveFilm(kg: KgView, film: string): number {
   const id = DOUBAN_ID.exec(value);
   if (id) {
     const e = entityByIdOf(kg, `movie/douban/${id[1]}`);
+    if (e >= 0 && kg.kindOf(e) === 'Movie') return e;
+  } else if (value.startsWith('movie/')) {
+    // a KG film id without a Douban id (movie/name/…), as the viewer's film picker gives it
+    const e = entityByIdOf(kg, value);
     if (e >= 0 && kg.kindOf(e) === 'Movie') return e;
   }
   const named = bestFilm(kg, kg.lookupName(value));
