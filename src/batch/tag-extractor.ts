@@ -8,7 +8,7 @@ import { createExtractor } from '../pipeline/extract.js';
 import { loadSnapshot } from '../kg/snapshot.js';
 import type { SegmenterBackend } from '../lexicon/base.js';
 import { DiskCache } from '../lexicon/cache.js';
-import { parseCorpusStats } from '../pipeline/corpus-stats.js';
+import { corpusStatsFromPacked } from '../pipeline/corpus-stats.js';
 
 /** Where a worker gets its KG: a snapshot file (written by the main thread if needed), or none. */
 export type TagKgSource = { snapshot: string } | null;
@@ -21,16 +21,16 @@ export interface TagExtractorArgs {
   cacheDir?: string | null;
   kg: TagKgSource;
   /**
-   * The corpus statistics (`--corpus-stats`): a table's text and its name, null for none; absent: the
+   * The corpus statistics (`--corpus-stats`): a packed table (pipeline/corpus-stats.ts) and its name, null for none; absent: the
    * extractor's default (the shipped table when the model reads it).
    */
-  corpusStats?: { text: string; source: string } | null;
+  corpusStats?: { packed: Uint8Array; source: string } | null;
 }
 
 /** Build the extractor of a tag run from a KG already in memory (main thread). */
 export function tagExtractorWithKg(args: Omit<TagExtractorArgs, 'kg'>, kg: KgView | null): Extractor {
   const cache = args.cacheDir ? new DiskCache(args.cacheDir) : null;
-  const corpusStats = args.corpusStats === undefined ? undefined : args.corpusStats === null ? null : parseCorpusStats(args.corpusStats.text, args.corpusStats.source);
+  const corpusStats = args.corpusStats === undefined ? undefined : args.corpusStats === null ? null : corpusStatsFromPacked(args.corpusStats.packed, args.corpusStats.source);
   return createExtractor({ preset: args.preset, overrides: args.overrides, backend: args.backend, kg, cache, corpusStats });
 }
 

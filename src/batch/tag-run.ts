@@ -3,7 +3,7 @@
  * worker pool) → write JSON lines to a file or stdout, with checkpoints for `--resume` (resume.ts),
  * a progress bar on a TTY, and a summary.
  */
-import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, rmSync, statSync } from 'node:fs';
 import { basename } from 'node:path';
 import { open, type FileHandle } from 'node:fs/promises';
 import { assertNotAnInput, lockOutput } from '../util/files.js';
@@ -19,7 +19,8 @@ import { pipeInput } from './pipe.js';
 import { loadTagKg, prepareWorkerKg } from './kg-source.js';
 import { tagExtractorWithKg, type TagExtractorArgs } from './tag-extractor.js';
 import { countCorpus } from './corpus.js';
-import { CorpusCounter, corpusStatsText, parseCorpusStats } from '../pipeline/corpus-stats.js';
+import { CorpusCounter, corpusStatsFromPacked, loadPackedCorpusStats, packCorpusStats } from '../pipeline/corpus-stats.js';
+import { DiskCache } from '../lexicon/cache.js';
 import {
   checkResume,
   flattenIdentity,
@@ -361,7 +362,7 @@ async function createEngine(o: TagRunOptions, run: CheckedRun, call: TagCallOpti
     const onProgress = (m: string) => stderr.write(`${m}\n`);
     let contentHash: string;
     if (o.corpusStats === 'self') args.corpusStats = await countSelf(o, run, args);
-    else if (o.corpusStats !== undefined) args.corpusStats = o.corpusStats === 'none' ? null : corpusStatsFile(o.corpusStats);
+    else if (o.corpusStats !== undefined) args.corpusStats = o.corpusStats === 'none' ? null : { packed: loadPackedCorpusStats(o.corpusStats, { cache: o.cacheDir ? new DiskCache(o.cacheDir) : null }), source: basename(o.corpusStats) };
     if (workers === 1) {
       const kg = await loadTagKg({ kg: o.kg, neo4j: o.neo4j, onProgress, liveProgress: o.progress === true });
       kgSource = kg.source;
@@ -383,30 +384,23 @@ async function createEngine(o: TagRunOptions, run: CheckedRun, call: TagCallOpti
         kg.cleanup();
       }
     }
-    const statsHash = args.corpusStats ? parseCorpusStats(args.corpusStats.text, args.corpusStats.source).contentHash : (args.corpusStats ?? 'default');
+    const statsHash = args.corpusStats ? corpusStatsFromPacked(args.corpusStats.packed, args.corpusStats.source).contentHash : (args.corpusStats ?? 'default');
     identity = { ...common, backend: o.backend ?? null, kgContentHash: contentHash, corpusStats: statsHash, pipeline: resolved as unknown as Record<string, unknown> };
   }
   return { engine, preset, kgSource, flat: flattenIdentity(identity) };
-}
-
-/** A corpus-statistics table file (gzip or text) as the extractor factory takes it. */
-function corpusStatsFile(path: string): { text: string; source: string } {
-  const text = corpusStatsText(readFileSync(path), path);
-  parseCorpusStats(text, path); // a bad table fails here, once, naming the file
-  return { text, source: basename(path) };
 }
 
 /**
  * `--corpus-stats self`: the input counted in a first pass (src/batch/corpus.ts) by an extractor of the
  * run's options, with the run's film field; the table as text for the tagging extractors.
  */
-async function countSelf(o: TagRunOptions, run: CheckedRun, args: Omit<TagExtractorArgs, 'kg'>): Promise<{ text: string; source: string }> {
+async function countSelf(o: TagRunOptions, run: CheckedRun, args: Omit<TagExtractorArgs, 'kg'>): Promise<{ packed: Uint8Array; source: string }> {
   const kg = await loadTagKg({ kg: o.kg, neo4j: o.neo4j, onProgress: (m) => run.stderr.write(`${m}\n`) });
   const counter = new CorpusCounter();
   const extractor = tagExtractorWithKg({ ...args, corpusStats: null }, kg.store);
   await countCorpus([{ path: o.input, format: o.format, textField: o.textField, idField: o.idField, encoding: o.encoding, filmField: o.filmField }], extractor, counter);
   run.stderr.write(`tag: --corpus-stats self: ${counter.documents} distinct texts of the input counted\n`);
-  return { text: counter.serialize({ source: 'self' }), source: 'self' };
+  return { packed: packCorpusStats(counter.serialize({ source: 'self' }), 'self'), source: 'self' };
 }
 
 /** Where the records go and from where a resumed run continues. */

@@ -21,11 +21,14 @@
  *   `W  surface  df  spread  [film:df,…]`   one line per surface with df ≥ the header's minDf
  */
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { basename } from 'node:path';
+import { readFileSync, statSync } from 'node:fs';
+import { basename, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { FilmkwError } from '../errors.js';
+import { StringTable } from '../kg/packed.js';
+import type { DiskCache } from '../lexicon/cache.js';
+import { corpusStatsOf, hashHalves, hashSlots, packCorpusTable, unpackCorpusTable, type CorpusTable } from './corpus-pack.js';
 
 export const CORPUS_STATS_FORMAT = 'filmkw-corpus-stats';
 export const CORPUS_STATS_VERSION = 1;
@@ -135,6 +138,11 @@ export interface CorpusStatsHeader {
 
 /** Parses a table's text (module header); an INPUT error names the file and the line. */
 export function parseCorpusStats(text: string, source: string): CorpusStats & { readonly header: CorpusStatsHeader } {
+  return corpusStatsOf(corpusTable(text, source), source);
+}
+
+/** The arrays of a table's text (corpus-pack.ts), checked line by line. */
+export function corpusTable(text: string, source: string): CorpusTable {
   const bad = (line: number, why: string): never => {
     throw new FilmkwError('INPUT', `${source}:${line}: corpus statistics: ${why}`);
   };
@@ -148,58 +156,117 @@ export function parseCorpusStats(text: string, source: string): CorpusStats & { 
   }
   if (!header || header.format !== CORPUS_STATS_FORMAT || header.version !== CORPUS_STATS_VERSION) bad(1, `not a ${CORPUS_STATS_FORMAT} table of version ${CORPUS_STATS_VERSION}`);
   if (!Number.isInteger(header.docs) || header.docs < 0 || !Number.isInteger(header.films) || header.films < 0) bad(1, 'the header needs integer "docs" and "films"');
-  const filmKeys = new Map<string, number>();
-  const filmDocs: number[] = [];
-  const docs = new Map<string, number>();
-  const wordIndex = new Map<string, number>();
-  const df: number[] = [];
-  const spread: number[] = [];
-  const perFilm: Map<number, number>[] = [];
-  const int = (v: string | undefined, line: number, what: string, min = 0): number => {
-    const x = Number(v);
-    if (v === undefined || v === '' || !Number.isInteger(x) || x < min) bad(line, `${what}: expected an integer ≥ ${min}, got ${JSON.stringify(v)}`);
-    return x;
-  };
-  for (let i = 1; i < lines.length; i++) {
-    const f = lines[i].split('\t');
-    const at = i + 1;
-    if (f[0] === 'F' && f.length === 3) {
-      filmKeys.set(f[1], filmDocs.length);
-      filmDocs.push(int(f[2], at, 'film documents', 1));
-    } else if (f[0] === 'D' && f.length === 3 && /^[0-9a-f]{16}$/u.test(f[1])) {
-      const j = int(f[2], at, 'document film', -1);
-      if (j >= filmDocs.length) bad(at, `film index ${j} is not one of the ${filmDocs.length} films`);
-      docs.set(f[1], j);
-    } else if (f[0] === 'W' && (f.length === 4 || f.length === 5) && f[1] !== '') {
-      wordIndex.set(f[1], df.length);
-      df.push(int(f[2], at, 'df', 1));
-      spread.push(int(f[3], at, 'spread'));
-      const m = new Map<number, number>();
-      for (const pair of f.length === 5 ? f[4].split(',') : []) {
-        const [j, c] = pair.split(':');
-        const jj = int(j, at, 'film index');
-        if (jj >= filmDocs.length) bad(at, `film index ${jj} is not one of the ${filmDocs.length} films`);
-        m.set(jj, int(c, at, 'film df', 1));
-      }
-      perFilm.push(m);
-    } else bad(at, 'expected an F, D or W line (see src/pipeline/corpus-stats.ts)');
+  const t = new TableBuilder(lines.length, bad);
+  for (let i = 1; i < lines.length; i++) t.line(lines[i], i + 1);
+  if (t.docCount !== header.docs) bad(1, `the header says ${header.docs} documents, the table lists ${t.docCount}`);
+  return t.table(header, createHash('sha256').update(text).digest('hex'));
+}
+
+/** Integers of a table line, checked (a parse of the digits: no regex, no Number() of a substring per field). */
+function intAt(s: string, line: number, what: string, min: number, bad: (line: number, why: string) => never): number {
+  const fail = () => bad(line, `${what}: expected an integer ≥ ${min}, got ${JSON.stringify(s)}`);
+  const neg = s.charCodeAt(0) === 0x2d;
+  if (s.length === (neg ? 1 : 0) || s.length > 10) fail();
+  let v = 0;
+  for (let i = neg ? 1 : 0; i < s.length; i++) {
+    const c = s.charCodeAt(i) - 0x30;
+    if (c < 0 || c > 9) fail();
+    v = v * 10 + c;
   }
-  if (docs.size !== header.docs) bad(1, `the header says ${header.docs} documents, the table lists ${docs.size}`);
-  const contentHash = createHash('sha256').update(text).digest('hex');
-  return Object.freeze({
-    source,
-    contentHash,
-    header,
-    docs: header.docs,
-    films: filmDocs.length,
-    word: (s: string) => wordIndex.get(s) ?? -1,
-    df: (k: number) => df[k],
-    spread: (k: number) => spread[k],
-    filmIndex: (key: string) => filmKeys.get(key) ?? -1,
-    filmDocs: (j: number) => filmDocs[j],
-    filmDf: (k: number, j: number) => perFilm[k].get(j) ?? 0,
-    docFilm: (hash: string) => docs.get(hash) ?? -2,
-  });
+  if (neg) v = -v;
+  if (v < min) fail();
+  return v;
+}
+
+/** The arrays of a table, filled line by line (per-film counts in one list, offsets per surface). */
+class TableBuilder {
+  private readonly filmKeys: string[] = [];
+  private readonly filmDocs: number[] = [];
+  private readonly docs: { hash: string; film: number }[] = [];
+  private readonly words: string[] = [];
+  private readonly df: Int32Array<ArrayBuffer>;
+  private readonly spread: Int32Array<ArrayBuffer>;
+  private readonly perOffsets: Int32Array<ArrayBuffer>;
+  private perFilm: Int32Array<ArrayBuffer> = new Int32Array(1024);
+  private perCount: Int32Array<ArrayBuffer> = new Int32Array(1024);
+  private per = 0;
+
+  constructor(
+    lines: number,
+    private readonly bad: (line: number, why: string) => never,
+  ) {
+    this.df = new Int32Array(lines);
+    this.spread = new Int32Array(lines);
+    this.perOffsets = new Int32Array(lines + 1);
+  }
+
+  get docCount(): number {
+    return this.docs.length;
+  }
+
+  line(l: string, at: number): void {
+    const f = l.split('\t');
+    const kind = f[0];
+    if (kind === 'W' && (f.length === 4 || f.length === 5) && f[1] !== '') this.word(f, at);
+    else if (kind === 'D' && f.length === 3 && /^[0-9a-f]{16}$/u.test(f[1])) {
+      const j = intAt(f[2], at, 'document film', -1, this.bad);
+      if (j >= this.filmDocs.length) this.bad(at, `film index ${j} is not one of the ${this.filmDocs.length} films`);
+      this.docs.push({ hash: f[1], film: j });
+    } else if (kind === 'F' && f.length === 3) {
+      this.filmKeys.push(f[1]);
+      this.filmDocs.push(intAt(f[2], at, 'film documents', 1, this.bad));
+    } else this.bad(at, 'expected an F, D or W line (see src/pipeline/corpus-stats.ts)');
+  }
+
+  private word(f: string[], at: number): void {
+    const k = this.words.length;
+    this.words.push(f[1]);
+    this.df[k] = intAt(f[2], at, 'df', 1, this.bad);
+    this.spread[k] = intAt(f[3], at, 'spread', 0, this.bad);
+    if (f.length === 5) {
+      for (const pair of f[4].split(',')) {
+        const colon = pair.indexOf(':');
+        const j = intAt(colon < 0 ? pair : pair.slice(0, colon), at, 'film index', 0, this.bad);
+        if (j >= this.filmDocs.length) this.bad(at, `film index ${j} is not one of the ${this.filmDocs.length} films`);
+        const c = intAt(colon < 0 ? '' : pair.slice(colon + 1), at, 'film df', 1, this.bad);
+        if (this.per === this.perFilm.length) {
+          this.perFilm = grow(this.perFilm);
+          this.perCount = grow(this.perCount);
+        }
+        this.perFilm[this.per] = j;
+        this.perCount[this.per++] = c;
+      }
+    }
+    this.perOffsets[k + 1] = this.per;
+  }
+
+  table(header: CorpusStatsHeader, contentHash: string): CorpusTable {
+    const n = this.words.length;
+    const docs = [...this.docs].sort((a, b) => (a.hash < b.hash ? -1 : a.hash > b.hash ? 1 : 0));
+    const halves = docs.map((d) => hashHalves(d.hash));
+    return {
+      header,
+      contentHash,
+      words: StringTable.from(this.words),
+      slots: hashSlots(this.words),
+      df: this.df.slice(0, n),
+      spread: this.spread.slice(0, n),
+      perOffsets: this.perOffsets.slice(0, n + 1),
+      perFilm: this.perFilm.slice(0, this.per),
+      perCount: this.perCount.slice(0, this.per),
+      filmKeys: StringTable.from(this.filmKeys),
+      filmDocs: Int32Array.from(this.filmDocs),
+      docHi: Uint32Array.from(halves, (h) => h[0]),
+      docLo: Uint32Array.from(halves, (h) => h[1]),
+      docFilm: Int32Array.from(docs, (d) => d.film),
+    };
+  }
+}
+
+function grow(a: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {
+  const b = new Int32Array(a.length * 2);
+  b.set(a);
+  return b;
 }
 
 /** The table's text from a file's bytes: gunzipped when they start with gzip's magic, else UTF-8. */
@@ -214,15 +281,51 @@ export function corpusStatsText(bytes: Uint8Array, source: string): string {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
 }
 
-/** Reads a table file (gzip or plain text); INPUT errors name the file. */
-export function loadCorpusStats(path: string): CorpusStats & { readonly header: CorpusStatsHeader } {
-  let bytes: Buffer;
+/** Where a table file is read from. */
+export interface LoadCorpusStatsOptions {
+  /** Keep the packed table in this cache, keyed by the file's size, modification time and path (as the IDF table). */
+  cache?: DiskCache | null;
+}
+
+/**
+ * Reads a table file (gzip or plain text): parsed and packed (corpus-pack.ts), or the packed bytes from
+ * the cache. INPUT errors name the file.
+ */
+export function loadCorpusStats(path: string, opts: LoadCorpusStatsOptions = {}): CorpusStats & { readonly header: CorpusStatsHeader } {
+  return corpusStatsFromPacked(loadPackedCorpusStats(path, opts), basename(path));
+}
+
+/** A packed table (corpus-pack.ts) as lookups; `source` names it in messages and results. */
+export function corpusStatsFromPacked(packed: Uint8Array, source: string): CorpusStats & { readonly header: CorpusStatsHeader } {
+  return corpusStatsOf(unpackCorpusTable(packed, source), source);
+}
+
+/** The packed bytes of a table's text (what a worker thread is handed). */
+export function packCorpusStats(text: string, source: string): Uint8Array {
+  return packCorpusTable(corpusTable(text, source));
+}
+
+/** A table file's packed bytes ({@link loadCorpusStats}). */
+export function loadPackedCorpusStats(path: string, opts: LoadCorpusStatsOptions = {}): Uint8Array {
+  const failed = (err: unknown) => new FilmkwError('INPUT', `${path}: cannot read the corpus statistics (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`, { cause: err });
+  const pack = (): Uint8Array => {
+    let bytes: Buffer;
+    try {
+      bytes = readFileSync(path);
+    } catch (err) {
+      throw failed(err);
+    }
+    return packCorpusTable(corpusTable(corpusStatsText(bytes, path), path));
+  };
+  if (!opts.cache) return pack();
+  let stamp: { path: string; size: number; mtimeMs: number };
   try {
-    bytes = readFileSync(path);
+    const st = statSync(path);
+    stamp = { path: resolve(path), size: st.size, mtimeMs: Math.trunc(st.mtimeMs) };
   } catch (err) {
-    throw new FilmkwError('INPUT', `${path}: cannot read the corpus statistics (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`, { cause: err });
+    throw failed(err);
   }
-  return parseCorpusStats(corpusStatsText(bytes, path), basename(path));
+  return opts.cache.bytes('corpus-stats', 'none', stamp, pack, [import.meta.url, new URL('./corpus-pack.js', import.meta.url).href]).value;
 }
 
 /** Path of the table shipped with the package (models/corpus-stats.gz; how it was built: models/README.md). */
@@ -232,8 +335,8 @@ export function bundledCorpusStatsPath(): string {
 
 let bundled: CorpusStats | null = null;
 
-/** The table shipped with the package, read once per process (thread). */
-export function loadBundledCorpusStats(): CorpusStats {
-  bundled ??= loadCorpusStats(bundledCorpusStatsPath());
+/** The table shipped with the package, read once per process (thread), through the cache when one is given. */
+export function loadBundledCorpusStats(opts: LoadCorpusStatsOptions = {}): CorpusStats {
+  bundled ??= loadCorpusStats(bundledCorpusStatsPath(), opts);
   return bundled;
 }

@@ -120,7 +120,7 @@ export function createExtractor(create: CreateExtractorOptions = {}): Extractor 
   const stopwords = create.stopwords ?? (compounds ? stopwordSet(options.candidates.stopwords) : undefined);
   const headStopwords = compounds && options.phrases.stopHeads !== 'off' ? filmOnlyStopwords() : null;
   const subjects = kg ? new SubjectResolver(kg) : null;
-  const corpusStats = create.corpusStats !== undefined ? create.corpusStats : rerankModel && usesCorpusFeatures(rerankModel) ? loadBundledCorpusStats() : null;
+  const corpusStats = create.corpusStats !== undefined ? create.corpusStats : rerankModel && usesCorpusFeatures(rerankModel) ? loadBundledCorpusStats({ cache }) : null;
   const context: DocumentContext = { options, kg, common, cache: null, jaccardMemo: kg ? new JaccardMemo() : null, idf, rerankModel, stopwords: stopwords ?? null, headStopwords, subjects, corpusStats };
   const filter = createCandidateFilter(options.candidates, stopwords);
   const described = Object.freeze({
