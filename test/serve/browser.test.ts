@@ -23,6 +23,7 @@ import { FEATURE_GLOSSARY, TERM_GLOSSARY } from '../../src/pipeline/glossary.js'
 // The callbacks given to page.evaluate run in the page; the project compiles without the DOM library.
 declare const window: any;
 declare const document: any;
+declare const requestAnimationFrame: (cb: () => void) => number;
 type HTMLElement = { dataset: Record<string, string>; childNodes: Iterable<{ nodeName: string; textContent: string | null }> };
 
 const SAMPLES = 'datasets/samples/reviews.jsonl';
@@ -154,7 +155,8 @@ test('Text view: a review with <script> and <img onerror> is shown as text', { s
   assert.equal(await page.$$eval('#doc img, #doc script, #doc b, #keywords img', (els) => els.length), 0);
   assert.equal(await page.evaluate(() => (window as any).__pwned), undefined);
   assert.equal(await shownText(), evil);
-  await page.waitForTimeout(100);
+  // a frame later: anything the page would run (or throw) has run
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(null)))));
   assert.deepEqual(pageErrors, []);
 });
 
@@ -185,9 +187,15 @@ test('Word graph view: drawn with the three edge kinds; clicking a node lists it
   const pointer = { x: moved.x - 80, y: moved.y - 60 };
   await page.mouse.move(pointer.x, pointer.y);
   await page.mouse.wheel(0, -300);
-  await page.waitForTimeout(600);
-  const zoomed = await page.evaluate((w) => (window as any).filmkw.nodePosition(w), top);
-  assert.ok(Math.hypot(zoomed.x - pointer.x, zoomed.y - pointer.y) > Math.hypot(moved.x - pointer.x, moved.y - pointer.y) * 1.2, 'zoomed in around the pointer');
+  // the camera animates: wait until the node has moved away from the pointer (a state, not a time)
+  const before = Math.hypot(moved.x - pointer.x, moved.y - pointer.y);
+  await page.waitForFunction(
+    ([w, px, py, d]) => {
+      const p = (window as any).filmkw.nodePosition(w);
+      return p !== null && Math.hypot(p.x - px, p.y - py) > d * 1.2;
+    },
+    [top, pointer.x, pointer.y, before] as const,
+  );
   // hiding co-occurrence edges keeps the page working
   await page.uncheck('.edge-kinds input[data-kind=cooc]');
   assert.deepEqual(pageErrors, []);
