@@ -7,29 +7,21 @@
 // DOM state. Skips only where /usr/bin/chromium is absent.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { chromium, type Browser, type Page, type Route } from 'playwright-core';
 import { CHROMIUM_PATH } from '../../src/html/records.js';
 import { VIEWER_CHROMIUM_ARGS } from '../../src/serve/browser.js';
 import { loadKg } from '../../src/kg/load.js';
-import { runTag } from '../../src/batch/tag-run.js';
 import { goldScores, loadBatch } from '../../src/serve/batch.js';
-import { defaultWebDir, startServer, type RunningServer } from '../../src/serve/server.js';
+import { startServer, type RunningServer } from '../../src/serve/server.js';
+import { hasChromium, openViewer, SAMPLES, samples, skip, tagSamples } from './viewer-fixture.js';
 
 declare const window: any;
 declare const document: any;
 declare const getComputedStyle: any;
 
-const SAMPLES = 'datasets/samples/reviews.jsonl';
-const samples = readFileSync(SAMPLES, 'utf8')
-  .trim()
-  .split('\n')
-  .map((l) => JSON.parse(l) as { id: string; text: string; tag: string[] });
-const hasChromium = existsSync(CHROMIUM_PATH);
-const skip = hasChromium ? false : `${CHROMIUM_PATH} is absent (apt-get install chromium; .ci/run installs it)`;
 const EXPLAIN_PLACEHOLDER = 'Hover a marked word to see what lifted it.';
 
 let browser: Browser;
@@ -42,17 +34,12 @@ const pageErrors: string[] = [];
 
 before(async () => {
   if (!hasChromium) return;
-  assert.ok(existsSync(join(defaultWebDir(), 'app.js')), 'dist/web/app.js is missing: run npm run build');
   dir = mkdtempSync(join(tmpdir(), 'filmkw-serve-states-'));
-  tags = join(dir, 'tags.jsonl');
-  await runTag({ input: SAMPLES, format: 'jsonl', idField: 'id', out: tags, topK: 5, stderr: new PassThrough() });
+  tags = await tagSamples(dir);
   server = await startServer({ kg: await loadKg(), kgLabel: 'demo KG', batch: await loadBatch({ files: [tags], input: SAMPLES, idField: 'id', gold: SAMPLES }), port: 0 });
   homonyms = await startServer({ kg: await loadKg({ kg: 'test/fixtures/kg-sources/csv-homonyms' }), kgLabel: 'homonyms', batch: [], port: 0 });
   browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: [...VIEWER_CHROMIUM_ARGS] });
-  page = await browser.newPage({ viewport: { width: 1280, height: 820 } });
-  page.on('pageerror', (e) => pageErrors.push(e.message));
-  await page.goto(server.url);
-  await page.waitForFunction(() => window.filmkw?.ready === true);
+  page = await openViewer(browser, server.url, pageErrors);
 });
 after(async () => {
   await browser?.close();
@@ -206,10 +193,8 @@ test('Batch: F1 of the whole file against its gold keywords, and of the records 
 });
 
 test('KG: entities of the same name, each with the line that tells it apart (films, directors, Douban ids)', { skip }, async () => {
-  const other = await browser.newPage({ viewport: { width: 1280, height: 820 } });
+  const other = await openViewer(browser, homonyms.url, pageErrors);
   try {
-    await other.goto(homonyms.url);
-    await other.waitForFunction(() => window.filmkw?.ready === true);
     await other.click('#tabs button[data-view=kg]');
     await other.fill('#kg-query', '英雄');
     await other.click('#kg-form button');

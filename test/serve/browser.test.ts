@@ -6,18 +6,17 @@
 // go to a temp folder printed as a test diagnostic. Skips only where /usr/bin/chromium is absent.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { PassThrough } from 'node:stream';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { CHROMIUM_PATH } from '../../src/html/records.js';
 import { VIEWER_CHROMIUM_ARGS } from '../../src/serve/browser.js';
 import { loadKg } from '../../src/kg/load.js';
-import { runTag } from '../../src/batch/tag-run.js';
 import { loadBatch } from '../../src/serve/batch.js';
-import { defaultWebDir, startServer, type RunningServer } from '../../src/serve/server.js';
+import { startServer, type RunningServer } from '../../src/serve/server.js';
+import { hasChromium, openViewer, SAMPLES, samples, skip, tagSamples } from './viewer-fixture.js';
 import { FEATURE_GLOSSARY, TERM_GLOSSARY } from '../../src/pipeline/glossary.js';
 
 // The callbacks given to page.evaluate run in the page; the project compiles without the DOM library.
@@ -25,14 +24,6 @@ declare const window: any;
 declare const document: any;
 declare const requestAnimationFrame: (cb: () => void) => number;
 type HTMLElement = { dataset: Record<string, string>; childNodes: Iterable<{ nodeName: string; textContent: string | null }> };
-
-const SAMPLES = 'datasets/samples/reviews.jsonl';
-const samples = readFileSync(SAMPLES, 'utf8')
-  .trim()
-  .split('\n')
-  .map((l) => JSON.parse(l) as { id: string; text: string; tag: string[] });
-const hasChromium = existsSync(CHROMIUM_PATH);
-const skip = hasChromium ? false : `${CHROMIUM_PATH} is absent (apt-get install chromium; .ci/run installs it)`;
 
 let browser: Browser;
 let server: RunningServer;
@@ -43,22 +34,12 @@ const pageErrors: string[] = [];
 
 before(async () => {
   if (!hasChromium) return;
-  assert.ok(existsSync(join(defaultWebDir(), 'app.js')), 'dist/web/app.js is missing: run npm run build');
   dir = mkdtempSync(join(tmpdir(), 'filmkw-serve-browser-'));
   shots = mkdtempSync(join(tmpdir(), 'filmkw-serve-screenshots-'));
-  const tags = join(dir, 'tags.jsonl');
-  await runTag({ input: SAMPLES, format: 'jsonl', idField: 'id', out: tags, topK: 5, stderr: new PassThrough() });
-  const kg = await loadKg();
-  server = await startServer({ kg, kgLabel: 'demo KG', batch: await loadBatch({ files: [tags], input: SAMPLES, idField: 'id', gold: SAMPLES }), port: 0 });
+  const tags = await tagSamples(dir);
+  server = await startServer({ kg: await loadKg(), kgLabel: 'demo KG', batch: await loadBatch({ files: [tags], input: SAMPLES, idField: 'id', gold: SAMPLES }), port: 0 });
   browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: [...VIEWER_CHROMIUM_ARGS] });
-  page = await browser.newPage({ viewport: { width: 1280, height: 820 } });
-  page.on('pageerror', (e) => pageErrors.push(e.message));
-  page.on('dialog', (d) => {
-    pageErrors.push(`dialog: ${d.message()}`);
-    void d.dismiss();
-  });
-  await page.goto(server.url);
-  await page.waitForFunction(() => (window as any).filmkw?.ready === true);
+  page = await openViewer(browser, server.url, pageErrors);
 });
 after(async () => {
   await browser?.close();
