@@ -46,7 +46,7 @@ export interface TrainingDocument {
 
 /** How {@link trainingTable} reads the documents. */
 export interface TableReading {
-  /** Give each document its film and title (GoldDocument `film`, `title`) as the extractor's context. @default true */
+  /** Give each document its film and title (GoldDocument `film`, `title`) as the extractor's context; true when absent. */
   context?: boolean;
   /** Corpus statistics for the corpus features (corpus-stats.ts); absent: none (the features stay 0). */
   corpusStats?: CorpusStats | null;

@@ -188,7 +188,7 @@ export function registerTag(program: Command): void {
     .addOption(new Option('--id-field <field>', 'field path / column of the record id (default: jsonl: the record\'s own "id" when it is a string or a number, else the line number; csv/tsv/txt: the line number)'))
     .addOption(new Option('--film-field <field>', 'field path / column of the film each text is about: a Douban subject id (or a Douban subject URL) or a film name, resolved in the KG (movie/douban/<id> first, then name and alias); read by the re-ranker\'s context features; a film the KG lacks is reported once per run'))
     .addOption(new Option('--title-field <field>', 'field path / column of each text\'s title (a review headline), read by the re-ranker\'s context features'))
-    .addOption(new Option('--corpus-stats <file|self|none>', 'corpus statistics for the re-ranker\'s corpus features: a table of `filmkw corpus build`, self (counted over this input first: it is read twice), or none (default: the table shipped with the package, when the model uses it)'))
+    .addOption(new Option('--corpus-stats <stats>', 'corpus statistics for the re-ranker\'s corpus features: a table file of `filmkw corpus build`, self (counted over this input first: it is read twice), or none (default: the table shipped with the package, when the model uses it)'))
     .addOption(new Option('--encoding <name>', 'input encoding, e.g. gbk, gb18030, big5, utf-16le (default: UTF-8, or UTF-16 when the file starts with its byte-order mark)'))
     .addOption(new Option('--kg <path>', 'KG snapshot file or csv directory (default: the bundled demo KG)'))
     .option('--neo4j', 'read the KG from Neo4j (NEO4J_URI, NEO4J_USER, NEO4J_PASSWORD)', false)
