@@ -103,7 +103,7 @@ export function readExamples(text) {
       for (let j = 0; j < body.length; j++) {
         const first = j;
         let cmd = body[j];
-        while (cmd.endsWith('\\') && j + 1 < body.length) cmd = `${cmd.slice(0, -1)}\n${body[++j]}`;
+        while (cmd.endsWith('\\') && j + 1 < body.length) cmd = `${cmd}\n${body[++j]}`;
         if (cmd.trim() === '' || cmd.trimStart().startsWith('#')) continue;
         section.items.push({ kind: 'sh', line: start + first + 1, text: cmd });
       }
@@ -116,7 +116,7 @@ export function readExamples(text) {
 /** The scratch paths a command writes (`--out P`, `> P`, `split … P`) and reads (every other scratch/ path). */
 function paths(text) {
   const writes = new Set();
-  for (const m of text.matchAll(/(?:--out\s+|>\s*|split .* )(scratch\/[^\s;|&)]+)/gu)) writes.add(m[1]);
+  for (const m of text.matchAll(/(?:--out\s+|>\s*|split\s[^&;|]*?)(scratch\/[^\s;|&)]+)/gu)) writes.add(m[1]);
   const reads = new Set();
   for (const m of text.matchAll(/(?<![\w/])(scratch\/[^\s;|&)'"]+)/gu)) if (!writes.has(m[1])) reads.add(m[1]);
   return { writes, reads };
@@ -130,7 +130,9 @@ export function plan(sections, opts = { long: false }) {
   for (const s of sections) {
     const items = [];
     for (const item of s.items) {
-      const rules = item.kind === 'sh' ? RULES.filter((r) => r.match.test(item.text)) : [];
+      // a rule matches the command as written, or once what the walk did already is taken off (`npm ci && `)
+      const bare = RULES.reduce((t, r) => (r.strip ? t.replace(r.strip, '') : t), item.text);
+      const rules = item.kind === 'sh' ? RULES.filter((r) => r.match.test(item.text) || r.match.test(bare)) : [];
       let skip = null;
       for (const r of rules) {
         if (r.never) skip = `cannot run here: ${r.never}`;
@@ -162,11 +164,26 @@ function freePort() {
   });
 }
 
+/** Process groups of the open section shells: stopped if the walk itself is stopped. */
+const groups = new Set();
+for (const sig of ['SIGINT', 'SIGTERM']) {
+  process.on(sig, () => {
+    for (const pid of groups) {
+      try {
+        process.kill(-pid, 'SIGKILL');
+      } catch {
+        /* gone */
+      }
+    }
+    process.exit(sig === 'SIGINT' ? 130 : 143);
+  });
+}
+
 /** One section's commands in one bash (state shared between its lines), its background jobs stopped at the end. */
 class SectionShell {
-  constructor(cwd, env, logs) {
-    this.logs = logs;
+  constructor(cwd, env) {
     this.bash = spawn('bash', ['--norc', '--noprofile'], { cwd, env, detached: true, stdio: ['pipe', 'pipe', 'inherit'] });
+    groups.add(this.bash.pid);
     this.pending = '';
     this.waiters = [];
     this.bash.stdout.setEncoding('utf8').on('data', (d) => {
@@ -206,6 +223,7 @@ class SectionShell {
     } catch {
       /* gone */
     }
+    groups.delete(this.bash.pid);
   }
 }
 
@@ -262,7 +280,7 @@ async function main() {
   const results = [];
   let n = 0;
   for (const s of steps) {
-    const shell = new SectionShell(clone, env, logs);
+    const shell = new SectionShell(clone, env);
     try {
       for (const it of s.items) {
         n++;
