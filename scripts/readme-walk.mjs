@@ -46,6 +46,7 @@ const READY_DEADLINE_MS = 5 * 60_000;
  */
 export const RULES = [
   { match: /^npm ci && /u, strip: /^npm ci && /u, why: 'the clone was installed with npm ci first' },
+  { match: /^npm run test:readme\b/u, never: 'this walk itself' },
   { match: /^npm test\b|&& npm test\b/u, long: 'the whole test suite' },
   { match: /^npm run test:/u, long: 'a test suite' },
   { match: /^npm run (experiments|bench|crawl-eval)(\s|$)/u, long: 'regenerates committed results (eval/, bench/)' },
@@ -55,6 +56,10 @@ export const RULES = [
   { match: /^node --import tsx bench\//u, long: 'a benchmark' },
   { match: /^(tags = |tags\.zip\()/u, never: 'PySpark, not a shell command' },
   { match: /^hadoop jar /u, never: 'needs a Hadoop cluster' },
+  // `crawl testweb --out web/` writes into the viewer's source folder, which exists: the crawler's issue moves
+  // it (issue 29 names it apart); until then it and what reads its output (the replay server) do not run
+  { match: /^\.\/bin\/filmkw (crawl testweb --out web\/|replay web\/manifest\.tsv)/u, never: 'crawl testweb --out web/ names the viewer\'s source folder (the crawler issue moves it)' },
+  { match: /--via http:\/\/127\.0\.0\.1:8080/u, needs: ['testweb'] },
   { match: /^redis-server /u, needs: ['redis'], background: true, ready: /Ready to accept connections/u },
   { match: /redis:\/\//u, needs: ['redis'] },
   { match: /^\.\/bin\/filmkw worker /u, background: true, ready: /worker/u },
@@ -73,6 +78,7 @@ const NEEDS = {
   neo4j: { what: 'Java 17+ and Maven for a local Neo4j (apt-get install openjdk-17-jre-headless maven)', has: () => which('java') && which('mvn') },
   curl: { what: 'curl', has: () => which('curl') },
   iconv: { what: 'iconv', has: () => which('iconv') },
+  testweb: { what: 'the test web served by the two examples above (not run)', has: () => false },
 };
 const which = (cmd) => spawnSync('sh', ['-c', `command -v ${cmd}`], { stdio: 'ignore' }).status === 0;
 
@@ -135,8 +141,8 @@ export function plan(sections, opts = { long: false }) {
       const rules = item.kind === 'sh' ? RULES.filter((r) => r.match.test(item.text) || r.match.test(bare)) : [];
       let skip = null;
       for (const r of rules) {
-        if (r.never) skip = `cannot run here: ${r.never}`;
-        else if (r.long && !opts.long) skip = `long (${r.long}): --long runs it`;
+        if (r.never) skip ??= `cannot run here: ${r.never}`;
+        else if (r.long && !opts.long) skip ??= `long (${r.long}): --long runs it`;
         for (const n of r.needs ?? []) if (!skip && !has[n]) skip = `needs ${NEEDS[n].what}`;
       }
       const { writes, reads } = item.kind === 'sh' ? paths(item.text) : { writes: new Set(), reads: new Set(/scratch\/[\w.-]+/u.exec(item.text) ?? []) };
@@ -338,9 +344,8 @@ async function main() {
   const failed = results.filter((r) => r.status === 'FAIL');
   log(`readme-walk: ${ran} examples run, ${failed.length} failed, ${results.length - ran} not run (reasons above)`);
   if (status.length > 0) log(`readme-walk: the examples left the clone unclean (git status):\n${status.map((l) => `  ${l}`).join('\n')}`);
-  if (flag('--keep') || given) log(`readme-walk: clone kept at ${clone}`);
-  else rmSync(clone, { recursive: true, force: true });
-  rmSync(work, { recursive: true, force: true });
+  if (flag('--keep') || given) log(`readme-walk: clone kept at ${clone} (the outputs and logs of the examples in ${work})`);
+  else rmSync(work, { recursive: true, force: true });
   return failed.length === 0 && status.length === 0 ? 0 : 1;
 }
 
