@@ -46,6 +46,9 @@ export function crawlOverrides(flags: Record<string, unknown>): Partial<CrawlOpt
   if (md !== undefined) o.maxDepth = md;
   const dm = int('--delay-ms', flags.delayMs, 0);
   if (dm !== undefined) o.delayMs = dm;
+  const cc = int('--concurrency', flags.concurrency, 1);
+  if (cc !== undefined) o.concurrency = cc;
+  if (flags.contact !== undefined) o.contact = flags.contact;
   if (flags.threshold !== undefined) {
     const t = Number(flags.threshold);
     if (!Number.isFinite(t)) throw usageError(`crawl: --threshold must be a number in [0, 1], got ${JSON.stringify(flags.threshold)}`);
@@ -89,6 +92,7 @@ export async function runCrawlCommand(flags: Record<string, unknown>): Promise<v
   const options = resolveCrawlOptions(crawlOverrides(flags));
   const seeds = resolveSeeds(seedsArg);
   const say = (m: string) => process.stderr.write(`${m}\n`);
+  if (!flags.via && !options.contact) say('crawl: warning: no --contact: the User-Agent names no way for a site operator to reach you');
   const kg = await crawlKg(flags as { kg?: string; kgSource?: string[] }, say);
   const tty = process.stderr.isTTY === true;
   const summary = await crawl(

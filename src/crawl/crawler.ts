@@ -42,7 +42,7 @@ import { Fetcher, type FetchResult } from './fetcher.js';
 import type { FrontierEntry } from './frontier.js';
 import { crawlPaths, makeCrawlDirs, readJournalForResume, writeFinalIndex, type CrawlPaths, type FetchEvent, type JournalEvent } from './journal.js';
 import { childLinks, round6 } from './links.js';
-import { hostAllowed, type CrawlOptions } from './options.js';
+import { hostAllowed, resolvedDelayMs, type CrawlOptions } from './options.js';
 import { CrawlOutputs, createOutputs } from './outputs.js';
 import { parsePage } from './page.js';
 import { Politeness } from './politeness.js';
@@ -156,7 +156,7 @@ class CrawlEngine {
   /** Requests taken and not completed, by URL. */
   private readonly taken = new Map<string, CrawlRequest>();
   private readonly inFlightAtKill: string[] = [];
-  private readonly concurrency = 1;
+  private readonly concurrency: number;
   /** Requests being made (their completion not processed yet). */
   private running = 0;
   private serial: Promise<void> = Promise.resolve();
@@ -187,7 +187,8 @@ class CrawlEngine {
     this.lib = TopicLibrary.fromKg(res.kg, o, res.commonWord);
     this.feedback = new LibraryFeedback(this.lib, o, res);
     this.fetcher = new Fetcher(o, run.via);
-    this.politeness = new Politeness(o, this.fetcher, o.delayMs);
+    this.politeness = new Politeness(o, this.fetcher, resolvedDelayMs(o, run.via));
+    this.concurrency = o.concurrency;
     // a dropped entry is never expanded: its pending save is decided on its own sim (bounded memory)
     this.sched = new CrawlScheduler(o, (e) => {
       this.decide(e.url, e.sim);

@@ -263,7 +263,7 @@ export function createServeApp(resources: ServeResources, pool: ExtractionPool):
   app.get('/api/kg/entity', (c) => {
     const name = c.req.query('name') ?? '';
     if (name.trim() === '') throw new BadRequest('"name" must name an entity (name or alias)', 'name');
-    const matches = kg.lookup(name).slice(0, 10).map((i) => browser.detail(i, limits.maxNeighbours));
+    const matches = browser.named(name, limits.maxNeighbours);
     if (matches.length === 0) throw new BadRequest(`no entity is named ${JSON.stringify(name)} (name or alias); try /api/kg/search?q=`, 'name', 404);
     return c.json({ query: name, matches });
   });
