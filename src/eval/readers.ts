@@ -122,6 +122,29 @@ export function decodeText(buf: Buffer): string {
   return buf.toString('utf8');
 }
 
+/**
+ * Whether some record of a jsonl gold file has a non-empty value in a field (unreadable file or lines:
+ * false; {@link readGold} reports those).
+ */
+export function goldHasField(path: string, field: string): boolean {
+  let content: string;
+  try {
+    content = decodeText(readFileSync(path));
+  } catch {
+    return false;
+  }
+  return lines(content).some((raw) => {
+    if (!raw.includes(`"${field}"`)) return false;
+    try {
+      const o = JSON.parse(raw) as Record<string, unknown>;
+      const v = o !== null && typeof o === 'object' ? own(o, field) : undefined;
+      return v !== undefined && v !== null && v !== '';
+    } catch {
+      return false;
+    }
+  });
+}
+
 /** Read and parse a gold file. `displayName` is used in error messages (default: the path). */
 export function readGold(path: string, partial: Partial<ReadGoldOptions> = {}, displayName = path): GoldDocument[] {
   const options = resolveReadGoldOptions(partial as Record<string, unknown>);

@@ -202,3 +202,30 @@ test('eval --ts and --kg-aliases through the CLI (demo KG): each option credits 
   assert.deepEqual(at5('--kg-aliases'), { p: 0.166667, r: 0.5, f1: 0.25 });
   assert.deepEqual(at5('--ts', '--kg-aliases'), { p: 0.416667, r: 1, f1: 0.583333 });
 });
+
+test('eval: the document context (doubanId, title) is read by default when the gold file has it, --film-field none turns it off; a field no record has is one line, exit 3', async () => {
+  const { writeFileSync } = await import('node:fs');
+  const { loadKg } = await import('../../src/kg/load.js');
+  const d = mkdtempSync(join(tmpdir(), 'filmkw-eval-ctx-'));
+  const gold = join(d, 'g.jsonl');
+  writeFileSync(gold, [
+    { id: 'a', text: '《长津湖》由吴京、易烊千玺主演，讲述伍万里的成长。吴京还主演了《战狼2》。', tag: ['长津湖', '伍万里'], doubanId: '长津湖', title: '长津湖' },
+    { id: 'b', text: '战狼2里吴京饰演冷锋，冷锋的故事。', tag: ['冷锋', '吴京'] },
+  ].map((o) => JSON.stringify(o)).join('\n') + '\n');
+  const kg = await loadKg({});
+  const ex = createExtractor({ preset: 'filmkw-rerank', kg });
+  const docs = readGold(gold, { filmField: 'doubanId', titleField: 'title' });
+  const expected = (context: boolean) => roundScores(evaluate(docs.map((x) => ({ id: x.id, gold: x.gold, predicted: ex.extract(x.text, { topK: 10, ...(context ? { film: x.film, title: x.title } : {}) }).map((k) => k.word) }))).macro);
+  const auto = run('eval', '--gold', gold, '--preset', 'filmkw-rerank', '--json');
+  assert.equal(auto.status, 0, auto.stderr);
+  assert.deepEqual(JSON.parse(auto.stdout).macro, expected(true));
+  const none = run('eval', '--gold', gold, '--preset', 'filmkw-rerank', '--json', '--film-field', 'none', '--title-field', 'none');
+  assert.deepEqual(JSON.parse(none.stdout).macro, expected(false));
+  const typo = run('eval', '--gold', gold, '--preset', 'filmkw-rerank', '--film-field', 'doubanid');
+  assert.equal(typo.status, 3);
+  assert.match(typo.stderr, /^filmkw: .*g\.jsonl: no record has a value in the field "doubanid" \(--film-field\)/u);
+  assert.equal(typo.stderr.trimEnd().split('\n').length, 1);
+  const help = run('eval', '--help');
+  assert.match(help.stdout.replace(/\s+/gu, ' '), /--film-field <field> .*auto: "doubanId" when the file has it; none: no film \(default: "auto"\)/u);
+  rmSync(d, { recursive: true, force: true });
+});

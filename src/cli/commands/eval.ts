@@ -13,7 +13,7 @@ import { assertNotAnInput } from '../../util/files.js';
 import type { KgView } from '../../kg/model.js';
 import { usageError } from '../../errors.js';
 import { loadCorpusStats } from '../../pipeline/corpus-stats.js';
-import { NO_GROUP, readGold, type GoldDocument, type ReadGoldOptions } from '../../eval/readers.js';
+import { goldHasField, NO_GROUP, readGold, type GoldDocument, type ReadGoldOptions } from '../../eval/readers.js';
 import { createMatcher, evaluateGroups, parseKs, resolveEvalOptions, type EvalOptions } from '../../eval/metrics.js';
 import { goldPlacement, placementTable } from '../../eval/placement.js';
 import { evaluateSystem } from '../../eval/systems.js';
@@ -54,15 +54,23 @@ interface KgFlags {
   kg?: string | false;
 }
 
+/** The default context fields of a gold file (`--film-field auto`, `--title-field auto`): those of the annotated sets. */
+export const AUTO_CONTEXT_FIELDS = Object.freeze({ film: 'doubanId', title: 'title' });
+
 function readGoldFlags(flags: GoldFlags): GoldDocument[] {
   if (flags.by !== undefined && flags.by.trim() === '') throw usageError(`eval: --by needs a field name, got ${JSON.stringify(flags.by)}`);
+  // auto: the annotated sets' field when the file has it (a jsonl record holds it), else none; none: no context
+  const context = (flag: string | undefined, auto: string): string => {
+    if (flag === undefined || flag === 'auto') return flags.format === 'jsonl' && goldHasField(flags.gold, auto) ? auto : '';
+    return flag === 'none' ? '' : flag;
+  };
   const options: Partial<ReadGoldOptions> = {
     format: flags.format as ReadGoldOptions['format'],
     textField: flags.textField,
     idField: flags.idField,
     ...(flags.by !== undefined ? { groupField: flags.by } : {}),
-    ...(flags.filmField !== undefined ? { filmField: flags.filmField } : {}),
-    ...(flags.titleField !== undefined ? { titleField: flags.titleField } : {}),
+    filmField: context(flags.filmField, AUTO_CONTEXT_FIELDS.film),
+    titleField: context(flags.titleField, AUTO_CONTEXT_FIELDS.title),
   };
   return readGold(flags.gold, options, flags.gold);
 }
@@ -95,8 +103,8 @@ function addGoldOptions(cmd: Command): Command {
     .option('--format <format>', 'gold file format: jsonl (paper, keywords in "tag") or csl (CSL benchmark TSV)', 'jsonl')
     .option('--text-field <field>', 'jsonl: field holding the text', 'text')
     .option('--id-field <field>', 'jsonl: field holding the document id', 'id')
-    .option('--film-field <field>', 'jsonl: field holding the film each text is about (a Douban id or a film name, e.g. doubanId), given to the extractor as the document context')
-    .option('--title-field <field>', 'jsonl: field holding each text\'s title (e.g. title), given to the extractor as the document context')
+    .option('--film-field <field>', `jsonl: field holding the film each text is about (a Douban id or a film name), given to the extractor as the document context; auto: "${AUTO_CONTEXT_FIELDS.film}" when the file has it; none: no film`, 'auto')
+    .option('--title-field <field>', `jsonl: field holding each text's title, given to the extractor as the document context; auto: "${AUTO_CONTEXT_FIELDS.title}" when the file has it; none: no title`, 'auto')
     .option('--kg <file>', 'KG snapshot file or csv directory (default: the bundled demo KG)')
     .option('--no-kg', 'run without a KG (an empty KG: +W/+G/+R add nothing)')
     .option('--backend <name>', 'segmenter backend passed to the pipeline (default: the pipeline default)');
