@@ -1,10 +1,10 @@
 #!/usr/bin/env node
-// Builds the corpus statistics shipped with the package, models/corpus-stats.gz (npm run corpus:stats; README
+// Builds the corpus statistics shipped with the package, models/corpus-stats.tsv (npm run corpus:stats; README
 // "Corpus statistics", models/README.md): `filmkw corpus build` over the unannotated film texts of ../shared/data
 // (the Douban long reviews of the 19 films and of 百鸟朝凤, the short comments on 197 films, the synopses of the
 // two KG sources), with every annotated text (film-dev, film-train, film-train-b) excluded by id and by text,
 // on the merged KG ($FILMKW_KG, else $TMPDIR/filmkw-merged.fkg, built from the three Douban sources when absent).
-//   --out FILE    another path (default models/corpus-stats.gz)
+//   --out FILE    another path (default models/corpus-stats.tsv)
 //   --check       build into a temporary file and compare with the committed table byte for byte (exit 0 / 1)
 // The same data, KG and code give the same bytes.
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -26,9 +26,9 @@ try {
 } catch (err) {
   fail(err.message);
 }
-const committed = join(root, 'models', 'corpus-stats.gz');
+const committed = join(root, 'models', 'corpus-stats.tsv');
 const scratch = args.check ? mkdtempSync(join(tmpdir(), 'filmkw-corpus-stats-')) : null;
-const out = scratch ? join(scratch, 'corpus-stats.gz') : resolve(args.out ?? committed);
+const out = scratch ? join(scratch, 'corpus-stats.tsv') : resolve(args.out ?? committed);
 const texts = join(data, 'texts');
 const kgData = join(data, 'kg');
 const annotated = ['film-dev', 'film-train', 'film-train-b'].map((f) => join(data, 'annotated', `${f}.jsonl`));

@@ -6,7 +6,7 @@
 //                 given; ids must be distinct across them. Never film-dev: film-dev is for choosing.
 //   --film-field F --title-field F   the fields of each document's context (default doubanId, title; a field that
 //                 no record of a file has gives that file's documents no context)
-//   --corpus-stats FILE|none   corpus statistics of the corpus features (default models/corpus-stats.gz, built by
+//   --corpus-stats FILE|none   corpus statistics of the corpus features (default models/corpus-stats.tsv, built by
 //                 npm run corpus:stats)
 //   --context-dropout P --corpus-dropout Q   shares of the documents trained on without their context / with
 //                 the corpus features off (default the recipe's)
@@ -116,7 +116,7 @@ async function main() {
 
   const kgPath = args.kg ?? process.env.FILMKW_KG ?? join(tmpdir(), 'filmkw-merged.fkg');
   if (!existsSync(kgPath) && (args.kg || process.env.FILMKW_KG)) fail(`${kgPath}: no such KG snapshot`, EXIT.INPUT);
-  const statsArg = args['corpus-stats'] ?? join(root, 'models', 'corpus-stats.gz');
+  const statsArg = args['corpus-stats'] ?? join(root, 'models', 'corpus-stats.tsv');
   const statsPath = statsArg === 'none' ? null : resolve(statsArg);
   if (statsPath && !existsSync(statsPath)) fail(`${statsPath}: no such corpus statistics (build them with npm run corpus:stats, or pass --corpus-stats none)`, EXIT.INPUT);
   // the model to compare with (--check), or the output checked writable, before any training

@@ -104,7 +104,7 @@ export const DEFAULT_TREE_PARAMETERS: Readonly<TreeParameters> = Object.freeze({
  * The committed model's recipe besides the tree parameters (issue 24; ANALYSIS.md §8): the training
  * files (in ../shared/data/annotated), the fields of their document context, the optional features it
  * is trained on (the context and corpus families: every feature up to `corpusFilmDocs`), the corpus
- * statistics (models/corpus-stats.gz) and the context dropout.
+ * statistics (models/corpus-stats.tsv) and the context dropout.
  */
 export const RERANK_RECIPE = Object.freeze({
   gold: Object.freeze(['film-train.jsonl', 'film-train-b.jsonl']),

@@ -18,7 +18,11 @@
  *   line 1  a JSON header {"format":"filmkw-corpus-stats","version":1,"docs":N,"films":F,…}
  *   `F  key  docs`            one line per film, in index order (key: a KG film id, or `name:` + the name)
  *   `D  hash  film`           one line per document (16 hex digits; film index, -1 without a film)
- *   `W  surface  df  spread  [film:df,…]`   one line per surface with df ≥ the header's minDf
+ *   `W  surface  df  spread  [film[:df],…]`  one line per surface with df ≥ the header's minDf; the
+ *                            per-film counts of the films with ≥ 2 texts: the first film index, then
+ *                            steps from the previous one, `:df` only when it is above 1
+ * Plain text (tracked files stay small: the shipped table is about 1.9 MB); a gzip-compressed table
+ * (`--out FILE.gz`) is read as well.
  */
 import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
@@ -32,6 +36,8 @@ import { corpusStatsOf, hashHalves, hashSlots, packCorpusTable, unpackCorpusTabl
 
 export const CORPUS_STATS_FORMAT = 'filmkw-corpus-stats';
 export const CORPUS_STATS_VERSION = 1;
+/** Surfaces found in fewer texts than this are left out of a table (they read as absent: df 0). */
+export const DEFAULT_MIN_DF = 3;
 
 /** The statistics of one corpus (see module header). Indices: surfaces k, films j. */
 export interface CorpusStats {
@@ -111,7 +117,7 @@ export class CorpusCounter {
    * The table as text (module header): surfaces with df ≥ `minDf`, in code-unit order; per-film counts
    * for films with ≥ 2 documents; documents by hash. Same counts give the same text.
    */
-  serialize(header: Record<string, unknown> = {}, minDf = 2): string {
+  serialize(header: Record<string, unknown> = {}, minDf = DEFAULT_MIN_DF): string {
     const keys = [...this.films.keys()];
     const out: string[] = [JSON.stringify({ format: CORPUS_STATS_FORMAT, version: CORPUS_STATS_VERSION, docs: this.docs.length, films: keys.length, minDf, ...header })];
     keys.forEach((k, j) => out.push(`F\t${k}\t${this.filmDocCount[j]}`));
@@ -120,7 +126,9 @@ export class CorpusCounter {
     for (const s of surfaces) {
       const w = this.words.get(s)!;
       const per = [...w.films.entries()].filter(([j]) => this.filmDocCount[j] >= 2).sort((a, b) => a[0] - b[0]);
-      out.push(`W\t${s}\t${w.df}\t${w.films.size}${per.length > 0 ? `\t${per.map(([j, c]) => `${j}:${c}`).join(',')}` : ''}`);
+      // per-film counts: film indices as steps from the previous one (the first from 0), `:count` only above 1
+      const list = per.map(([j, c], i) => `${i === 0 ? j : j - per[i - 1][0]}${c > 1 ? `:${c}` : ''}`).join(',');
+      out.push(`W\t${s}\t${w.df}\t${w.films.size}${per.length > 0 ? `\t${list}` : ''}`);
     }
     return `${out.join('\n')}\n`;
   }
@@ -224,11 +232,15 @@ class TableBuilder {
     this.df[k] = intAt(f[2], at, 'df', 1, this.bad);
     this.spread[k] = intAt(f[3], at, 'spread', 0, this.bad);
     if (f.length === 5) {
+      let j = 0;
+      let first = true;
       for (const pair of f[4].split(',')) {
         const colon = pair.indexOf(':');
-        const j = intAt(colon < 0 ? pair : pair.slice(0, colon), at, 'film index', 0, this.bad);
+        // the first film index, then steps (≥ 1) from the previous one; a count of 1 is left out
+        j += intAt(colon < 0 ? pair : pair.slice(0, colon), at, 'film index step', first ? 0 : 1, this.bad);
+        first = false;
         if (j >= this.filmDocs.length) this.bad(at, `film index ${j} is not one of the ${this.filmDocs.length} films`);
-        const c = intAt(colon < 0 ? '' : pair.slice(colon + 1), at, 'film df', 1, this.bad);
+        const c = colon < 0 ? 1 : intAt(pair.slice(colon + 1), at, 'film df', 2, this.bad);
         if (this.per === this.perFilm.length) {
           this.perFilm = grow(this.perFilm);
           this.perCount = grow(this.perCount);
@@ -328,9 +340,9 @@ export function loadPackedCorpusStats(path: string, opts: LoadCorpusStatsOptions
   return opts.cache.bytes('corpus-stats', 'none', stamp, pack, [import.meta.url, new URL('./corpus-pack.js', import.meta.url).href]).value;
 }
 
-/** Path of the table shipped with the package (models/corpus-stats.gz; how it was built: models/README.md). */
+/** Path of the table shipped with the package (models/corpus-stats.tsv; how it was built: models/README.md). */
 export function bundledCorpusStatsPath(): string {
-  return fileURLToPath(new URL('../../models/corpus-stats.gz', import.meta.url));
+  return fileURLToPath(new URL('../../models/corpus-stats.tsv', import.meta.url));
 }
 
 let bundled: CorpusStats | null = null;

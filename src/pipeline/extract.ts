@@ -61,7 +61,7 @@ export interface CreateExtractorOptions {
   cache?: DiskCache | null;
   /**
    * Corpus statistics for the re-ranker's corpus features (corpus-stats.ts), read only when its model
-   * uses them; default the table shipped with the package (models/corpus-stats.gz) when the model uses
+   * uses them; default the table shipped with the package (models/corpus-stats.tsv) when the model uses
    * them; null: none (the features stay off).
    */
   corpusStats?: CorpusStats | null;

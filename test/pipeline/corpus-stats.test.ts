@@ -21,7 +21,7 @@ test('CorpusCounter: distinct surfaces per text, identical texts once, films wit
   assert.equal(c.add('a', ['好看'], 'movie/douban/3'), false, 'the same text again');
   assert.equal(c.duplicates, 1);
   assert.equal(c.documents, 4);
-  const lines = c.serialize({ note: 'x' }).trimEnd().split('\n');
+  const lines = c.serialize({ note: 'x' }, 2).trimEnd().split('\n');
   assert.deepEqual(JSON.parse(lines[0]), { format: 'filmkw-corpus-stats', version: 1, docs: 4, films: 2, minDf: 2, note: 'x' });
   assert.deepEqual(lines.slice(1, 3), ['F\tmovie/douban/1\t2', 'F\tmovie/douban/2\t1']);
   const docs = lines.filter((l) => l.startsWith('D\t'));
@@ -29,6 +29,14 @@ test('CorpusCounter: distinct surfaces per text, identical texts once, films wit
   // 吴京: 2 texts of film 0; 好看: 4 texts, 2 films, per-film count for film 0 only (film 1 has one text); 战狼: df 1, left out
   assert.deepEqual(lines.filter((l) => l.startsWith('W\t')), ['W\t吴京\t2\t1\t0:2', 'W\t好看\t4\t2\t0:2']);
   assert.equal(c.serialize({}, 1).split('\n').filter((l) => l.startsWith('W\t')).length, 3);
+  assert.equal(c.serialize().split('\n').filter((l) => l.startsWith('W\t')).length, 1, 'the default minimum df is 3');
+  // per-film counts: the first film index, then steps; a count of 1 without ":1"
+  const d = new CorpusCounter();
+  for (const [t, f] of [['1', 'f0'], ['2', 'f0'], ['3', 'f1'], ['4', 'f1'], ['5', 'f2'], ['6', 'f2'], ['7', 'f2']] as const) d.add(t, t === '3' ? ['别'] : ['词'], f);
+  assert.deepEqual(d.serialize({}, 2).split('\n').filter((l) => l.startsWith('W\t')), ['W\t词\t6\t3\t0:2,1,1:3']);
+  const back = parseCorpusStats(d.serialize({}, 2), 'd');
+  const k = back.word('词');
+  assert.deepEqual([0, 1, 2].map((j) => back.filmDf(k, j)), [2, 1, 3]);
 });
 
 test('parseCorpusStats: the counts back, gzip or plain; a bad table fails naming the file and the line', () => {
@@ -36,7 +44,7 @@ test('parseCorpusStats: the counts back, gzip or plain; a bad table fails naming
   c.add('a', ['好看', '吴京'], 'f1');
   c.add('b', ['好看', '吴京'], 'f1');
   c.add('c', ['好看'], null);
-  const text = c.serialize();
+  const text = c.serialize({}, 2);
   for (const bytes of [Buffer.from(text), gzipSync(text)]) {
     const s = parseCorpusStats(corpusStatsText(bytes, 't.gz'), 't.gz');
     assert.equal(s.docs, 3);
@@ -61,6 +69,8 @@ test('parseCorpusStats: the counts back, gzip or plain; a bad table fails naming
   bad([...lines, 'Q\tnothing'].join('\n'), new RegExp(`x\\.tsv:${lines.length + 1}: .*expected an F, D or W line`, 'u'));
   bad([lines[0].replace('"docs":3', '"docs":5'), ...lines.slice(1)].join('\n'), /the header says 5 documents, the table lists 3/u);
   bad([...lines, 'W\t新\t2\t1\t7:2'].join('\n'), /film index 7 is not one of the 1 films/u);
+  bad([...lines, 'W\t新\t2\t1\t0,0'].join('\n'), /film index step: expected an integer ≥ 1, got "0"/u);
+  bad([...lines, 'W\t新\t2\t1\t0:1'].join('\n'), /film df: expected an integer ≥ 2, got "1"/u);
   assert.throws(() => corpusStatsText(Buffer.from([0x1f, 0x8b, 1, 2]), 'y.gz'), /y\.gz: corpus statistics: not a readable gzip file/u);
 });
 

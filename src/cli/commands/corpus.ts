@@ -20,7 +20,7 @@ import { checkUntrustedKey, FilmkwError, usageError, writeFailureReason } from '
 import { assertNotAnInput } from '../../util/files.js';
 import { checkEncoding, checkFormat, inferFormat, INPUT_FORMATS, type InputFormat } from '../../io/readers.js';
 import { DEFAULT_PRESET, parseOverride } from '../../pipeline/options.js';
-import { CorpusCounter } from '../../pipeline/corpus-stats.js';
+import { CorpusCounter, DEFAULT_MIN_DF } from '../../pipeline/corpus-stats.js';
 import { countCorpus, readExclusion, type CorpusSource, type CorpusSourceReport } from '../../batch/corpus.js';
 import { loadTagKg } from '../../batch/kg-source.js';
 import { tagExtractorWithKg } from '../../batch/tag-extractor.js';
@@ -155,7 +155,7 @@ export function registerCorpus(program: Command): void {
     .addOption(new Option('--film-field <field>', 'field path / column of each record\'s film (a Douban id, a Douban subject URL or a film name)'))
     .addOption(new Option('--encoding <name>', 'input encoding (default: UTF-8, or UTF-16 by its byte-order mark)'))
     .option('--exclude <file>', 'records to leave out, by id and by text (e.g. the annotated sets), repeatable', collect, [] as string[])
-    .option('--min-df <n>', 'keep the words and phrases found in at least this many texts', '2')
+    .option('--min-df <n>', 'keep the words and phrases found in at least this many texts (fewer: absent, read as df 0)', String(DEFAULT_MIN_DF))
     .addOption(new Option('--kg <path>', 'KG snapshot file or csv directory (default: the bundled demo KG); the same KG as tagging, so the candidates are the same'))
     .option('--neo4j', 'read the KG from Neo4j', false)
     .option('--preset <name>', 'the preset whose candidate stage is counted', DEFAULT_PRESET)
