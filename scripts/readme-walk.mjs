@@ -50,7 +50,7 @@ export const RULES = [
   { match: /^npm test\b|&& npm test\b/u, long: 'the whole test suite' },
   { match: /^npm run test:/u, long: 'a test suite' },
   { match: /^npm run (experiments|bench|crawl-eval)(\s|$)/u, long: 'regenerates committed results (eval/, bench/)' },
-  { match: /^npm run (train:rerank|experiments)/u, needs: ['shared'] },
+  { match: /^npm run (train:rerank|experiments|corpus:stats)/u, needs: ['shared'] },
   { match: /^\.\/bin\/filmkw experiments /u, long: 'runs every experiment system on film-dev' },
   { match: /^npm run train:rerank -- .*--compare/u, long: 'cross-validates two recipes' },
   { match: /^node --import tsx bench\//u, long: 'a benchmark' },
