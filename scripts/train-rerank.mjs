@@ -203,6 +203,9 @@ async function main() {
     if (r.status !== 0) fail('building the merged KG failed', r.status || EXIT.INTERNAL);
   }
   const kg = await loadKg({ kg: kgPath });
+  // the table's candidates come from the KG it was counted on: a table of another KG still works, but it is not the recipe's
+  const statsKg = stats?.header?.kgContentHash;
+  if (statsKg && statsKg !== kg.contentHash) process.stderr.write(`train-rerank: WARNING: ${basename(statsPath)} was counted on the KG ${String(statsKg).slice(0, 12)}…, this KG is ${kg.contentHash.slice(0, 12)}…: rebuild it with npm run corpus:stats (same KG) first\n`);
   const started = Date.now();
   let read;
   try {

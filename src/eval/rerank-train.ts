@@ -111,7 +111,7 @@ export const RERANK_RECIPE = Object.freeze({
   filmField: 'doubanId',
   titleField: 'title',
   optional: Object.freeze(['corpusFilmDocs']),
-  dropout: Object.freeze({ context: 0.3, corpus: 0.25, seed: 1 }) as Dropout,
+  dropout: Object.freeze({ context: 0.5, corpus: 0, seed: 1 }) as Dropout,
 });
 
 /** Fit on the documents' rows. */
