@@ -204,7 +204,7 @@ export function formatSummary(s: ImportSummary): string {
   const res = s.resolved;
   const ambiguousNames = res.ambiguous.reduce((n, g) => n + g.count, 0);
   lines.push(
-    `kg import: entity resolution: ${res.merged} person entities merged into another (${res.rules.map((g) => `${g.reason} ${g.count}`).join(', ') || 'none'}), ` +
+    `kg import: entity resolution: ${res.merged} entities merged into another (${res.rules.map((g) => `${g.reason} ${g.count}`).join(', ') || 'none'}), ` +
       `${res.relationsJoined} relations joined; ${ambiguousNames} name-only people left apart (ambiguous)`,
   );
   for (const g of [...res.rules, ...res.ambiguous]) lines.push(`  ${g.count}× ${g.reason}${g.examples.length ? `  e.g. ${g.examples.join('; ')}` : ''}`);
