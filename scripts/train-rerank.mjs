@@ -6,7 +6,7 @@
 //                 in the order given, e.g. film-train then film-train-b; ids must be distinct across them).
 //                 Never film-dev: film-dev is for choosing.
 //   --kg FILE     the merged KG snapshot (default $FILMKW_KG, else $TMPDIR/filmkw-merged.fkg, built from
-//                 the three Douban sources when absent, as npm run experiments does)
+//                 the three Douban sources and the demo KG when absent, as npm run experiments does)
 //   --out FILE    where to write the model (default models/rerank.json; an existing file other than the
 //                 default is not overwritten without --force)
 //   --cv          also print 5-fold cross-validated macro F1@1..5 on the training file (always done, and
@@ -166,7 +166,7 @@ async function main() {
     const kgData = join(data, 'kg');
     process.stderr.write(`train-rerank: building the merged KG ${kgPath}\n`);
     const r = spawnSync(process.execPath, [join(root, 'bin', 'filmkw'), 'kg', 'import', '--out', kgPath,
-      `openkg:${join(kgData, 'openkg-douban-movie')}`, `kgqa:${join(kgData, 'douban-kgqa-small')}`, `douban-csv:${join(kgData, 'douban-movies-2065')}`], { stdio: 'inherit' });
+      `openkg:${join(kgData, 'openkg-douban-movie')}`, `kgqa:${join(kgData, 'douban-kgqa-small')}`, `douban-csv:${join(kgData, 'douban-movies-2065')}`, 'demo'], { stdio: 'inherit' });
     if (r.status !== 0) fail('building the merged KG failed', r.status || EXIT.INTERNAL);
   }
   const kg = await loadKg({ kg: kgPath });
