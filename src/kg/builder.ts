@@ -682,19 +682,27 @@ export class KgMergeBuilder {
   /** Relations, film lists and synopses follow merged ids (`target`: old id → kept id). */
   private applyTargets(target: ReadonlyMap<string, string>, onFilm: Map<string, FilmPeople>): void {
     if (target.size === 0) return;
-    const rels = [...this.rels.values()];
-    this.rels.clear();
-    for (const r of rels) {
-      const moved: RelRec = { ...r, from: target.get(r.from) ?? r.from, to: r.kind === 'ALIAS' ? r.to : target.get(r.to) ?? r.to };
-      if (r.movieId !== undefined) moved.movieId = target.get(r.movieId) ?? r.movieId;
-      const key = `${moved.kind}\u0000${moved.from}\u0000${moved.to}\u0000${moved.movieId ?? ''}`;
-      if (this.rels.has(key)) this.report.relationsJoined++;
-      else this.rels.set(key, moved);
+    // only the relations that touch a merged id are re-keyed (a few thousand of 100k)
+    for (const [key, r] of [...this.rels]) {
+      const from = target.get(r.from);
+      const to = r.kind === 'ALIAS' ? undefined : target.get(r.to);
+      const movie = r.movieId === undefined ? undefined : target.get(r.movieId);
+      if (from === undefined && to === undefined && movie === undefined) continue;
+      this.rels.delete(key);
+      const moved: RelRec = { ...r, from: from ?? r.from, to: to ?? r.to };
+      if (movie !== undefined) moved.movieId = movie;
+      const next = `${moved.kind}\u0000${moved.from}\u0000${moved.to}\u0000${moved.movieId ?? ''}`;
+      if (this.rels.has(next)) this.report.relationsJoined++;
+      else this.rels.set(next, moved);
     }
+    const touched = (ids: Set<string>) => {
+      for (const id of ids) if (target.has(id)) return true;
+      return false;
+    };
     for (const [movie, f] of [...onFilm]) {
       for (const m of [f.actors, f.all]) {
         for (const [k, ids] of m) {
-          if (![...ids].some((id) => target.has(id))) continue;
+          if (!touched(ids)) continue;
           m.set(k, new Set([...ids].map((id) => target.get(id) ?? id)));
         }
       }

@@ -55,6 +55,7 @@ export function parseSource(arg: string): SourceSpec {
 export interface ImportOptions {
   onProgress?: (msg: string) => void;
   openkg?: Partial<OpenKgOptions>;
+  /** Builder options; `filmkw kg import` passes `commonWord: commonWordTest()` (the title policy's test, exported by the library) so that common-word aliases are dropped. */
   builder?: Partial<BuilderOptions>;
   /**
    * Part-of-speech tagger for the PLAYED name cleanup: 'jieba' (@node-rs/jieba with its bundled
