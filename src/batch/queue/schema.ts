@@ -15,7 +15,7 @@ import { isAbsolute } from 'node:path';
 import { z } from 'zod';
 import { SEGMENTER_BACKENDS } from '../../lexicon/base.js';
 import type { InputRecord } from '../../io/readers.js';
-import { PROTOCOL_VERSION, type ChunkJob } from './protocol.js';
+import { PROTOCOL_VERSION, type ChunkJob, type ChunkOptions } from './protocol.js';
 
 /** Most records in one chunk (the submitter's `--chunk-docs` bound). */
 export const MAX_CHUNK_DOCS = 10_000;
@@ -48,7 +48,7 @@ const location = z.discriminatedUnion('kind', [
 ]);
 
 const record = z.union([
-  z.strictObject({ line: z.int().min(1), id: z.string().max(MAX_ID_CHARS), text: z.string().max(MAX_TEXT_CHARS) }),
+  z.strictObject({ line: z.int().min(1), id: z.string().max(MAX_ID_CHARS), text: z.string().max(MAX_TEXT_CHARS), film: z.string().max(MAX_ID_CHARS).optional(), title: z.string().max(MAX_ID_CHARS).optional() }),
   z.strictObject({ line: z.int().min(1), id: z.string().max(MAX_ID_CHARS).optional(), error: z.string().max(100_000) }),
 ]);
 
@@ -65,9 +65,21 @@ export const chunkJobSchema = z.strictObject({
     backend: z.enum(SEGMENTER_BACKENDS).optional(),
     topK: z.int().min(1).max(1000).optional(),
     explain: z.boolean(),
+    corpusStats: z.literal('none').optional(),
   }),
   records: z.array(record).min(1).max(MAX_CHUNK_DOCS),
 });
+
+/**
+ * The schema and protocol.ts's `ChunkJob` describe the same data: what the schema accepts is a
+ * `ChunkJob`, and both name the same fields (of the job, its options and its records), so a field added
+ * to one and not the other fails the type check here, not a run.
+ */
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+type Keys<T> = T extends unknown ? keyof T : never;
+type Parsed = z.infer<typeof chunkJobSchema>;
+const schemaMatchesProtocol: [Parsed extends ChunkJob ? true : false, Same<keyof Parsed, keyof ChunkJob>, Same<keyof Parsed['options'], keyof ChunkOptions>, Same<Keys<Parsed['records'][number]>, Keys<InputRecord>>] = [true, true, true, true];
+void schemaMatchesProtocol;
 
 /** The job, or why it does not match the schema (the first problem, with its field path). */
 export function parseChunkJob(data: unknown): { job: ChunkJob } | { reason: string } {
@@ -83,6 +95,15 @@ export function parseChunkJob(data: unknown): { job: ChunkJob } | { reason: stri
  * record, in order, each with the record's id, a document with `keywords`, an error record with its
  * line and error), or null when they are. The submitter writes nothing of a chunk that fails this.
  */
+export function checkChunkResult(result: { lines?: unknown; unknownFilms?: unknown }, records: readonly InputRecord[]): string | null {
+  const films = result.unknownFilms;
+  if (films !== undefined && !(Array.isArray(films) && films.length <= records.length && films.every((f) => typeof f === 'string' && f.length <= MAX_ID_CHARS))) {
+    return '"unknownFilms" is not a list of at most one film per record';
+  }
+  return checkChunkLines(result.lines, records);
+}
+
+/** {@link checkChunkResult}'s check of the output lines. */
 export function checkChunkLines(lines: unknown, records: readonly InputRecord[]): string | null {
   if (typeof lines !== 'string') return 'the result has no output lines';
   if (records.length === 0) return lines === '' ? null : 'output for an empty chunk';

@@ -29,7 +29,7 @@ import { flattenIdentity, progressPath, removeProgress, type InputIdentity } fro
 import { checkpointer, checkRun, openOutput, resolveTagOptions, summaryLine, unknownFilmCounter, unknownFilmsWarning, type CheckedRun, type Sink, type TagRunOptions, type TagRunSummary } from '../tag-run.js';
 import { closeQueue, lastRedisError, redisClient, retrying } from './connection.js';
 import { describeKg } from './kg.js';
-import { checkChunkLines, MAX_CHUNK_DOCS } from './schema.js';
+import { checkChunkResult, MAX_CHUNK_DOCS } from './schema.js';
 import { checkRedisUrl, codeVersion, jobId, PROTOCOL_VERSION, QUEUE_NAME, showUrl, type ChunkJob, type ChunkOptions, type ChunkResult } from './protocol.js';
 
 export interface QueueTagOptions extends Omit<TagRunOptions, 'workers' | 'ordered' | 'factory'> {
@@ -265,7 +265,7 @@ async function submitLocked(
           const r = job.returnvalue as ChunkResult | null;
           if (r && typeof r === 'object' && !job.failedReason) {
             // untrusted too: one JSON line per record, the ids and order as sent (schema.ts), or nothing is written
-            const bad = checkChunkLines(r.lines, p.records);
+            const bad = checkChunkResult(r, p.records);
             if (bad === null) return r;
             const by = typeof r.worker === 'string' ? ` from worker ${r.worker.slice(0, 200)}` : '';
             if (!p.redone) {
