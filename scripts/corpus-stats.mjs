@@ -3,7 +3,8 @@
 // "Corpus statistics", models/README.md): `filmkw corpus build` over the unannotated film texts of ../shared/data
 // (the Douban long reviews of the 19 films and of 百鸟朝凤, the short comments on 197 films, the synopses of the
 // two KG sources), with every annotated text (film-dev, film-train, film-train-b) excluded by id and by text,
-// on the merged KG ($FILMKW_KG, else $TMPDIR/filmkw-merged.fkg, built from the three Douban sources when absent).
+// on the merged KG ($FILMKW_KG, else $TMPDIR/filmkw-merged.fkg, built from the three Douban sources and the demo KG when absent, as npm run
+// experiments and train:rerank do).
 //   --out FILE    another path (default models/corpus-stats.tsv)
 //   --check       build into a temporary file and compare with the committed table byte for byte (exit 0 / 1)
 // The same data, KG and code give the same bytes.
@@ -37,7 +38,7 @@ const kg = process.env.FILMKW_KG ?? join(tmpdir(), 'filmkw-merged.fkg');
 const filmkw = (argv, stdio = 'inherit') => spawnSync(process.execPath, [join(root, 'bin', 'filmkw'), ...argv], { stdio });
 if (!existsSync(kg)) {
   process.stderr.write(`corpus-stats: building the merged KG ${kg}\n`);
-  const r = filmkw(['kg', 'import', '--out', kg, `openkg:${join(kgData, 'openkg-douban-movie')}`, `kgqa:${join(kgData, 'douban-kgqa-small')}`, `douban-csv:${join(kgData, 'douban-movies-2065')}`]);
+  const r = filmkw(['kg', 'import', '--out', kg, `openkg:${join(kgData, 'openkg-douban-movie')}`, `kgqa:${join(kgData, 'douban-kgqa-small')}`, `douban-csv:${join(kgData, 'douban-movies-2065')}`, 'demo']);
   if (r.status !== 0) fail('building the merged KG failed', r.status || 70);
 }
 const sources = [

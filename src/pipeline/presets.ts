@@ -112,7 +112,7 @@ export const PRESETS: readonly Preset[] = Object.freeze([
     overrides: {
       ...WG,
       // issue 24: no semantic similarity (R) and a shorter power iteration (nothing measurable lost under
-      // the re-ranker, ≈ 1.1× the speed), a pool of 100 for the model (ANALYSIS.md §8)
+      // the re-ranker, ≈ 1.1× the speed), a pool of 100 for the model (ANALYSIS.md §10)
       semantic: { enabled: false },
       rank: { tol: 0.01, maxIter: 10 },
       candidates: { posFilter: 'none' },

@@ -17,7 +17,7 @@ import { MAX_TREE_DEPTH, loadBundledRerankModel, parseRerankModel, rerankBias, r
 import { createExtractor } from '../../src/pipeline/extract.js';
 import { loadKg } from '../../src/kg/load.js';
 import { FilmkwError } from '../../src/errors.js';
-import { DEFAULT_TREE_PARAMETERS, presetPool } from '../../src/eval/rerank-train.js';
+import { DEFAULT_TREE_PARAMETERS, RERANK_RECIPE, presetPool } from '../../src/eval/rerank-train.js';
 import { fitTrees, lambdaWeight } from '../../src/eval/rerank-fit.js';
 import { tokenDoc } from '../fixtures/pipeline/token-doc.js';
 
@@ -164,24 +164,39 @@ test('fitTrees: deterministic, and learns a threshold rule and an interaction', 
 
 test('the bundled model matches this version of the features and records its training set', () => {
   const m = loadBundledRerankModel();
-  // the core features: no optional one (positionRank) is computed for it
-  assert.deepEqual(m.features, RERANK_FEATURES.slice(0, RERANK_CORE_FEATURE_COUNT));
+  // the core features and the recipe's optional families (document context, corpus statistics), in
+  // order; never positionRank (a second power iteration the committed recipe does not train on)
+  const last = RERANK_FEATURES.indexOf(RERANK_RECIPE.optional[RERANK_RECIPE.optional.length - 1] as (typeof RERANK_FEATURES)[number]);
+  assert.ok(last >= RERANK_CORE_FEATURE_COUNT);
+  assert.deepEqual(m.features, RERANK_FEATURES.slice(0, last + 1));
   assert.ok(!m.features.includes('positionRank'));
   assert.ok(m.trees.length > 0);
-  assert.match(String(m.training?.sha256), /^[0-9a-f]{64}$/);
-  assert.equal(m.training?.file, 'film-train.jsonl');
+  // the recipe's training files (film-dev never among them), context fields and dropout
+  const files = m.training?.files as { file: string; sha256: string; bytes: number }[];
+  assert.deepEqual(files.map((f) => f.file), [...RERANK_RECIPE.gold]);
+  assert.ok(!files.some((f) => /film-dev/u.test(f.file)));
+  for (const f of files) assert.match(f.sha256, /^[0-9a-f]{64}$/);
+  assert.deepEqual(m.training?.dropout, { ...RERANK_RECIPE.dropout });
+  assert.equal((m.training?.context as { filmField?: string })?.filmField, RERANK_RECIPE.filmField);
+  assert.match(String((m.training?.corpusStats as { sha256?: string })?.sha256), /^[0-9a-f]{64}$/);
   // trained for what the pipeline runs: the preset's pool, the committed parameters
   assert.equal(m.training?.pool, presetPool());
   assert.deepEqual(m.training?.parameters, { ...DEFAULT_TREE_PARAMETERS });
   assert.equal(m.trees.length, DEFAULT_TREE_PARAMETERS.trees);
 });
 
-const filmTrain = join(fileURLToPath(new URL('../../', import.meta.url)), '..', 'shared', 'data', 'annotated', 'film-train.jsonl');
-test('the bundled model records the sha256 and size of film-train.jsonl (npm run train:rerank -- --check retrains and compares the bytes)', { skip: !existsSync(filmTrain) && 'needs ../shared/data/annotated/film-train.jsonl' }, () => {
+const annotated = join(fileURLToPath(new URL('../../', import.meta.url)), '..', 'shared', 'data', 'annotated');
+const committedTable = join(fileURLToPath(new URL('../../', import.meta.url)), 'models', 'corpus-stats.tsv');
+test('the bundled model records the sha256 and size of its training files and of the corpus table (npm run train:rerank -- --check retrains and compares the bytes)', { skip: !existsSync(join(annotated, 'film-train.jsonl')) && 'needs ../shared/data/annotated' }, () => {
   const m = loadBundledRerankModel();
-  const bytes = readFileSync(filmTrain);
-  assert.equal(m.training?.sha256, createHash('sha256').update(bytes).digest('hex'));
-  assert.equal(m.training?.bytes, bytes.length);
+  for (const f of m.training?.files as { file: string; sha256: string; bytes: number }[]) {
+    const bytes = readFileSync(join(annotated, f.file));
+    assert.equal(f.sha256, createHash('sha256').update(bytes).digest('hex'), f.file);
+    assert.equal(f.bytes, bytes.length, f.file);
+  }
+  const table = m.training?.corpusStats as { file: string; sha256: string };
+  assert.equal(table.file, 'corpus-stats.tsv');
+  assert.equal(table.sha256, createHash('sha256').update(readFileSync(committedTable)).digest('hex'));
 });
 
 test('filmkw-rerank end to end (demo KG): probabilities in order, explanation adds up, same alone and in a batch', async () => {
