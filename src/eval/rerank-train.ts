@@ -8,8 +8,8 @@
  *
  * `crossValidate` scores parameters by k-fold cross-validation over documents (fold = document index mod k,
  * deterministic) with the same selection as the pipeline (phrases.ts `selectItems`: logit order,
- * first occurrence on ties, no overlapping variants, under the `phrases.dedup` and `phrases.rescueWords`
- * the table was read with), macro F1@1..5 of the held-out folds.
+ * first occurrence on ties, no overlapping variants, under the `phrases.dedup`, `phrases.rescueWords`,
+ * `phrases.fullNames` and `output.castVerbs` the table was read with), macro F1@1..5 of the held-out folds.
  *
  * Driven by scripts/train-rerank.mjs (`npm run train:rerank`), which writes models/rerank.json.
  */
@@ -20,7 +20,9 @@ import { createExtractor } from '../pipeline/extract.js';
 import { resolveOptions } from '../pipeline/options.js';
 import { RERANK_FEATURES } from '../pipeline/rerank.js';
 import { fitTrees, rerankLogit, zeroRerankModel, type RerankModel, type TreeParameters } from '../pipeline/rerank-model.js';
-import { selectItems, type PhraseOptions, type RankedItem } from '../pipeline/phrases.js';
+import { isCastVerb, selectItems, type PhraseOptions, type RankedItem } from '../pipeline/phrases.js';
+import type { OutputOptions } from '../pipeline/core.js';
+import { preferFullNames } from '../pipeline/full-names.js';
 import { evaluate, normalizeKeyword, type EvalResult } from './metrics.js';
 import type { GoldDocument } from './readers.js';
 
@@ -37,8 +39,8 @@ export interface TrainingDocument {
   readonly id: string;
   readonly gold: readonly string[];
   readonly items: readonly { text: string; charStart: number; phrase: boolean; count?: number; x: Float64Array; label: number }[];
-  /** The phrase stage's selection options the table was read with (dedup rule, `rescueWords`); absent: the preset's. */
-  readonly select?: Pick<PhraseOptions, 'dedup' | 'rescueWords'>;
+  /** The selection options the table was read with (dedup rule, `rescueWords`, `output.castVerbs`); absent: the preset's. */
+  readonly select?: Pick<PhraseOptions, 'dedup' | 'rescueWords'> & Partial<Pick<PhraseOptions, 'fullNames'> & Pick<OutputOptions, 'castVerbs'>>;
 }
 
 /**
@@ -48,12 +50,20 @@ export interface TrainingDocument {
  *   are 0 (the committed recipe uses none)
  */
 export function trainingTable(docs: readonly GoldDocument[], kg: KgView, overrides: Record<string, unknown> = {}, optional: readonly string[] = []): TrainingDocument[] {
-  const extractor = createExtractor({ preset: RERANK_PRESET, kg, overrides: { ...overrides, 'phrases.dedup': 'off' }, rerankModel: zeroRerankModel(optional) });
+  // every candidate the model scores, whatever the selection would take (no dedup, cast-list verbs and
+  // short names kept)
+  const extractor = createExtractor({
+    preset: RERANK_PRESET,
+    kg,
+    overrides: { ...overrides, 'phrases.dedup': 'off', 'phrases.fullNames': 'off', 'output.castVerbs': 'keep' },
+    rerankModel: zeroRerankModel(optional),
+  });
   const index = new Map(RERANK_FEATURES.map((f, j) => [f as string, j]));
   const countAt = index.get('logCount')!;
   // the selection of the options asked for (the table itself is read without dedup)
-  const { dedup, rescueWords } = resolveOptions(RERANK_PRESET, overrides).phrases;
-  const select = Object.freeze({ dedup, rescueWords });
+  const resolved = resolveOptions(RERANK_PRESET, overrides);
+  const { dedup, rescueWords } = resolved.phrases;
+  const select = Object.freeze({ dedup, rescueWords, fullNames: resolved.phrases.fullNames, castVerbs: resolved.output.castVerbs });
   return docs.map((d) => {
     const gold = new Set(d.gold.map(normalizeKeyword));
     const keywords = extractor.extract(d.text, { topK: 1_000_000, explain: true });
@@ -72,12 +82,14 @@ export function trainingTable(docs: readonly GoldDocument[], kg: KgView, overrid
 
 /** The top K of one document under a model, as the pipeline selects them (no overlapping variants; the table's selection options). */
 export function selectWithModel(doc: TrainingDocument, model: RerankModel, k: number): string[] {
-  const ranked: RankedItem[] = doc.items.map((it) => ({ text: it.text, value: rerankLogit(model, it.x), charStart: it.charStart, phrase: it.phrase, count: it.count }));
   const select = doc.select ?? DEFAULT_SELECT;
+  const dropCast = select.castVerbs === 'drop';
+  const logits = preferFullNames(doc.items, doc.items.map((it) => rerankLogit(model, it.x)), select.fullNames ?? 'off');
+  const ranked: RankedItem[] = doc.items.map((it, k) => ({ text: it.text, value: dropCast && isCastVerb(it.text) ? NaN : logits[k], charStart: it.charStart, phrase: it.phrase, count: it.count }));
   return selectItems(ranked, 'firstOccurrence', select.dedup, k, select.rescueWords).map((i) => doc.items[i].text);
 }
 
-const DEFAULT_SELECT = Object.freeze({ dedup: 'phrases', rescueWords: 'off' } as const);
+const DEFAULT_SELECT = Object.freeze({ dedup: 'phrases', rescueWords: 'off', fullNames: 'off', castVerbs: 'keep' } as const);
 
 /** The parameters of the committed model (chosen by cross-validation on film-train, ANALYSIS.md §7). */
 export const DEFAULT_TREE_PARAMETERS: Readonly<TreeParameters> = Object.freeze({ trees: 100, depth: 4, rate: 0.1, minLeaf: 20, bins: 32, l2: 1, objective: 'lambdarank' });

@@ -30,6 +30,7 @@ import { exportUserDict } from '../lexicon/dict.js';
 import { baseLexicon } from '../lexicon/base.js';
 import { cachedStrings, type DiskCache } from '../lexicon/cache.js';
 import { loadBundledRerankModel, type RerankModel } from './rerank-model.js';
+import { callAsWritten, keywordsAsWritten, simplifiedCopy } from './script.js';
 
 const NO_COMMON: ReadonlySet<string> = new Set();
 
@@ -113,6 +114,7 @@ export function createExtractor(create: CreateExtractorOptions = {}): Extractor 
   const headStopwords = compounds && options.phrases.stopHeads !== 'off' ? filmOnlyStopwords() : null;
   const context: DocumentContext = { options, kg, common, cache: null, jaccardMemo: kg ? new JaccardMemo() : null, idf, rerankModel, stopwords: stopwords ?? null, headStopwords };
   const filter = createCandidateFilter(options.candidates, stopwords);
+  const simplify = options.lexicon.script === 'simplified';
   const described = Object.freeze({
     ...options,
     segmenter: Object.freeze({ backend: segmenter.backend, dictionaries: { ...segmenter.dictionaries }, userEntries: segmenter.userEntries }),
@@ -122,8 +124,14 @@ export function createExtractor(create: CreateExtractorOptions = {}): Extractor 
     preset: options.preset,
     options: described,
     extract(text: string, call?: ExtractCallOptions): Keyword[] {
-      const tokens = segmenter.tag(text);
-      return extractFromTokens(text, tokens, selectCandidateIndices(tokens, filter), context, call);
+      // a text in traditional script is matched in a simplified copy (lexicon.script, script.ts)
+      const copy = simplify ? simplifiedCopy(text) : null;
+      if (copy === null) {
+        const tokens = segmenter.tag(text);
+        return extractFromTokens(text, tokens, selectCandidateIndices(tokens, filter), context, call);
+      }
+      const tokens = segmenter.tag(copy);
+      return keywordsAsWritten(extractFromTokens(copy, tokens, selectCandidateIndices(tokens, filter), context, callAsWritten(call, text, copy)), text, copy);
     },
   };
 }

@@ -134,6 +134,14 @@ export interface PhraseOptions {
    * @default 'off'
    */
   stopHeads: (typeof PHRASE_STOP_HEADS)[number];
+  /**
+   * Re-ranker only (`rerank.enabled`): a short name (堀越, 天鸣) gives its place in the selection to its
+   * full form among the pooled candidates (堀越二郎, 游天鸣) — a person or name word or a joined name
+   * (`'names'`), or also a compound of the short name and at most two more characters (`'affix'`: 陈+爱琳,
+   * 熊泽+二郎); `'off'`: the two are ranked on their own (full-names.ts).
+   * @default 'off'
+   */
+  fullNames: (typeof PHRASE_FULL_NAMES)[number];
 }
 
 export const PHRASE_SPANS = ['ngrams', 'maximal'] as const;
@@ -144,6 +152,7 @@ export const PHRASE_DEDUP = ['phrases', 'all', 'off'] as const;
 export const PHRASE_PARTS = ['candidates', 'content'] as const;
 export const PHRASE_RESCUE_WORDS = ['off', 'repeated', 'any', 'outside'] as const;
 export const PHRASE_STOP_HEADS = ['off', 'last', 'edges'] as const;
+export const PHRASE_FULL_NAMES = ['off', 'names', 'affix'] as const;
 
 export const DEFAULT_PHRASE_OPTIONS: Readonly<PhraseOptions> = Object.freeze({
   enabled: false,
@@ -158,6 +167,7 @@ export const DEFAULT_PHRASE_OPTIONS: Readonly<PhraseOptions> = Object.freeze({
   rescueWords: 'off',
   nameTail: false,
   stopHeads: 'off',
+  fullNames: 'off',
 });
 
 export const PHRASE_OPTION_RULES: OptionRules<PhraseOptions> = Object.freeze({
@@ -173,6 +183,7 @@ export const PHRASE_OPTION_RULES: OptionRules<PhraseOptions> = Object.freeze({
   rescueWords: { type: 'enum', values: PHRASE_RESCUE_WORDS },
   nameTail: { type: 'boolean' },
   stopHeads: { type: 'enum', values: PHRASE_STOP_HEADS },
+  fullNames: { type: 'enum', values: PHRASE_FULL_NAMES },
 });
 
 /** The candidate occurrences the stage reads (graph.ts `CandidateDoc` satisfies it). */
@@ -631,5 +642,28 @@ function hasNameDot(w: string): boolean {
  * (里 多 比 加 内 提 因 万 本 通 南 文 金 米 达 安 什 西 丁 亚 伊 拉 汉 隆 耶 吉 玛 宁 娃 莫 利).
  */
 export const NAME_TAIL_CHARS = '斯尔特德克森曼恩顿格纳夫勒尼奇姆兹林诺基罗茨蒂伦迪兰登逊根瑞普雷洛奥卡朗托丝科弗塔瑟瓦坦伯维默菲赫娜布泽索松蒙莱珀农希萨妮莉丹汀肯彻博塞威';
+
+/**
+ * Verbs of a cast or credits list (饰演, 扮演, 主演, 客串, 执导 …): what a text says of who plays or makes
+ * a film, never what it is about (guideline rule 3). Not stop words (the paper presets keep them as
+ * graph words); `output.castVerbs: 'drop'` keeps them out of the output ({@link isCastVerb}).
+ */
+export const CAST_VERBS: readonly string[] = Object.freeze([
+  '饰演', '扮演', '饰', '主演', '出演', '参演', '合演', '客串', '领衔', '领衔主演', '联袂主演', '共同主演',
+  '特别出演', '友情出演', '特别客串', '友情客串', '担纲', '执导', '联合执导', '监制',
+]);
+const CAST_VERB_SET: ReadonlySet<string> = new Set(CAST_VERBS);
+const LONG_CAST_VERBS = CAST_VERBS.filter((v) => v.length >= 2);
+
+/**
+ * Whether the surface is a cast-list verb ({@link CAST_VERBS}) or a compound that starts or ends with one of
+ * two or more characters (张三饰演, 饰演李四; not 服饰 or 装饰).
+ */
+export function isCastVerb(text: string): boolean {
+  if (CAST_VERB_SET.has(text)) return true;
+  if (text.length < 3) return false;
+  for (const v of LONG_CAST_VERBS) if (text.startsWith(v) || text.endsWith(v)) return true;
+  return false;
+}
 
 const NOT_AFTER_SEQUEL = /^[0-9A-Za-z年月日号个部集季次岁代期章回场点分秒倍亿万千百元块米%％]/u;
