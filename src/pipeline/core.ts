@@ -96,7 +96,7 @@ export interface DocumentContext {
   rerankModel?: RerankModel | null;
   /** The candidate stage's stop words, needed by `phrases.parts: 'content'` (phrases.ts findCompounds). */
   stopwords?: ReadonlySet<string> | null;
-  /** The film-domain stop words that may head a compound, needed by `phrases.stopHeads` (candidates.ts `filmOnlyStopwords`). */
+  /** The film nouns that may head a compound, needed by `phrases.stopHeads` (candidates.ts `filmHeadNouns`). */
   headStopwords?: ReadonlySet<string> | null;
 }
 
@@ -301,16 +301,28 @@ function withPhrases(ranked: RankedDocument, context: DocumentContext, call: Ext
 function phraseCandidates(tokens: readonly TokenLike[], doc: CandidateDoc, entities: (Int32Array | null)[] | null, context: DocumentContext): PhraseCandidate[] {
   const o = context.options;
   if (!o.phrases.enabled) return [];
-  const exclude = o.phrases.entityWords === 'exclude' ? entities : null;
+  const exclude = o.phrases.entityWords === 'allow' || !entities ? null : o.phrases.entityWords === 'people' ? peopleOnly(entities, context.kg!) : entities;
   if (o.phrases.parts === 'content') {
     const stop = context.stopwords;
     if (!stop) throw usageError('extract: phrases.parts "content" needs the stop words in the document context (DocumentContext.stopwords)');
     const heads = context.headStopwords;
-    if (o.phrases.stopHeads !== 'off' && !heads) throw usageError('extract: phrases.stopHeads needs the film stop words in the document context (DocumentContext.headStopwords)');
+    if (o.phrases.stopHeads !== 'off' && !heads) throw usageError('extract: phrases.stopHeads needs the film head nouns in the document context (DocumentContext.headStopwords)');
     const head = o.phrases.stopHeads !== 'off' ? (w: string): boolean => isStopword(heads!, w) : null;
     return findCompounds(tokens as readonly (TokenLike & { tag?: string })[], doc, o.phrases, (w) => isStopword(stop, w), exclude, head);
   }
   return findPhrases(tokens, doc, o.phrases, exclude);
+}
+
+/** The entities of the words that name a person or a character (`phrases.entityWords: 'people'`); null for the others. */
+function peopleOnly(entities: readonly (Int32Array | null)[], kg: KgView): (Int32Array | null)[] {
+  return entities.map((set) => {
+    if (!set) return null;
+    for (let k = 0; k < set.length; k++) {
+      const kind = kg.kindOf(set[k]);
+      if (kind === 'Person' || kind === 'Character') return set;
+    }
+    return null;
+  });
 }
 
 const POSITION_RANK_FEATURE = RERANK_FEATURES.indexOf('positionRank');

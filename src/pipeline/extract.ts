@@ -24,7 +24,7 @@ import { commonEntityNames } from '../lexicon/title-policy.js';
 import { createSegmenter } from './segment.js';
 import { DEFAULT_BACKEND, type SegmenterBackend } from '../lexicon/base.js';
 import { prepareUserDict, preparedFromStrings, preparedToStrings, type PreparedUserDict } from '../lexicon/user-dict.js';
-import { createCandidateFilter, filmOnlyStopwords, selectCandidateIndices, stopwordSet } from './candidates.js';
+import { createCandidateFilter, filmHeadNouns, selectCandidateIndices, stopwordSet } from './candidates.js';
 import { loadBundledIdf, type IdfTable } from './idf.js';
 import { exportUserDict } from '../lexicon/dict.js';
 import { baseLexicon } from '../lexicon/base.js';
@@ -111,7 +111,7 @@ export function createExtractor(create: CreateExtractorOptions = {}): Extractor 
   // the compound candidates of the re-ranker's phrases (phrases.parts 'content') test the same stop words
   const compounds = options.phrases.enabled && options.phrases.parts === 'content';
   const stopwords = create.stopwords ?? (compounds ? stopwordSet(options.candidates.stopwords) : undefined);
-  const headStopwords = compounds && options.phrases.stopHeads !== 'off' ? filmOnlyStopwords() : null;
+  const headStopwords = compounds && options.phrases.stopHeads !== 'off' ? filmHeadNouns() : null;
   const context: DocumentContext = { options, kg, common, cache: null, jaccardMemo: kg ? new JaccardMemo() : null, idf, rerankModel, stopwords: stopwords ?? null, headStopwords };
   const filter = createCandidateFilter(options.candidates, stopwords);
   const simplify = options.lexicon.script === 'simplified';

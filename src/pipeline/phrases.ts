@@ -72,7 +72,9 @@ export interface PhraseOptions {
    * Whether a phrase may contain a word that names a KG entity (after the title policy): `'exclude'`
    * (entity names are already units of the lexicon, and an entity name plus other words — 吴天明导演,
    * 神山冈仁波齐, X战警小队 — is a variant of the entity, which guideline rule 4 rules out in favour of
-   * the name) or `'allow'`. No effect without a KG.
+   * the name), `'people'` (only a word naming a person or a character is excluded: a film title or a
+   * genre that is a common word is a part like any other, 山村+邮递员, 鸣梁+海峡, 家庭+伦理片), or
+   * `'allow'`. No effect without a KG.
    * @default 'exclude'
    */
   entityWords: (typeof PHRASE_ENTITY_WORDS)[number];
@@ -127,10 +129,12 @@ export interface PhraseOptions {
    */
   nameTail: boolean;
   /**
-   * `parts: 'content'` only: whether a film-domain stop word (dictionaries/stopwords-film.txt and not
-   * nodejieba's general list; 电影, 导演, 人物) may be a part of a compound: `'last'` — as its last part
-   * (the head noun: 邪典电影, 中国电影, 爆米花电影), `'edges'` — as its first or last part (人物塑造
-   * too), `'off'` — never. Never alone and never inside a compound.
+   * `parts: 'content'` only: whether a generic film noun (candidates.ts `FILM_HEAD_NOUNS`: the film stop
+   * words 电影, 导演, 演员, 人物, 情节 … and 片, 剧, whatever their POS tag) may be a part of a compound:
+   * `'last'` — as its last part (the head noun: 邪典电影, 中国电影, 第四代导演, 爆米花片), `'edges'` — as
+   * its first or last part (人物塑造, 主角光环 too; 片 and 剧 only last), `'off'` — never. Only in a
+   * compound of two parts, never alone. (Before issue 24 every film stop word could head a compound of up
+   * to `maxTokens` parts, verbs too: 真心觉得, 此剧讲述.)
    * @default 'off'
    */
   stopHeads: (typeof PHRASE_STOP_HEADS)[number];
@@ -146,7 +150,7 @@ export interface PhraseOptions {
 
 export const PHRASE_SPANS = ['ngrams', 'maximal'] as const;
 export const PHRASE_POS = ['contentWords', 'any'] as const;
-export const PHRASE_ENTITY_WORDS = ['exclude', 'allow'] as const;
+export const PHRASE_ENTITY_WORDS = ['exclude', 'people', 'allow'] as const;
 export const PHRASE_SCORES = ['sum', 'mean', 'max', 'shareSum'] as const;
 export const PHRASE_DEDUP = ['phrases', 'all', 'off'] as const;
 export const PHRASE_PARTS = ['candidates', 'content'] as const;
@@ -502,9 +506,10 @@ export function findCompounds(
     if (part[t] < 0) {
       const tok = tokens[t];
       if (tokenNode[t] >= 0) part[t] = 1;
+      // a film head noun, whatever its tag (片/q, 导演/v)
+      else if (stopHeads !== 'off' && head!(tok.word)) part[t] = 2;
       else if (isFunctionTag(tok.tag) || !hasLetter(tok.word) || hasWhitespace(tok.word)) part[t] = 0;
-      else if (!stop(tok.word)) part[t] = 1;
-      else part[t] = stopHeads !== 'off' && head!(tok.word) ? 2 : 0;
+      else part[t] = stop(tok.word) ? 0 : 1;
     }
     return part[t] > 0;
   };
@@ -582,8 +587,9 @@ export function findCompounds(
           if (isLong(p)) long = true;
           else oneChar++;
           if (isEntity(p)) entity = true;
-          // a film stop word only as the last part, or the first under 'edges'
-          if (part[p] === 2 && m !== b && !(m === a && stopHeads === 'edges')) inner = true;
+          // a film head noun only as the last part, or the first under 'edges' (not 片, 剧: one character),
+          // of a compound of two parts (爆米花+电影; 爆米花+商业+电影 is no keyword)
+          if (part[p] === 2 && ((m !== b && !(m === a && stopHeads === 'edges' && isLong(p))) || b > a + 1)) inner = true;
         }
         if (!hasNode || !long || inner || (entity && !joined)) continue;
         let text = '';
