@@ -145,3 +145,20 @@ test('stopHeads through the extractor: the film stop words reach the compound st
   assert.ok(!candidates({}).includes('邪典电影'));
   assert.ok(candidates({ 'phrases.stopHeads': 'last' }).includes('邪典电影'));
 });
+
+test('entityWords people: a film title inside a longer term is a compound part (长津湖+战役), a person never (吴京+粉丝)', async () => {
+  const kg = await loadKg({});
+  const text = '长津湖战役是抗美援朝的一战。长津湖战役中志愿军冒着严寒作战，吴京粉丝去看了电影，吴京粉丝说长津湖战役很惨烈。';
+  const compounds = (entityWords: string): string[] => {
+    let list: string[] = [];
+    createExtractor({ preset: 'filmkw-rerank', kg, overrides: { 'phrases.entityWords': entityWords } }).extract(text, { candidates: (l) => (list = l.map((c) => c.text)) });
+    return list;
+  };
+  const exclude = compounds('exclude');
+  // the defect: 长津湖 (a Movie of the KG) blocks the compound
+  assert.ok(!exclude.includes('长津湖战役') && !exclude.includes('吴京粉丝'), exclude.join(' '));
+  const people = compounds('people');
+  assert.ok(people.includes('长津湖战役') && !people.includes('吴京粉丝'), people.join(' '));
+  const allow = compounds('allow');
+  assert.ok(allow.includes('长津湖战役') && allow.includes('吴京粉丝'), allow.join(' '));
+});
