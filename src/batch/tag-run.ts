@@ -314,12 +314,12 @@ async function createEngine(o: TagRunOptions, run: CheckedRun, call: TagCallOpti
     const onProgress = (m: string) => stderr.write(`${m}\n`);
     let contentHash: string;
     if (workers === 1) {
-      const kg = await loadTagKg({ kg: o.kg, neo4j: o.neo4j, onProgress });
+      const kg = await loadTagKg({ kg: o.kg, neo4j: o.neo4j, onProgress, liveProgress: o.progress === true });
       kgSource = kg.source;
       contentHash = kg.store.contentHash;
       engine = new InlineEngine(tagExtractorWithKg(args, kg.store), call);
     } else {
-      const kg = await prepareWorkerKg({ kg: o.kg, neo4j: o.neo4j, onProgress });
+      const kg = await prepareWorkerKg({ kg: o.kg, neo4j: o.neo4j, onProgress, liveProgress: o.progress === true });
       kgSource = kg.source;
       contentHash = kg.contentHash;
       try {
@@ -437,6 +437,7 @@ async function tagLocked(o: TagRunOptions, run: CheckedRun): Promise<TagRunSumma
       onBytes: (b: number) => {
         bytesRead = b;
       },
+      onNote: (m: string) => stderr.write(`${m}\n`),
     };
     const pipe = o.pipe ? pipeInput(o.input, readerOptions) : null;
     const source = pipe ? pipe.records : readRecords(o.input, readerOptions);

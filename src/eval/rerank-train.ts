@@ -4,7 +4,7 @@
  * yields the candidates the model scores there (the `rerank.pool` best by the graph score, words and
  * phrases) with their feature vectors; a candidate is a
  * positive when its normalised surface is one of the document's gold keywords (the evaluator's
- * normalisation, metrics.ts). The model is then fitted on all rows (rerank-model.ts `fitTrees`).
+ * normalisation, metrics.ts). The model is then fitted on all rows (rerank-fit.ts `fitTrees`).
  *
  * `crossValidate` scores parameters by k-fold cross-validation over documents (fold = document index mod k,
  * deterministic) with the same selection as the pipeline (phrases.ts `selectItems`: logit order,
@@ -19,7 +19,8 @@ import type { KgView } from '../kg/model.js';
 import { createExtractor } from '../pipeline/extract.js';
 import { resolveOptions } from '../pipeline/options.js';
 import { RERANK_FEATURES } from '../pipeline/rerank.js';
-import { fitTrees, rerankLogit, zeroRerankModel, type RerankModel, type TreeParameters } from '../pipeline/rerank-model.js';
+import { rerankLogit, zeroRerankModel, type RerankModel } from '../pipeline/rerank-model.js';
+import { fitTrees, type TreeParameters } from './rerank-fit.js';
 import { isCastVerb, selectItems, type PhraseOptions, type RankedItem } from '../pipeline/phrases.js';
 import type { OutputOptions } from '../pipeline/core.js';
 import { preferFullNames } from '../pipeline/full-names.js';

@@ -137,6 +137,10 @@ export interface ImportSummary {
   merged: MergeReport['merged'];
   duplicates: MergeReport['duplicates'];
   people: MergeReport['people'];
+  /** Entity resolution: people merged by rule, and names left apart as ambiguous (src/kg/resolve.ts). */
+  resolved: MergeReport['resolved'];
+  /** Alias hygiene: aliases changed and dropped, by rule (src/kg/aliases.ts). */
+  aliases: { changed: { total: number; reasons: ReportGroup[] }; dropped: { total: number; reasons: ReportGroup[] } };
   played: MergeReport['played'];
   /** Self-relations in the input (skipped; also counted under `skipped`). */
   selfRelations: number;
@@ -145,7 +149,10 @@ export interface ImportSummary {
   /** Names whose invisible characters were removed (zero-width, bidi marks, controls). */
   cleaned: { total: number; reasons: ReportGroup[] };
   output?: Record<string, unknown>;
+  /** Reading and merging the sources, ms. */
   ms: number;
+  /** The whole command (checks, reading, merging, writing), ms: set by the CLI. */
+  totalMs?: number;
 }
 
 export function importSummary(r: ImportResult, output?: Record<string, unknown>): ImportSummary {
@@ -159,6 +166,11 @@ export function importSummary(r: ImportResult, output?: Record<string, unknown>)
     merged: r.report.merged,
     duplicates: r.report.duplicates,
     people: r.report.people,
+    resolved: r.report.resolved,
+    aliases: {
+      changed: { total: total(r.report.aliases.changed), reasons: r.report.aliases.changed },
+      dropped: { total: total(r.report.aliases.dropped), reasons: r.report.aliases.dropped },
+    },
     played: r.report.played,
     selfRelations: r.report.selfRelations,
     skipped: { total: total(r.report.skipped), reasons: r.report.skipped },
@@ -189,10 +201,17 @@ export function formatSummary(s: ImportSummary): string {
     `kg import: people: ${s.people.withId} with a Douban id, ${s.people.nameOnly} name-only; name-only credits linked to an id ` +
       `${s.people.linkedSameFilm} on the same film, ${s.people.linkedViaSourcePerson} via the source's own person; ${s.people.ambiguousName} ambiguous`,
   );
+  const res = s.resolved;
+  const ambiguousNames = res.ambiguous.reduce((n, g) => n + g.count, 0);
+  lines.push(
+    `kg import: entity resolution: ${res.merged} person entities merged into another (${res.rules.map((g) => `${g.reason} ${g.count}`).join(', ') || 'none'}), ` +
+      `${res.relationsJoined} relations joined; ${ambiguousNames} name-only people left apart (ambiguous)`,
+  );
+  for (const g of [...res.rules, ...res.ambiguous]) lines.push(`  ${g.count}× ${g.reason}${g.examples.length ? `  e.g. ${g.examples.join('; ')}` : ''}`);
   lines.push(`kg import: PLAYED: ${s.played.relations} relations from ${s.played.mentions} mentions in ${s.played.synopses} synopses`);
   if (s.played.stripped > 0) {
     const ex = s.played.strippedExamples.map((e) => `${e.from} → ${e.to} (${e.at})`).join('; ');
-    lines.push(`kg import: PLAYED: relation prefix stripped from ${s.played.stripped} character names, e.g. ${ex}`);
+    lines.push(`kg import: PLAYED: relation or clause prefix stripped from ${s.played.stripped} character names, e.g. ${ex}`);
   }
   if (s.selfRelations) lines.push(`kg import: ${s.selfRelations} self-relation(s) skipped (listed below)`);
   const groups = (title: string, g: { total: number; reasons: ReportGroup[] }) => {
@@ -201,10 +220,14 @@ export function formatSummary(s: ImportSummary): string {
       lines.push(`  ${r.count}× ${r.reason}${r.examples.length ? `  e.g. ${r.examples.join('; ')}` : ''}`);
     }
   };
+  groups('aliases changed (brackets joined again, region / note tags removed)', s.aliases.changed);
+  groups('aliases dropped', s.aliases.dropped);
   groups('skipped rows (bad input)', s.skipped);
   groups('dropped (by design / not resolvable)', s.dropped);
   if (s.cleaned.total > 0) groups('names with invisible characters removed (zero-width, bidi marks, control characters; kept, cleaned)', s.cleaned);
   if (s.output) lines.push(`kg import: output: ${Object.entries(s.output).map(([k, v]) => `${k} ${typeof v === 'object' ? JSON.stringify(v) : String(v)}`).join(', ')}`);
-  lines.push(`kg import: content hash ${s.contentHash} (${s.ms} ms)`);
+  const write = typeof s.output?.writeMs === 'number' ? `, write ${s.output.writeMs} ms` : '';
+  const all = s.totalMs !== undefined ? `, in all ${(s.totalMs / 1000).toFixed(1)} s` : '';
+  lines.push(`kg import: content hash ${s.contentHash} (read and merge ${s.ms} ms${write}${all})`);
   return lines.join('\n') + '\n';
 }

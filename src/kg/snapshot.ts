@@ -14,7 +14,9 @@
  *   …   sections (zero padding between them), all typed arrays (u8, u16 or i32):
  *                string tables (src/kg/packed.ts StringTable: `<t>.units` u16, `<t>.offsets` i32) for
  *                ids, names, aliasNames; per-entity lists (ListColumn: `<l>.offsets` i32 and the string
- *                table `<l>.items`) for surfaces, aliases and allAliases (aliases ∪ ALIAS targets);
+ *                table `<l>.items`) for surfaces, aliases, sourceIds and allAliases (aliases ∪ ALIAS
+ *                targets); `sourceIds` (model.ts `Entity.sourceIds`) may be absent: files written before
+ *                entity resolution (2026-12) have none and load with empty lists;
  *                kinds u8, movieOf i32, relKind u8, relFrom i32, relTo i32, relMovie i32, nbOffsets i32,
  *                nbTargets i32, nbCounts i32; the name index (NameIndex): string table `index.keys`,
  *                `index.slots`, `index.nameOff`, `index.nameIds`, `index.anyOff`, `index.anyIds` (i32)
@@ -123,6 +125,7 @@ function sectionsOf(store: KgStore): [string, SectionType, Typed][] {
     ...tableSections('names', c.names),
     ...listSections('surfaces', c.surfaces),
     ...listSections('aliases', c.aliases),
+    ...listSections('sourceIds', c.sourceIds),
     ...tableSections('aliasNames', c.aliasNames),
     ...TYPED.map(([name, type]): [string, SectionType, Typed] => [name, type, c[name] as Typed]),
     ...listSections('allAliases', x.allAliases),
@@ -392,10 +395,12 @@ export async function loadSnapshot(path: string, opts: LoadSnapshotOptions = {})
     }
     const lists = [str.ids, str.names, str.surfaces, str.aliases, str.aliasNames];
     if (!lists.every(Array.isArray) || ![str.ids, str.names, str.surfaces, str.aliases].every((a) => a.length === E)) throw fail('inconsistent section lengths');
-    cols = packColumns(str, rest);
+    cols = packColumns({ ...str, sourceIds: str.ids.map(() => []) }, rest);
     opts.onWarning?.(`kg snapshot ${path}: format 1, written by an older filmkw: its strings are parsed and its name index rebuilt at every load (~0.3 s with the merged KG); re-run \`filmkw kg import\` to rewrite it in format ${SNAPSHOT_FORMAT}`);
   } else {
-    cols = { ...rest, ids: table('ids'), names: table('names'), surfaces: list('surfaces'), aliases: list('aliases'), aliasNames: table('aliasNames') };
+    // sourceIds: optional (older format-2 files have none; model.ts `Entity.sourceIds`)
+    const sourceIds = sec.has('sourceIds.offsets') ? list('sourceIds') : ListColumn.from(new Array<string[]>(E).fill([]));
+    cols = { ...rest, ids: table('ids'), names: table('names'), surfaces: list('surfaces'), aliases: list('aliases'), sourceIds, aliasNames: table('aliasNames') };
     indexes = {
       allAliases: list('allAliases'),
       nameIndex: new NameIndex(
@@ -417,6 +422,7 @@ export async function loadSnapshot(path: string, opts: LoadSnapshotOptions = {})
       (cols.aliasNames.check() && 'alias names') ||
       (cols.surfaces.check(E) && 'surfaces') ||
       (cols.aliases.check(E) && 'aliases') ||
+      (cols.sourceIds.check(E) && 'source ids') ||
       (indexes?.allAliases.check(E) && 'all aliases') ||
       (indexes?.nameIndex.check(E) && 'name index');
     if (bad) throw fail(`inconsistent ${bad} section`);

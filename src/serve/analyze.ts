@@ -17,8 +17,8 @@ export interface ViewKeyword {
   score: number;
   kind?: string;
   entityId?: string;
-  /** As `KeywordExplain`, numbers rounded (the tag output's JSON form). */
-  explain?: KeywordExplain;
+  /** As `KeywordExplain`, numbers rounded (the tag output's JSON form), with `why`: the parts read in plain words. */
+  explain?: KeywordExplain & { why: string };
 }
 
 /** A candidate occurrence: `text.slice(start, end)` is its surface; `node` indexes `nodes`. */
@@ -62,13 +62,15 @@ export interface ViewResult {
   edges: ViewEdge[];
   /** Server-side extraction time, ms. */
   ms: number;
+  /** Present when the graph had more drawable edges than the call's `maxEdges`: their number (only the heaviest are in `edges`). */
+  truncated?: { edges: number };
 }
 
 /**
  * Extract and collect the view of one text.
  * @param kg the KG the extractor was made with (for node kinds), or null
  */
-export function analyzeText(extractor: Extractor, kg: KgView | null, text: string, call: { topK: number; explain: boolean }): ViewResult {
+export function analyzeText(extractor: Extractor, kg: KgView | null, text: string, call: { topK: number; explain: boolean; maxEdges?: number }): ViewResult {
   const t0 = performance.now();
   let trace: ExtractTrace | null = null;
   const keywords = extractor.extract(text, { topK: call.topK, explain: call.explain, inspect: (t) => (trace = t) });
@@ -114,8 +116,21 @@ export function analyzeText(extractor: Extractor, kg: KgView | null, text: strin
       kinds,
     });
   }
+  if (call.maxEdges !== undefined && result.edges.length > call.maxEdges) {
+    result.truncated = { edges: result.edges.length };
+    result.edges = heaviest(result.edges, call.maxEdges);
+  }
   result.phraseSpans = phraseSpans(text, view, new Set(doc.words));
   return result;
+}
+
+/** The `max` heaviest edges (ties: the earlier edge), in their original order: a bounded response for any text. */
+function heaviest(edges: readonly ViewEdge[], max: number): ViewEdge[] {
+  const order = edges.map((_, i) => i).sort((a, b) => edges[b].weight - edges[a].weight || a - b);
+  return order
+    .slice(0, max)
+    .sort((a, b) => a - b)
+    .map((i) => edges[i]);
 }
 
 /** Non-overlapping spans of the keywords that are not graph words (multi-token keyphrases), best rank first. */

@@ -57,6 +57,9 @@ function sameFile(cmd: string, outFlag: string, out: string, input: string): Fil
   return usageError(`${cmd}: ${outFlag} ${out} is the input ${input}${how}; writing it would destroy the input; choose another output path`);
 }
 
+/** The names of saved web pages, which a folder input is read for (`tag`, `html text`, `kg import html-list:`). */
+export const HTML_PAGE = /\.html?$/iu;
+
 /** An entry of {@link walkFiles}: a regular file, or an entry that cannot be read with the reason. */
 export interface WalkedFile {
   path: string;

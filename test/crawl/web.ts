@@ -56,7 +56,8 @@ export const plainResources: CrawlResources = {
   keywords: (text, k) => [...new Set(text.match(/\p{Script=Han}{4}/gu) ?? [])].slice(0, k),
 };
 
-export const opts = (o: Partial<CrawlOptions>): Readonly<CrawlOptions> => resolveCrawlOptions({ idfSource: 'none', threshold: 0.1, ...o });
+/** Options of the small-web tests: no IDF, η 0.1, and the sequential order (concurrency 1) unless a test asks for more. */
+export const opts = (o: Partial<CrawlOptions>): Readonly<CrawlOptions> => resolveCrawlOptions({ idfSource: 'none', threshold: 0.1, concurrency: 1, ...o });
 
 /** A chain web: a film hub with `n` film pages and `m` off-topic pages, all linked from the hub. */
 export function hubWeb(n: number, m: number, host = 'films.example'): WebPage[] {
@@ -67,4 +68,18 @@ export function hubWeb(n: number, m: number, host = 'films.example'): WebPage[] 
     ...films.map((u, i) => ({ url: u, body: filmPage(`影片${i}`, [films[(i + 1) % n]!, offs[i % Math.max(1, m)] ?? films[0]!]) })),
     ...offs.map((u, i) => ({ url: u, body: offPage(`新闻${i}`, [offs[(i + 1) % m]!]) })),
   ];
+}
+
+/** `hosts` sites of `pages` pages each: film pages linking the next pages of their site and one page of the next site. */
+export function manyHostWeb(hosts: number, pages: number, offEvery = 0): WebPage[] {
+  const url = (h: number, p: number) => `http://h${h}.example/${p === 0 ? '' : `p/${p}`}`;
+  const out: WebPage[] = [];
+  for (let h = 0; h < hosts; h++) {
+    for (let p = 0; p < pages; p++) {
+      const links = [url(h, (p + 1) % pages), url(h, (p + 2) % pages), url((h + 1) % hosts, (p + 3) % pages)];
+      const off = offEvery > 0 && (h * pages + p) % offEvery === offEvery - 1;
+      out.push({ url: url(h, p), body: off ? offPage(`站点${h}新闻${p}`, links) : filmPage(`站点${h}影片${p}号`, links) });
+    }
+  }
+  return out;
 }

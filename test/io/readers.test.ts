@@ -222,8 +222,9 @@ test('inferFormat / checkFormat', () => {
   assert.equal(inferFormat('x.csv'), 'csv');
   assert.equal(inferFormat('x.tsv'), 'tsv');
   assert.equal(inferFormat('x.txt'), 'txt');
-  assert.equal(inferFormat('x.json'), undefined);
+  assert.equal(inferFormat('x.json'), 'json');
+  assert.equal(inferFormat('x.xml'), undefined);
   assert.equal(inferFormat('page.HTM'), 'html');
   assert.equal(checkFormat('CSV'), 'csv');
-  assert.throws(() => checkFormat('xml'), /unknown --format "xml" \(valid: jsonl, csv, tsv, txt, html\)/u);
+  assert.throws(() => checkFormat('xml'), /unknown --format "xml" \(valid: jsonl, json, csv, tsv, txt, html\)/u);
 });

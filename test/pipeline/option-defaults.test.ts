@@ -103,7 +103,7 @@ const TABLE: [string, string, object, Exempt?][] = [
   }],
   ['src/batch/queue/worker.ts', 'QueueWorkerOptions', QUEUE_WORKER_DEFAULTS, { inputs: ['queue', 'kg', 'signal', 'factory'], computed: ['name', 'cacheDir', 'stderr'] }],
   ['src/kg/import.ts', 'ImportOptions', IMPORT_DEFAULTS, { inputs: ['onProgress', 'openkg', 'builder'] }],
-  ['src/serve/server.ts', 'ServeLimits', SERVE_DEFAULTS],
+  ['src/serve/limits.ts', 'ServeLimits', SERVE_DEFAULTS],
 ];
 
 /**

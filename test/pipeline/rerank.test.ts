@@ -13,11 +13,12 @@ import { fileURLToPath } from 'node:url';
 import { findCompounds, foldNameDots } from '../../src/pipeline/phrases.js';
 import { inCastContext, rerankItems, RERANK_CORE_FEATURE_COUNT, RERANK_FEATURE_COUNT, RERANK_FEATURES } from '../../src/pipeline/rerank.js';
 import { loadBundledIdf } from '../../src/pipeline/idf.js';
-import { MAX_TREE_DEPTH, fitTrees, lambdaWeight, loadBundledRerankModel, parseRerankModel, rerankBias, rerankContributions, rerankLogit, rerankLogits, zeroRerankModel } from '../../src/pipeline/rerank-model.js';
+import { MAX_TREE_DEPTH, loadBundledRerankModel, parseRerankModel, rerankBias, rerankContributions, rerankLogit, rerankLogits, zeroRerankModel } from '../../src/pipeline/rerank-model.js';
 import { createExtractor } from '../../src/pipeline/extract.js';
 import { loadKg } from '../../src/kg/load.js';
 import { FilmkwError } from '../../src/errors.js';
 import { DEFAULT_TREE_PARAMETERS, presetPool } from '../../src/eval/rerank-train.js';
+import { fitTrees, lambdaWeight } from '../../src/eval/rerank-fit.js';
 import { tokenDoc } from '../fixtures/pipeline/token-doc.js';
 
 const noStop = (w: string) => w === '的' || w === '了';

@@ -18,6 +18,7 @@ import { loadKg } from '../../src/kg/load.js';
 import { runTag } from '../../src/batch/tag-run.js';
 import { loadBatch } from '../../src/serve/batch.js';
 import { defaultWebDir, startServer, type RunningServer } from '../../src/serve/server.js';
+import { FEATURE_GLOSSARY, TERM_GLOSSARY } from '../../src/pipeline/glossary.js';
 
 // The callbacks given to page.evaluate run in the page; the project compiles without the DOM library.
 declare const window: any;
@@ -119,11 +120,32 @@ test('Text view: the highlighted keywords are filmkw tag’s, in rank order', { 
   // the default preset (filmkw-rerank): the score is the re-ranker's σ(logit), with its largest feature contributions
   const cliExplain = spawnSync(process.execPath, ['bin/filmkw', 'tag', '-', '--format', 'txt', '--top', '1', '--explain'], { input: `${samples[0].text}\n`, encoding: 'utf8' });
   const top = JSON.parse(cliExplain.stdout).keywords[0] as { score: number; explain: { rerank: { logit: number; features: { feature: string }[] } } };
-  assert.match(tip ?? '', /= σ\(logit [-\d.]+\) · graph score rank [\d.]+ × idf [\d.]+/u);
+  assert.match(tip ?? '', /= σ\(logit [-\d.]+\) · graph score [\d.]+ × IDF [\d.]+/u);
   assert.match(tip ?? '', /logit = bias [-\d.e]+ \+ Σ contributions/u);
   assert.equal(await page.$$eval('#tip table.rerank tr', (rows) => rows.length), 1 + Math.min(6, top.explain.rerank.features.length));
   for (const f of top.explain.rerank.features.slice(0, 6)) assert.ok(tip!.includes(f.feature), f.feature);
   await page.screenshot({ path: join(shots, 'text.png') });
+});
+
+test('Text view: explanations in plain words (the why sentence of tag --explain, glossary tooltips, the glossary panel)', { skip }, async () => {
+  await page.click('#tabs button[data-view=text]');
+  await tagInPage(samples[1].text);
+  const cli = spawnSync(process.execPath, ['bin/filmkw', 'tag', '-', '--format', 'txt', '--top', '5', '--explain'], { input: `${samples[1].text}\n`, encoding: 'utf8' });
+  const keywords = JSON.parse(cli.stdout).keywords as { word: string; explain: { why: string; rerank: { features: { feature: string }[] } } }[];
+  await page.hover('#keywords li[data-rank="2"]');
+  await page.waitForFunction((w) => document.querySelector('#explain b')?.textContent === `2. ${w}`, keywords[1].word);
+  assert.equal(await page.textContent('#explain .why'), keywords[1].explain.why);
+  assert.match(keywords[1].explain.why, /^ranked second: /u);
+  const titles = await page.$$eval('#explain table.rerank [data-feature]', (els) => els.map((e) => [e.getAttribute('data-feature'), e.getAttribute('title')]));
+  assert.equal(titles.length, Math.min(6, keywords[1].explain.rerank.features.length));
+  for (const [feature, title] of titles) assert.equal(title, FEATURE_GLOSSARY[feature as keyof typeof FEATURE_GLOSSARY].means, feature!);
+  for (const key of ['score', 'sigmoid', 'logit', 'bias', 'cooc', 'kg', 'sem', 'rank', 'idf']) {
+    assert.equal(await page.getAttribute(`#explain [data-term="${key}"]`, 'title'), TERM_GLOSSARY[key].means, key);
+  }
+  await page.click('#glossary summary');
+  const listed = await page.$$eval('#glossary-list dt', (els) => els.map((e) => e.textContent));
+  assert.deepEqual(listed, [...Object.values(TERM_GLOSSARY).map((t) => t.label), ...Object.keys(FEATURE_GLOSSARY)]);
+  await page.click('#glossary summary');
 });
 
 test('Text view: a review with <script> and <img onerror> is shown as text', { skip }, async () => {
@@ -233,7 +255,13 @@ test('errors are shown in the page, naming the field', { skip }, async (t) => {
   assert.equal(await page.getAttribute('#topk', 'class'), 'invalid');
   await page.fill('#options', 'graph.window=wide');
   await tagInPage(samples[0].text, 5);
-  assert.match((await page.textContent('#error')) ?? '', /^options: .*window/u);
+  assert.match((await page.textContent('#error')) ?? '', /^options: bad value for graph\.window: "wide"/u, 'the field named once (was "options: options: overrides: …")');
+  // the placeholder's example is a valid override (was prior.idf=none, refused)
+  const example = (await page.getAttribute('#options', 'placeholder'))!;
+  assert.equal(example, 'graph.window=3, prior.idf=off');
+  await page.fill('#options', example);
+  await tagInPage(samples[0].text, 5);
+  assert.equal(await page.isVisible('#error'), false, (await page.textContent('#error')) ?? '');
   await page.fill('#options', '');
   await tagInPage(samples[0].text, 5);
   assert.equal(await page.isVisible('#error'), false);

@@ -1,7 +1,7 @@
 // Front end of `filmkw serve`: tabs, the shared text input, and the wiring of the five views. Every
 // API error is shown in the page (#error) with the input of the field it names marked.
 import { api, byId, showError, ApiError } from './dom.js';
-import { renderText } from './text-view.js';
+import { renderGlossary, renderText } from './text-view.js';
 import { GraphView } from './graph-view.js';
 import { openEntity, searchKg } from './kg-view.js';
 import { runCompare } from './compare-view.js';
@@ -135,6 +135,7 @@ function fillSelect(id: string, values: string[], selected: string): void {
 }
 
 async function init(): Promise<void> {
+  renderGlossary();
   for (const b of document.querySelectorAll<HTMLButtonElement>('#tabs button')) b.addEventListener('click', () => show(b.dataset.view as View));
   byId('run').addEventListener('click', () => void tag());
   byId('text').addEventListener('keydown', (ev) => {

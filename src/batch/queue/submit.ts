@@ -186,7 +186,7 @@ async function submitLocked(
     // Read, enqueue, collect.
     const t0 = Date.now();
     const stats: ReadStats = { invalidUtf8: 0 };
-    const it = readRecords(o.input, { format: o.format, textField: o.textField, idField: o.idField, encoding: o.encoding, maxRecordBytes, stats })[Symbol.asyncIterator]();
+    const it = readRecords(o.input, { format: o.format, textField: o.textField, idField: o.idField, encoding: o.encoding, maxRecordBytes, stats, onNote: (m) => stderr.write(`${m}\n`) })[Symbol.asyncIterator]();
     const startChunk = Math.floor(resumed / chunkDocs);
     let skipLines = resumed - startChunk * chunkDocs;
     for (let i = 0; i < startChunk * chunkDocs; i++) {

@@ -241,7 +241,7 @@ export function registerEval(program: Command): void {
   addGoldOptions(
     program
       .command('experiments')
-      .description("run the paper's experiments (Fig. 5, Fig. 6, nodejieba baselines, option sweep) and write results.md, results.json and SVG charts"),
+      .description("run the paper's experiments (Fig. 5, Fig. 6, nodejieba baselines, option sweep) and write results.md, results.json, SVG charts and report.html (every chart on one page)"),
   )
     .requiredOption('--out <dir>', 'output directory')
     .option('--config <file>', 'experiment config (JSON)', `${packageRoot()}eval/configs/experiments.json`)

@@ -10,7 +10,9 @@
  * txt|jsonl` writing to stdout is a Unix filter: one line per input line, nothing position-dependent
  * (src/batch/pipe.ts; `--pipe` asks for the same with --out or an input file).
  * `--format html`: INPUT is a saved page or a directory of pages (one record per page, main text by
- * src/html/maintext.ts, id = relative path); a directory without --format is read as html.
+ * src/html/maintext.ts, id = relative path); a directory without --format is read as html when it holds
+ * pages, else refused naming what it holds. `--format json` (`.json`): JSON lines or one JSON array.
+ * stdin without --format: jsonl when its first non-blank character is {, else txt (said on stderr).
  * Exit codes: 0 done (error records included), 1 error records and --fail-on-error, 2 usage (unknown
  * option, preset, format, bad value, --resume refused), 3 input (missing file, bad header, KG), 4–6 Neo4j,
  * 7 output not writable.
@@ -18,7 +20,8 @@
 import { statSync } from 'node:fs';
 import { Command, Option } from 'commander';
 import { checkUntrustedKey, usageError, EXIT } from '../../errors.js';
-import { checkEncoding, checkFormat, DEFAULT_TEXT_FIELD, inferFormat, INPUT_FORMATS, type InputFormat } from '../../io/readers.js';
+import { checkEncoding, checkFormat, DEFAULT_TEXT_FIELD, folderFormat, inferFormat, INPUT_FORMATS, type InputFormat } from '../../io/readers.js';
+import { peekStreamFirstChar } from '../../io/json.js';
 import { DEFAULT_MAX_RECORD_BYTES } from '../../io/lines.js';
 import { DEFAULT_OPTIONS, DEFAULT_PRESET, describeOptions, parseOverride, resolveOptions } from '../../pipeline/options.js';
 import { listPresets } from '../../pipeline/presets.js';
@@ -101,9 +104,13 @@ export async function runTagCommand(inputArg: string | undefined, flags: TagFlag
   }
   let format: InputFormat;
   if (flags.format !== undefined) format = checkFormat(flags.format);
-  else if (input === '-') throw usageError(`tag: --format is required when reading stdin (${INPUT_FORMATS.join(', ')})`);
+  else if (input === '-') {
+    // stdin without --format: JSON lines when the first character is {, else one text per line
+    format = (await peekStreamFirstChar(process.stdin)) === '{' ? 'jsonl' : 'txt';
+    process.stderr.write(`tag: reading stdin as ${format} (${format === 'jsonl' ? 'it starts with {' : 'it does not start with {'}; --format to choose)\n`);
+  }
   else {
-    const f = isDirectory(input) ? 'html' : inferFormat(input);
+    const f = isDirectory(input) ? folderFormat(input) : inferFormat(input);
     if (!f) throw usageError(`tag: cannot tell the format of ${input} from its extension; pass --format ${INPUT_FORMATS.join('|')}`);
     format = f;
   }
@@ -169,7 +176,7 @@ export function registerTag(program: Command): void {
     .command('tag')
     .description('Tag documents with keywords: JSON lines out, one per input record, in input order')
     .argument('[input]', 'input file (or, for --format html, a directory of pages), or - for stdin (default: stdin when it is not a terminal)')
-    .addOption(new Option('--format <format>', `input format: ${INPUT_FORMATS.join(', ')} (default: from the file extension; required for stdin)`))
+    .addOption(new Option('--format <format>', `input format: ${INPUT_FORMATS.join(', ')} (json: JSON lines or one JSON array, told by the first character; default: from the file extension; stdin: jsonl when it starts with {, else txt)`))
     .addOption(new Option('--text-field <field>', `jsonl: field path of the text (string or array of strings); csv/tsv: column name (default: "${DEFAULT_TEXT_FIELD}")`))
     .addOption(new Option('--id-field <field>', 'field path / column of the record id (default: jsonl: the record\'s own "id" when it is a string or a number, else the line number; csv/tsv/txt: the line number)'))
     .addOption(new Option('--encoding <name>', 'input encoding, e.g. gbk, gb18030, big5, utf-16le (default: UTF-8, or UTF-16 when the file starts with its byte-order mark)'))
@@ -179,7 +186,7 @@ export function registerTag(program: Command): void {
     .option('--set <key=value>', 'pipeline option override group.key=value, repeatable (e.g. graph.window=3; value read as JSON when it parses)', collect, [] as string[])
     .option('--backend <name>', `segmenter backend: ${SEGMENTER_BACKENDS.join(', ')}`, DEFAULT_BACKEND)
     .addOption(new Option('--top <k>', `keywords per document (default: the preset's output.topK, ${DEFAULT_OPTIONS.output.topK})`))
-    .option('--explain', 'add per keyword the co-occurrence, KG and semantic contributions; with the re-ranker (filmkw-rerank, the default) also its logit and each feature\'s contribution to it', false)
+    .option('--explain', 'add per keyword the co-occurrence, KG and semantic contributions; with the re-ranker (filmkw-rerank, the default) also its logit and each feature\'s contribution to it; `why` reads them in plain words (every term: filmkw glossary)', false)
     .addOption(new Option('--out <file>', 'output file (default: stdout)'))
     .option('--workers <n>', 'worker threads (1 = tag in the main thread)', '1')
     .option('--resume', 'continue an interrupted run of the same --out file (same input and options)', false)
