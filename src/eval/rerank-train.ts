@@ -56,7 +56,7 @@ export function trainingTable(docs: readonly GoldDocument[], kg: KgView, overrid
   const extractor = createExtractor({
     preset: RERANK_PRESET,
     kg,
-    overrides: { ...overrides, 'phrases.dedup': 'off', 'phrases.fullNames': 'off', 'output.castVerbs': 'keep' },
+    overrides: { ...overrides, 'phrases.dedup': 'off', 'phrases.fullNames': false, 'output.castVerbs': 'keep' },
     rerankModel: zeroRerankModel(optional),
   });
   const index = new Map(RERANK_FEATURES.map((f, j) => [f as string, j]));
@@ -85,12 +85,12 @@ export function trainingTable(docs: readonly GoldDocument[], kg: KgView, overrid
 export function selectWithModel(doc: TrainingDocument, model: RerankModel, k: number): string[] {
   const select = doc.select ?? DEFAULT_SELECT;
   const dropCast = select.castVerbs === 'drop';
-  const logits = preferFullNames(doc.items, doc.items.map((it) => rerankLogit(model, it.x)), select.fullNames ?? 'off');
+  const logits = preferFullNames(doc.items, doc.items.map((it) => rerankLogit(model, it.x)), select.fullNames ?? false);
   const ranked: RankedItem[] = doc.items.map((it, k) => ({ text: it.text, value: dropCast && isCastVerb(it.text) ? NaN : logits[k], charStart: it.charStart, phrase: it.phrase, count: it.count }));
   return selectItems(ranked, 'firstOccurrence', select.dedup, k, select.rescueWords).map((i) => doc.items[i].text);
 }
 
-const DEFAULT_SELECT = Object.freeze({ dedup: 'phrases', rescueWords: 'off', fullNames: 'off', castVerbs: 'keep' } as const);
+const DEFAULT_SELECT = Object.freeze({ dedup: 'phrases', rescueWords: 'off', fullNames: false, castVerbs: 'keep' } as const);
 
 /** The parameters of the committed model (chosen by cross-validation on film-train, ANALYSIS.md §7). */
 export const DEFAULT_TREE_PARAMETERS: Readonly<TreeParameters> = Object.freeze({ trees: 100, depth: 4, rate: 0.1, minLeaf: 20, bins: 32, l2: 1, objective: 'lambdarank' });

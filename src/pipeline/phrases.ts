@@ -140,12 +140,12 @@ export interface PhraseOptions {
   stopHeads: (typeof PHRASE_STOP_HEADS)[number];
   /**
    * Re-ranker only (`rerank.enabled`): a short name (堀越, 天鸣) gives its place in the selection to its
-   * full form among the pooled candidates (堀越二郎, 游天鸣) — a person or name word or a joined name
-   * (`'names'`), or also a compound of the short name and at most two more characters (`'affix'`: 陈+爱琳,
-   * 熊泽+二郎); `'off'`: the two are ranked on their own (full-names.ts).
-   * @default 'off'
+   * full form among the pooled candidates (堀越二郎, 游天鸣: a person or name word, a surname plus the
+   * short name, a joined name with the short name as a part), which then ranks at the better of the
+   * two places; `false`: the two are ranked on their own (full-names.ts).
+   * @default false
    */
-  fullNames: (typeof PHRASE_FULL_NAMES)[number];
+  fullNames: boolean;
 }
 
 export const PHRASE_SPANS = ['ngrams', 'maximal'] as const;
@@ -156,7 +156,6 @@ export const PHRASE_DEDUP = ['phrases', 'all', 'off'] as const;
 export const PHRASE_PARTS = ['candidates', 'content'] as const;
 export const PHRASE_RESCUE_WORDS = ['off', 'repeated', 'any', 'outside'] as const;
 export const PHRASE_STOP_HEADS = ['off', 'last', 'edges'] as const;
-export const PHRASE_FULL_NAMES = ['off', 'names', 'affix'] as const;
 
 export const DEFAULT_PHRASE_OPTIONS: Readonly<PhraseOptions> = Object.freeze({
   enabled: false,
@@ -171,7 +170,7 @@ export const DEFAULT_PHRASE_OPTIONS: Readonly<PhraseOptions> = Object.freeze({
   rescueWords: 'off',
   nameTail: false,
   stopHeads: 'off',
-  fullNames: 'off',
+  fullNames: false,
 });
 
 export const PHRASE_OPTION_RULES: OptionRules<PhraseOptions> = Object.freeze({
@@ -187,7 +186,7 @@ export const PHRASE_OPTION_RULES: OptionRules<PhraseOptions> = Object.freeze({
   rescueWords: { type: 'enum', values: PHRASE_RESCUE_WORDS },
   nameTail: { type: 'boolean' },
   stopHeads: { type: 'enum', values: PHRASE_STOP_HEADS },
-  fullNames: { type: 'enum', values: PHRASE_FULL_NAMES },
+  fullNames: { type: 'boolean' },
 });
 
 /** The candidate occurrences the stage reads (graph.ts `CandidateDoc` satisfies it). */
