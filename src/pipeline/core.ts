@@ -59,9 +59,10 @@ export interface OutputOptions {
    */
   annotateEntities: boolean;
   /**
-   * Cast-list verbs (饰演, 扮演, 主演, 客串, 执导 …; phrases.ts `CAST_VERBS`): output like any word
-   * (`'keep'`, the paper presets), or never output (`'drop'`, the preset `filmkw-rerank`). They stay
-   * graph words and candidates either way, so the ranking of the other words does not change.
+   * Cast-list verbs (饰演, 扮演, 主演, 客串, 执导 …; phrases.ts `CAST_VERBS`) and the compounds with one
+   * in them (张三饰演): output like any word (`'keep'`, the paper presets), or never output (`'drop'`, the
+   * preset `filmkw-rerank`). They stay graph words and candidates either way, so the ranking of the other
+   * words does not change.
    * @default 'keep'
    */
   castVerbs: (typeof CAST_VERB_RULES)[number];

@@ -661,13 +661,13 @@ const CAST_VERB_SET: ReadonlySet<string> = new Set(CAST_VERBS);
 const LONG_CAST_VERBS = CAST_VERBS.filter((v) => v.length >= 2);
 
 /**
- * Whether the surface is a cast-list verb ({@link CAST_VERBS}) or a compound that starts or ends with one of
- * two or more characters (张三饰演, 饰演李四; not 服饰 or 装饰).
+ * Whether the surface is a cast-list verb ({@link CAST_VERBS}) or a compound with one of two or more
+ * characters in it (张三饰演, 饰演李四, 王五饰演赵六; not 服饰 or 装饰: 饰 alone counts only as the whole surface).
  */
 export function isCastVerb(text: string): boolean {
   if (CAST_VERB_SET.has(text)) return true;
   if (text.length < 3) return false;
-  for (const v of LONG_CAST_VERBS) if (text.startsWith(v) || text.endsWith(v)) return true;
+  for (const v of LONG_CAST_VERBS) if (text.includes(v)) return true;
   return false;
 }
 
