@@ -6,7 +6,7 @@
 import { existsSync, rmSync, statSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { assertNotAnInput, lockOutput } from '../util/files.js';
-import { FilmkwError, inputError, usageError } from '../errors.js';
+import { FilmkwError, inputError, usageError, writeFailureReason } from '../errors.js';
 import { encodingWarning, readRecords, type InputFormat, type InputRecord, type ReadStats } from '../io/readers.js';
 import { DEFAULT_MAX_RECORD_BYTES } from '../io/lines.js';
 import { resolveOptions } from '../pipeline/options.js';
@@ -46,6 +46,11 @@ export interface TagRunOptions {
   resume?: boolean;
   /** @default 1 */
   workers?: number;
+  /**
+   * Heap cap of each worker thread, MB: a document that needs more on its own becomes an error record
+   * (engine.ts WorkerPool). Given, tagging runs in worker threads even with one worker.
+   */
+  workerHeapMb?: number;
   /** Keywords per document; absent: the preset's default. */
   topK?: number;
   explain?: boolean;
@@ -104,6 +109,17 @@ export interface Sink {
   readonly bytes: number;
 }
 
+/** Why a write failed, in words for the usual codes (ENOSPC: no space left on the device, …). */
+function writeFailure(what: string, path: string, err: Error): FilmkwError {
+  const code = (err as NodeJS.ErrnoException).code;
+  const why = writeFailureReason(code, path);
+  return new FilmkwError('OUTPUT', `tag: ${what} ${path} failed: ${why ? `${why} (${code})` : err.message}`, { cause: err });
+}
+
+/**
+ * The output file: positioned writes and fsync for a regular file; for a device or a pipe (`/dev/null`,
+ * a FIFO), writes in order and no fsync (which those refuse with EINVAL).
+ */
 async function fileSink(path: string, startAt: number | null): Promise<Sink> {
   let fh: FileHandle;
   try {
@@ -115,12 +131,13 @@ async function fileSink(path: string, startAt: number | null): Promise<Sink> {
   } catch (err) {
     throw new FilmkwError('OUTPUT', `tag: cannot write ${path}: ${(err as Error).message}`, { cause: err });
   }
+  const regular = (await fh.stat()).isFile();
   let pos = startAt ?? 0;
   const wrap = async <T>(what: string, f: () => Promise<T>): Promise<T> => {
     try {
       return await f();
     } catch (err) {
-      throw new FilmkwError('OUTPUT', `tag: ${what} ${path} failed: ${(err as Error).message}`, { cause: err });
+      throw writeFailure(what, path, err as Error);
     }
   };
   return {
@@ -132,13 +149,13 @@ async function fileSink(path: string, startAt: number | null): Promise<Sink> {
       await wrap('writing', async () => {
         let off = 0;
         while (off < buf.length) {
-          const { bytesWritten } = await fh.write(buf, off, buf.length - off, pos);
+          const { bytesWritten } = await fh.write(buf, off, buf.length - off, regular ? pos : null);
           off += bytesWritten;
           pos += bytesWritten;
         }
       });
     },
-    sync: () => wrap('fsync of', () => fh.datasync()),
+    sync: () => (regular ? wrap('fsync of', () => fh.datasync()) : Promise.resolve()),
     close: () => wrap('closing', () => fh.close()),
   };
 }
@@ -222,6 +239,7 @@ async function progressBar(stderr: NodeJS.WritableStream, total: number): Promis
 export const TAG_LIMITS = Object.freeze({
   /** Each worker holds its own segmenter and KG (tens of MB each). */
   workers: 64,
+  workerHeapMb: 65_536,
   topK: 1000,
   maxRecordBytes: 1 << 30,
 });
@@ -241,7 +259,7 @@ function checkCount(flag: string, n: number, max: number, why = ''): number {
 export async function runTag(o: TagRunOptions): Promise<TagRunSummary> {
   const run = checkRun(o);
   // One run per output: a second run on the same --out (and its checkpoint) fails naming the first.
-  const unlock = o.out ? lockOutput('tag', o.out) : () => undefined;
+  const unlock = o.out && !run.outputSpecial ? lockOutput('tag', o.out) : () => undefined;
   try {
     return await tagLocked(o, run);
   } finally {
@@ -252,6 +270,10 @@ export async function runTag(o: TagRunOptions): Promise<TagRunSummary> {
 /** What {@link checkRun} settles about a run. */
 export interface CheckedRun {
   stdin: boolean;
+  /** The input can be read only once (a FIFO, `<(…)` process substitution, a device): no fingerprint, no checkpoints. */
+  readOnce: boolean;
+  /** The output is not a regular file (`/dev/null`, a FIFO): no lock, no checkpoints. */
+  outputSpecial: boolean;
   workers: number;
   maxRecordBytes: number;
   stderr: NonNullable<TagRunOptions['stderr']>;
@@ -262,15 +284,34 @@ export function checkRun(o: TagRunOptions): CheckedRun {
   const workers = checkCount('--workers', o.workers ?? TAG_RUN_DEFAULTS.workers, TAG_LIMITS.workers, ' (each worker loads its own segmenter and KG)');
   if (o.topK !== undefined) checkCount('--top', o.topK, TAG_LIMITS.topK);
   const maxRecordBytes = checkCount('--max-record-bytes', o.maxRecordBytes ?? TAG_RUN_DEFAULTS.maxRecordBytes, TAG_LIMITS.maxRecordBytes);
+  if (o.workerHeapMb !== undefined) checkCount('--worker-heap-mb', o.workerHeapMb, TAG_LIMITS.workerHeapMb);
   const stdin = o.input === '-';
+  let readOnce = false;
   if (!stdin) {
     if (!existsSync(o.input)) throw inputError(`tag: input file not found: ${o.input}`);
-    if (o.format !== 'html' && statSync(o.input).isDirectory()) throw inputError(`tag: input is a directory, not a file: ${o.input}`);
+    const st = statSync(o.input);
+    if (o.format !== 'html' && st.isDirectory()) throw inputError(`tag: input is a directory, not a file: ${o.input}`);
+    readOnce = !st.isFile() && !st.isDirectory();
   }
   if (o.resume && !o.out) throw usageError('tag: --resume needs --out FILE (the output of the interrupted run)');
   if (o.resume && stdin) throw usageError('tag: --resume needs an input file (stdin cannot be re-read)');
+  if (o.resume && readOnce) {
+    throw usageError(`tag: --resume needs a regular input file: ${o.input} is a pipe or a device (e.g. <(zcat …)), which can be read only once, so it cannot be fingerprinted to check that it is the interrupted run's input; decompress it to a file first`);
+  }
+  const outputSpecial = o.out !== undefined && specialFile(o.out);
+  if (o.resume && outputSpecial) throw usageError(`tag: --resume needs --out to be a regular file, not ${o.out}`);
   if (o.out) assertNotAnInput('tag', '--out', o.out, [...(stdin ? [] : [o.input]), ...(o.kg ? [o.kg] : [])]);
-  return { stdin, workers, maxRecordBytes, stderr: o.stderr ?? process.stderr };
+  return { stdin, readOnce, outputSpecial, workers, maxRecordBytes, stderr: o.stderr ?? process.stderr };
+}
+
+/** Whether `path` exists and is neither a regular file nor a directory (a device such as /dev/null, a FIFO). */
+function specialFile(path: string): boolean {
+  try {
+    const st = statSync(path);
+    return !st.isFile() && !st.isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 /** The pipeline options of a tag run (errors say `tag:`). */
@@ -301,10 +342,10 @@ async function createEngine(o: TagRunOptions, run: CheckedRun, call: TagCallOpti
   let preset: string;
   let kgSource = 'none (test factory)';
   let identity: Record<string, unknown>;
-  const common = { format: o.format, textField: o.textField ?? null, idField: o.idField ?? null, encoding: o.encoding ?? null, maxRecordBytes, topK: o.topK ?? null, explain: call.explain };
+  const common = { format: o.format, textField: o.textField ?? null, idField: o.idField ?? null, encoding: o.encoding ?? null, maxRecordBytes, topK: o.topK ?? null, explain: call.explain, workerHeapMb: o.workerHeapMb };
   if (o.factory) {
-    const ex = workers === 1 ? await loadFactory(o.factory) : null;
-    engine = ex ? new InlineEngine(ex, call) : await WorkerPool.create(workers, o.factory, call);
+    const ex = workers === 1 && o.workerHeapMb === undefined ? await loadFactory(o.factory) : null;
+    engine = ex ? new InlineEngine(ex, call) : await WorkerPool.create(workers, o.factory, call, { heapMb: o.workerHeapMb });
     preset = ex ? ex.preset : (engine as WorkerPool).info[0].preset;
     identity = { ...common, factory: { module: o.factory.export, args: o.factory.args as Record<string, unknown> } };
   } else {
@@ -313,7 +354,7 @@ async function createEngine(o: TagRunOptions, run: CheckedRun, call: TagCallOpti
     const args: Omit<TagExtractorArgs, 'kg'> = { preset: o.preset, overrides: o.overrides, backend: o.backend, cacheDir: o.cacheDir ?? null };
     const onProgress = (m: string) => stderr.write(`${m}\n`);
     let contentHash: string;
-    if (workers === 1) {
+    if (workers === 1 && o.workerHeapMb === undefined) {
       const kg = await loadTagKg({ kg: o.kg, neo4j: o.neo4j, onProgress, liveProgress: o.progress === true });
       kgSource = kg.source;
       contentHash = kg.store.contentHash;
@@ -322,17 +363,20 @@ async function createEngine(o: TagRunOptions, run: CheckedRun, call: TagCallOpti
       const kg = await prepareWorkerKg({ kg: o.kg, neo4j: o.neo4j, onProgress, liveProgress: o.progress === true });
       kgSource = kg.source;
       contentHash = kg.contentHash;
+      let pool: WorkerPool;
       try {
-        const pool = await WorkerPool.create(workers, { module: siblingModule('tag-extractor', import.meta.url), export: 'createTagExtractor', args: { ...args, kg: { snapshot: kg.snapshot } } }, call);
+        pool = await WorkerPool.create(workers, { module: siblingModule('tag-extractor', import.meta.url), export: 'createTagExtractor', args: { ...args, kg: { snapshot: kg.snapshot } } }, call, { heapMb: o.workerHeapMb });
         const bad = pool.info.find((w) => w.kgHash !== contentHash);
         if (bad) {
           await pool.close();
           throw new Error(`tag: a worker loaded a different KG (content ${bad.kgHash} instead of ${contentHash})`);
         }
-        engine = pool;
-      } finally {
+      } catch (err) {
         kg.cleanup();
+        throw err;
       }
+      // kept until the pool closes: a worker replaced after running out of memory loads it again
+      engine = { parallelism: pool.parallelism, run: (texts) => pool.run(texts), close: () => pool.close().finally(kg.cleanup) };
     }
     identity = { ...common, backend: o.backend ?? null, kgContentHash: contentHash, pipeline: resolved as unknown as Record<string, unknown> };
   }
@@ -349,7 +393,8 @@ export interface RunOutput {
 /** Step 3: the output (a file, checked against its checkpoint for --resume, or stdout). */
 export async function openOutput(o: TagRunOptions, run: CheckedRun, flat: Record<string, string>): Promise<RunOutput> {
   if (!o.out) return { sink: streamSink(o.stdout ?? process.stdout), input: null, resumed: 0 };
-  const input = run.stdin ? null : await inputIdentity(o.input);
+  // a pipe cannot be read twice (fingerprint, then tag), and a device output has no checkpoint: no identity, no checkpoints
+  const input = run.stdin || run.readOnce || run.outputSpecial ? null : await inputIdentity(o.input);
   let resumed = 0;
   let startAt: number | null = null;
   if (o.resume) {

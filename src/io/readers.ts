@@ -199,7 +199,8 @@ export function folderFormat(dir: string, cmd = 'tag'): InputFormat {
   }
   const held = [...byExt.entries()].map(([ext, fs]) => `${fs.length} ${ext}`).join(', ');
   const order: InputFormat[] = ['jsonl', 'json', 'csv', 'tsv', 'txt'];
-  const readable = order.map((fmt) => files.find((f) => !f.problem && inferFormat(f.rel) === fmt)).find((f) => f !== undefined);
+  const visible = files.filter((f) => !f.problem && !f.rel.split('/').some((part) => part.startsWith('.')));
+  const readable = order.map((fmt) => visible.find((f) => inferFormat(f.rel) === fmt)).find((f) => f !== undefined);
   throw usageError(
     `${cmd}: ${dir} is a folder without web pages (.html, .htm), the only kind of file a folder input is read for; it holds ${held || 'no files'}${readable ? `: give one file as INPUT (e.g. ${cmd} ${readable.path})` : ''}`,
   );

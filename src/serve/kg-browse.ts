@@ -54,7 +54,7 @@ export class KgBrowser {
    * alias containing it; at most `limit`.
    */
   search(query: string, limit: number): EntitySummary[] {
-    return this.matching(query, limit).map((i) => ({ ...this.summary(i), about: disambiguation({ id: this.store.idOf(i), kind: this.store.kindOf(i) }, this.links(i)) }));
+    return this.matching(query, limit).map((i) => ({ ...this.summary(i), about: this.about(i, this.links(i)) }));
   }
 
   /** Indices of the entities {@link search} lists. */
@@ -95,7 +95,7 @@ export class KgBrowser {
     const movie = s.movieOf(i);
     const detail: EntityDetail = {
       ...this.summary(i),
-      about: disambiguation({ id: s.idOf(i), kind: s.kindOf(i) }, all),
+      about: this.about(i, all),
       aliases: [...s.aliasesOf(i)],
       surfaces: [...s.surfacesOf(i)],
       neighbours: all.slice(0, limit),
@@ -103,6 +103,11 @@ export class KgBrowser {
     };
     if (movie >= 0) detail.movieId = s.idOf(movie);
     return detail;
+  }
+
+  /** The line that tells entity i from others of its name (kg-words.ts), with the ids merged into it. */
+  private about(i: number, links: readonly NeighbourLink[]): string {
+    return disambiguation({ id: this.store.idOf(i), kind: this.store.kindOf(i), sourceIds: this.store.sourceIdsOf(i) }, links);
   }
 
   /** Every neighbour of entity i with the relations that link them: films first, then people, characters, genres; by name. */

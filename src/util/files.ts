@@ -179,6 +179,12 @@ function readLock(path: string): LockInfo | null {
 const held = new Set<string>();
 let exitHook = false;
 
+/** Remove every lock this process holds (the exit hook; also called before a process ends by a re-raised signal, which runs no exit hook). */
+export function releaseLocks(): void {
+  for (const p of held) rmSync(p, { force: true });
+  held.clear();
+}
+
 /**
  * Take the exclusive lock of an output file; returns the release function (idempotent). Throws
  * FilmkwError('OUTPUT') naming the run that holds it. A lock left by a dead process on this host is
@@ -221,9 +227,7 @@ export function lockOutput(cmd: string, out: string): () => void {
     held.add(path);
     if (!exitHook) {
       exitHook = true;
-      process.on('exit', () => {
-        for (const p of held) rmSync(p, { force: true });
-      });
+      process.on('exit', releaseLocks);
     }
     return () => {
       if (held.delete(path)) rmSync(path, { force: true });

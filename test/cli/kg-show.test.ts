@@ -1,7 +1,7 @@
 /**
  * `filmkw kg show <name|id>` through bin/filmkw (run `npm run build` first): golden text for a film, a
  * person and a character of the demo KG; same-name entities told apart (a csv KG with two films 英雄 and
- * two people 王伟); `--json` equal to the viewer's GET /api/kg/entity answer (the twin); the error lines.
+ * two people 王伟, a name-only credit merged into its Douban person); `--json` equal to the viewer's GET /api/kg/entity answer (the twin); the error lines.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -62,6 +62,7 @@ test('kg show: entities of the same name, each with the line that tells it apart
       '  film · directed by 张艺谋 · with 李连杰 · Douban subject 1306123',
       '  aliases: Hero',
       '  导演 directed by (1): 张艺谋',
+      '  编剧 written by (1): 张艺谋',
       '  主演 cast (1): 李连杰',
       '  类型 genre (1): 武侠',
       '  3 neighbours',
@@ -82,6 +83,9 @@ test('kg show: entities of the same name, each with the line that tells it apart
       ['person/douban/2002', 'person · acted in 天龙八部, 英雄 · Douban celebrity 2002'],
     ],
   );
+  // a name-only credit resolved into the Douban person at import (src/kg/resolve.ts): its id is named
+  const merged = run(['张艺谋', '--kg', HOMONYMS]);
+  assert.equal(merged.stdout.split('\n')[1], '  person · directed 英雄 · wrote 英雄 · Douban celebrity 1054398 · merged from person/name/张艺谋');
 });
 
 test('kg show --json is the viewer\'s GET /api/kg/entity answer, by name and by id', async (t) => {

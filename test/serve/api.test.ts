@@ -15,6 +15,7 @@ import { runTag } from '../../src/batch/tag-run.js';
 import { startServer, type RunningServer } from '../../src/serve/server.js';
 import { loadBatch, parseTagOutput } from '../../src/serve/batch.js';
 import { FilmkwError } from '../../src/errors.js';
+import { evaluate } from '../../src/eval/metrics.js';
 
 const SAMPLES = 'datasets/samples/reviews.jsonl';
 const samples = readFileSync(SAMPLES, 'utf8')
@@ -278,6 +279,16 @@ test('batch: only the files given, filters, most frequent keywords, gold hits', 
   );
   assert.ok(byName.json.matched >= 1);
   assert.equal((await call(`/api/batch/0?entity=${encodeURIComponent('没有这个人')}`)).json.matched, 0);
+  // scores against the gold keywords: filmkw eval's protocol at K = the run's top K, for the file and the filtered records
+  const judged = (ls: typeof lines) => ls.map((l) => ({ id: l.id, gold: samples.find((x) => x.id === l.id)!.tag, predicted: l.keywords.map((k: { word: string }) => k.word) }));
+  const want = (ls: typeof lines) => {
+    const e = evaluate(judged(ls), { ks: [5] });
+    const r4 = (x: { p: number; r: number; f1: number }) => ({ p: Math.round(x.p * 1e4) / 1e4, r: Math.round(x.r * 1e4) / 1e4, f1: Math.round(x.f1 * 1e4) / 1e4 });
+    return { docs: ls.length, k: 5, macro: r4(e.macro['5']), micro: r4(e.micro['5']) };
+  };
+  assert.deepEqual(page.json.scores, { file: want(lines), matched: want(lines) });
+  assert.deepEqual(filtered.json.scores, { file: want(lines), matched: want(lines.filter((l) => l.keywords.some((k: { word: string }) => k.word.includes('长津湖')))) });
+  assert.ok(page.json.scores.file.macro.f1 > 0.3, 'the samples are tagged well');
   for (const path of ['/api/batch/1', '/api/batch/..%2F..%2Fetc%2Fpasswd', '/api/batch/-1']) {
     const r = await call(path);
     assert.equal(r.status, 404, path);

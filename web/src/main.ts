@@ -1,7 +1,7 @@
 // Front end of `filmkw serve`: tabs, the shared text input, and the wiring of the five views. Every
 // API error is shown in the page (#error) with the input of the field it names marked.
-import { api, byId, showError, ApiError } from './dom.js';
-import { renderGlossary, renderText } from './text-view.js';
+import { api, busy, byId, showError, ApiError, Latest } from './dom.js';
+import { clearText, renderGlossary, renderText } from './text-view.js';
 import { GraphView } from './graph-view.js';
 import { openEntity, searchKg } from './kg-view.js';
 import { runCompare } from './compare-view.js';
@@ -23,13 +23,45 @@ const page: FilmkwPage = { ready: false, nodePosition: (word) => graphView.posit
 
 let current: View = 'text';
 let lastText = '';
+const tagging = new Latest();
+const comparing = new Latest();
 const graphView = new GraphView((id) => void jumpToEntity(id));
 const batchView = new BatchView((text, gold) => {
-  byId<HTMLTextAreaElement>('text').value = text;
-  byId<HTMLInputElement>('gold').value = (gold ?? []).join(', ');
+  newInput(text, gold ?? [], 'batch');
   show('text');
   void tag();
 });
+
+/** Where the text came from: a sample (named in the Sample menu), a batch record, a file, or typing. */
+type InputSource = 'sample' | 'batch' | 'file' | 'typed';
+/** Whether the gold keywords were filled in with the text (a sample's or a batch record's), not typed. */
+let goldFromInput = false;
+
+/**
+ * A new text: every view that showed the previous one is emptied (keywords, explain panel, word graph,
+ * compare columns) until it is tagged; the Sample menu names a sample only while its text is the input;
+ * gold keywords that came with the previous text go with it.
+ */
+function newInput(text: string | null, gold: readonly string[] | null, source: InputSource): void {
+  if (text !== null) byId<HTMLTextAreaElement>('text').value = text;
+  if (source !== 'sample') byId<HTMLSelectElement>('sample').value = '';
+  const goldBox = byId<HTMLInputElement>('gold');
+  if (gold !== null) {
+    goldBox.value = gold.join(', ');
+    goldFromInput = true;
+  } else if (goldFromInput) {
+    goldBox.value = '';
+    goldFromInput = false;
+  }
+  tagging.start(); // an answer still on its way is for the previous text
+  comparing.start();
+  lastText = '';
+  page.result = undefined;
+  clearText();
+  graphView.clear();
+  byId('compare-out').replaceChildren();
+  byId('status').textContent = source === 'typed' ? 'the text changed: press Tag' : '';
+}
 
 function show(view: View): void {
   current = view;
@@ -80,11 +112,13 @@ function request(): Record<string, unknown> {
 async function tag(): Promise<void> {
   showError(null);
   const status = byId('status');
-  status.textContent = 'tagging…';
+  status.textContent = '';
+  const ticket = tagging.start();
   try {
     const t0 = performance.now();
     const body = request();
-    const result = await api<ExtractResult>('/api/extract', body);
+    const result = await busy({ buttons: ['run'], progress: byId('tag-progress'), label: 'tagging', dim: byId('view-text') }, () => api<ExtractResult>('/api/extract', body));
+    if (!tagging.current(ticket)) return; // the input changed meanwhile
     const t1 = performance.now();
     lastText = body.text as string;
     renderText(lastText, result, { openEntity: (id) => void jumpToEntity(id) });
@@ -99,6 +133,7 @@ async function tag(): Promise<void> {
     status.textContent = `${result.keywords.length} keywords · ${result.nodes.length} words, ${result.edges.length} edges · extraction ${result.ms.toFixed(1)} ms, in all ${(t2 - t0).toFixed(0)} ms`;
     if (current === 'compare') await compare();
   } catch (err) {
+    if (!tagging.current(ticket)) return;
     status.textContent = '';
     showError(err);
   }
@@ -106,6 +141,7 @@ async function tag(): Promise<void> {
 
 async function compare(): Promise<void> {
   showError(null);
+  const ticket = comparing.start();
   try {
     const body = request();
     const gold = byId<HTMLInputElement>('gold')
@@ -113,9 +149,12 @@ async function compare(): Promise<void> {
       .map((s) => s.trim())
       .filter(Boolean);
     const presets = ['a', 'b', 'c', 'd'].map((x) => byId<HTMLSelectElement>(`preset-${x}`).value).filter((p) => p !== '');
-    await runCompare({ text: body.text, topK: body.topK, options: body.options, presets, gold: gold.length ? gold : undefined });
+    const label = `comparing ${presets.length} presets`;
+    await busy({ buttons: ['compare', 'ladder', 'run'], progress: byId('compare-progress'), label, dim: byId('compare-out') }, () =>
+      runCompare({ text: body.text, topK: body.topK, options: body.options, presets, gold: gold.length ? gold : undefined }, () => comparing.current(ticket)),
+    );
   } catch (err) {
-    showError(err);
+    if (comparing.current(ticket)) showError(err);
   }
 }
 
@@ -138,6 +177,7 @@ async function init(): Promise<void> {
   renderGlossary();
   for (const b of document.querySelectorAll<HTMLButtonElement>('#tabs button')) b.addEventListener('click', () => show(b.dataset.view as View));
   byId('run').addEventListener('click', () => void tag());
+  byId('text').addEventListener('input', () => newInput(null, null, 'typed'));
   byId('text').addEventListener('keydown', (ev) => {
     if ((ev as KeyboardEvent).key === 'Enter' && ((ev as KeyboardEvent).ctrlKey || (ev as KeyboardEvent).metaKey)) void tag();
   });
@@ -154,7 +194,7 @@ async function init(): Promise<void> {
   byId<HTMLInputElement>('upload').addEventListener('change', async (ev) => {
     const file = (ev.target as HTMLInputElement).files?.[0];
     if (!file) return;
-    byId<HTMLTextAreaElement>('text').value = await file.text();
+    newInput(await file.text(), null, 'file');
     void tag();
   });
   try {
@@ -173,8 +213,7 @@ async function init(): Promise<void> {
     sampleSel.addEventListener('change', () => {
       const s = samples.find((x) => x.id === sampleSel.value);
       if (!s) return;
-      byId<HTMLTextAreaElement>('text').value = s.text;
-      byId<HTMLInputElement>('gold').value = (s.tag ?? []).join(', ');
+      newInput(s.text, s.tag ?? [], 'sample');
       void tag();
     });
     fillSelect('batch-file', info.batch.map((b) => String(b.index)), '0');

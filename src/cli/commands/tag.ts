@@ -4,7 +4,7 @@
  *
  *   filmkw tag [INPUT|-] [--format jsonl|csv|tsv|txt|html] [--text-field F] [--id-field F]
  *              [--kg FILE|DIR | --neo4j] [--preset P] [--set key=value]... [--backend B] [--top K]
- *              [--explain] [--out FILE] [--workers N] [--resume] [--max-record-bytes N] [--fail-on-error]
+ *              [--explain] [--out FILE] [--workers N] [--worker-heap-mb N] [--resume] [--max-record-bytes N] [--fail-on-error]
  *
  * Output: JSON lines, one per input record, in input order (src/batch/format.ts). `tag - --format
  * txt|jsonl` writing to stdout is a Unix filter: one line per input line, nothing position-dependent
@@ -30,6 +30,7 @@ import { runTag, summaryLine } from '../../batch/tag-run.js';
 import { PIPE_FORMATS } from '../../batch/pipe.js';
 import { readProgress } from '../../batch/resume.js';
 import { cacheDirFromEnv } from '../../lexicon/cache.js';
+import { endBySignal } from '../signals.js';
 
 interface TagFlags {
   format?: string;
@@ -45,6 +46,7 @@ interface TagFlags {
   explain?: boolean;
   out?: string;
   workers: string;
+  workerHeapMb?: string;
   resume?: boolean;
   maxRecordBytes: string;
   failOnError?: boolean;
@@ -72,13 +74,15 @@ function integer(name: string, raw: string): number {
 }
 
 /**
- * SIGINT / SIGTERM: say what is saved and how to continue, exit 130 / 143. The checkpoint on disk is
- * always consistent (resume.ts), so stopping at once is safe; worker threads end with the process and
- * the output lock is removed by its exit hook.
+ * SIGINT / SIGTERM: say what is saved and how to continue, then end by the signal (130 / 143; cli/signals.ts:
+ * the process ends even when a pipe read blocks). The checkpoint on disk is always consistent (resume.ts),
+ * so stopping at once is safe; worker threads end with the process and the output lock is removed first.
  */
-function interrupted(sig: 'SIGINT' | 'SIGTERM', out: string | undefined): never {
+function interrupted(sig: 'SIGINT' | 'SIGTERM', out: string | undefined, readOnce: boolean): never {
   let msg: string;
-  if (out) {
+  if (out && readOnce) {
+    msg = `tag: interrupted (${sig}); the input is a pipe, which cannot be read again: ${out} is incomplete, run the command again from the start`;
+  } else if (out) {
     let saved: number | null = null;
     try {
       saved = readProgress(out)?.records ?? null;
@@ -93,7 +97,18 @@ function interrupted(sig: 'SIGINT' | 'SIGTERM', out: string | undefined): never 
     msg = `tag: interrupted (${sig}); the output on stdout is incomplete (a long run written with --out FILE can be continued with --resume)`;
   }
   process.stderr.write(`${process.stderr.isTTY ? '\n' : ''}filmkw: ${msg}\n`);
-  process.exit(EXIT[sig]);
+  endBySignal(sig);
+}
+
+/** Whether `input` can be read only once (a FIFO, `<(…)`, a device). */
+function readOnlyOnce(input: string): boolean {
+  if (input === '-') return false;
+  try {
+    const st = statSync(input);
+    return !st.isFile() && !st.isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 export async function runTagCommand(inputArg: string | undefined, flags: TagFlags): Promise<void> {
@@ -127,7 +142,8 @@ export async function runTagCommand(inputArg: string | undefined, flags: TagFlag
     const [k, v] = parseOverride(a);
     overrides[k] = v;
   }
-  const stopOnSignal = (sig: 'SIGINT' | 'SIGTERM') => interrupted(sig, flags.out);
+  const readOnce = readOnlyOnce(input);
+  const stopOnSignal = (sig: 'SIGINT' | 'SIGTERM') => interrupted(sig, flags.out, readOnce);
   const onInt = () => stopOnSignal('SIGINT');
   const onTerm = () => stopOnSignal('SIGTERM');
   process.on('SIGINT', onInt);
@@ -162,7 +178,7 @@ export async function runTagCommand(inputArg: string | undefined, flags: TagFlag
     summary = await runQueueTag({ ...common, ...q });
     process.stderr.write(queueSummaryLine(summary, flags.out));
   } else {
-    summary = await runTag({ ...common, workers: integer('--workers', flags.workers) });
+    summary = await runTag({ ...common, workers: integer('--workers', flags.workers), workerHeapMb: flags.workerHeapMb === undefined ? undefined : integer('--worker-heap-mb', flags.workerHeapMb) });
     process.stderr.write(summaryLine(summary, flags.out));
   }
   process.off('SIGINT', onInt);
@@ -189,6 +205,7 @@ export function registerTag(program: Command): void {
     .option('--explain', 'add per keyword the co-occurrence, KG and semantic contributions; with the re-ranker (filmkw-rerank, the default) also its logit and each feature\'s contribution to it; `why` reads them in plain words (every term: filmkw glossary)', false)
     .addOption(new Option('--out <file>', 'output file (default: stdout)'))
     .option('--workers <n>', 'worker threads (1 = tag in the main thread)', '1')
+    .addOption(new Option('--worker-heap-mb <n>', 'heap cap of each worker thread in MB: a document that needs more on its own becomes an error record and the run goes on (given, tagging runs in worker threads even with --workers 1)'))
     .option('--resume', 'continue an interrupted run of the same --out file (same input and options)', false)
     .option('--max-record-bytes <n>', 'longest line / csv record; longer ones become error records', String(DEFAULT_MAX_RECORD_BYTES))
     .option('--fail-on-error', 'exit with code 1 when any record is an error record', false)
