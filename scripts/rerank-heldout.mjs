@@ -78,8 +78,16 @@ const systems = args.system.map((spec) => {
 });
 const kgPath = args.kg ?? process.env.FILMKW_KG ?? join(tmpdir(), 'filmkw-merged.fkg');
 if (!existsSync(kgPath)) fail(`${kgPath}: no such KG snapshot (set --kg or FILMKW_KG)`, 3);
-const kg = await loadKg({ kg: kgPath });
-const docs = readGold(args.gold, { format: args.format ?? 'jsonl' });
+/** The value of `f()`, or one line (the error's message) and exit `code`. */
+const orFail = async (f, code) => {
+  try {
+    return await f();
+  } catch (err) {
+    return fail(String(err?.message ?? err).replace(/\s*\n\s*/gu, ' '), code);
+  }
+};
+const kg = await orFail(() => loadKg({ kg: kgPath }), 3);
+const docs = await orFail(() => readGold(args.gold, { format: args.format ?? 'jsonl' }), 3);
 const evalOptions = resolveEvalOptions({});
 const matcher = createMatcher(evalOptions);
 const K = 5;
@@ -105,7 +113,7 @@ function traditional(text) {
 const results = [];
 let subsets = null;
 for (const s of systems) {
-  const ex = createExtractor({ preset: 'filmkw-rerank', kg, overrides: s.overrides, ...(s.rerankModel ? { rerankModel: s.rerankModel } : {}) });
+  const ex = await orFail(() => createExtractor({ preset: 'filmkw-rerank', kg, overrides: s.overrides, ...(s.rerankModel ? { rerankModel: s.rerankModel } : {}) }), 2);
   const predictions = [];
   const placement = Object.fromEntries(PLACES.map((p) => [p, 0]));
   const places = [];
