@@ -193,7 +193,7 @@ test('phrases in the pipeline: deterministic, a document alone equals it in a ba
 });
 
 test('options: group phrases, defaults frozen, off in every preset except filmkw and filmkw-rerank, validation errors list the values', () => {
-  assert.deepEqual({ ...DEFAULT_OPTIONS.phrases }, { enabled: false, spans: 'ngrams', pos: 'any', entityWords: 'exclude', maxTokens: 2, minCount: 2, score: 'shareSum', dedup: 'phrases', parts: 'candidates', rescueWords: 'off', nameTail: false, stopHeads: 'off' });
+  assert.deepEqual({ ...DEFAULT_OPTIONS.phrases }, { enabled: false, spans: 'ngrams', pos: 'any', entityWords: 'exclude', maxTokens: 2, minCount: 2, score: 'shareSum', dedup: 'phrases', parts: 'candidates', rescueWords: 'off', nameTail: false, stopHeads: 'off', fullNames: false });
   assert.ok(Object.isFrozen(DEFAULT_OPTIONS.phrases) && Object.isFrozen(DEFAULT_PHRASE_OPTIONS));
   for (const preset of listPresets()) assert.equal(resolveOptions(preset).phrases.enabled, preset === 'filmkw' || preset === 'filmkw-rerank', preset);
   // the re-ranker and compound parts only in filmkw-rerank
