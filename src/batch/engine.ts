@@ -21,8 +21,21 @@ import { keywordsJson } from './format.js';
 import { loadFactory, type ExtractorFactorySpec } from './factory.js';
 import type { WorkerData, WorkerReply, WorkerRequest } from './worker.js';
 
-/** Result for one text: keywords as JSON, or why extraction failed. */
-export type TagResult = { json: string } | { error: string };
+/**
+ * Result for one text: keywords as JSON (with the film value the KG did not know, when the record named
+ * one: the run reports those once), or why extraction failed.
+ */
+export type TagResult = { json: string; unknownFilm?: string } | { error: string };
+
+/** One document to tag: its text and, when the record has them, its film and title (the document context). */
+export interface TagDocument {
+  readonly text: string;
+  readonly film?: string;
+  readonly title?: string;
+}
+
+/** A document, or a bare text (no context). */
+export type TagInput = string | TagDocument;
 
 /** Per-call extraction options. */
 export interface TagCallOptions {
@@ -33,17 +46,22 @@ export interface TagCallOptions {
 export interface TagEngine {
   /** Number of texts processed in parallel. */
   readonly parallelism: number;
-  /** Extract from each text; same order as `texts`. */
-  run(texts: string[]): Promise<TagResult[]>;
+  /** Extract from each document; same order as `docs`. */
+  run(docs: readonly TagInput[]): Promise<TagResult[]>;
   close(): Promise<void>;
 }
 
-/** Run an extractor over texts, catching per-text failures. */
-export function tagTexts(extractor: Extractor, texts: readonly string[], call: TagCallOptions): TagResult[] {
-  const out: TagResult[] = new Array(texts.length);
-  for (let i = 0; i < texts.length; i++) {
+/** Run an extractor over documents, catching per-document failures. */
+export function tagTexts(extractor: Extractor, docs: readonly TagInput[], call: TagCallOptions): TagResult[] {
+  const out: TagResult[] = new Array(docs.length);
+  for (let i = 0; i < docs.length; i++) {
+    const d = docs[i];
+    const text = typeof d === 'string' ? d : d.text;
+    const film = typeof d === 'string' ? undefined : d.film;
+    const title = typeof d === 'string' ? undefined : d.title;
     try {
-      out[i] = { json: keywordsJson(extractor.extract(texts[i], { topK: call.topK, explain: call.explain }), call.explain) };
+      const json = keywordsJson(extractor.extract(text, { topK: call.topK, explain: call.explain, film, title }), call.explain);
+      out[i] = film !== undefined && extractor.resolveFilm(film) === null ? { json, unknownFilm: film } : { json };
     } catch (err) {
       out[i] = { error: `extract: ${(err as Error)?.message ?? String(err)}` };
     }
@@ -61,8 +79,8 @@ export class InlineEngine implements TagEngine {
   static async create(factory: ExtractorFactorySpec, call: TagCallOptions): Promise<InlineEngine> {
     return new InlineEngine(await loadFactory(factory), call);
   }
-  async run(texts: string[]): Promise<TagResult[]> {
-    return tagTexts(this.extractor, texts, this.call);
+  async run(docs: readonly TagInput[]): Promise<TagResult[]> {
+    return tagTexts(this.extractor, docs, this.call);
   }
   async close(): Promise<void> {}
 }
@@ -78,7 +96,7 @@ interface Pending {
   resolve: (r: TagResult[]) => void;
   reject: (e: Error) => void;
   chars: number;
-  texts: string[];
+  texts: readonly TagInput[];
 }
 
 interface Slot {
@@ -202,7 +220,7 @@ export class WorkerPool implements TagEngine {
   }
 
   /** Send a batch to the least-loaded live worker (by characters in flight). */
-  async run(texts: string[]): Promise<TagResult[]> {
+  async run(docs: readonly TagInput[]): Promise<TagResult[]> {
     if (this.closed) throw new Error('tag: worker pool is closed');
     let best = this.liveSlot();
     while (best === null && this.restarting !== null) {
@@ -213,11 +231,11 @@ export class WorkerPool implements TagEngine {
     const slot = best;
     const id = this.nextId++;
     let chars = 0;
-    for (const t of texts) chars += t.length;
+    for (const d of docs) chars += typeof d === 'string' ? d.length : d.text.length;
     return new Promise<TagResult[]>((resolve, reject) => {
-      slot.pending.set(id, { resolve, reject, chars, texts });
+      slot.pending.set(id, { resolve, reject, chars, texts: docs });
       slot.chars += chars;
-      const req: WorkerRequest = { type: 'batch', id, texts };
+      const req: WorkerRequest = { type: 'batch', id, docs };
       slot.worker.postMessage(req);
     });
   }

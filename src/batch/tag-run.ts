@@ -4,6 +4,7 @@
  * a progress bar on a TTY, and a summary.
  */
 import { existsSync, rmSync, statSync } from 'node:fs';
+import { basename } from 'node:path';
 import { open, type FileHandle } from 'node:fs/promises';
 import { assertNotAnInput, lockOutput } from '../util/files.js';
 import { FilmkwError, inputError, usageError, writeFailureReason } from '../errors.js';
@@ -17,6 +18,9 @@ import { tagOrdered, type OrderedOptions } from './ordered.js';
 import { pipeInput } from './pipe.js';
 import { loadTagKg, prepareWorkerKg } from './kg-source.js';
 import { tagExtractorWithKg, type TagExtractorArgs } from './tag-extractor.js';
+import { countCorpus } from './corpus.js';
+import { CorpusCounter, corpusStatsFromPacked, loadPackedCorpusStats, packCorpusStats } from '../pipeline/corpus-stats.js';
+import { DiskCache } from '../lexicon/cache.js';
 import {
   checkResume,
   flattenIdentity,
@@ -39,6 +43,16 @@ export interface TagRunOptions {
   /** Input encoding (iconv-lite name); absent: UTF-8, or UTF-16 by its BOM. */
   encoding?: string;
   idField?: string;
+  /** Field path / column of each record's film (a Douban id or a film name: the document context). */
+  filmField?: string;
+  /** Field path / column of each record's title. */
+  titleField?: string;
+  /**
+   * Corpus statistics of the re-ranker's corpus features: a table file (`filmkw corpus build`), `self`
+   * (counted over this input in a first pass: the input is read twice), or `none`; absent: the
+   * extractor's default (the shipped table when the model reads it).
+   */
+  corpusStats?: string;
   /** Largest line (and CSV record) in bytes; longer ones become error records. @default DEFAULT_MAX_RECORD_BYTES (16777216) */
   maxRecordBytes?: number;
   /** Output file; absent: stdout. */
@@ -98,6 +112,37 @@ export interface TagRunSummary {
   /** Seconds spent tagging (first record read → last line written). */
   seconds: number;
   docsPerSecond: number;
+  /** Records whose film the KG did not know (tagged without it), the distinct values and the first of them. */
+  unknownFilms?: UnknownFilms;
+}
+
+/** The films of a run that the KG did not know (reported once per run). */
+export interface UnknownFilms {
+  records: number;
+  distinct: number;
+  examples: string[];
+}
+
+/** Counts the unknown film values of a run: distinct values up to a bound, the first few as examples. */
+export function unknownFilmCounter(): { add(film: string): void; result(): UnknownFilms | undefined } {
+  const seen = new Set<string>();
+  let records = 0;
+  let overflow = 0;
+  return {
+    add(film) {
+      records++;
+      if (seen.has(film)) return;
+      if (seen.size < 100_000) seen.add(film);
+      else overflow++;
+    },
+    result: () => (records === 0 ? undefined : { records, distinct: seen.size + overflow, examples: [...seen].slice(0, 5) }),
+  };
+}
+
+/** The run's one line about films the KG did not know. */
+export function unknownFilmsWarning(u: UnknownFilms, cmd = 'tag'): string {
+  const shown = u.examples.map((f) => JSON.stringify(f)).join(', ');
+  return `${cmd}: WARNING: ${u.distinct} film${u.distinct === 1 ? '' : 's'} of ${u.records} record${u.records === 1 ? '' : 's'} not in the KG (${shown}${u.distinct > u.examples.length ? ', …' : ''}); those records were tagged without their film`;
 }
 
 /** Output sink: a file (positioned writes, fsync) or a stream (stdout). */
@@ -300,7 +345,10 @@ export function checkRun(o: TagRunOptions): CheckedRun {
   }
   const outputSpecial = o.out !== undefined && specialFile(o.out);
   if (o.resume && outputSpecial) throw usageError(`tag: --resume needs --out to be a regular file, not ${o.out}`);
-  if (o.out) assertNotAnInput('tag', '--out', o.out, [...(stdin ? [] : [o.input]), ...(o.kg ? [o.kg] : [])]);
+  const stats = o.corpusStats;
+  if (stats === 'self' && (stdin || readOnce || o.pipe)) throw usageError('tag: --corpus-stats self reads the input twice: it needs an input file, and a filter (stdin, --pipe) sees only its partition; build a table with filmkw corpus build and pass it instead');
+  if (stats !== undefined && stats !== 'self' && stats !== 'none' && !existsSync(stats)) throw inputError(`tag: --corpus-stats: no such file: ${stats}`);
+  if (o.out) assertNotAnInput('tag', '--out', o.out, [...(stdin ? [] : [o.input]), ...(o.kg ? [o.kg] : []), ...(stats !== undefined && stats !== 'self' && stats !== 'none' ? [stats] : [])]);
   return { stdin, readOnce, outputSpecial, workers, maxRecordBytes, stderr: o.stderr ?? process.stderr };
 }
 
@@ -342,7 +390,7 @@ async function createEngine(o: TagRunOptions, run: CheckedRun, call: TagCallOpti
   let preset: string;
   let kgSource = 'none (test factory)';
   let identity: Record<string, unknown>;
-  const common = { format: o.format, textField: o.textField ?? null, idField: o.idField ?? null, encoding: o.encoding ?? null, maxRecordBytes, topK: o.topK ?? null, explain: call.explain, workerHeapMb: o.workerHeapMb };
+  const common = { format: o.format, textField: o.textField ?? null, idField: o.idField ?? null, filmField: o.filmField ?? null, titleField: o.titleField ?? null, encoding: o.encoding ?? null, maxRecordBytes, topK: o.topK ?? null, explain: call.explain, workerHeapMb: o.workerHeapMb };
   if (o.factory) {
     const ex = workers === 1 && o.workerHeapMb === undefined ? await loadFactory(o.factory) : null;
     engine = ex ? new InlineEngine(ex, call) : await WorkerPool.create(workers, o.factory, call, { heapMb: o.workerHeapMb });
@@ -354,6 +402,8 @@ async function createEngine(o: TagRunOptions, run: CheckedRun, call: TagCallOpti
     const args: Omit<TagExtractorArgs, 'kg'> = { preset: o.preset, overrides: o.overrides, backend: o.backend, cacheDir: o.cacheDir ?? null };
     const onProgress = (m: string) => stderr.write(`${m}\n`);
     let contentHash: string;
+    if (o.corpusStats === 'self') args.corpusStats = await countSelf(o, run, args);
+    else if (o.corpusStats !== undefined) args.corpusStats = o.corpusStats === 'none' ? null : { packed: loadPackedCorpusStats(o.corpusStats, { cache: o.cacheDir ? new DiskCache(o.cacheDir) : null }), source: basename(o.corpusStats) };
     if (workers === 1 && o.workerHeapMb === undefined) {
       const kg = await loadTagKg({ kg: o.kg, neo4j: o.neo4j, onProgress, liveProgress: o.progress === true });
       kgSource = kg.source;
@@ -378,9 +428,23 @@ async function createEngine(o: TagRunOptions, run: CheckedRun, call: TagCallOpti
       // kept until the pool closes: a worker replaced after running out of memory loads it again
       engine = { parallelism: pool.parallelism, run: (texts) => pool.run(texts), close: () => pool.close().finally(kg.cleanup) };
     }
-    identity = { ...common, backend: o.backend ?? null, kgContentHash: contentHash, pipeline: resolved as unknown as Record<string, unknown> };
+    const statsHash = args.corpusStats ? corpusStatsFromPacked(args.corpusStats.packed, args.corpusStats.source).contentHash : (args.corpusStats ?? 'default');
+    identity = { ...common, backend: o.backend ?? null, kgContentHash: contentHash, corpusStats: statsHash, pipeline: resolved as unknown as Record<string, unknown> };
   }
   return { engine, preset, kgSource, flat: flattenIdentity(identity) };
+}
+
+/**
+ * `--corpus-stats self`: the input counted in a first pass (src/batch/corpus.ts) by an extractor of the
+ * run's options, with the run's film field; the table as text for the tagging extractors.
+ */
+async function countSelf(o: TagRunOptions, run: CheckedRun, args: Omit<TagExtractorArgs, 'kg'>): Promise<{ packed: Uint8Array; source: string }> {
+  const kg = await loadTagKg({ kg: o.kg, neo4j: o.neo4j, onProgress: (m) => run.stderr.write(`${m}\n`) });
+  const counter = new CorpusCounter();
+  const extractor = tagExtractorWithKg({ ...args, corpusStats: null }, kg.store);
+  await countCorpus([{ path: o.input, format: o.format, textField: o.textField, idField: o.idField, encoding: o.encoding, filmField: o.filmField }], extractor, counter);
+  run.stderr.write(`tag: --corpus-stats self: ${counter.documents} distinct texts of the input counted\n`);
+  return { packed: packCorpusStats(counter.serialize({ source: 'self' }), 'self'), source: 'self' };
 }
 
 /** Where the records go and from where a resumed run continues. */
@@ -461,6 +525,7 @@ async function tagLocked(o: TagRunOptions, run: CheckedRun): Promise<TagRunSumma
     let errors = 0;
     let pending = '';
     let pendingCount = 0;
+    const unknownFilms = unknownFilmCounter();
     let lastCheckpoint = Date.now();
     let lastBar = 0;
     const checkpointMs = o.checkpointMs ?? TAG_RUN_DEFAULTS.checkpointMs;
@@ -476,6 +541,8 @@ async function tagLocked(o: TagRunOptions, run: CheckedRun): Promise<TagRunSumma
       format: o.format,
       textField: o.textField,
       idField: o.idField,
+      filmField: o.filmField,
+      titleField: o.titleField,
       encoding: o.encoding,
       maxRecordBytes,
       stats,
@@ -491,6 +558,7 @@ async function tagLocked(o: TagRunOptions, run: CheckedRun): Promise<TagRunSumma
         pending += pipe ? pipe.line(line) : line.text;
         pendingCount++;
         records++;
+        if (line.unknownFilm !== undefined) unknownFilms.add(line.unknownFilm);
         if (line.error) errors++;
         else documents++;
         if (pending.length >= 65536) await flush();
@@ -525,6 +593,8 @@ async function tagLocked(o: TagRunOptions, run: CheckedRun): Promise<TagRunSumma
     }
     const warning = encodingWarning(stats);
     if (warning) stderr.write(`${warning}\n`);
+    const unknown = unknownFilms.result();
+    if (unknown) stderr.write(`${unknownFilmsWarning(unknown)}\n`);
     const seconds = (Date.now() - t0) / 1000;
     const summary: TagRunSummary = {
       records,
@@ -539,6 +609,7 @@ async function tagLocked(o: TagRunOptions, run: CheckedRun): Promise<TagRunSumma
       setupSeconds,
       seconds,
       docsPerSecond: rate(documents, seconds),
+      ...(unknown ? { unknownFilms: unknown } : {}),
     };
     return summary;
   } catch (err) {

@@ -20,9 +20,11 @@
  *   of one, as scraped data often has); without `idField` it is the record's own `id` field when that is
  *   a string or a number (as `filmkw eval` reads gold files), else the line number. Invalid JSON, a line
  *   that is not an object, a missing field or a field of the wrong type is an error record naming the
- *   field.
- * - `csv`: RFC 4180 with a header row (csv.ts); `textField`/`idField` are column names (default text
- *   column `text`). A column that is not in the header is an input error for the whole file (thrown, not
+ *   field. The document context (`filmField`, `titleField`, dotted paths; also for `json`) is optional per
+ *   record: a missing, null or blank value gives a document without it; a value of the wrong type (an
+ *   object) is an error record naming the field.
+ * - `csv`: RFC 4180 with a header row (csv.ts); `textField`/`idField`/`filmField`/`titleField` are column
+ *   names (default text column `text`; a blank film or title cell: none). A column that is not in the header is an input error for the whole file (thrown, not
  *   a record per row).
  * - `tsv`: header row, TAB-separated, no quoting (csv.ts).
  * - `txt`: every non-blank line is a document; id = line number; no fields.
@@ -46,8 +48,11 @@ import { HTML_PAGE, walkFiles, type WalkedFile } from '../util/files.js';
 export const INPUT_FORMATS = ['jsonl', 'json', 'csv', 'tsv', 'txt', 'html'] as const;
 export type InputFormat = (typeof INPUT_FORMATS)[number];
 
-/** A document or an error record, with its 1-based physical line. */
-export type InputRecord = { line: number; id: string; text: string } | { line: number; id?: string; error: string };
+/**
+ * A document or an error record, with its 1-based physical line. A document may carry its context
+ * (`filmField`, `titleField`): the film it is about and its title, absent when the record has none.
+ */
+export type InputRecord = { line: number; id: string; text: string; film?: string; title?: string } | { line: number; id?: string; error: string };
 
 /** Options of {@link readRecords}. */
 export interface ReaderOptions {
@@ -56,6 +61,13 @@ export interface ReaderOptions {
   textField?: string;
   /** Field path / column name of the id; absent: the line number is the id. */
   idField?: string;
+  /**
+   * Field path / column name of the film each text is about (a Douban id, a Douban subject URL or a film
+   * name; a string or a number); absent: none. A record without a value has no film (not an error).
+   */
+  filmField?: string;
+  /** Field path / column name of each text's title (a string or an array of strings, joined); absent: none. */
+  titleField?: string;
   /**
    * `txt` and `jsonl`: called with the line of each record whose id is its line number because the input
    * gave it none (every txt record; a jsonl record without its own id, or unreadable, without --id-field).
@@ -258,7 +270,7 @@ async function* readTextRecords(source: ByteSource, opts: ReaderOptions, max: nu
   try {
     switch (opts.format) {
       case 'txt':
-        if (opts.textField !== undefined || opts.idField !== undefined) throw usageError('tag: --text-field and --id-field do not apply to --format txt (a record is a line; its id is the line number)');
+        if (opts.textField !== undefined || opts.idField !== undefined || hasContextFields(opts)) throw usageError('tag: --text-field, --id-field, --film-field and --title-field do not apply to --format txt (a record is a line; its id is the line number)');
         for await (const raw of lines(bytes)) {
           if (stats) stats.lines = raw.line;
           if (raw.tooLong) {
@@ -331,7 +343,7 @@ async function* jsonlRecords(lines: AsyncIterable<RawLine>, opts: ReaderOptions,
       yield* check.push(errorRecord(raw.line, opts.idField, parsed.error, opts.onLineId), null, false);
       continue;
     }
-    const rec = objectRecord(parsed.object, raw.line, String(raw.line), textField, opts.idField, opts.onLineId);
+    const rec = objectRecord(parsed.object, raw.line, String(raw.line), textField, opts.idField, opts.onLineId, opts);
     if ('text' in rec) countInvalid(raw);
     yield* check.push(rec, parsed.object, getPath(parsed.object, textField) !== undefined);
   }
@@ -350,7 +362,7 @@ async function* arrayRecords(chars: AsyncIterable<string>, opts: ReaderOptions, 
       yield* check.push(opts.idField !== undefined ? { line: el.line, error: parsed.error } : { line: el.line, id: String(index), error: parsed.error }, null, false);
       continue;
     }
-    const rec = objectRecord(parsed.object, el.line, String(index), textField, opts.idField);
+    const rec = objectRecord(parsed.object, el.line, String(index), textField, opts.idField, undefined, opts);
     if (opts.stats && 'text' in rec && rec.text.includes('\uFFFD')) opts.stats.invalidUtf8++;
     yield* check.push(rec, parsed.object, getPath(parsed.object, textField) !== undefined);
   }
@@ -376,7 +388,7 @@ async function* decodeChars(source: AsyncIterable<Uint8Array | string>, onBytes?
 
 /** `html` format: one record per saved page (see module header). The HTML modules load only here. */
 async function* htmlRecords(source: ByteSource, opts: ReaderOptions, max: number): AsyncGenerator<InputRecord> {
-  if (opts.textField !== undefined || opts.idField !== undefined) throw usageError('tag: --text-field and --id-field do not apply to --format html (a record is a page; its id is its path)');
+  if (opts.textField !== undefined || opts.idField !== undefined || hasContextFields(opts)) throw usageError('tag: --text-field, --id-field, --film-field and --title-field do not apply to --format html (a record is a page; its id is its path)');
   const html = await import('../html/index.js');
   const toRecord = (line: number, id: string, bytes: Uint8Array): InputRecord => {
     if (bytes.byteLength > max) return { line, id, error: `page is larger than ${max} bytes (${bytes.byteLength} bytes); record skipped` };
@@ -486,7 +498,7 @@ function parseObject(text: string, what: 'line' | 'element' = 'line'): { object:
  * The record of one JSON object: its text at `textField`, its id at `idField`, else its own `id` (string
  * or number, as `eval` reads it), else `fallbackId` (the line number; for a JSON array, the position).
  */
-function objectRecord(obj: Record<string, unknown>, line: number, fallbackId: string, textField: string, idField: string | undefined, onLineId?: (line: number) => void): InputRecord {
+function objectRecord(obj: Record<string, unknown>, line: number, fallbackId: string, textField: string, idField: string | undefined, onLineId?: (line: number) => void, opts?: ReaderOptions): InputRecord {
   let id: string | undefined;
   if (idField !== undefined) {
     const r = idValue(getPath(obj, idField), idField);
@@ -502,7 +514,37 @@ function objectRecord(obj: Record<string, unknown>, line: number, fallbackId: st
   }
   const t = textValue(getPath(obj, textField), textField);
   if ('error' in t) return { line, id, error: t.error };
-  return { line, id, text: t.text };
+  if (!opts || !hasContextFields(opts)) return { line, id, text: t.text };
+  const context = contextOf((field) => getPath(obj, field), opts);
+  if ('error' in context) return { line, id, error: context.error };
+  return { line, id, text: t.text, ...context };
+}
+
+const hasContextFields = (opts: ReaderOptions): boolean => opts.filmField !== undefined || opts.titleField !== undefined;
+
+/** A film value (string or finite number, or a one-element array of one); blank or absent: none; else an error message. */
+export function filmValue(v: unknown, field: string): { film?: string } | { error: string } {
+  if (v === undefined || v === null) return {};
+  const r = idValue(v, field);
+  if ('error' in r) return { error: `film field "${field}" is ${typeName(v)}; expected a string or a number (a Douban id or a film name)` };
+  return r.id.trim() === '' ? {} : { film: r.id };
+}
+
+/** A title value (string or array of strings, joined); blank or absent: none; else an error message. */
+export function titleValue(v: unknown, field: string): { title?: string } | { error: string } {
+  if (v === undefined || v === null) return {};
+  const r = textValue(v, field);
+  if ('error' in r) return { error: r.error.replace(/^field /u, 'title field ') };
+  return r.text.trim() === '' ? {} : { title: r.text };
+}
+
+/** The context fields of a record (ReaderOptions `filmField`, `titleField`), or the first error. */
+function contextOf(get: (field: string) => unknown, opts: ReaderOptions): { film?: string; title?: string } | { error: string } {
+  const film = opts.filmField === undefined ? {} : filmValue(get(opts.filmField), opts.filmField);
+  if ('error' in film) return film;
+  const title = opts.titleField === undefined ? {} : titleValue(get(opts.titleField), opts.titleField);
+  if ('error' in title) return title;
+  return { ...film, ...title };
 }
 
 function columnIndex(header: string[], name: string, what: string, source: string, headerLine: number): number {
@@ -510,7 +552,7 @@ function columnIndex(header: string[], name: string, what: string, source: strin
   if (i === -1) i = header.findIndex((h) => h.trim() === name.trim());
   if (i === -1) {
     const shown = header.map((h) => JSON.stringify(h)).join(', ');
-    throw inputError(`tag: ${source}:${headerLine}: no ${what} column "${name}" in the header (columns: ${shown}); pass --${what === 'text' ? 'text' : 'id'}-field`);
+    throw inputError(`tag: ${source}:${headerLine}: no ${what} column "${name}" in the header (columns: ${shown}); pass --${what}-field`);
   }
   return i;
 }
@@ -526,6 +568,8 @@ async function* tableRecords(
   let headerLine = 0;
   let textIdx = -1;
   let idIdx = -1;
+  let filmIdx = -1;
+  let titleIdx = -1;
   for await (const row of rows) {
     if (header === null) {
       if ('error' in row) throw inputError(`tag: ${source}:${row.line}: cannot read the header row: ${row.error}`);
@@ -534,6 +578,8 @@ async function* tableRecords(
       headerLine = row.line;
       textIdx = columnIndex(header, opts.textField ?? DEFAULT_TEXT_FIELD, 'text', source, headerLine);
       if (opts.idField !== undefined) idIdx = columnIndex(header, opts.idField, 'id', source, headerLine);
+      if (opts.filmField !== undefined) filmIdx = columnIndex(header, opts.filmField, 'film', source, headerLine);
+      if (opts.titleField !== undefined) titleIdx = columnIndex(header, opts.titleField, 'title', source, headerLine);
       continue;
     }
     if ('error' in row) {
@@ -547,6 +593,8 @@ async function* tableRecords(
       continue;
     }
     if (stats && row.invalidUtf8) stats.invalidUtf8++;
-    yield { line: row.line, id: id!, text: f[textIdx] };
+    const film = filmIdx >= 0 && f[filmIdx].trim() !== '' ? { film: f[filmIdx] } : {};
+    const title = titleIdx >= 0 && f[titleIdx].trim() !== '' ? { title: f[titleIdx] } : {};
+    yield { line: row.line, id: id!, text: f[textIdx], ...film, ...title };
   }
 }

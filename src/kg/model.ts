@@ -92,6 +92,8 @@ export interface KgView {
   lookupName(name: string): readonly number[];
   kindOf(index: number): EntityKind;
   idOf(index: number): string;
+  /** The dense index of an entity id, -1 if absent (optional: a view without an id index is scanned). */
+  entityIndex?(id: string): number;
   nameOf(index: number): string;
   aliasesOf(index: number): readonly string[];
   /** Undirected KG neighbours (any relation kind, plus character↔movie), sorted ascending, unique, no self. */

@@ -17,7 +17,7 @@
 import type { KgView } from '../kg/model.js';
 import { usageError } from '../errors.js';
 import type { Extractor, ExtractCallOptions, Keyword } from './api.js';
-import { extractFromTokens, needsKg, type DocumentContext } from './core.js';
+import { candidateSurfaces, extractFromTokens, needsKg, type DocumentContext } from './core.js';
 import { JaccardMemo } from './graph.js';
 import { resolveOptions, type OptionOverrides } from './options.js';
 import { commonEntityNames } from '../lexicon/title-policy.js';
@@ -29,7 +29,9 @@ import { loadBundledIdf, type IdfTable } from './idf.js';
 import { exportUserDict } from '../lexicon/dict.js';
 import { baseLexicon } from '../lexicon/base.js';
 import { cachedStrings, type DiskCache } from '../lexicon/cache.js';
-import { loadBundledRerankModel, type RerankModel } from './rerank-model.js';
+import { loadBundledRerankModel, usesCorpusFeatures, type RerankModel } from './rerank-model.js';
+import { SubjectResolver } from './context.js';
+import { loadBundledCorpusStats, type CorpusStats } from './corpus-stats.js';
 
 const NO_COMMON: ReadonlySet<string> = new Set();
 
@@ -57,6 +59,12 @@ export interface CreateExtractorOptions {
    * and of the packed IDF table; default none. The CLI passes its cache (`FILMKW_CACHE_DIR`).
    */
   cache?: DiskCache | null;
+  /**
+   * Corpus statistics for the re-ranker's corpus features (corpus-stats.ts), read only when its model
+   * uses them; default the table shipped with the package (models/corpus-stats.gz) when the model uses
+   * them; null: none (the features stay off).
+   */
+  corpusStats?: CorpusStats | null;
 }
 
 /**
@@ -111,7 +119,9 @@ export function createExtractor(create: CreateExtractorOptions = {}): Extractor 
   const compounds = options.phrases.enabled && options.phrases.parts === 'content';
   const stopwords = create.stopwords ?? (compounds ? stopwordSet(options.candidates.stopwords) : undefined);
   const headStopwords = compounds && options.phrases.stopHeads !== 'off' ? filmOnlyStopwords() : null;
-  const context: DocumentContext = { options, kg, common, cache: null, jaccardMemo: kg ? new JaccardMemo() : null, idf, rerankModel, stopwords: stopwords ?? null, headStopwords };
+  const subjects = kg ? new SubjectResolver(kg) : null;
+  const corpusStats = create.corpusStats !== undefined ? create.corpusStats : rerankModel && usesCorpusFeatures(rerankModel) ? loadBundledCorpusStats({ cache }) : null;
+  const context: DocumentContext = { options, kg, common, cache: null, jaccardMemo: kg ? new JaccardMemo() : null, idf, rerankModel, stopwords: stopwords ?? null, headStopwords, subjects, corpusStats };
   const filter = createCandidateFilter(options.candidates, stopwords);
   const described = Object.freeze({
     ...options,
@@ -124,6 +134,14 @@ export function createExtractor(create: CreateExtractorOptions = {}): Extractor 
     extract(text: string, call?: ExtractCallOptions): Keyword[] {
       const tokens = segmenter.tag(text);
       return extractFromTokens(text, tokens, selectCandidateIndices(tokens, filter), context, call);
+    },
+    candidateSurfaces(text: string): string[] {
+      const tokens = segmenter.tag(text);
+      return candidateSurfaces(text, tokens, selectCandidateIndices(tokens, filter), context);
+    },
+    resolveFilm(film: string): { id: string; name: string } | null {
+      const s = subjects?.resolve(film) ?? null;
+      return s && kg ? { id: kg.idOf(s.film), name: kg.nameOf(s.film) } : null;
     },
   };
 }

@@ -53,13 +53,14 @@ export class KgBrowser {
    * Entities named `query` (name or alias, exact after normalisation) first, then those with a name or
    * alias containing it; at most `limit`.
    */
-  search(query: string, limit: number): EntitySummary[] {
-    return this.matching(query, limit).map((i) => ({ ...this.summary(i), about: this.about(i, this.links(i)) }));
+  search(query: string, limit: number, kind?: EntityKind): EntitySummary[] {
+    return this.matching(query, limit, kind).map((i) => ({ ...this.summary(i), about: this.about(i, this.links(i)) }));
   }
 
   /** Indices of the entities {@link search} lists. */
-  private matching(query: string, limit: number): number[] {
-    const out: number[] = [...this.store.lookup(query)];
+  private matching(query: string, limit: number, kind?: EntityKind): number[] {
+    const ofKind = (i: number): boolean => kind === undefined || this.store.kindOf(i) === kind;
+    const out: number[] = this.store.lookup(query).filter(ofKind);
     const seen = new Set(out);
     const q = normalizeName(query);
     if (q.length > 0) {
@@ -67,7 +68,7 @@ export class KgBrowser {
       for (const { name } of this.store.names()) {
         if (!name.includes(q)) continue;
         for (const i of this.store.lookup(name)) {
-          if (seen.has(i)) continue;
+          if (seen.has(i) || !ofKind(i)) continue;
           seen.add(i);
           partial.push({ i, len: name.length });
         }

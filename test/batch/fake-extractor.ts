@@ -48,8 +48,13 @@ export function createFakeExtractor(args: FakeArgs = {}): Extractor {
         const until = Date.now() + Number(m[1]);
         while (Date.now() < until);
       }
-      return fakeKeywords(text, call?.topK ?? 5);
+      const keywords = fakeKeywords(text, call?.topK ?? 5);
+      // the document context comes through: a film or a title given with the record is the first keyword
+      const context = [call?.film ? `film=${call.film}` : '', call?.title ? `title=${call.title}` : ''].filter(Boolean).join(' ');
+      return context ? [{ word: context, score: 2 }, ...keywords].slice(0, call?.topK ?? 5) : keywords;
     },
+    candidateSurfaces: (text) => [...new Set(fakeKeywords(text, 1_000).map((k) => k.word))],
+    resolveFilm: (film) => (film.startsWith('known') ? { id: `movie/name/${film}`, name: film } : null),
   };
 }
 

@@ -308,3 +308,35 @@ test('batch files: a bad line is an error naming file, line and field', async ()
   await assert.rejects(loadBatch({ files: [other], input: SAMPLES, idField: 'id' }), /no record id of .*other\.jsonl is in --input/u);
   await assert.rejects(loadBatch({ files: [join(dir, 'missing.jsonl')] }), /cannot read .*missing\.jsonl \(ENOENT\)/u);
 });
+
+test('the document context: film and title go to the extractor (the answer says how the KG resolved the film); the film picker searches films only; bad values are 400 naming the field', async () => {
+  const text = samples[0].text;
+  const kgFilm = await call('/api/extract', { text, film: '长津湖', title: '透过伍万里的眼睛看长津湖' });
+  assert.equal(kgFilm.status, 200);
+  assert.deepEqual(kgFilm.json.film, { value: '长津湖', id: 'movie/name/长津湖', name: '长津湖' });
+  // the same keywords as the library given the same context
+  const ex = createExtractor({ preset: 'filmkw-rerank', kg });
+  const expected = JSON.parse(keywordsJson(ex.extract(text, { topK: 5, explain: true, film: '长津湖', title: '透过伍万里的眼睛看长津湖' }), true)) as { word: string }[];
+  assert.deepEqual(kgFilm.json.keywords.map((k: { word: string }) => k.word), expected.map((k) => k.word));
+  const byId = await call('/api/extract', { text, film: 'movie/name/长津湖' });
+  assert.equal(byId.json.film.id, 'movie/name/长津湖', 'a KG film id, as the picker gives it');
+  const unknown = await call('/api/extract', { text, film: '没有这部电影' });
+  assert.deepEqual(unknown.json.film, { value: '没有这部电影', id: null, name: null });
+  const none = await call('/api/extract', { text, film: '  ' });
+  assert.equal(none.json.film, undefined, 'a blank film is no film');
+  const compare = await call('/api/compare', { text, presets: ['filmkw', 'filmkw-rerank'], film: '长津湖' });
+  assert.equal(compare.status, 200);
+  assert.equal(compare.json.results[1].film.id, 'movie/name/长津湖');
+  for (const [body, field] of [[{ text, film: 5 }, 'film'], [{ text, title: ['x'] }, 'title'], [{ text, film: 'x'.repeat(501) }, 'film']] as const) {
+    const r = await call('/api/extract', body);
+    assert.equal(r.status, 400, JSON.stringify(body).slice(0, 60));
+    assert.equal(r.json.field, field);
+  }
+  const films = await call('/api/kg/search?q=长津湖&kind=Movie');
+  assert.ok(films.json.matches.length > 0 && films.json.matches.every((m: { kind: string }) => m.kind === 'Movie'));
+  assert.deepEqual((await call('/api/kg/search?q=吴京&kind=Movie')).json.matches, [], 'a person is no film');
+  assert.equal((await call('/api/kg/search?q=吴京')).json.matches[0].kind, 'Person');
+  const bad = await call('/api/kg/search?q=长津湖&kind=Film');
+  assert.equal(bad.status, 400);
+  assert.equal(bad.json.field, 'kind');
+});

@@ -236,6 +236,28 @@ test('Batch view: records, filter by a frequent keyword, open a record in the Te
   assert.equal(await page.inputValue('#text'), samples[0].text);
 });
 
+test('Film picker: typing a title offers the KG\'s films by id; the tag uses the film and says how the KG read it; a sample fills the title', { skip }, async () => {
+  await page.click('#tabs button[data-view=text]');
+  await page.fill('#film', '长津');
+  await page.waitForFunction(() => document.querySelectorAll('#film-list option').length > 0);
+  const offered = await page.$$eval('#film-list option', (els) => els.map((e) => [(e as any).value, e.textContent]));
+  assert.ok(offered.some(([value]) => value === 'movie/name/长津湖'), JSON.stringify(offered));
+  assert.ok(offered.every(([value]) => String(value).startsWith('movie/')), 'films only');
+  await page.fill('#film', 'movie/name/长津湖');
+  await page.fill('#doc-title', '长津湖观后感');
+  await tagInPage(samples[0].text);
+  assert.match(await page.textContent('#status') ?? '', /film 长津湖 \(movie\/name\/长津湖\)/u);
+  const sent = await page.evaluate(() => (window as any).filmkw.result.film);
+  assert.deepEqual(sent, { value: 'movie/name/长津湖', id: 'movie/name/长津湖', name: '长津湖' });
+  await page.fill('#film', '没有这部电影');
+  await tagInPage(samples[0].text);
+  assert.match(await page.textContent('#status') ?? '', /film "没有这部电影" not in the KG: tagged without it/u);
+  await page.fill('#film', '');
+  await page.selectOption('#sample', 'sample-01');
+  await page.waitForFunction(() => (document.getElementById('doc-title') as any).value !== '长津湖观后感');
+  assert.equal(await page.inputValue('#doc-title'), '透过伍万里的眼睛看长津湖');
+});
+
 test('errors are shown in the page, naming the field', { skip }, async (t) => {
   await page.click('#tabs button[data-view=text]');
   await tagInPage(samples[0].text, 0);

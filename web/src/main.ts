@@ -6,7 +6,7 @@ import { GraphView } from './graph-view.js';
 import { openEntity, searchKg } from './kg-view.js';
 import { runCompare } from './compare-view.js';
 import { BatchView } from './batch-view.js';
-import type { ExtractResult, Info, Sample } from './types.js';
+import type { EntitySummary, ExtractResult, Info, Sample } from './types.js';
 
 type View = 'text' | 'graph' | 'kg' | 'compare' | 'batch';
 
@@ -99,13 +99,34 @@ function parseOptions(raw: string): Record<string, unknown> {
 
 function request(): Record<string, unknown> {
   const topK = byId<HTMLInputElement>('topk').value.trim();
+  const film = byId<HTMLInputElement>('film').value.trim();
+  const title = byId<HTMLInputElement>('doc-title').value.trim();
   return {
     text: byId<HTMLTextAreaElement>('text').value,
     preset: byId<HTMLSelectElement>('preset').value,
     topK: topK === '' ? undefined : Number(topK),
     options: parseOptions(byId<HTMLInputElement>('options').value),
     explain: true,
+    film: film === '' ? undefined : film,
+    title: title === '' ? undefined : title,
   };
+}
+
+/** The film picker: films of the KG whose name or alias contains what is typed, offered by their KG id. */
+let filmQuery = 0;
+async function suggestFilms(): Promise<void> {
+  const q = byId<HTMLInputElement>('film').value.trim();
+  const asked = ++filmQuery;
+  if (q === '' || q.startsWith('movie/') || /^\d+$/u.test(q)) return;
+  const { matches } = await api<{ matches: EntitySummary[] }>(`/api/kg/search?q=${encodeURIComponent(q)}&kind=Movie&limit=12`);
+  if (asked !== filmQuery) return; // a later keystroke asked again
+  byId('film-list').replaceChildren(...matches.map((m) => new Option(`${m.name}${m.about ? ` · ${m.about}` : ''}`, m.id)));
+}
+
+/** How the KG read the film of the last tag. */
+function filmStatus(result: ExtractResult): string {
+  if (!result.film) return '';
+  return result.film.id ? ` · film ${result.film.name} (${result.film.id})` : ` · film "${result.film.value}" not in the KG: tagged without it`;
 }
 
 /** Tag the text: request, then draw the text view (and lay the graph out). */
@@ -130,7 +151,7 @@ async function tag(): Promise<void> {
     const t2 = performance.now();
     page.result = result;
     page.lastTag = { requestMs: t1 - t0, textMs: tText - t1, layoutMs: tLayout - tText, drawMs: t2 - tLayout, totalMs: t2 - t0 };
-    status.textContent = `${result.keywords.length} keywords · ${result.nodes.length} words, ${result.edges.length} edges · extraction ${result.ms.toFixed(1)} ms, in all ${(t2 - t0).toFixed(0)} ms`;
+    status.textContent = `${result.keywords.length} keywords · ${result.nodes.length} words, ${result.edges.length} edges · extraction ${result.ms.toFixed(1)} ms, in all ${(t2 - t0).toFixed(0)} ms${filmStatus(result)}`;
     if (current === 'compare') await compare();
   } catch (err) {
     if (!tagging.current(ticket)) return;
@@ -151,7 +172,7 @@ async function compare(): Promise<void> {
     const presets = ['a', 'b', 'c', 'd'].map((x) => byId<HTMLSelectElement>(`preset-${x}`).value).filter((p) => p !== '');
     const label = `comparing ${presets.length} presets`;
     await busy({ buttons: ['compare', 'ladder', 'run'], progress: byId('compare-progress'), label, dim: byId('compare-out') }, () =>
-      runCompare({ text: body.text, topK: body.topK, options: body.options, presets, gold: gold.length ? gold : undefined }, () => comparing.current(ticket)),
+      runCompare({ text: body.text, topK: body.topK, options: body.options, film: body.film, title: body.title, presets, gold: gold.length ? gold : undefined }, () => comparing.current(ticket)),
     );
   } catch (err) {
     if (comparing.current(ticket)) showError(err);
@@ -182,6 +203,7 @@ async function init(): Promise<void> {
     if ((ev as KeyboardEvent).key === 'Enter' && ((ev as KeyboardEvent).ctrlKey || (ev as KeyboardEvent).metaKey)) void tag();
   });
   byId('compare').addEventListener('click', () => void compare());
+  byId('film').addEventListener('input', () => void suggestFilms().catch(showError));
   byId('ladder').addEventListener('click', () => {
     ['textrank', 'textrank+w', 'textrank+w+g', 'textrank+w+g+r'].forEach((p, i) => (byId<HTMLSelectElement>(`preset-${'abcd'[i]}`).value = p));
     void compare();
@@ -214,6 +236,7 @@ async function init(): Promise<void> {
       const s = samples.find((x) => x.id === sampleSel.value);
       if (!s) return;
       newInput(s.text, s.tag ?? [], 'sample');
+      byId<HTMLInputElement>('doc-title').value = s.title ?? '';
       void tag();
     });
     fillSelect('batch-file', info.batch.map((b) => String(b.index)), '0');

@@ -26,7 +26,7 @@ import { FilmkwError, usageError } from '../../errors.js';
 import { encodingWarning, readRecords, type InputRecord, type ReadStats } from '../../io/readers.js';
 import { lockOutput } from '../../util/files.js';
 import { flattenIdentity, progressPath, removeProgress, type InputIdentity } from '../resume.js';
-import { checkpointer, checkRun, openOutput, resolveTagOptions, summaryLine, type CheckedRun, type Sink, type TagRunOptions, type TagRunSummary } from '../tag-run.js';
+import { checkpointer, checkRun, openOutput, resolveTagOptions, summaryLine, unknownFilmCounter, unknownFilmsWarning, type CheckedRun, type Sink, type TagRunOptions, type TagRunSummary } from '../tag-run.js';
 import { closeQueue, lastRedisError, redisClient, retrying } from './connection.js';
 import { describeKg } from './kg.js';
 import { checkRedisUrl, codeVersion, jobId, PROTOCOL_VERSION, QUEUE_NAME, showUrl, type ChunkJob, type ChunkOptions, type ChunkResult } from './protocol.js';
@@ -131,7 +131,8 @@ async function submitLocked(
   const resolved = resolveTagOptions(o);
   const explain = o.explain === true;
   const kg = await describeKg({ kg: o.kg, neo4j: o.neo4j, onProgress: (m) => stderr.write(`${m}\n`) });
-  const options: ChunkOptions = { preset: o.preset, overrides: o.overrides, backend: o.backend, topK: o.topK, explain };
+  if (o.corpusStats !== undefined && o.corpusStats !== 'none') throw usageError('tag: --queue takes --corpus-stats none or no --corpus-stats (the workers use the table shipped with their build); for a table of your own, tag without --queue');
+  const options: ChunkOptions = { preset: o.preset, overrides: o.overrides, backend: o.backend, topK: o.topK, explain, ...(o.corpusStats === 'none' ? { corpusStats: 'none' as const } : {}) };
   const code = codeVersion();
 
   const client = redisClient(url);
@@ -158,6 +159,9 @@ async function submitLocked(
         format: o.format,
         textField: o.textField ?? null,
         idField: o.idField ?? null,
+        filmField: o.filmField ?? null,
+        titleField: o.titleField ?? null,
+        corpusStats: o.corpusStats ?? 'default',
         encoding: o.encoding ?? null,
         maxRecordBytes,
         topK: o.topK ?? null,
@@ -186,7 +190,8 @@ async function submitLocked(
     // Read, enqueue, collect.
     const t0 = Date.now();
     const stats: ReadStats = { invalidUtf8: 0 };
-    const it = readRecords(o.input, { format: o.format, textField: o.textField, idField: o.idField, encoding: o.encoding, maxRecordBytes, stats, onNote: (m) => stderr.write(`${m}\n`) })[Symbol.asyncIterator]();
+    const it = readRecords(o.input, { format: o.format, textField: o.textField, idField: o.idField, filmField: o.filmField, titleField: o.titleField, encoding: o.encoding, maxRecordBytes, stats, onNote: (m) => stderr.write(`${m}\n`) })[Symbol.asyncIterator]();
+    const unknownFilms = unknownFilmCounter();
     const startChunk = Math.floor(resumed / chunkDocs);
     let skipLines = resumed - startChunk * chunkDocs;
     for (let i = 0; i < startChunk * chunkDocs; i++) {
@@ -226,7 +231,7 @@ async function submitLocked(
       return true;
     };
     // The output lines of the oldest chunk, once it is done.
-    const collect = async (p: Pending): Promise<string> => {
+    const collect = async (p: Pending): Promise<ChunkResult> => {
       for (;;) {
         const state = await redis(`reading chunk ${p.chunk}`, () => queue.getJobState(p.id));
         if (state !== 'completed' && state !== 'failed' && state !== 'unknown') {
@@ -245,7 +250,7 @@ async function submitLocked(
         }
         if (job.finishedOn) {
           const r = job.returnvalue as ChunkResult | null;
-          if (r && typeof r.lines === 'string') return r.lines;
+          if (r && typeof r.lines === 'string') return r;
           s.failed++;
           const lines = p.records.map((x) => x.line);
           throw new FilmkwError(
@@ -278,9 +283,12 @@ async function submitLocked(
         while (!inputDone && inflight.length < window) if (!(await enqueue())) break;
         const head = inflight[0];
         if (!head) break;
-        let text = await collect(head);
+        const result = await collect(head);
+        let text = result.lines;
         inflight.shift();
         let n = head.records.length;
+        // a resumed chunk's skipped lines may count a film twice: the warning is about the run, not a tally
+        for (const film of Array.isArray(result.unknownFilms) ? result.unknownFilms : []) if (typeof film === 'string') unknownFilms.add(film);
         if (skipLines > 0) {
           // a resumed run: the first lines of this chunk are already in the output
           let cut = 0;
@@ -329,6 +337,8 @@ async function submitLocked(
     }
     const warning = encodingWarning(stats);
     if (warning) stderr.write(`${warning}\n`);
+    const unknown = unknownFilms.result();
+    if (unknown) stderr.write(`${unknownFilmsWarning(unknown)}\n`);
     const seconds = (Date.now() - t0) / 1000;
     return {
       records: s.records,
@@ -343,6 +353,7 @@ async function submitLocked(
       setupSeconds,
       seconds,
       docsPerSecond: seconds > 0 ? s.documents / seconds : 0,
+      ...(unknown ? { unknownFilms: unknown } : {}),
       run,
       chunks: nextChunk - startChunk,
       enqueued: s.enqueued,

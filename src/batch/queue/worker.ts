@@ -84,7 +84,7 @@ export async function runQueueWorker(o: QueueWorkerOptions): Promise<QueueWorker
       if (old) await (await old.pool.catch(() => null))?.close();
       const kg = await workerSnapshot(job.kg.hash, job.kg.location, o.kg);
       try {
-        const args: TagExtractorArgs = { preset: job.options.preset, overrides: job.options.overrides, backend: job.options.backend, cacheDir: o.cacheDir === undefined ? cacheDirFromEnv() : o.cacheDir, kg: { snapshot: kg.snapshot } };
+        const args: TagExtractorArgs = { preset: job.options.preset, overrides: job.options.overrides, backend: job.options.backend, cacheDir: o.cacheDir === undefined ? cacheDirFromEnv() : o.cacheDir, kg: { snapshot: kg.snapshot }, ...(job.options.corpusStats === 'none' ? { corpusStats: null } : {}) };
         const factory: ExtractorFactorySpec = o.factory
           ? { ...o.factory, args: { ...(o.factory.args as object), kg: args.kg } }
           : { module: siblingModule('../tag-extractor', import.meta.url), export: 'createTagExtractor', args };
@@ -134,13 +134,15 @@ export async function runQueueWorker(o: QueueWorkerOptions): Promise<QueueWorker
     }
     let lines = '';
     let docs = 0;
+    const unknownFilms: string[] = [];
     for await (const l of tagOrdered(records(), pool)) {
       lines += l.text;
       if (!l.error) docs++;
+      if (l.unknownFilm !== undefined) unknownFilms.push(l.unknownFilm);
     }
     summary.chunks++;
     summary.documents += docs;
-    return { lines, worker: name };
+    return unknownFilms.length > 0 ? { lines, worker: name, unknownFilms } : { lines, worker: name };
   };
 
   const worker = new Worker(QUEUE_NAME, process_, {

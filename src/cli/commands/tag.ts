@@ -3,6 +3,7 @@
  * prints the summary on stderr.
  *
  *   filmkw tag [INPUT|-] [--format jsonl|csv|tsv|txt|html] [--text-field F] [--id-field F]
+ *              [--film-field F] [--title-field F] [--corpus-stats FILE|self|none]
  *              [--kg FILE|DIR | --neo4j] [--preset P] [--set key=value]... [--backend B] [--top K]
  *              [--explain] [--out FILE] [--workers N] [--worker-heap-mb N] [--resume] [--max-record-bytes N] [--fail-on-error]
  *
@@ -36,6 +37,9 @@ interface TagFlags {
   format?: string;
   textField?: string;
   idField?: string;
+  filmField?: string;
+  titleField?: string;
+  corpusStats?: string;
   encoding?: string;
   kg?: string;
   neo4j?: boolean;
@@ -133,7 +137,7 @@ export async function runTagCommand(inputArg: string | undefined, flags: TagFlag
     throw usageError(`tag: unknown --backend ${JSON.stringify(flags.backend)} (valid: ${SEGMENTER_BACKENDS.join(', ')})`);
   }
   if (flags.kg !== undefined && flags.neo4j) throw usageError('tag: give --kg or --neo4j, not both');
-  for (const [name, value] of [['--text-field', flags.textField], ['--id-field', flags.idField]] as const) {
+  for (const [name, value] of [['--text-field', flags.textField], ['--id-field', flags.idField], ['--film-field', flags.filmField], ['--title-field', flags.titleField]] as const) {
     if (value !== undefined && value.trim() === '') throw usageError(`tag: ${name} must name a field, got an empty string`);
     if (value !== undefined) checkUntrustedKey(value, `tag: ${name}`);
   }
@@ -153,6 +157,9 @@ export async function runTagCommand(inputArg: string | undefined, flags: TagFlag
     format,
     textField: flags.textField,
     idField: flags.idField,
+    filmField: flags.filmField,
+    titleField: flags.titleField,
+    corpusStats: flags.corpusStats,
     encoding: flags.encoding === undefined ? undefined : checkEncoding(flags.encoding),
     maxRecordBytes: integer('--max-record-bytes', flags.maxRecordBytes),
     out: flags.out,
@@ -195,6 +202,9 @@ export function registerTag(program: Command): void {
     .addOption(new Option('--format <format>', `input format: ${INPUT_FORMATS.join(', ')} (json: JSON lines or one JSON array, told by the first character; default: from the file extension; stdin: jsonl when it starts with {, else txt)`))
     .addOption(new Option('--text-field <field>', `jsonl: field path of the text (string or array of strings); csv/tsv: column name (default: "${DEFAULT_TEXT_FIELD}")`))
     .addOption(new Option('--id-field <field>', 'field path / column of the record id (default: jsonl: the record\'s own "id" when it is a string or a number, else the line number; csv/tsv/txt: the line number)'))
+    .addOption(new Option('--film-field <field>', 'field path / column of the film each text is about: a Douban subject id (or a Douban subject URL) or a film name, resolved in the KG (movie/douban/<id> first, then name and alias); read by the re-ranker\'s context features; a film the KG lacks is reported once per run'))
+    .addOption(new Option('--title-field <field>', 'field path / column of each text\'s title (a review headline), read by the re-ranker\'s context features'))
+    .addOption(new Option('--corpus-stats <stats>', 'corpus statistics for the re-ranker\'s corpus features: a table file of `filmkw corpus build`, self (counted over this input first: it is read twice), or none (default: the table shipped with the package, when the model uses it)'))
     .addOption(new Option('--encoding <name>', 'input encoding, e.g. gbk, gb18030, big5, utf-16le (default: UTF-8, or UTF-16 when the file starts with its byte-order mark)'))
     .addOption(new Option('--kg <path>', 'KG snapshot file or csv directory (default: the bundled demo KG)'))
     .option('--neo4j', 'read the KG from Neo4j (NEO4J_URI, NEO4J_USER, NEO4J_PASSWORD)', false)
