@@ -28,6 +28,8 @@ export class BatchView {
   private offset = 0;
   /** The latest page asked for: an older answer arriving later (a slower filter) is dropped. */
   private readonly asking = new Latest();
+  /** Page answers received, the dropped ones included (tests wait on it instead of on time). */
+  answers = 0;
   constructor(private readonly openText: (text: string, gold?: string[]) => void) {
     byId('batch-go').addEventListener('click', () => this.run(0));
     byId('batch-prev').addEventListener('click', () => this.run(Math.max(0, this.offset - PAGE)));
@@ -50,6 +52,7 @@ export class BatchView {
     if (entity) q.set('entity', entity);
     const ticket = this.asking.start();
     const page = await api<BatchPage>(`/api/batch/${file}?${q}`);
+    this.answers++;
     if (!this.asking.current(ticket)) return;
     this.offset = page.offset;
     byId('batch-count').replaceChildren(`${page.matched} of ${page.total} record(s)${page.matched ? `, ${page.offset + 1}–${Math.min(page.matched, page.offset + PAGE)} shown` : ''}`);
