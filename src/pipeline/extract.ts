@@ -67,11 +67,29 @@ export interface CreateExtractorOptions {
   corpusStats?: CorpusStats | null;
 }
 
+/** The KG methods the pipeline calls (a `kg` without them is refused up front, not a TypeError mid-document). */
+const KG_METHODS = ['lookup', 'neighbours', 'kindOf', 'idOf', 'nameOf', 'relationCount'] as const;
+
+/** Refuse what a JavaScript caller can pass that the types forbid (FilmkwError USAGE, never a TypeError; issue 26). */
+function checkCreateOptions(create: unknown): void {
+  if (create === null || typeof create !== 'object' || Array.isArray(create)) throw usageError(`extract: createExtractor takes an options object, got ${create === null ? 'null' : typeof create}`);
+  const c = create as Record<string, unknown>;
+  if (c.preset !== undefined && typeof c.preset !== 'string') throw usageError(`extract: preset must be a preset name (a string, e.g. "filmkw-rerank"), got ${c.preset === null ? 'null' : typeof c.preset}`);
+  const kg = c.kg;
+  if (kg !== undefined && kg !== null) {
+    const missing = typeof kg === 'object' ? KG_METHODS.filter((m) => typeof (kg as Record<string, unknown>)[m] !== 'function') : [...KG_METHODS];
+    if (missing.length > 0 || typeof (kg as { contentHash?: unknown }).contentHash !== 'string') {
+      throw usageError(`extract: kg must be a loaded KG (loadKg(), loadSnapshot() or KgStore), got ${typeof kg === 'object' ? `an object without ${missing.length > 0 ? missing.join(', ') : 'contentHash'}` : typeof kg}`);
+    }
+  }
+}
+
 /**
  * Create an extractor: options resolved, lexicon exported and segmenter created once (see module
  * header). Throws FilmkwError('USAGE') for an unknown preset, a bad option, or a KG preset without KG.
  */
 export function createExtractor(create: CreateExtractorOptions = {}): Extractor {
+  checkCreateOptions(create);
   const options = resolveOptions(create.preset, create.overrides);
   const kg = create.kg ?? null;
   if (!kg && needsKg(options)) {
@@ -132,6 +150,7 @@ export function createExtractor(create: CreateExtractorOptions = {}): Extractor 
     preset: options.preset,
     options: described,
     extract(text: string, call?: ExtractCallOptions): Keyword[] {
+      if (call !== undefined && (call === null || typeof call !== 'object' || Array.isArray(call))) throw usageError(`extract: the call options must be an object or absent, got ${call === null ? 'null' : Array.isArray(call) ? 'an array' : typeof call}`);
       const tokens = segmenter.tag(text);
       return extractFromTokens(text, tokens, selectCandidateIndices(tokens, filter), context, call);
     },
