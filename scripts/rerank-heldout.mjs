@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The one look at a held-out set for re-ranker variants (ANALYSIS.md §8): macro F1@1..5 of each system,
+// The one look at a held-out set for re-ranker variants (ANALYSIS.md §9): macro F1@1..5 of each system,
 // ΔF1@K of every system against the first one with the 95 % paired bootstrap interval (eval/compare.ts
 // compareRuns, 2,000 resamples, seed 1), where the gold keywords land (eval/placement.ts), and the
 // counts of the candidate defects of issue 24 item 3 (below), all on the same documents in one process.

@@ -12,8 +12,8 @@
  * - a word naming a person or character, or tagged nr… (梁笑笑, 哈利波特/nr), or an unknown word (x) made of
  *   a common surname and the short name (游+天鸣: {@link SURNAMES});
  * - a name joined by a name dot or a space of which the short name is a whole part (约尔•巴瑞斯, Tony Stark).
- * Not a compound of the short name and a neighbour (陈+爱琳 is right, 天鸣+吹 is not: with any compound of at
- * most two more characters, cross-validated F1@5 fell by 0.04; eval/results/film-dev/ANALYSIS.md §8).
+ * Not a compound of the short name and a neighbour (陈+爱琳 is right, 天鸣+吹 is not: a rule taking any compound of at
+ * most two more characters lost in cross-validation; eval/results/film-dev/ANALYSIS.md §9).
  * Among several full forms the one with the highest logit wins (ties: the first). Read from the items'
  * feature vectors (rerank.ts), so the cross-validation applies the same rule (eval/rerank-train.ts).
  */
