@@ -4,12 +4,17 @@
 // compareRuns, 2,000 resamples, seed 1), where the gold keywords land (eval/placement.ts), and the
 // counts of the candidate defects of issue 24 item 3 (below), all on the same documents in one process.
 //
-//   node scripts/rerank-heldout.mjs --gold FILE [--format csl] [--kg FILE]
-//        --system NAME=[MODEL.json][@KEY=VALUE,…] [--system …]… [--placement] [--defects] [--json]
+//   node scripts/rerank-heldout.mjs --gold FILE [--format csl] [--kg FILE] [--film-field F] [--title-field F]
+//        --system NAME=[MODEL.json][@KEY=VALUE,…] [--system …]… [--placement] [--defects] [--ceiling] [--json]
 //
 // A system is the preset filmkw-rerank with the option overrides after @ and the model MODEL.json (from
 // `npm run train:rerank -- … --out MODEL.json`; empty: the committed models/rerank.json). The first
 // system is the one the others are compared with. --kg: default $FILMKW_KG, else $TMPDIR/filmkw-merged.fkg.
+// --film-field / --title-field (jsonl): each document's film and title are given to the extractor as its
+// context (extract(text, { film, title }), as `filmkw eval` does); absent: no context.
+// --ceiling: macro F1@1..5 of a perfect ordering of the re-ranker's pool (every scored candidate that
+// matches a gold keyword first) and of every candidate, per system: what a better model could reach
+// with these candidates (the overlap rule between phrases and their words is not applied).
 //
 // --defects counts, per system (the subsets are fixed by the document and the first system's tokens):
 //   filmStopPart  gold keywords with a film-domain stop word (stopwords-film.txt, not nodejieba's list) as a
@@ -37,7 +42,7 @@ if (!existsSync(join(root, 'dist', 'index.js'))) fail('dist/ is missing: run npm
 const mod = (p) => import(pathToFileURL(join(root, 'dist', p)).href);
 let args;
 try {
-  args = parseArgs({ options: { gold: { type: 'string' }, format: { type: 'string' }, kg: { type: 'string' }, system: { type: 'string', multiple: true }, placement: { type: 'boolean' }, defects: { type: 'boolean' }, json: { type: 'boolean' } } }).values;
+  args = parseArgs({ options: { gold: { type: 'string' }, format: { type: 'string' }, kg: { type: 'string' }, system: { type: 'string', multiple: true }, placement: { type: 'boolean' }, defects: { type: 'boolean' }, ceiling: { type: 'boolean' }, json: { type: 'boolean' }, 'film-field': { type: 'string' }, 'title-field': { type: 'string' } } }).values;
 } catch (err) {
   fail(err.message);
 }
@@ -87,7 +92,7 @@ const orFail = async (f, code) => {
   }
 };
 const kg = await orFail(() => loadKg({ kg: kgPath }), 3);
-const docs = await orFail(() => readGold(args.gold, { format: args.format ?? 'jsonl' }), 3);
+const docs = await orFail(() => readGold(args.gold, { format: args.format ?? 'jsonl', filmField: args['film-field'] ?? '', titleField: args['title-field'] ?? '' }), 3);
 const evalOptions = resolveEvalOptions({});
 const matcher = createMatcher(evalOptions);
 const K = 5;
@@ -110,6 +115,27 @@ function traditional(text) {
   return changed >= 3 && changed > ideographs / 100;
 }
 
+/** Macro F1@1..5 of an evaluation result. */
+const macroOf = (result) => Object.fromEntries([1, 2, 3, 4, 5].map((k) => [k, result.macro[String(k)].f1]));
+
+/**
+ * The candidates in a perfect order: for each distinct gold keyword (file order) the first candidate that
+ * matches it, then the others as listed (surfaces; at most K needed beyond the gold).
+ */
+function perfectOrder(gold, candidates) {
+  const keys = candidates.map((c) => matcher.key(c.text));
+  const used = new Set();
+  for (const g of distinctKeys(gold, matcher.key)) {
+    const at = keys.findIndex((k, i) => !used.has(i) && matcher.matches(k, g));
+    if (at >= 0) used.add(at);
+  }
+  const rest = candidates.map((_, i) => i).filter((i) => !used.has(i)).slice(0, K);
+  return [...used, ...rest].map((i) => candidates[i].text);
+}
+
+/** Macro F1@1..5 of the documents' prediction lists. */
+const macroF1 = (lists) => macroOf(evaluate(docs.map((d, i) => ({ id: d.id, gold: d.gold, predicted: lists[i] })), evalOptions));
+
 const results = [];
 let subsets = null;
 for (const s of systems) {
@@ -118,12 +144,15 @@ for (const s of systems) {
   const placement = Object.fromEntries(PLACES.map((p) => [p, 0]));
   const places = [];
   const trace = [];
+  const ideal = { pool: [], all: [] };
   for (const d of docs) {
     let list = [];
     let tokens = null;
     let entityWords = null;
     const keywords = ex.extract(d.text, {
       topK: RANKED,
+      film: d.film,
+      title: d.title,
       candidates: (l) => (list = l),
       inspect: subsets === null ? (t) => ((tokens = t.tokens), (entityWords = new Set(t.doc.words.filter((_, i) => t.entities?.[i]?.length > 0)))) : undefined,
     });
@@ -139,8 +168,13 @@ for (const s of systems) {
     }
     places.push(byGold);
     trace.push({ tokens, entityWords });
+    if (args.ceiling) {
+      ideal.pool.push(perfectOrder(d.gold, list.filter((c) => c.scored)));
+      ideal.all.push(perfectOrder(d.gold, list));
+    }
   }
   const result = evaluate(docs.map((d, i) => ({ id: d.id, gold: d.gold, predicted: predictions[i] })), evalOptions);
+  const ceiling = args.ceiling ? Object.fromEntries(Object.entries(ideal).map(([name, lists]) => [name, macroF1(lists)])) : undefined;
   // the defect subsets, from the first system's tokens
   subsets ??= docs.map((d, i) => {
     const gold = distinctKeys(d.gold, matcher.key);
@@ -169,7 +203,7 @@ for (const s of systems) {
       if (!subsets[i].gold.includes(p) && subsets[i].gold.some((g) => g.length > p.length && g.includes(p))) defects.shortOut++;
     }
   });
-  results.push({ system: s.name, model: s.model, overrides: s.overrides, macro: Object.fromEntries([1, 2, 3, 4, 5].map((k) => [k, result.macro[String(k)].f1])), result, predictions, placement, defects });
+  results.push({ system: s.name, model: s.model, overrides: s.overrides, macro: macroOf(result), result, predictions, placement, defects, ceiling });
 }
 
 const ids = docs.map((d) => d.id);
@@ -190,6 +224,7 @@ if (args.json) {
   for (const r of results) {
     out.push(`${r.system} (${r.model}${Object.keys(r.overrides).length ? ` @ ${Object.entries(r.overrides).map(([k, v]) => `${k}=${v}`).join(',')}` : ''}): F1@1..5 ${Object.values(r.macro).map(f4).join(' / ')}`);
     for (const d of r.delta ?? []) out.push(`  ΔF1@${d.k} ${sign(d.delta)} [${sign(d.ci95[0])}, ${sign(d.ci95[1])}], ${d.better} b / ${d.worse} w`);
+    if (r.ceiling) out.push(`  ceiling (perfect order) F1@1..5: pool ${Object.values(r.ceiling.pool).map(f4).join(' / ')}; every candidate ${Object.values(r.ceiling.all).map(f4).join(' / ')}`);
     if (args.placement) out.push(`  placement (K = ${K}): ${PLACES.map((p) => `${p} ${r.placement[p]}`).join(', ')}`);
     if (args.defects) {
       const show = (o) => Object.entries(o).map(([p, n]) => `${p} ${n}`).join(', ') || 'none';

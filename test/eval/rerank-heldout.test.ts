@@ -34,6 +34,26 @@ test('rerank-heldout: each system scored, compared with the first, placed; the c
   assert.equal(o.systems[1].delta.length, 5);
 });
 
+test('rerank-heldout --ceiling: a perfect order of the pool and of every candidate; a pool of 2 caps the first, not the second', { skip: !existsSync(join(root, 'dist', 'index.js')) && 'needs npm run build' }, () => {
+  const r = run('--gold', gold, '--kg', demo, '--ceiling', '--placement', '--json', '--system', 'p60=', '--system', 'p2=@rerank.pool=2');
+  assert.equal(r.status, 0, r.stderr);
+  const [p60, p2] = JSON.parse(r.stdout).systems;
+  // 9 of the 10 gold keywords are candidates (one never is): 5 of 5 and 4 of 5 in a perfect top 5
+  assert.equal(p60.placement.never, 1);
+  const f1 = (hits: number, returned: number, gold: number) => (hits === 0 ? 0 : (2 * (hits / returned) * (hits / gold)) / (hits / returned + hits / gold));
+  assert.ok(Math.abs(p60.ceiling.all['5'] - (f1(5, 5, 5) + f1(4, 5, 5)) / 2) < 1e-9);
+  assert.ok(Math.abs(p60.ceiling.all['4'] - f1(4, 4, 5)) < 1e-9);
+  for (let k = 1; k <= 5; k++) {
+    assert.ok(p60.ceiling.pool[String(k)] >= p60.macro[String(k)] - 1e-9, `K = ${k}: the ceiling is at least the system`);
+    assert.ok(p60.ceiling.all[String(k)] >= p60.ceiling.pool[String(k)] - 1e-9);
+  }
+  // two scored candidates per document, both gold at best: 2 hits of 2 returned at every K ≥ 2
+  for (const k of ['2', '3', '4', '5']) assert.ok(Math.abs(p2.ceiling.pool[k] - f1(2, 2, 5)) < 1e-9, `K = ${k}`);
+  assert.deepEqual(p2.ceiling.all, p60.ceiling.all);
+  const text = run('--gold', gold, '--kg', demo, '--ceiling', '--system', 'a=');
+  assert.match(text.stdout, /\n {2}ceiling \(perfect order\) F1@1\.\.5: pool( [0-9.]+ \/){4} [0-9.]+; every candidate( [0-9.]+ \/){4} [0-9.]+\n/);
+});
+
 test('rerank-heldout: a missing gold, a bad system or a model that is no model is one line with exit 2 or 3', { skip: !existsSync(join(root, 'dist', 'index.js')) && 'needs npm run build' }, () => {
   const dir = mkdtempSync(join(tmpdir(), 'filmkw-heldout-'));
   try {
@@ -47,6 +67,7 @@ test('rerank-heldout: a missing gold, a bad system or a model that is no model i
       [['--gold', gold, '--kg', join(dir, 'none.fkg'), '--system', 'a='], 3, /none\.fkg: no such KG snapshot/],
       [['--gold', gold, '--kg', demo, '--system', 'a=@phrases.nope=1'], 2, /phrases\.nope/],
       [['--gold', join(dir, 'none.jsonl'), '--kg', demo, '--system', 'a='], 3, /none\.jsonl/],
+      [['--gold', gold, '--kg', demo, '--film-field', 'doubanId', '--system', 'a='], 3, /no record has a value in the field "doubanId"/],
     ];
     for (const [args, code, message] of cases) {
       const r = run(...args);
