@@ -212,7 +212,7 @@ test('options: group phrases, defaults frozen, off in every preset except filmkw
   assert.throws(() => resolveOptions('textrank', { 'phrases.dedup': true }), usage(/expected 'phrases' \| 'all' \| 'off'/));
   assert.throws(() => resolveOptions('textrank', { 'phrases.spans': 'all' }), usage(/expected 'ngrams' \| 'maximal'/));
   assert.throws(() => resolveOptions('textrank', { 'phrases.pos': 'nouns' }), usage(/expected 'contentWords' \| 'any'/));
-  assert.throws(() => resolveOptions('textrank', { 'phrases.entityWords': 'keep' }), usage(/expected 'exclude' \| 'allow'/));
+  assert.throws(() => resolveOptions('textrank', { 'phrases.entityWords': 'keep' }), usage(/expected 'exclude' \| 'people' \| 'allow'/));
   assert.throws(() => resolveOptions('textrank', { 'phrases.enabled': 'yes' }), usage(/expected true \| false/));
   // `enabled` alone is now ambiguous between semantic and phrases
   assert.throws(() => resolveOptions('textrank', { enabled: true }), usage(/"enabled" is ambiguous; use one of semantic\.enabled, phrases\.enabled, rerank\.enabled/));
