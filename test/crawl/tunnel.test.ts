@@ -106,3 +106,19 @@ test('tunnel key: below every ordinary key, halved per page below η on the way,
   for (let e = f.pop(); e; e = f.pop()) rest.push(e.url);
   assert.ok(!rest.includes('t1') && !rest.includes('t2'), rest.join(' '));
 });
+
+test('sweep seeds: real off-topic pages from which a relevant page is reachable (navigation links and redirects followed), nearest first', async () => {
+  const { tunnelSeeds } = await import('../../src/crawl/sweep.js');
+  const { writeWeb } = await import('./web.js');
+  const web = tunnelWeb();
+  web.push({ url: 'http://books.example/moved', special: 'redirect:http://books.example/s3' });
+  web.push({ url: 'http://island.example/', body: navPage('孤岛', ['http://island.example/x', 'http://books.example/gone']) });
+  web.push({ url: 'http://near.example/', body: navPage('近处', ['http://books.example/moved']) });
+  const { dir } = writeWeb(web);
+  const relevant = new Map(web.map((p) => [p.url, /films\.example|far\.example/u.test(p.url)]));
+  const real = new Set(['http://books.example/', 'http://books.example/dead', 'http://island.example/', 'http://near.example/', 'http://films.example/']);
+  assert.deepEqual(tunnelSeeds(dir, { relevant, real }), [
+    { url: 'http://books.example/', distance: 1 },
+    { url: 'http://near.example/', distance: 3 },
+  ]);
+});
