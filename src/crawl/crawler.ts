@@ -199,8 +199,9 @@ class CrawlEngine {
     this.defer = this.scored && o.saveRule === 'score';
   }
 
+  /** What a resume must share with the crawl it continues: the options but the concurrency (the journal replays exactly at any), the seeds, the KG. */
   private get fingerprint(): string {
-    return JSON.stringify({ options: this.o, seeds: this.run.seeds, kg: this.res.kg?.contentHash ?? null });
+    return JSON.stringify({ options: { ...this.o, concurrency: undefined }, seeds: this.run.seeds, kg: this.res.kg?.contentHash ?? null });
   }
 
   /** Opens the output folder: a new crawl, or the journal of the one to resume. */

@@ -117,6 +117,8 @@ export interface SweepRow {
   relevant: number;
   /** Fetches before the first relevant page, per reached seed (1 = the first fetch after the seed). */
   firstRelevant: number[];
+  /** Harvest rate of each seed's crawl. */
+  harvests: number[];
   /** Crawls that ended with their budget spent. */
   budgetSpent: number;
 }
@@ -133,7 +135,7 @@ export async function runSeedSweep(a: {
 }): Promise<SweepRow[]> {
   const rows: SweepRow[] = [];
   for (const [ci, c] of SWEEP_CONFIGS.entries()) {
-    const row: SweepRow = { label: c.label, seeds: a.seeds.length, reached: 0, fetched: 0, relevant: 0, firstRelevant: [], budgetSpent: 0 };
+    const row: SweepRow = { label: c.label, seeds: a.seeds.length, reached: 0, fetched: 0, relevant: 0, firstRelevant: [], harvests: [], budgetSpent: 0 };
     for (const [si, seed] of a.seeds.entries()) {
       const o = resolveCrawlOptions({ mode: c.mode, maxPages: a.maxPages, concurrency: 1, ...c.overrides });
       const out = join(a.work, `sweep-${ci}-${si}`);
@@ -143,6 +145,7 @@ export async function runSeedSweep(a: {
       const first = rel.indexOf(true);
       row.fetched += lines.length;
       row.relevant += rel.filter(Boolean).length;
+      row.harvests.push(rel.filter(Boolean).length / Math.max(1, lines.length));
       if (first >= 0) {
         row.reached++;
         row.firstRelevant.push(first);
@@ -171,15 +174,15 @@ export function sweepTable(seeds: readonly SweepSeed[], rows: readonly SweepRow[
   return [
     `## Off-topic seed sweep (${seeds.length} seeds, ${maxPages}-page budget each, concurrency 1)`,
     '',
-    `Seeds: every real off-topic page of the test web from which a relevant page can be reached at all (links as the crawler parses them, navigation links included). Fewest links to a film page: ${[...new Set(seeds.map((s) => s.distance))].map((d) => `${d} (${seeds.filter((s) => s.distance === d).length} seeds)`).join(', ')}. Harvest = relevant fetched / fetched over all the crawls of the row; "first film page" = fetches before it, median over the seeds that reach one.`,
+    `Seeds: every real off-topic page of the test web from which a relevant page can be reached at all (links as the crawler parses them, navigation links included). Fewest links to a film page: ${[...new Set(seeds.map((s) => s.distance))].map((d) => `${d} (${seeds.filter((s) => s.distance === d).length} seeds)`).join(', ')}. Harvest = relevant fetched / fetched over all the crawls of the row (a crawl that stops early weighs little); mean harvest = the mean of the seeds' harvest rates; "first film page" = fetches before it, median over the seeds that reach one.`,
     '',
-    '| configuration | seeds reaching a film page | harvest | first film page (median fetch) | budget spent |',
-    '|---|---|---|---|---|',
-    ...rows.map((r) => `| ${r.label} | ${r.reached} / ${r.seeds} | ${pct(hr(r))} | ${r.firstRelevant.length ? median(r.firstRelevant) : '—'} | ${r.budgetSpent} / ${r.seeds} |`),
+    '| configuration | seeds reaching a film page | harvest | mean harvest | first film page (median fetch) | budget spent |',
+    '|---|---|---|---|---|---|',
+    ...rows.map((r) => `| ${r.label} | ${r.reached} / ${r.seeds} | ${pct(hr(r))} | ${pct(r.harvests.reduce((x, y) => x + y, 0) / Math.max(1, r.harvests.length))} | ${r.firstRelevant.length ? median(r.firstRelevant) : '—'} | ${r.budgetSpent} / ${r.seeds} |`),
     '',
     ...(def && bfs
       ? [
-          `Targets: default reaches film pages from more seeds than bfs: ${def.reached} vs ${bfs.reached} (${verdict(def.reached > bfs.reached)}); from at least 10: ${verdict(def.reached >= 10)}; higher harvest than bfs: ${pct(hr(def))} vs ${pct(hr(bfs))} (${verdict(hr(def) > hr(bfs))}).`,
+          `Targets: default reaches film pages from more seeds than bfs: ${def.reached} vs ${bfs.reached} (${verdict(def.reached > bfs.reached)}); from at least 10: ${def.reached} (${verdict(def.reached >= 10)}); higher harvest than bfs: ${pct(hr(def))} vs ${pct(hr(bfs))} (${verdict(hr(def) > hr(bfs))}).`,
           '',
         ]
       : []),

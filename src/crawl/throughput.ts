@@ -4,14 +4,19 @@
  * compared with the politeness bound Σ_hosts 1/delay (no crawler that keeps one request per host and
  * `delay` between their starts can go faster) and with the concurrency bound concurrency / mean latency.
  * The web: every host has `pages` film pages, each linking the next two pages of its host and one page of
- * the next host, so every host has work from the start to the end of a crawl.
+ * the next host, so every host has work from the start to the end of a crawl. The server is
+ * `filmkw replay --latency` in its own process, as a user runs it: its latencies do not wait for the
+ * crawler's CPU work.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { crawl, type CrawlResources } from './crawler.js';
 import { resolveCrawlOptions } from './options.js';
-import { startReplay, type ReplayLatency } from './replay.js';
+import { inputError } from '../errors.js';
+import type { ReplayLatency } from './replay.js';
 
 /** Writes the generated web (pages + manifest.tsv) into `dir`; returns the manifest path and the seeds (each host's front page). */
 export function writeThroughputWeb(dir: string, hosts: number, pages: number): { manifest: string; seeds: string[] } {
@@ -41,6 +46,8 @@ export interface ThroughputRow {
   fetched: number;
   seconds: number;
   pagesPerSec: number;
+  /** Pages per second once every host has answered a first time (start-up excluded: robots.txt and a first page per host). */
+  steadyPagesPerSec: number;
   /** Σ_hosts 1000/delayMs. */
   politenessBound: number;
   /** concurrency / mean latency (s). */
@@ -50,6 +57,25 @@ export interface ThroughputRow {
   maxHostInFlight: number;
 }
 
+/** `filmkw replay` in a child process; resolves its URL and a stop function that resolves its last stderr line. */
+function replayProcess(manifest: string, latency: ReplayLatency): Promise<{ url: string; stop: () => Promise<string> }> {
+  const bin = fileURLToPath(new URL('../../bin/filmkw', import.meta.url));
+  const args = [bin, 'replay', manifest, '--port', '0', '--latency', `${latency.minMs}-${latency.maxMs}`, ...(latency.perHost ? ['--per-host'] : [])];
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  child.stderr.on('data', (b: Buffer) => (err += b.toString()));
+  const exited = new Promise<void>((r) => child.once('exit', () => r()));
+  return new Promise((resolve, reject) => {
+    child.stdout.on('data', (b: Buffer) => {
+      out += b.toString();
+      const m = /listening on (http:\/\/[\d.]+:\d+)/u.exec(out);
+      if (m) resolve({ url: m[1]!, stop: async () => (child.kill('SIGTERM'), await exited, err.trim().split('\n').pop() ?? '') });
+    });
+    void exited.then(() => reject(inputError(`crawl eval: the replay server ended early: ${err.trim()}`)));
+  });
+}
+
 /** Crawls the generated web once per concurrency (default mode, `maxPages` pages, `delayMs` per host). */
 export async function measureThroughput(a: { hosts: number; pages: number; latency: ReplayLatency; delayMs: number; maxPages: number; concurrencies: readonly number[]; res: CrawlResources; say: (m: string) => void }): Promise<ThroughputRow[]> {
   const dir = mkdtempSync(join(tmpdir(), 'filmkw-throughput-'));
@@ -57,24 +83,30 @@ export async function measureThroughput(a: { hosts: number; pages: number; laten
   try {
     const { manifest, seeds } = writeThroughputWeb(dir, a.hosts, a.pages);
     for (const concurrency of a.concurrencies) {
-      const server = await startReplay([manifest], { latency: a.latency });
+      const server = await replayProcess(manifest, a.latency);
+      let stopped = '';
       try {
         const o = resolveCrawlOptions({ concurrency, delayMs: a.delayMs, maxPages: a.maxPages, maxDepth: 1000 });
         const s = await crawl({ seeds, out: join(dir, `c${concurrency}`), via: server.url }, o, a.res);
+        stopped = await server.stop();
+        const m = /at most (\d+) at once \((\d+) for one host\)/u.exec(stopped);
+        const times = readFileSync(join(dir, `c${concurrency}`, 'index.jsonl'), 'utf8').trim().split('\n').map((l) => Date.parse((JSON.parse(l) as { time: string }).time));
+        const k = Math.min(a.hosts, times.length - 1);
         const row: ThroughputRow = {
           concurrency,
           fetched: s.fetched,
           seconds: s.seconds,
           pagesPerSec: s.pagesPerSec,
+          steadyPagesPerSec: (times.length - 1 - k) / Math.max(1e-3, (times[times.length - 1]! - times[k]!) / 1000),
           politenessBound: (a.hosts * 1000) / a.delayMs,
           concurrencyBound: concurrency / ((a.latency.minMs + a.latency.maxMs) / 2000),
-          maxInFlight: server.stats.maxInFlight,
-          maxHostInFlight: server.stats.maxHostInFlight,
+          maxInFlight: Number(m?.[1] ?? NaN),
+          maxHostInFlight: Number(m?.[2] ?? NaN),
         };
         rows.push(row);
-        a.say(`crawl eval: throughput at concurrency ${concurrency}: ${row.pagesPerSec.toFixed(1)} pages/s (bound ${Math.min(row.politenessBound, row.concurrencyBound).toFixed(1)}), ${row.maxInFlight} in flight at most`);
+        a.say(`crawl eval: throughput at concurrency ${concurrency}: ${row.pagesPerSec.toFixed(1)} pages/s, ${row.steadyPagesPerSec.toFixed(1)} after start-up (bound ${Math.min(row.politenessBound, row.concurrencyBound).toFixed(1)}), ${row.maxInFlight} in flight at most`);
       } finally {
-        await server.close();
+        if (!stopped) await server.stop();
       }
     }
   } finally {
@@ -90,12 +122,12 @@ export function throughputTable(rows: readonly ThroughputRow[], setup: { hosts: 
   return [
     `## Throughput under real-world latency (${setup.hosts} hosts, ${setup.latency.minMs}–${setup.latency.maxMs} ms per answer, ${setup.delayMs} ms per host)`,
     '',
-    `A generated web of ${setup.hosts} hosts × ${setup.pages} film pages (src/crawl/throughput.ts) served by \`filmkw replay\` with a latency drawn per request from ${setup.latency.minMs}–${setup.latency.maxMs} ms; the default (focused) crawler, ${setup.maxPages} pages from every host's front page, delayMs ${setup.delayMs} (the real-web default). Politeness bound = Σ over hosts of 1/delay = ${bound.toFixed(1)} pages/s; concurrency bound = concurrency / mean latency. Wall-clock pages/s on a shared machine: a ratio to the bound, not an absolute speed.`,
+    `A generated web of ${setup.hosts} hosts × ${setup.pages} film pages (src/crawl/throughput.ts) served by \`filmkw replay\` with a latency drawn per request from ${setup.latency.minMs}–${setup.latency.maxMs} ms; the default (focused) crawler, ${setup.maxPages} pages from every host's front page, delayMs ${setup.delayMs} (the real-web default). Politeness bound = Σ over hosts of 1/delay = ${bound.toFixed(1)} pages/s; concurrency bound = concurrency / mean latency. "After start-up": from the ${setup.hosts}th page on (once every host has answered its robots.txt and a first page), the rate the bounds describe; "overall" includes the start-up. Wall-clock pages/s on a shared machine: a ratio to the bound, not an absolute speed.`,
     '',
-    '| concurrency | pages/s | politeness bound | concurrency bound | pages/s ÷ min(bounds) | most in flight (server) | most per host |',
-    '|---|---|---|---|---|---|---|',
-    ...rows.map((r) => `| ${r.concurrency} | ${r.pagesPerSec.toFixed(1)} | ${r.politenessBound.toFixed(1)} | ${r.concurrencyBound.toFixed(1)} | ${(r.pagesPerSec / Math.min(r.politenessBound, r.concurrencyBound)).toFixed(2)} | ${r.maxInFlight} | ${r.maxHostInFlight} |`),
+    '| concurrency | pages/s overall | pages/s after start-up | politeness bound | concurrency bound | after start-up ÷ min(bounds) | most in flight (server) | most per host |',
+    '|---|---|---|---|---|---|---|---|',
+    ...rows.map((r) => `| ${r.concurrency} | ${r.pagesPerSec.toFixed(1)} | ${r.steadyPagesPerSec.toFixed(1)} | ${r.politenessBound.toFixed(1)} | ${r.concurrencyBound.toFixed(1)} | ${(r.steadyPagesPerSec / Math.min(r.politenessBound, r.concurrencyBound)).toFixed(2)} | ${r.maxInFlight} | ${r.maxHostInFlight} |`),
     '',
-    ...(at8 ? [`Target: at concurrency 8, ≥ 0.8 × the politeness bound: ${at8.pagesPerSec.toFixed(1)} vs ${(0.8 * at8.politenessBound).toFixed(1)} pages/s (${at8.pagesPerSec >= 0.8 * at8.politenessBound ? 'met' : 'NOT met'}).`, ''] : []),
+    ...(at8 ? [`Target: at concurrency 8, ≥ 0.8 × the politeness bound (${(0.8 * at8.politenessBound).toFixed(1)} pages/s): after start-up ${at8.steadyPagesPerSec.toFixed(1)} (${at8.steadyPagesPerSec >= 0.8 * at8.politenessBound ? 'met' : 'NOT met'}), overall ${at8.pagesPerSec.toFixed(1)} (${at8.pagesPerSec >= 0.8 * at8.politenessBound ? 'met' : 'NOT met'}).`, ''] : []),
   ].join('\n');
 }
