@@ -53,12 +53,15 @@ export function keywordsJson(keywords: readonly Keyword[], explain: boolean): st
   return JSON.stringify(out);
 }
 
+/** A record id as JSON: a string, or null (never `undefined`, whatever a malformed record holds). */
+const idJson = (id: unknown): string => (typeof id === 'string' ? JSON.stringify(id) : typeof id === 'number' && Number.isFinite(id) ? JSON.stringify(String(id)) : 'null');
+
 /** One document line (with the trailing newline). */
 export function documentLine(id: string, keywordsJsonText: string): string {
-  return `{"id":${JSON.stringify(id)},"keywords":${keywordsJsonText}}\n`;
+  return `{"id":${idJson(id)},"keywords":${keywordsJsonText}}\n`;
 }
 
-/** One error-record line (with the trailing newline). */
+/** One error-record line (with the trailing newline); valid JSON for any values (issue 26: `"line":x` was written for a malformed record). */
 export function errorLine(id: string | undefined, line: number, error: string): string {
-  return `{"id":${id === undefined ? 'null' : JSON.stringify(id)},"line":${line},"error":${JSON.stringify(error)}}\n`;
+  return `{"id":${idJson(id)},"line":${Number.isSafeInteger(line) ? line : 'null'},"error":${JSON.stringify(String(error))}}\n`;
 }

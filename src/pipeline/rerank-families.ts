@@ -189,6 +189,8 @@ export interface EntityContext {
   /** The document's main film: its node (-1: none) and entity. */
   readonly mainMovie: number;
   readonly mainEntity: number;
+  /** Eligible words that denote a KG entity. */
+  readonly entityCount: number;
   /** The text has a cast list (（…饰）). */
   readonly castDoc: boolean;
   /** The entity phrase p's surface names (looked up when first asked), or -1. */
@@ -203,7 +205,7 @@ export function entityContext(d: RerankDocument, kg: KgView | null, occ: Occurre
   const personOrder = s.ints(n).fill(-1);
   mentionOrders(d, kg, kindOrder, personOrder);
   const links = s.ints(n);
-  const { mainMovie, mainEntity } = mainFilm(d, kg, occ, links);
+  const { mainMovie, mainEntity, entityCount } = mainFilm(d, kg, occ, links);
   const castDoc = d.text.includes('饰）') || d.text.includes('饰)');
   const phraseEntities = s.ints(d.phrases.length).fill(-2); // -2: not looked up yet
   const phraseEntity = (p: number): number => {
@@ -211,7 +213,7 @@ export function entityContext(d: RerankDocument, kg: KgView | null, occ: Occurre
     if (e === -2) e = phraseEntities[p] = surfaceEntity(kg, d.phrases[p].text, d.phrases[p].joined === true);
     return e;
   };
-  return { kindOrder, personOrder, links, mainMovie, mainEntity, castDoc, phraseEntity };
+  return { kindOrder, personOrder, links, mainMovie, mainEntity, entityCount, castDoc, phraseEntity };
 }
 
 /** Order of first mention per entity kind, and among persons and characters (synopses name the leads first); nodes are in order of first occurrence. */
@@ -235,8 +237,8 @@ function mentionOrders(d: RerankDocument, kg: KgView | null, kindOrder: Int32Arr
  * in 《》 when there is one, then the most mentions plus KG links to the document's other entities (a
  * common word that is also a title — 师父, 孩子们 — is rarely in 《》).
  */
-function mainFilm(d: RerankDocument, kg: KgView | null, occ: Occurrences, links: Int32Array): { mainMovie: number; mainEntity: number } {
-  if (!kg) return { mainMovie: -1, mainEntity: -1 };
+function mainFilm(d: RerankDocument, kg: KgView | null, occ: Occurrences, links: Int32Array): { mainMovie: number; mainEntity: number; entityCount: number } {
+  if (!kg) return { mainMovie: -1, mainEntity: -1, entityCount: 0 };
   const entityNodes: number[] = [];
   for (let i = 0; i < d.words.length; i++) if (d.entity[i] >= 0 && d.eligible[i]) entityNodes.push(i);
   if (entityNodes.length <= 400) {
@@ -259,7 +261,7 @@ function mainFilm(d: RerankDocument, kg: KgView | null, occ: Occurrences, links:
       mainMovie = i;
     }
   }
-  return { mainMovie, mainEntity: mainMovie >= 0 ? d.entity[mainMovie] : -1 };
+  return { mainMovie, mainEntity: mainMovie >= 0 ? d.entity[mainMovie] : -1, entityCount: entityNodes.length };
 }
 
 // ── 3. candidates and pool ordering ─────────────────────────────────────────────────────────────────

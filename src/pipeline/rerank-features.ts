@@ -72,7 +72,24 @@ export const RERANK_FEATURES = [
   'docLength', // ln(1 + text length) / 10: reviews are long, synopses short
   'countRank', // 1 / (1 + number of output candidates with more occurrences)
   'firstRank', // 1 / (1 + number of output candidates that occur first)
-  // optional features (RERANK_CORE_FEATURE_COUNT on): computed only for a model that lists them
+  // optional features (RERANK_CORE_FEATURE_COUNT on): a model lists the features in order up to the last
+  // one its trees use; the ones it does not list are not computed for it.
+  // document context (issue 24 item 1; rerank-context.ts): the film the text is about and its title
+  'filmKnown', // the text's film is given and the KG has it
+  'subjectFilm', // names the text's film (its name or an alias)
+  'subjectPart', // a part of the text's film's name or alias (阿凡达 for 阿凡达：水之道), not the whole
+  'subjectHop1', // one KG hop from the text's film: its director, writers, cast, characters, genres
+  'subjectHop2', // two KG hops from the text's film, not one
+  'subjectOtherFilm', // a film of the KG that is not the text's film (the film known)
+  'titleKnown', // the text has a title
+  'inTitle', // occurs in the text's title
+  // corpus statistics (issue 24 item 2; corpus-stats.ts), counted over the other texts of a corpus
+  'corpusOn', // the corpus features apply (a table is given, and the film is known or the text has enough KG entities)
+  'corpusDf', // ln(1 + other texts that have it as a candidate) / ln(1 + texts)
+  'corpusSpread', // ln(1 + films whose other texts have it) / ln(1 + films)
+  'corpusKeyness', // the film known and in the corpus: ln of its share of the film's other texts over its share of all other texts
+  'corpusFilmDocs', // ln(1 + other texts of the text's film in the corpus) / 10
+  // costly: computed only for a model that lists it (a second power iteration)
   'positionRank', // PositionRank score on the document's word graph / the document's best (phrases: their best word's)
 ] as const;
 export type RerankFeature = (typeof RERANK_FEATURES)[number];
@@ -80,8 +97,9 @@ export type RerankFeature = (typeof RERANK_FEATURES)[number];
 export const F = Object.fromEntries(RERANK_FEATURES.map((f, i) => [f, i])) as Record<RerankFeature, number>;
 export const RERANK_FEATURE_COUNT = RERANK_FEATURES.length;
 /**
- * The features every model has (the first ones of RERANK_FEATURES); the optional ones after them cost
- * extra work (positionRank: a second power iteration), which is done only for a model that lists them.
- * A model lists the features in order up to its last optional one (rerank-model.ts).
+ * The features every model has (the first ones of RERANK_FEATURES); the optional ones after them are
+ * listed by a model only up to the last one its trees use (rerank-model.ts), and a feature a model does
+ * not list is not computed for it (positionRank costs a second power iteration; the context and corpus
+ * features need the caller's context and table).
  */
-export const RERANK_CORE_FEATURE_COUNT = RERANK_FEATURES.indexOf('positionRank');
+export const RERANK_CORE_FEATURE_COUNT = RERANK_FEATURES.indexOf('filmKnown');

@@ -153,6 +153,13 @@ export function zeroRerankModel(optional: readonly string[] = []): RerankModel {
   return { version: 1, features: RERANK_FEATURES.slice(0, width), base: 0, trees: [] };
 }
 
+const FIRST_CORPUS_FEATURE = RERANK_FEATURES.indexOf('corpusOn');
+
+/** Whether the model reads the corpus features (it lists them: they need a corpus-statistics table). */
+export function usesCorpusFeatures(model: RerankModel): boolean {
+  return model.features.length > FIRST_CORPUS_FEATURE;
+}
+
 export const sigmoid = (z: number): number => 1 / (1 + Math.exp(-z));
 
 /**

@@ -54,6 +54,9 @@ import {
   type RowSources,
 } from './rerank-families.js';
 
+import { contextRow, contextSources, type RerankContext } from './rerank-context.js';
+
+export type { RerankContext } from './rerank-context.js';
 export { RERANK_CORE_FEATURE_COUNT, RERANK_FEATURE_COUNT, RERANK_FEATURES, type RerankFeature } from './rerank-features.js';
 export { inCastContext, surfaceEntity } from './rerank-families.js';
 
@@ -76,13 +79,21 @@ export interface RerankOptions {
    * @default 60
    */
   pool: number;
+  /**
+   * The gate of the corpus features (rerank-context.ts): when the text's film is unknown, they apply
+   * only to a text with at least this many KG entities among its candidates, so that out of domain (an
+   * abstract, a news item) they stay off.
+   * @default 3
+   */
+  corpusGate: number;
 }
 
-export const DEFAULT_RERANK_OPTIONS: Readonly<RerankOptions> = Object.freeze({ enabled: false, pool: 60 });
+export const DEFAULT_RERANK_OPTIONS: Readonly<RerankOptions> = Object.freeze({ enabled: false, pool: 60, corpusGate: 3 });
 
 export const RERANK_OPTION_RULES: OptionRules<RerankOptions> = Object.freeze({
   enabled: { type: 'boolean' },
   pool: { type: 'number', min: 1, max: 1e6, integer: true },
+  corpusGate: { type: 'number', min: 0, max: 1e6, integer: true },
 });
 
 /** What the stage reads of one ranked document. */
@@ -107,6 +118,8 @@ export interface RerankDocument {
   readonly idfWeights?: Float64Array | null;
   /** The entity reported for each node (-1: none). */
   readonly entity: Int32Array;
+  /** Every entity each node denotes (after the title policy), when the caller has them (the document-context features). */
+  readonly entitySets?: readonly (Int32Array | null)[] | null;
   readonly phrases: readonly PhraseCandidate[];
   /** Phrase scores from their words (phrases.ts `phraseScores`; NaN: not output). */
   readonly phraseValues: Float64Array;
@@ -144,9 +157,10 @@ export interface RerankTable {
  * The output candidates of one document with their feature vectors (module header): of the eligible
  * graph words and the phrases with a score, the `pool` best by the final graph score (ties: first
  * occurrence), best first, their features in one matrix. Runs the feature families of
- * rerank-families.ts in order, on scratch arrays sized from the families' declared spaces. Pure.
+ * rerank-families.ts in order, on scratch arrays sized from the families' declared spaces, then the
+ * context families of rerank-context.ts when the caller gives a context the model reads. Pure.
  */
-export function rerankItems(d: RerankDocument, kg: KgView | null, idf: IdfTable, pool = Infinity): RerankTable {
+export function rerankItems(d: RerankDocument, kg: KgView | null, idf: IdfTable, pool = Infinity, context: RerankContext | null = null): RerankTable {
   const n = d.words.length;
   const m = d.phrases.length;
   if (n + m >= CAND_LIMIT) throw new RangeError(`rerank: ${n + m} candidates in one document (at most ${CAND_LIMIT - 1})`);
@@ -170,6 +184,7 @@ export function rerankItems(d: RerankDocument, kg: KgView | null, idf: IdfTable,
   const { order, rows } = poolOrder(cands, ranks.byFirst, pool, s);
   const cast = castCounts(d, order, rows, s);
   const x: RowSources = { d, kg, idf, occ, ent, cands, ranks, overlap, inPhrase, cast };
+  const cx = contextSources(d, kg, context, ent);
   const matrix = s.floats(rows * RERANK_FEATURE_COUNT);
   const items: RerankItem[] = new Array(rows);
   for (let r = 0; r < rows; r++) {
@@ -179,6 +194,7 @@ export function rerankItems(d: RerankDocument, kg: KgView | null, idf: IdfTable,
     else wordRow(f, c, x);
     overlapRow(f, c, x);
     rankRow(f, r);
+    if (cx) contextRow(f, c, c >= n ? d.phrases[c - n].text : d.words[c], x, cx);
     items[r] =
       c >= n
         ? { text: d.phrases[c - n].text, node: -1, phrase: c - n, charStart: d.phrases[c - n].charStart, entity: ent.phraseEntity(c - n), features: f, baseRank: r }

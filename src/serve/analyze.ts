@@ -64,21 +64,27 @@ export interface ViewResult {
   ms: number;
   /** Present when the graph had more drawable edges than the call's `maxEdges`: their number (only the heaviest are in `edges`). */
   truncated?: { edges: number };
+  /** The film the request named and the KG film it resolved to (id and name null: the KG lacks it). */
+  film?: { value: string; id: string | null; name: string | null };
 }
 
 /**
  * Extract and collect the view of one text.
  * @param kg the KG the extractor was made with (for node kinds), or null
  */
-export function analyzeText(extractor: Extractor, kg: KgView | null, text: string, call: { topK: number; explain: boolean; maxEdges?: number }): ViewResult {
+export function analyzeText(extractor: Extractor, kg: KgView | null, text: string, call: { topK: number; explain: boolean; maxEdges?: number; film?: string; title?: string }): ViewResult {
   const t0 = performance.now();
   let trace: ExtractTrace | null = null;
-  const keywords = extractor.extract(text, { topK: call.topK, explain: call.explain, inspect: (t) => (trace = t) });
+  const keywords = extractor.extract(text, { topK: call.topK, explain: call.explain, film: call.film, title: call.title, inspect: (t) => (trace = t) });
   const ms = performance.now() - t0;
   // the same rounding and key order as the tag output
   const rows = JSON.parse(keywordsJson(keywords, call.explain)) as Omit<ViewKeyword, 'rank'>[];
   const view: ViewKeyword[] = rows.map((k, i) => ({ rank: i + 1, ...k }));
   const result: ViewResult = { preset: extractor.preset, topK: call.topK, keywords: view, occurrences: [], phraseSpans: [], nodes: [], edges: [], ms: roundScore(ms) };
+  if (call.film !== undefined) {
+    const film = extractor.resolveFilm(call.film);
+    result.film = { value: call.film, id: film?.id ?? null, name: film?.name ?? null };
+  }
   if (trace === null) return result;
   const { tokens, doc, graph, entities, rank } = trace as ExtractTrace;
   const keywordRank = new Map(view.map((k) => [k.word, k.rank]));

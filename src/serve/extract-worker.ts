@@ -41,6 +41,9 @@ export interface ServeTask {
   topK?: number;
   explain: boolean;
   gold: string[] | null;
+  /** The document context (the film the text is about, its title). */
+  film?: string;
+  title?: string;
 }
 
 /** The HTTP answer: status and JSON body. */
@@ -97,7 +100,7 @@ function view(task: ServeTask, preset: string): ViewResult {
   const ex = extractorFor(preset, task.options);
   const topK = task.topK ?? (ex.options.output as { topK: number }).topK;
   try {
-    return analyzeText(ex, kg, task.text, { topK, explain: task.explain, maxEdges: data.maxEdges });
+    return analyzeText(ex, kg, task.text, { topK, explain: task.explain, maxEdges: data.maxEdges, film: task.film, title: task.title });
   } catch (err) {
     // the graph stage's work bound (pipeline/graph.ts) refuses the document for these options
     if (err instanceof FilmkwError && err.code === 'INPUT') throw new Refusal(413, err.message, 'text');

@@ -5,9 +5,10 @@
  *
  *   GET  /api/info                     presets, KG, batch files, limits
  *   GET  /api/samples                  the bundled sample texts (datasets/samples/reviews.jsonl)
- *   POST /api/extract                  {text, preset?, options?, topK?, explain?} → keywords, occurrences, word graph
+ *   POST /api/extract                  {text, preset?, options?, topK?, explain?, film?, title?} → keywords, occurrences, word graph
+ *                                      (film, title: the document context; the answer's `film` says how the KG resolved it)
  *   POST /api/compare                  {text, presets: [2–4 names], options?, topK?, gold?} → the results and their differences
- *   GET  /api/kg/search?q=             entities whose name or alias contains q
+ *   GET  /api/kg/search?q=&kind=       entities whose name or alias contains q (of one kind: the viewer's film picker asks for Movie)
  *   GET  /api/kg/entity?name=          entities named q (name or alias), with their neighbourhood
  *   GET  /api/kg/entity/<id>           one entity by id, with its neighbourhood
  *   GET  /api/batch                    the tag outputs given on the command line
@@ -31,6 +32,7 @@ import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { serve, type ServerType } from '@hono/node-server';
 import { FilmkwError } from '../errors.js';
+import { ENTITY_KINDS, type EntityKind } from '../kg/model.js';
 import type { KgStore } from '../kg/store.js';
 import { saveSnapshot } from '../kg/snapshot.js';
 import { DEFAULT_PRESET, resolveOptions } from '../pipeline/options.js';
@@ -101,8 +103,14 @@ const WEB_FILES: Record<string, string> = {
 const CONTENT_TYPES: Record<string, string> = { html: 'text/html; charset=utf-8', js: 'text/javascript; charset=utf-8', css: 'text/css; charset=utf-8' };
 const CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
+/** Longest `film` or `title` of a request. */
+const MAX_CONTEXT_CHARS = 500;
+
 interface ExtractRequest {
   text: string;
+  /** The document context: the film the text is about (a Douban id, a film name or a KG film id) and its title. */
+  film?: string;
+  title?: string;
   preset: string;
   options: Record<string, unknown>;
   topK: number | undefined;
@@ -169,7 +177,14 @@ export function createServeApp(resources: ServeResources, pool: ExtractionPool):
       topK = body.topK as number;
     }
     if (own(body, 'explain') && body.explain !== undefined && typeof body.explain !== 'boolean') throw new BadRequest('"explain" must be true or false', 'explain');
-    return { options, topK, explain: body.explain !== false };
+    const context: { film?: string; title?: string } = {};
+    for (const field of ['film', 'title'] as const) {
+      if (!own(body, field) || body[field] === undefined || body[field] === null) continue;
+      const v = body[field];
+      if (typeof v !== 'string' || v.length > MAX_CONTEXT_CHARS) throw new BadRequest(`"${field}" must be a string of at most ${MAX_CONTEXT_CHARS} characters (${field === 'film' ? 'a Douban id or a film name' : "the text's title"})`, field);
+      if (v.trim() !== '') context[field] = v;
+    }
+    return { options, topK, explain: body.explain !== false, ...context };
   };
   const parseExtract = (body: Record<string, unknown>): ExtractRequest => ({
     text: parseText(body),
@@ -178,7 +193,7 @@ export function createServeApp(resources: ServeResources, pool: ExtractionPool):
   });
   /** Send a validated request to the pool and answer with its reply. */
   const answer = async (c: Context, req: ExtractRequest, kind: ServeTask['kind'], presets: string[], gold: string[] | null) => {
-    const reply: PoolReply = await pool.run({ kind, text: req.text, presets, options: req.options, topK: req.topK, explain: req.explain, gold });
+    const reply: PoolReply = await pool.run({ kind, text: req.text, presets, options: req.options, topK: req.topK, explain: req.explain, gold, film: req.film, title: req.title });
     if (reply.status === 503) c.header('Retry-After', String(reply.retryAfter));
     c.header('Content-Type', 'application/json; charset=UTF-8');
     return c.body(reply.body, reply.status);
@@ -258,12 +273,14 @@ export function createServeApp(resources: ServeResources, pool: ExtractionPool):
   app.get('/api/kg/search', (c) => {
     const q = c.req.query('q') ?? '';
     if (q.trim() === '') throw new BadRequest('"q" must name an entity (name or alias)', 'q');
-    return c.json({ query: q, matches: browser.search(q, intParam(c, 'limit', 20, 200)) });
+    const kind = c.req.query('kind');
+    if (kind !== undefined && kind !== '' && !(ENTITY_KINDS as readonly string[]).includes(kind)) throw new BadRequest(`"kind" must be one of ${ENTITY_KINDS.join(', ')}`, 'kind');
+    return c.json({ query: q, matches: browser.search(q, intParam(c, 'limit', 20, 200), kind ? (kind as EntityKind) : undefined) });
   });
   app.get('/api/kg/entity', (c) => {
     const name = c.req.query('name') ?? '';
     if (name.trim() === '') throw new BadRequest('"name" must name an entity (name or alias)', 'name');
-    const matches = kg.lookup(name).slice(0, 10).map((i) => browser.detail(i, limits.maxNeighbours));
+    const matches = browser.named(name, limits.maxNeighbours);
     if (matches.length === 0) throw new BadRequest(`no entity is named ${JSON.stringify(name)} (name or alias); try /api/kg/search?q=`, 'name', 404);
     return c.json({ query: name, matches });
   });

@@ -87,7 +87,7 @@ test('train:rerank variant flags: CV of a variant with the paired comparison, no
     const optional = run('--with', 'positionRank', '--compare');
     assert.equal(optional.status, 0, optional.stderr);
     assert.match(optional.stderr, /ΔF1@5 [+-][0-9.]+ /);
-    assert.match(variant.stderr, /5-fold CV \(folds by film\) macro F1@1\.\.5( [0-9.]+){5}/);
+    assert.match(variant.stderr, /5-fold CV \(folds by film\) macro F1@1\.\.5 with context:( [0-9.]+){5}\n.*without context:( [0-9.]+){5}\n.*without context or corpus statistics:( [0-9.]+){5}/);
     for (let k = 1; k <= 5; k++) assert.match(variant.stderr, new RegExp(`ΔF1@${k} [+-][0-9.]+ \\[-?[0-9.]+, -?[0-9.]+\\], \\d+ better / \\d+ worse`));
     assert.ok(!existsSync(out));
     // with --out, the variant's model is written with its recipe recorded
@@ -128,7 +128,7 @@ test('train:rerank --gold twice: the files\' documents together, each file recor
     const run = (...extra: string[]) => spawnSync(process.execPath, [script, '--kg', join(root, 'kg', 'demo'), ...extra], { encoding: 'utf8' });
     const both = run('--gold', a, '--gold', b, '--trees', '3', '--grouped', '--compare', '--out', out);
     assert.equal(both.status, 0, both.stderr);
-    assert.match(both.stderr, /train-rerank: 3 documents \(a\.jsonl 1 \+ b\.jsonl 2\), \d+ candidates/);
+    assert.match(both.stderr, /train-rerank: 3 documents \(a\.jsonl 1 \+ b\.jsonl 2\), 0 with a film, \d+ candidates/);
     assert.match(both.stderr, /ΔF1@5 [+-][0-9.]+ /);
     const training = JSON.parse(readFileSync(out, 'utf8')).training;
     assert.deepEqual(training.files.map((f: { file: string }) => f.file), ['a.jsonl', 'b.jsonl']);
@@ -145,7 +145,7 @@ test('train:rerank --gold twice: the files\' documents together, each file recor
     const bad: [string[], number, RegExp][] = [
       [['--gold', a, '--gold', dup, '--cv'], 3, /dup\.jsonl:2: id "a1" is also in a\.jsonl:1/],
       [['--gold', a, '--gold', a, '--cv'], 2, /--gold names the same file twice/],
-      [['--gold', a, '--gold', b, '--check'], 2, /--check compares the committed recipe/],
+      [['--gold', a, '--gold', b, '--grouped', '--check'], 2, /--check compares the committed recipe/],
       [['--gold', a, '--gold', join(dir, 'none.jsonl'), '--cv'], 3, /none\.jsonl: no such file/],
     ];
     for (const [args, code, message] of bad) {

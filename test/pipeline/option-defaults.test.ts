@@ -98,7 +98,7 @@ const TABLE: [string, string, object, Exempt?][] = [
   ['src/batch/queue/submit.ts', 'QueueTagOptions', QUEUE_TAG_DEFAULTS, { inputs: ['queue'] }],
   ['src/batch/ordered.ts', 'OrderedOptions', ORDERED_DEFAULTS, { computed: ['window'] }],
   ['src/batch/tag-run.ts', 'TagRunOptions', TAG_RUN_DEFAULTS, {
-    inputs: ['input', 'format', 'textField', 'encoding', 'idField', 'out', 'resume', 'topK', 'explain', 'preset', 'overrides', 'backend', 'kg', 'neo4j', 'cacheDir', 'pipe', 'ordered', 'factory'],
+    inputs: ['input', 'format', 'textField', 'encoding', 'idField', 'filmField', 'titleField', 'corpusStats', 'out', 'resume', 'topK', 'explain', 'preset', 'overrides', 'backend', 'kg', 'neo4j', 'cacheDir', 'pipe', 'ordered', 'factory', 'workerHeapMb'],
     computed: ['stderr', 'stdout'],
   }],
   ['src/batch/queue/worker.ts', 'QueueWorkerOptions', QUEUE_WORKER_DEFAULTS, { inputs: ['queue', 'kg', 'signal', 'factory'], computed: ['name', 'cacheDir', 'stderr'] }],

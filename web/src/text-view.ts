@@ -12,6 +12,7 @@ export interface TextViewHooks {
 /** Render the document and the keyword list. */
 export function renderText(text: string, result: ExtractResult, hooks: TextViewHooks): void {
   const doc = byId('doc');
+  resetExplain();
   const byRank = new Map(result.keywords.map((k) => [k.rank, k]));
   const frag = document.createDocumentFragment();
   const firstSeen = new Set<number>();
@@ -105,6 +106,22 @@ export function renderText(text: string, result: ExtractResult, hooks: TextViewH
     tip.style.top = `${ev.clientY + 16}px`;
   };
   doc.onmouseleave = () => (tip.hidden = true);
+}
+
+const EXPLAIN_PLACEHOLDER = 'Hover a marked word to see what lifted it.';
+
+/** Empty the Text view (a new text not tagged yet): document, keyword list, legend, explain panel, tooltip. */
+export function clearText(): void {
+  for (const id of ['doc', 'keywords', 'legend']) clear(byId(id));
+  resetExplain();
+  byId('tip').hidden = true;
+}
+
+/** The explain panel back to its placeholder (a new document: no keyword of it is hovered yet). */
+function resetExplain(): void {
+  const box = byId('explain');
+  box.classList.add('muted');
+  box.replaceChildren(EXPLAIN_PLACEHOLDER);
 }
 
 function showExplain(k: Keyword): void {
