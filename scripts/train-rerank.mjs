@@ -11,7 +11,7 @@
 //   --context-dropout P --corpus-dropout Q   shares of the documents trained on without their context / with
 //                 the corpus features off (default the recipe's)
 //   --kg FILE     the merged KG snapshot (default $FILMKW_KG, else $TMPDIR/filmkw-merged.fkg, built from
-//                 the three Douban sources when absent, as npm run experiments does)
+//                 the three Douban sources and the demo KG when absent, as npm run experiments does)
 //   --out FILE    where to write the model (default models/rerank.json; an existing file other than the
 //                 default is not overwritten without --force)
 //   --cv          also print 5-fold cross-validated macro F1@1..5 (always done, and recorded in the model, when
@@ -199,7 +199,7 @@ async function main() {
     const kgData = join(data, 'kg');
     process.stderr.write(`train-rerank: building the merged KG ${kgPath}\n`);
     const r = spawnSync(process.execPath, [join(root, 'bin', 'filmkw'), 'kg', 'import', '--out', kgPath,
-      `openkg:${join(kgData, 'openkg-douban-movie')}`, `kgqa:${join(kgData, 'douban-kgqa-small')}`, `douban-csv:${join(kgData, 'douban-movies-2065')}`], { stdio: 'inherit' });
+      `openkg:${join(kgData, 'openkg-douban-movie')}`, `kgqa:${join(kgData, 'douban-kgqa-small')}`, `douban-csv:${join(kgData, 'douban-movies-2065')}`, 'demo'], { stdio: 'inherit' });
     if (r.status !== 0) fail('building the merged KG failed', r.status || EXIT.INTERNAL);
   }
   const kg = await loadKg({ kg: kgPath });

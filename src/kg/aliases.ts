@@ -7,9 +7,9 @@
  *      alternative titles on `/` or `;` gives `国定杀戮日(台` and `港)` (OpenKG's `othername`, DouBan-KGQA's
  *      `other_names`). Adjacent items are joined (with `/`) while the first has an unclosed bracket and
  *      a following one closes it;
- *   2. **region and note tags are removed** at the end of an alias: `(台)`, `(港)`, `(台/港)`, `(港;台)`,
- *      `(大陆)`, `(豆友译名)` …; a tag left unclosed by a split (`麦迪逊之桥(港`) goes too, and an alias that
- *      is only a tag (`台)`) is dropped;
+ *   2. **region and note tags are removed**: `(台)`, `(港)`, `(台/港)`, `(港;台)`, `(大陆)`, `(豆友译名)` …,
+ *      wherever they stand (`新世纪福尔摩斯(台)第四季`); a tag left unclosed at the end by a split
+ *      (`麦迪逊之桥(港`) goes too, and an alias that is only a tag (`台)`) is dropped;
  *   3. **dropped**: an alias that is only punctuation or symbols, a single character (谜, 飘, I), one whose
  *      brackets still do not balance, or a common word by the title policy (src/lexicon/title-policy.ts,
  *      passed in as `commonWord`: the kg layer does not read the lexicon).
@@ -19,19 +19,25 @@
 export const REGION_TAGS: readonly string[] = Object.freeze([
   '台', '港', '澳', '日', '英', '美', '韩', '法', '德', '新', '马', '新马', '港台', '大陆', '内地', '台湾', '香港', '澳门', '中国大陆',
   '豆友译名', '暂译', '原名', '译名',
+  // the country of a foreign release title (Babysitting(德国), 大英雄 (日本)), also as "<country>译名"
+  '日本', '韩国', '美国', '英国', '法国', '德国', '意大利', '西班牙', '葡萄牙', '匈牙利', '罗马尼亚', '波兰', '俄罗斯', '芬兰', '瑞典',
+  '挪威', '丹麦', '荷兰', '比利时', '希腊', '土耳其', '加拿大', '澳大利亚', '新西兰', '巴西', '阿根廷', '墨西哥', '印度', '泰国',
+  '新加坡', '马来西亚', '菲律宾', '越南', '印尼',
 ]);
 
-const TAG = `(?:${[...REGION_TAGS].sort((a, b) => b.length - a.length).join('|')})`;
+const TAG = `(?:${[...REGION_TAGS].sort((a, b) => b.length - a.length).join('|')})(?:译名)?`;
 const TAGS = `${TAG}(?:\\s*[/／;；、,，]\\s*${TAG})*`;
-/** A closed tag list at the end (`(台/港)`), or an unclosed one a split left behind (`(港`). */
-const TAG_SUFFIX = new RegExp(`\\s*[(（]${TAGS}(?:[)）])?\\s*$`, 'u');
+/** A closed tag list anywhere (`(台/港)`, `新世纪福尔摩斯(台)第四季`). */
+const TAG_GROUP = new RegExp(`\\s*[(（]${TAGS}[)）]`, 'gu');
+/** An unclosed tag list a split left at the end (`(港`). */
+const TAG_OPEN_END = new RegExp(`\\s*[(（]${TAGS}\\s*$`, 'u');
 /** What a split leaves of a tag list's end: `台)`, `港)`. */
 const TAG_TAIL = new RegExp(`^\\s*${TAGS}\\s*[)）]\\s*$`, 'u');
 
-/** An alias without its trailing region / note tags (`神隐少女(台)` → 神隐少女, `台)` → ''). */
+/** An alias without its region / note tags (`神隐少女(台)` → 神隐少女, `新世纪福尔摩斯(台)第四季` → 新世纪福尔摩斯第四季, `台)` → ''). */
 export function stripRegionTags(s: string): string {
   if (TAG_TAIL.test(s)) return '';
-  return s.replace(TAG_SUFFIX, '').trim();
+  return s.replace(TAG_GROUP, '').replace(TAG_OPEN_END, '').trim();
 }
 
 /** Opening minus closing round brackets (half- and full-width). */

@@ -33,7 +33,7 @@ import {
   type RelationKind,
 } from './model.js';
 import { minePlayed, unifyDots, actorVariants, type PlayedOptions } from './played.js';
-import { resolvePersons, type ResolvePerson } from './resolve.js';
+import { resolveFilms, resolvePersons, type ResolveAmbiguous, type ResolveFilm, type ResolvePerson } from './resolve.js';
 import { aliasProblem, cleanAliases, stripRegionTags } from './aliases.js';
 
 export type SourceKind = 'csv' | 'douban-csv' | 'openkg' | 'kgqa' | 'html-list';
@@ -592,9 +592,18 @@ export class KgMergeBuilder {
 
   /**
    * Step 1a: entity resolution (src/kg/resolve.ts): name-only Person entities merged into the person they
-   * are; the merged accumulators, the relations and the film lists follow.
+   * are, films without a source id into the Douban film they are (with their characters), then people
+   * once more (a film merge can give a person a film in common with one namesake only). The merged
+   * accumulators, the relations and the film lists follow.
    */
   private resolveEntities(onFilm: Map<string, FilmPeople>): void {
+    const first = this.resolvePeopleStep(onFilm);
+    const last = this.resolveFilmsStep(onFilm) > 0 ? this.resolvePeopleStep(onFilm) : first;
+    for (const a of last) this.ambiguousG.add(`${a.id.startsWith('movie/') ? 'film' : 'person'} left apart: ${a.reason}`, `${a.name}: ${a.id} apart from ${a.candidates.join(', ')}`);
+  }
+
+  /** The person rules once; returns the entities left apart as ambiguous. */
+  private resolvePeopleStep(onFilm: Map<string, FilmPeople>): ResolveAmbiguous[] {
     const films = new Map<string, Set<string>>();
     for (const r of this.rels.values()) {
       const movie = r.kind === 'PLAYED' ? r.movieId : r.kind === 'DIRECTED' || r.kind === 'WROTE' || r.kind === 'ACTED_IN' ? r.to : undefined;
@@ -620,28 +629,94 @@ export class KgMergeBuilder {
       const shared = m.shared.length ? `; shared film${m.shared.length > 1 ? 's' : ''} ${m.shared.slice(0, 3).map(title).join(', ')}${m.shared.length > 3 ? ' …' : ''}` : '';
       this.resolvedG.add(m.rule, `${m.from} → ${m.to} (${m.name}${shared})`);
     }
-    for (const a of ambiguous) this.ambiguousG.add(`person left apart: ${a.reason}`, `${a.name}: ${a.id} apart from ${a.candidates.join(', ')}`);
-    if (target.size === 0) return;
     for (const [from, to] of target) this.mergeInto(from, to);
-    const rels = [...this.rels.values()];
-    this.rels.clear();
-    for (const r of rels) {
-      const moved: RelRec = { ...r, from: target.get(r.from) ?? r.from, to: target.get(r.to) ?? r.to };
-      const key = `${moved.kind}\u0000${moved.from}\u0000${moved.to}\u0000${moved.movieId ?? ''}`;
-      if (this.rels.has(key)) this.report.relationsJoined++;
-      else this.rels.set(key, moved);
+    this.applyTargets(target, onFilm);
+    return ambiguous;
+  }
+
+  /** The film rule; films merged move their characters along. Returns the number of films merged. */
+  private resolveFilmsStep(onFilm: Map<string, FilmPeople>): number {
+    const people = new Map<string, Map<string, Set<string>>>();
+    for (const r of this.rels.values()) {
+      if (r.kind !== 'DIRECTED' && r.kind !== 'WROTE' && r.kind !== 'ACTED_IN') continue;
+      let m = people.get(r.to);
+      if (!m) people.set(r.to, (m = new Map()));
+      let roles = m.get(r.from);
+      if (!roles) m.set(r.from, (roles = new Set()));
+      roles.add(r.kind);
     }
-    for (const f of onFilm.values()) {
+    const films: ResolveFilm[] = [];
+    for (const acc of this.ents.values()) {
+      if (acc.kind !== 'Movie') continue;
+      films.push({ id: acc.id, names: [...acc.names.keys(), ...acc.aliases], people: people.get(acc.id) ?? new Map(), hasSourceId: !acc.id.startsWith('movie/name/') });
+    }
+    const { target, merges, ambiguous } = resolveFilms(films);
+    for (const m of merges) this.resolvedG.add('film: same title and people in common', `${m.from} → ${m.to} (${m.name}; ${m.people} people, ${m.directors} director${m.directors === 1 ? '' : 's'} in common)`);
+    for (const a of ambiguous) this.ambiguousG.add(`film left apart: ${a.reason}`, `${a.name}: ${a.id} apart from ${a.candidates.join(', ')}`);
+    if (target.size === 0) return 0;
+    for (const [from, to] of [...target]) {
+      this.mergeInto(from, to);
+      // its characters belong to the kept film: character/<from>/<name> becomes character/<to>/<name>
+      for (const acc of [...this.ents.values()]) {
+        if (acc.kind !== 'Character' || acc.movieId !== from) continue;
+        const prefix = `character/${from}/`;
+        const id = acc.id.startsWith(prefix) ? `character/${to}/${acc.id.slice(prefix.length)}` : acc.id;
+        acc.movieId = to;
+        if (id === acc.id) continue;
+        const old = acc.id;
+        target.set(old, id);
+        if (this.ents.has(id)) this.mergeInto(acc.id, id);
+        else {
+          this.ents.delete(acc.id);
+          acc.sourceIds = new Set([...(acc.sourceIds ?? [acc.id]), id]);
+          acc.id = id;
+          this.ents.set(id, acc);
+        }
+        this.resolvedG.add('character: moved with its film', `${old} → ${id}`);
+      }
+    }
+    this.applyTargets(target, onFilm);
+    return merges.length;
+  }
+
+  /** Relations, film lists and synopses follow merged ids (`target`: old id → kept id). */
+  private applyTargets(target: ReadonlyMap<string, string>, onFilm: Map<string, FilmPeople>): void {
+    if (target.size === 0) return;
+    // only the relations that touch a merged id are re-keyed (a few thousand of 100k)
+    for (const [key, r] of [...this.rels]) {
+      const from = target.get(r.from);
+      const to = r.kind === 'ALIAS' ? undefined : target.get(r.to);
+      const movie = r.movieId === undefined ? undefined : target.get(r.movieId);
+      if (from === undefined && to === undefined && movie === undefined) continue;
+      this.rels.delete(key);
+      const moved: RelRec = { ...r, from: from ?? r.from, to: to ?? r.to };
+      if (movie !== undefined) moved.movieId = movie;
+      const next = `${moved.kind}\u0000${moved.from}\u0000${moved.to}\u0000${moved.movieId ?? ''}`;
+      if (this.rels.has(next)) this.report.relationsJoined++;
+      else this.rels.set(next, moved);
+    }
+    const touched = (ids: Set<string>) => {
+      for (const id of ids) if (target.has(id)) return true;
+      return false;
+    };
+    for (const [movie, f] of [...onFilm]) {
       for (const m of [f.actors, f.all]) {
         for (const [k, ids] of m) {
-          if (![...ids].some((id) => target.has(id))) continue;
+          if (!touched(ids)) continue;
           m.set(k, new Set([...ids].map((id) => target.get(id) ?? id)));
         }
       }
+      const to = target.get(movie);
+      if (to === undefined) continue;
+      onFilm.delete(movie);
+      const into = onFilm.get(to);
+      if (!into) onFilm.set(to, f);
+      else for (const key of ['actors', 'all'] as const) for (const [k, ids] of f[key]) into[key].set(k, new Set([...(into[key].get(k) ?? []), ...ids]));
     }
+    for (const syn of this.synopses) syn.movieId = target.get(syn.movieId) ?? syn.movieId;
   }
 
-  /** Moves entity `from`'s names, surfaces, aliases, sources and ids into `to` (both Person accumulators). */
+  /** Moves entity `from`'s names, surfaces, aliases, sources and ids into `to` (accumulators of one kind). */
   private mergeInto(from: string, to: string): void {
     const a = this.ents.get(from)!;
     const b = this.ents.get(to)!;

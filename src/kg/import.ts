@@ -1,6 +1,6 @@
 /**
  * `filmkw kg import`: reads SOURCE arguments (`openkg:<dir>`, `kgqa:<file|dir>`, `douban-csv:<file|dir>`,
- * `csv:<dir>`, `html-list:<file|dir>`) into one merging builder (src/kg/builder.ts), builds the embedded store and reports what
+ * `csv:<dir>`, `html-list:<file|dir>`, `demo` = the bundled demo KG) into one merging builder (src/kg/builder.ts), builds the embedded store and reports what
  * was read, merged, skipped and dropped. Writing (snapshot or Neo4j) is left to the caller.
  *
  * Deterministic: the same sources give the same content hash, whatever their order on the command line
@@ -15,6 +15,7 @@ import { readOpenKg, type OpenKgOptions } from './sources/openkg.js';
 import { readKgqa } from './sources/kgqa.js';
 import { readDoubanCsv } from './sources/douban-csv.js';
 import { readHtmlList } from './sources/html-list.js';
+import { defaultKgDir } from './load.js';
 import type { PlayedOptions } from './played.js';
 
 export const SOURCE_PREFIXES: readonly SourceKind[] = Object.freeze(['openkg', 'kgqa', 'douban-csv', 'csv', 'html-list']);
@@ -34,10 +35,14 @@ const FORMAT_NAMES: Record<SourceKind, string> = {
   'html-list': 'saved Douban list pages (HTML)',
 };
 
-const USAGE_SOURCES = 'valid sources: openkg:<dir>, kgqa:<file|dir>, douban-csv:<file|dir>, csv:<dir>, html-list:<file|dir>';
+const USAGE_SOURCES = 'valid sources: openkg:<dir>, kgqa:<file|dir>, douban-csv:<file|dir>, csv:<dir>, html-list:<file|dir>, demo';
 
-/** Parses `prefix:path`; an unknown or missing prefix is a usage error listing the valid ones. */
+/** The named source `demo`: the bundled demo KG (kg/demo, project csv), e.g. added to the public Douban sources. */
+export const DEMO_SOURCE = 'demo';
+
+/** Parses `prefix:path` (or the named source `demo`); an unknown or missing prefix is a usage error listing the valid ones. */
 export function parseSource(arg: string): SourceSpec {
+  if (arg === DEMO_SOURCE) return { kind: 'csv', path: defaultKgDir(), spec: DEMO_SOURCE };
   const m = /^([a-z][a-z-]*):(.*)$/s.exec(arg);
   if (!m || !(SOURCE_PREFIXES as readonly string[]).includes(m[1])) {
     const what = m ? `unknown source prefix "${m[1]}:"` : `source "${arg}" has no prefix`;
@@ -50,6 +55,7 @@ export function parseSource(arg: string): SourceSpec {
 export interface ImportOptions {
   onProgress?: (msg: string) => void;
   openkg?: Partial<OpenKgOptions>;
+  /** Builder options; `filmkw kg import` passes `commonWord: commonWordTest()` (the title policy's test, exported by the library) so that common-word aliases are dropped. */
   builder?: Partial<BuilderOptions>;
   /**
    * Part-of-speech tagger for the PLAYED name cleanup: 'jieba' (@node-rs/jieba with its bundled
@@ -204,7 +210,7 @@ export function formatSummary(s: ImportSummary): string {
   const res = s.resolved;
   const ambiguousNames = res.ambiguous.reduce((n, g) => n + g.count, 0);
   lines.push(
-    `kg import: entity resolution: ${res.merged} person entities merged into another (${res.rules.map((g) => `${g.reason} ${g.count}`).join(', ') || 'none'}), ` +
+    `kg import: entity resolution: ${res.merged} entities merged into another (${res.rules.map((g) => `${g.reason} ${g.count}`).join(', ') || 'none'}), ` +
       `${res.relationsJoined} relations joined; ${ambiguousNames} name-only people left apart (ambiguous)`,
   );
   for (const g of [...res.rules, ...res.ambiguous]) lines.push(`  ${g.count}× ${g.reason}${g.examples.length ? `  e.g. ${g.examples.join('; ')}` : ''}`);

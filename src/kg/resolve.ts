@@ -15,8 +15,15 @@
  *   2. **only id of the name**: a name-only entity that shares no film with an id-bearing one is the
  *      id-bearing entity of that name when there is exactly one; with several (two Douban 张国荣) it stays
  *      apart and is reported as ambiguous;
- *   3. two different source ids are never merged, and nothing but Persons is merged (films share titles
- *      with their remakes; characters belong to their film).
+ *   3. two different source ids are never merged.
+ *
+ * Films are never merged by title alone (remakes share titles): a film without a source id (a project csv
+ * such as the demo KG: `movie/name/英雄`) is the film with a source id that carries its title (name or
+ * alias, normalised) **and** shares people with it — at least one director, or at least
+ * {@link FILM_MIN_SHARED_PEOPLE} credited people — when exactly one such film exists; with several it stays
+ * apart and is reported ({@link resolveFilms}). Its characters move to the kept film (the builder re-keys
+ * `character/<movie id>/<name>`). The people are compared after the person rules, which run again after
+ * the films (a name-only person of two Douban namesakes may share a film with one of them only then).
  *
  * A name-only entity whose names point at different id-bearing entities (one name to each) is ambiguous
  * too; an ambiguous entity takes part in no merge. The merged entity keeps the id of its id-bearing member (the Douban id); a group of name-only
@@ -56,7 +63,11 @@ export interface ResolveAmbiguous {
   name: string;
   /** The id-bearing candidates, sorted. */
   candidates: string[];
-  reason: 'several id-bearing people of the name' | 'shares films with several id-bearing people' | 'its names belong to different id-bearing people';
+  reason:
+    | 'several id-bearing people of the name'
+    | 'shares films with several id-bearing people'
+    | 'its names belong to different id-bearing people'
+    | 'several films with a source id share its title and people';
 }
 
 export interface ResolveResult {
@@ -225,4 +236,74 @@ function nameOnlyGroups(
   return [...byRoot.entries()]
     .sort((a, b) => cmpStr(a[0], b[0]))
     .map(([root, members]) => ({ members, links: kept.filter((l) => find(l.from) === root) }));
+}
+
+/** A Movie entity as the film rule sees it. */
+export interface ResolveFilm {
+  id: string;
+  /** Its normalised names and aliases. */
+  names: readonly string[];
+  /** Person id → the credits on this film ('DIRECTED', 'WROTE', 'ACTED_IN'). */
+  people: ReadonlyMap<string, ReadonlySet<string>>;
+  hasSourceId: boolean;
+}
+
+/** People (other than a director) a title-sharing film must have in common. */
+export const FILM_MIN_SHARED_PEOPLE = 2;
+
+
+/** What two films have in common: people, and directors among them. */
+function sharedPeople(a: ResolveFilm, b: ResolveFilm): { people: number; directors: number } {
+  let people = 0;
+  let directors = 0;
+  for (const [p, roles] of a.people) {
+    const other = b.people.get(p);
+    if (!other) continue;
+    people++;
+    if (roles.has('DIRECTED') && other.has('DIRECTED')) directors++;
+  }
+  return { people, directors };
+}
+
+/** The film rule (module header): merges of films without a source id into the one film with one they are. */
+/** One film merged into another: the title they share and what else (people, directors among them). */
+export interface FilmMerge {
+  from: string;
+  to: string;
+  name: string;
+  people: number;
+  directors: number;
+}
+
+export function resolveFilms(films: readonly ResolveFilm[]): { target: Map<string, string>; merges: FilmMerge[]; ambiguous: ResolveAmbiguous[] } {
+  const sorted = [...films].sort((a, b) => cmpStr(a.id, b.id));
+  const byName = new Map<string, ResolveFilm[]>();
+  for (const f of sorted) {
+    if (!f.hasSourceId) continue;
+    for (const n of new Set(f.names)) {
+      let list = byName.get(n);
+      if (!list) byName.set(n, (list = []));
+      list.push(f);
+    }
+  }
+  const target = new Map<string, string>();
+  const merges: FilmMerge[] = [];
+  const ambiguous: ResolveAmbiguous[] = [];
+  for (const f of sorted) {
+    if (f.hasSourceId) continue;
+    const candidates = [...new Set(f.names.flatMap((n) => byName.get(n) ?? []))];
+    const sharing = candidates
+      .map((c) => ({ c, ...sharedPeople(f, c) }))
+      .filter((x) => x.directors >= 1 || x.people >= FILM_MIN_SHARED_PEOPLE);
+    if (sharing.length === 0) continue;
+    if (sharing.length > 1) {
+      ambiguous.push({ id: f.id, name: f.names[0], candidates: sharing.map((x) => x.c.id).sort(cmpStr), reason: 'several films with a source id share its title and people' });
+      continue;
+    }
+    const { c, people, directors } = sharing[0];
+    const name = f.names.find((n) => c.names.includes(n)) ?? f.names[0];
+    target.set(f.id, c.id);
+    merges.push({ from: f.id, to: c.id, name, people, directors });
+  }
+  return { target, merges, ambiguous };
 }

@@ -1,7 +1,7 @@
 /**
  * What a user does with Neo4j, through bin/filmkw (build first) against the real server of NEO4J_URI
  * (`npm run test:neo4j`; skipped without NEO4J_URI unless FILMKW_REQUIRE_NEO4J=1), on the merged real KG
- * (the three Douban sources of ../shared/data/kg, README "Build the knowledge graph"):
+ * (the three Douban sources of ../shared/data/kg and the demo KG, README "Build the knowledge graph"):
  *   - `kg import --neo4j` twice: the second creates and writes nothing; `kg stats --neo4j` equals
  *     `kg stats --kg <snapshot>` of the same sources, entities and relations by kind;
  *   - `kg import --neo4j` onto the graph an import before entity resolution wrote (a node per merged id,
@@ -28,6 +28,7 @@ const SOURCES = [
   `openkg:${join(DATA, 'kg', 'openkg-douban-movie')}`,
   `kgqa:${join(DATA, 'kg', 'douban-kgqa-small')}`,
   `douban-csv:${join(DATA, 'kg', 'douban-movies-2065', 'douban_all_movies.csv')}`,
+  'demo',
 ];
 const DEV = join(DATA, 'annotated', 'film-dev.jsonl');
 const SKIP =

@@ -2,7 +2,7 @@
  * `filmkw kg`: build and inspect the film KG. Thin: the work is in src/kg/{import,load,snapshot,neo4j}.ts.
  *
  *   filmkw kg import (--out FILE | --neo4j) [--strict] [--json] [--openkg-composer wrote|skip] [--no-played] SOURCE...
- *       SOURCE = openkg:<dir> | kgqa:<file|dir> | douban-csv:<file|dir> | csv:<dir> | html-list:<file|dir>
+ *       SOURCE = openkg:<dir> | kgqa:<file|dir> | douban-csv:<file|dir> | csv:<dir> | html-list:<file|dir> | demo
  *       Summary on stderr (or one JSON object on stdout with --json), progress on stderr.
  *       Exit 0; 2 usage (unknown source prefix, bad option); 3 input (missing file, wrong header,
  *       any skipped row under --strict — nothing is written then); 4/5/6 Neo4j; 7 output not writable.
@@ -57,7 +57,7 @@ export async function runKgImport(sources: string[], flags: ImportFlags): Promis
   }
   const examples = Number(flags.examples);
   if (!/^\d+$/.test(flags.examples) || examples > 1_000_000) throw usageError(`kg import: --examples must be an integer from 0 to 1000000, got ${JSON.stringify(flags.examples)}`);
-  if (sources.length === 0) throw usageError('kg import: no SOURCE given (valid sources: openkg:<dir>, kgqa:<file|dir>, douban-csv:<file|dir>, csv:<dir>, html-list:<file|dir>)');
+  if (sources.length === 0) throw usageError('kg import: no SOURCE given (valid sources: openkg:<dir>, kgqa:<file|dir>, douban-csv:<file|dir>, csv:<dir>, html-list:<file|dir>, demo)');
   const specs = sources.map(parseSource); // usage errors before any work
   if (flags.out) assertNotAnInput('kg import', '--out', flags.out, specs.map((s) => s.path));
   const progress = (m: string) => err(m);
@@ -100,7 +100,7 @@ export async function runKgImport(sources: string[], flags: ImportFlags): Promis
     if (!neo || !cfg) throw new Error('kg import: Neo4j is not set up'); // unreachable: set up above with --neo4j
     progress(`kg import: writing to Neo4j at ${neo.redactUri(cfg.uri)}`);
     const w = await neo.writeKgToNeo4j(result.store.toData(), cfg, {
-      onProgress: progressLines((m) => progress(`kg import: ${m}`), process.stderr.isTTY === true),
+      onProgress: progressLines((m) => progress(`kg import: ${m}`), { live: process.stderr.isTTY === true, steps: 4 }),
     });
     output = { neo4j: neo.redactUri(cfg.uri), nodes: w.nodes, relationships: w.relationships, created: w.created, written: w.written, removed: w.removed, skipped: w.skipped, writeMs: w.ms };
   }
@@ -179,7 +179,7 @@ export async function runKgShow(query: string, flags: ShowFlags): Promise<void> 
 export function registerKg(program: Command): void {
   const kg = program.command('kg').description('build and inspect the film knowledge graph');
   kg.command('import')
-    .description('import KG sources into a snapshot file or Neo4j (SOURCE: openkg:<dir>, kgqa:<file|dir>, douban-csv:<file|dir>, csv:<dir>, html-list:<file|dir> = saved Douban list pages)')
+    .description('import KG sources into a snapshot file or Neo4j, merging the same film or person across them (SOURCE: openkg:<dir>, kgqa:<file|dir>, douban-csv:<file|dir>, csv:<dir>, html-list:<file|dir> = saved Douban list pages, demo = the bundled demo KG)')
     .argument('<source...>', 'sources to merge')
     .option('--out <file>', 'write the merged KG as a snapshot file (atomically)')
     .option('--neo4j', 'write into Neo4j (NEO4J_URI, NEO4J_USER, NEO4J_PASSWORD)')
@@ -187,7 +187,7 @@ export function registerKg(program: Command): void {
     .option('--json', 'print the summary as one JSON object on stdout')
     .option('--openkg-composer <mode>', 'OpenKG composer.csv rows are screenwriter credits: wrote | skip', 'wrote')
     .option('--no-played', 'do not mine PLAYED (饰演) from synopses')
-    .option('--examples <n>', 'examples kept per report group (skipped rows, dropped and cleaned names, stripped 之子/副官 prefixes)', '5')
+    .option('--examples <n>', 'examples kept per report group (merges by rule, ambiguous names left apart, aliases changed and dropped, skipped rows, dropped and cleaned names, stripped 之子/副官 prefixes)', '5')
     .action(async (sources: string[], flags: ImportFlags) => {
       await runKgImport(sources, flags);
     });
