@@ -36,14 +36,13 @@
  *   page (id `stdin`). No fields.
  */
 import { createReadStream } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { inputError, usageError } from '../errors.js';
 import iconv from 'iconv-lite';
 import { DEFAULT_MAX_RECORD_BYTES, splitLines, type RawLine } from './lines.js';
 import { parseCsvRows, parseTsvRows, type CsvRow } from './csv.js';
 import { arrayElements, FieldCheck, peekFirstChar } from './json.js';
-import { HTML_PAGE, walkFiles, type WalkedFile } from '../util/files.js';
+import { HTML_PAGE, readCapped, walkFiles, type WalkedFile } from '../util/files.js';
 
 export const INPUT_FORMATS = ['jsonl', 'json', 'csv', 'tsv', 'txt', 'html'] as const;
 export type InputFormat = (typeof INPUT_FORMATS)[number];
@@ -406,6 +405,11 @@ async function* htmlRecords(source: ByteSource, opts: ReaderOptions, max: number
       chunks.push(b);
       read += b.byteLength;
       opts.onBytes?.(read);
+      if (read > max) {
+        // the page is refused; the rest of stdin is not read (a page that never ends, `< /dev/zero`)
+        yield { line: 1, id: 'stdin', error: `page is larger than ${max} bytes (more than ${max} bytes read); record skipped` };
+        return;
+      }
     }
     const all = Buffer.concat(chunks);
     yield toRecord(1, 'stdin', new Uint8Array(all.buffer, all.byteOffset, all.byteLength));
@@ -421,9 +425,10 @@ async function* htmlRecords(source: ByteSource, opts: ReaderOptions, max: number
     }
     let bytes: Buffer;
     try {
-      bytes = await readFile(p.path);
+      bytes = await readCapped(p.path, max);
     } catch (err) {
-      yield { line: i + 1, id: p.id, error: `cannot read ${p.id}: ${(err as Error).message}` };
+      const m = (err as Error).message;
+      yield { line: i + 1, id: p.id, error: m.startsWith('larger than the cap of') ? `page is ${m.replace('the cap of ', '')}; record skipped` : `cannot read ${p.id}: ${m}` };
       continue;
     }
     read += bytes.byteLength;
