@@ -38,6 +38,9 @@ interface Robots {
 /** robots-parser is CommonJS whose typings do not describe its default export under NodeNext. */
 const robotsParser = createRequire(import.meta.url)('robots-parser') as (url: string, text: string) => Robots;
 
+/** At most this many attempts of one request while kept-alive sockets turn out closed (see `once`). */
+const STALE_SOCKET_RETRIES = 32;
+
 type FetchOpts = Pick<CrawlOptions, 'timeoutMs' | 'maxBytes' | 'maxRedirects' | 'userAgent' | 'contact' | 'allowHosts' | 'denyHosts'>;
 
 /** Content codings the fetcher decodes (RFC 9110 §8.4.1), by their header value. */
@@ -88,17 +91,19 @@ export class Fetcher {
 
   /**
    * One request, no redirect handling. A kept-alive socket the server closed while it was idle fails
-   * with ECONNRESET as the request goes out: the request is made once more on a new socket (the retry
-   * node's http documentation gives for `request.reusedSocket`). The retry opens its own connection:
-   * a server that closes idle sockets closes them all at once, and the pool would hand out the next one.
+   * with ECONNRESET as the request goes out: the request is made again (the retry node's http documentation
+   * gives for `request.reusedSocket`). Several idle sockets may have been closed at once (a crawler busy for
+   * longer than the server's keep-alive timeout), so it goes on while the failed socket was a reused one:
+   * each failure destroys that socket, and a fresh socket's failure is the answer. Bounded all the same.
    */
   private async once(url: string, limit: number): Promise<Omit<FetchResult, 'url' | 'ms'>> {
-    const first = await this.attempt(url, limit, false);
-    const { staleSocket: _s, ...r } = first.staleSocket ? await this.attempt(url, limit, true) : first;
-    return r;
+    let r = await this.attempt(url, limit);
+    for (let tries = 1; r.staleSocket && tries < STALE_SOCKET_RETRIES; tries++) r = await this.attempt(url, limit);
+    const { staleSocket: _s, ...rest } = r;
+    return rest;
   }
 
-  private attempt(url: string, limit: number, fresh: boolean): Promise<Omit<FetchResult, 'url' | 'ms'> & { staleSocket?: boolean }> {
+  private attempt(url: string, limit: number): Promise<Omit<FetchResult, 'url' | 'ms'> & { staleSocket?: boolean }> {
     const u = new URL(url);
     const headers = { host: u.host, 'user-agent': this.userAgent, accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.5', 'accept-encoding': 'gzip, deflate, br' };
     const path = `${u.pathname}${u.search}`;
@@ -166,10 +171,9 @@ export class Fetcher {
         }
         res.on('error', (e: NodeJS.ErrnoException) => finish({ status, error: `response broken off: ${ERRNO_WORDS[e.code ?? ''] ?? e.message}` }));
       };
-      // agent false: a connection of its own, closed after the answer
       const req = this.via
-        ? httpRequest({ host: this.via.hostname, port: this.via.port || 80, path, method: 'GET', headers, agent: fresh ? false : this.viaAgent }, onResponse)
-        : (u.protocol === 'https:' ? httpsRequest : httpRequest)({ host: u.hostname, port: u.port || undefined, path, method: 'GET', headers, agent: fresh ? false : u.protocol === 'https:' ? this.httpsAgent : this.httpAgent }, onResponse);
+        ? httpRequest({ host: this.via.hostname, port: this.via.port || 80, path, method: 'GET', headers, agent: this.viaAgent }, onResponse)
+        : (u.protocol === 'https:' ? httpsRequest : httpRequest)({ host: u.hostname, port: u.port || undefined, path, method: 'GET', headers, agent: u.protocol === 'https:' ? this.httpsAgent : this.httpAgent }, onResponse);
       const timer = setTimeout(() => {
         req.destroy();
         finish({ status: 0, error: `timeout after ${this.o.timeoutMs} ms` });
