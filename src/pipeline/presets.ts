@@ -26,7 +26,8 @@
  * 3 tokens, seen once) ordered by the learned re-ranker (`rerank.enabled`, rerank.ts; model
  * models/rerank.json trained on film-train): film-dev F1@5 0.5156 vs 0.4811, csl-dev 0.2302 vs 0.2112,
  * every K up on both (ANALYSIS.md §7, §8): the best measured system, the default of the CLI and the library
- * (options.ts `DEFAULT_PRESET`) and the alias `best`.
+ * (options.ts `DEFAULT_PRESET`) and the alias `best`. Since issue 24 it never outputs a cast-list verb
+ * (`output.castVerbs`, a selection rule the paper presets do not have; ANALYSIS.md §9).
  *
  * Parity presets reproduce two standard implementations on the same tokens (spec §4.1, §4.3):
  * - `jieba-textrank`: `jieba.analyse.textrank` — allowPOS (ns, n, vn, v), length ≥ 2, jieba's 32
@@ -108,17 +109,21 @@ export const PRESETS: readonly Preset[] = Object.freeze([
   {
     name: 'filmkw-rerank',
     aliases: ['best'],
-    description: 'filmkw (without semantic similarity) with compound phrase candidates (content-word parts, up to 3 tokens, seen once) ordered by the learned re-ranker (models/rerank.json), which reads the document context and corpus statistics',
+    description:
+      'filmkw (without semantic similarity) with compound phrase candidates (content-word parts, up to 3 tokens, seen once) ordered by the learned re-ranker (models/rerank.json), which reads the document context and corpus statistics; traditional script matched in simplified; cast-list verbs never output',
     overrides: {
       ...WG,
-      // issue 24: no semantic similarity (R) and a shorter power iteration (nothing measurable lost under
-      // the re-ranker, ≈ 1.1× the speed), a pool of 100 for the model (ANALYSIS.md §10)
+      // issue 24: a text in traditional script segmented and matched in simplified (§9 e), no semantic
+      // similarity (R) and a shorter power iteration (nothing measurable lost under the re-ranker, faster),
+      // a pool of 100 for the model (ANALYSIS.md §10)
+      lexicon: { useDomainLexicon: true, script: 'simplified' },
       semantic: { enabled: false },
       rank: { tol: 0.01, maxIter: 10 },
       candidates: { posFilter: 'none' },
       prior: { idf: 'multiply' },
       phrases: { enabled: true, parts: 'content', maxTokens: 3, minCount: 1 },
       rerank: { enabled: true, pool: 100 },
+      output: { castVerbs: 'drop' },
     },
     needsKg: true,
   },
