@@ -24,10 +24,12 @@
  *
  * `filmkw-rerank` (issue 13) = `filmkw` + compound phrase candidates (`phrases.parts: 'content'`, up to
  * 3 tokens, seen once) ordered by the learned re-ranker (`rerank.enabled`, rerank.ts; model
- * models/rerank.json trained on film-train): film-dev F1@5 0.5156 vs 0.4811, csl-dev 0.2302 vs 0.2112,
- * every K up on both (ANALYSIS.md §7, §8): the best measured system, the default of the CLI and the library
- * (options.ts `DEFAULT_PRESET`) and the alias `best`. Since issue 24 it never outputs a cast-list verb
- * (`output.castVerbs`, a selection rule the paper presets do not have; ANALYSIS.md §9).
+ * models/rerank.json trained on film-train + film-train-b), every K up on film-dev and csl-dev
+ * (ANALYSIS.md §7, §8, §10): the best measured system, the default of the CLI and the library
+ * (options.ts `DEFAULT_PRESET`) and the alias `best`. Since issue 24 the re-ranker reads the document
+ * context (film, title) and the corpus statistics, scores a pool of 100, and the graph runs without
+ * semantic similarity and with a shorter power iteration (ANALYSIS.md §10); it never outputs a cast-list
+ * verb (`output.castVerbs`, a selection rule the paper presets do not have; ANALYSIS.md §9).
  *
  * Parity presets reproduce two standard implementations on the same tokens (spec §4.1, §4.3):
  * - `jieba-textrank`: `jieba.analyse.textrank` — allowPOS (ns, n, vn, v), length ≥ 2, jieba's 32
@@ -110,13 +112,12 @@ export const PRESETS: readonly Preset[] = Object.freeze([
     name: 'filmkw-rerank',
     aliases: ['best'],
     description:
-      'filmkw (without semantic similarity) with compound phrase candidates (content-word parts, up to 3 tokens, seen once) ordered by the learned re-ranker (models/rerank.json), which reads the document context and corpus statistics; traditional script matched in simplified; cast-list verbs never output',
+      'filmkw (without semantic similarity) with compound phrase candidates (content-word parts, up to 3 tokens, seen once) ordered by the learned re-ranker (models/rerank.json), which reads the document context and corpus statistics; cast-list verbs never output',
     overrides: {
       ...WG,
-      // issue 24: a text in traditional script segmented and matched in simplified (§9 e), no semantic
-      // similarity (R) and a shorter power iteration (nothing measurable lost under the re-ranker, faster),
-      // a pool of 100 for the model (ANALYSIS.md §10)
-      lexicon: { useDomainLexicon: true, script: 'simplified' },
+      // issue 24 (ANALYSIS.md §10): no semantic similarity (R) and a shorter power iteration (nothing
+      // measurable lost under the re-ranker, faster), a pool of 100 for the model; lexicon.script stays
+      // asWritten (simplified was tried with its own model and not chosen)
       semantic: { enabled: false },
       rank: { tol: 0.01, maxIter: 10 },
       candidates: { posFilter: 'none' },

@@ -16,9 +16,10 @@
  * the candidates (the best longer one containing it, the best shorter one it contains: 传统 / 传统文化,
  * 梦溪 / 沈梦溪), and its rank by frequency and by first occurrence. Optional features (after
  * {@link RERANK_CORE_FEATURE_COUNT}: the PositionRank score) are computed only for a model that lists
- * them; the committed model does not (ANALYSIS.md §7.1). The model is trained by
- * `npm run train:rerank` (scripts/train-rerank.mjs) on film-train only; models/rerank.json holds it with
- * the training file's sha256. Figures: eval/results/film-dev/ANALYSIS.md §7.
+ * them; the committed model lists the context and corpus families (rerank-context.ts) but not
+ * positionRank (ANALYSIS.md §7.1). The model is trained by `npm run train:rerank`
+ * (scripts/train-rerank.mjs) on film-train + film-train-b; models/rerank.json holds it with the training
+ * files' sha256. Figures: eval/results/film-dev/ANALYSIS.md §7, §10.
  *
  * Pure: a function of the document's ranked graph, the KG and the model passed in.
  */
@@ -75,7 +76,7 @@ export interface RerankOptions {
    * Only the `pool` best candidates by the final graph score (words and phrases together) are scored
    * by the model; the others are never output. The model is trained on the same pool; 60 was chosen by
    * cross-validation on film-train (100 and all candidates score the same, 40 lower) and is what keeps
-   * the model's work small (ANALYSIS.md §7).
+   * the model's work small (ANALYSIS.md §7); the preset `filmkw-rerank` uses 100 since issue 24 (§9, §10).
    * @default 60
    */
   pool: number;
