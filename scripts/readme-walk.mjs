@@ -55,6 +55,8 @@ export const RULES = [
   { match: /^\.\/bin\/filmkw experiments /u, long: 'runs every experiment system on film-dev' },
   { match: /^npm run train:rerank -- .*--compare/u, long: 'cross-validates two recipes' },
   { match: /^node --import tsx bench\//u, long: 'a benchmark' },
+  { match: /^npm run train:rerank -- .*--out scratch\/(base|script)\.json/u, long: 'trains on film-train and film-train-b, for the held-out comparison after it' },
+  { match: /^node scripts\/rerank-heldout\.mjs /u, long: 'scores trained models on film-dev' },
   { match: /^(tags = |tags\.zip\()/u, never: 'PySpark, not a shell command' },
   { match: /^hadoop jar /u, never: 'needs a Hadoop cluster' },
   // the test web: built from ../shared/data (minutes of CPU) and served; the crawl through it needs it running
