@@ -4,10 +4,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { filmkw } from './in-process.js';
 
-const root = fileURLToPath(new URL('../../', import.meta.url));
 const run = (args: string[]) => filmkw(args);
 const quickStart = ['tag', 'datasets/samples/reviews.jsonl', '--top', '5'];
 

@@ -1,13 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { fileURLToPath } from 'node:url';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { filmkw } from './in-process.js';
 
 // `filmkw dict` in this process (./in-process.ts)
-const root = fileURLToPath(new URL('../../', import.meta.url));
 const run = (...args: string[]) => filmkw(args);
 
 test('dict export --help lists every option with its default', async () => {

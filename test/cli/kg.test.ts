@@ -7,10 +7,8 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { filmkw } from './in-process.js';
 
-const root = fileURLToPath(new URL('../../', import.meta.url));
 const FIX = 'test/fixtures/kg-sources/';
 const run = (args: string[]) => filmkw(args);
 const noStack = (s: string) => assert.doesNotMatch(s, /\n\s+at /);
