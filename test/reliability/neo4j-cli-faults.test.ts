@@ -74,7 +74,7 @@ test('kg import --neo4j: refused 4, wrong password 5, each one line without a st
   }
 });
 
-test('kg import --neo4j, server gone or silent mid-import: exit 6 with one line; the re-run converges to the snapshot stats', { skip: SKIP, timeout: 180_000 }, async () => {
+test('kg import --neo4j, server gone or silent mid-import: exit 6 with one line; the re-run converges to the snapshot stats', { skip: SKIP, timeout: 600_000 }, async () => {
   // bytes of a whole CLI import, measured through the proxy
   let total: number;
   {

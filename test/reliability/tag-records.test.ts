@@ -63,7 +63,7 @@ test('odd JSON lines: empty texts tagged with no keywords, wrong shapes one erro
   assert.match(r.stderr, /tag: 12 records \(7 tagged, 5 error records\)/);
 });
 
-test('a 1 MB single document is tagged whole from jsonl, csv and txt', { skip: SKIP, timeout: 120_000 }, async () => {
+test('a 1 MB single document is tagged whole from jsonl, csv and txt', { skip: SKIP, timeout: 600_000 }, async () => {
   const kg = await demoSnapshot();
   const text = '《长津湖》是一部关于抗美援朝的电影，易烊千玺饰演伍万里，吴京饰演伍千里。'.repeat(28_000); // ≈ 1 MB UTF-8
   assert.ok(Buffer.byteLength(text) > 1_000_000);
