@@ -57,7 +57,8 @@ export async function serveWeb(pages: readonly WebPage[], opts: { front?: boolea
   const s = await startReplay([manifest]);
   if (!opts.front) return Object.assign(s, { dir, close: s.close });
   const f = await frontServer(s.port);
-  return Object.assign(s, { dir, port: f.port, url: f.url, close: async () => (await f.close(), await s.close()) });
+  const closeReplay = s.close;
+  return Object.assign(s, { dir, port: f.port, url: f.url, close: async () => (await f.close(), await closeReplay()) });
 }
 
 /** A forwarding HTTP server on 127.0.0.1 without idle timeout (see {@link serveWeb}). */

@@ -3,7 +3,8 @@
 // Loads the page, tags texts, checks the highlighted keywords against `filmkw tag` (the real CLI),
 // checks that a review with <script> and <img onerror> stays text, opens the graph (clicks a node on
 // the canvas), KG, compare and batch views, and shows a bad request's error in the page. Screenshots
-// go to a temp folder printed as a test diagnostic. Skips only where /usr/bin/chromium is absent.
+// go to a temp folder printed as a test diagnostic. Skips only where /usr/bin/chromium is absent (and
+// FILMKW_REQUIRE_CHROMIUM is not 1).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -18,6 +19,7 @@ import { loadKg } from '../../src/kg/load.js';
 import { runTag } from '../../src/batch/tag-run.js';
 import { loadBatch } from '../../src/serve/batch.js';
 import { defaultWebDir, startServer, type RunningServer } from '../../src/serve/server.js';
+import { chromiumSkip } from './chromium.js';
 
 // The callbacks given to page.evaluate run in the page; the project compiles without the DOM library.
 declare const window: any;
@@ -29,8 +31,8 @@ const samples = readFileSync(SAMPLES, 'utf8')
   .trim()
   .split('\n')
   .map((l) => JSON.parse(l) as { id: string; text: string; tag: string[] });
-const hasChromium = existsSync(CHROMIUM_PATH);
-const skip = hasChromium ? false : `${CHROMIUM_PATH} is absent (apt-get install chromium; .ci/run installs it)`;
+const skip = chromiumSkip();
+const hasChromium = skip === false;
 
 let browser: Browser;
 let server: RunningServer;
