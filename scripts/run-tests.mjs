@@ -15,8 +15,10 @@
 //
 // First, side by side: the build (tsc → dist/, which bin/filmkw and the CLI tests run) and a type check of
 // src, test and bench (tsconfig.json); a type error anywhere fails the run before any test. --no-build skips
-// both (a run right after `npm run build`, or the second suite of a CI run).
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+// both (a run right after `npm run build`, or the second suite of a CI run). Both are incremental (their
+// state in node_modules/.cache/filmkw/): a second run rechecks only what changed. tsc does not notice a
+// deleted output, so the build state is dropped when a source file has no compiled file in dist/.
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, sep } from 'node:path';
 import { spawn, spawnSync } from 'node:child_process';
@@ -48,16 +50,28 @@ function run(args) {
   });
 }
 
-function testFiles() {
+/** Files under `dir` whose name ends with `suffix`, sorted. */
+function filesUnder(dir, suffix) {
   const files = [];
-  (function walk(dir) {
-    for (const name of readdirSync(dir).sort()) {
-      const p = join(dir, name);
+  (function walk(d) {
+    for (const name of readdirSync(d).sort()) {
+      const p = join(d, name);
       if (statSync(p).isDirectory()) walk(p);
-      else if (name.endsWith('.test.ts')) files.push(p);
+      else if (name.endsWith(suffix)) files.push(p);
     }
-  })('test');
+  })(dir);
   return files;
+}
+const testFiles = () => filesUnder('test', '.test.ts');
+
+/** tsc --incremental state files; the build's is dropped when dist/ lacks the output of a source file. */
+function tscState() {
+  const dir = join('node_modules', '.cache', 'filmkw');
+  mkdirSync(dir, { recursive: true });
+  const build = join(dir, 'build.tsbuildinfo');
+  const missing = filesUnder('src', '.ts').some((f) => !f.endsWith('.d.ts') && !existsSync(join('dist', relative('src', f)).replace(/\.ts$/u, '.js')));
+  if (missing) rmSync(build, { force: true });
+  return { build, check: join(dir, 'check.tsbuildinfo') };
 }
 
 async function main(argv) {
@@ -92,7 +106,11 @@ async function main(argv) {
   if (!noBuild) {
     const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
     const t0 = Date.now();
-    const [build, check] = await Promise.all([run([tsc, '-p', 'tsconfig.build.json']), run([tsc, '--noEmit', '-p', 'tsconfig.json'])]);
+    const state = tscState();
+    const [build, check] = await Promise.all([
+      run([tsc, '-p', 'tsconfig.build.json', '--incremental', '--tsBuildInfoFile', state.build]),
+      run([tsc, '--noEmit', '-p', 'tsconfig.json', '--incremental', '--tsBuildInfoFile', state.check]),
+    ]);
     for (const [what, r] of [['build (tsc -p tsconfig.build.json)', build], ['type check of src, test and bench (tsc --noEmit -p tsconfig.json)', check]]) {
       if (r.code !== 0) {
         process.stderr.write(`${r.out}\nnpm test: the ${what} failed; no test was run\n`);
@@ -110,7 +128,7 @@ async function main(argv) {
   const env = cacheDir ? { ...process.env, FILMKW_CACHE_DIR: cacheDir } : process.env;
   const reporters = extra.some((a) => a.startsWith('--test-reporter'))
     ? []
-    : ['--test-reporter=spec', '--test-reporter-destination=stdout', `--test-reporter=${join('scripts', 'test-durations.mjs')}`, '--test-reporter-destination=stderr'];
+    : ['--test-reporter=spec', '--test-reporter-destination=stdout', '--test-reporter=./scripts/test-durations.mjs', '--test-reporter-destination=stderr'];
   let status = 0;
   try {
     for (const [name, files, concurrency] of runs) {
