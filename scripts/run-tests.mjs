@@ -10,7 +10,8 @@
 //   test/browser/           browser       Debian chromium through playwright-core
 //   test/reliability/slow/  reliability   kill -9 / resume, disk full, signals, npm pack
 //   anything else           fast          `npm test`: unit and small CLI tests, no server, no browser
-// `--suite all` runs every suite, one after the other. FILE arguments run just those files (any suite).
+// `--suite all` runs every suite, one after the other. FILE arguments run just those files (any suite), one
+// process each, as --isolate does for a whole suite.
 // `--list` prints the suite of every test file (suite, TAB, file) and runs nothing.
 //
 // First, side by side: the build (tsc → dist/, which bin/filmkw and the CLI tests run) and a type check of
@@ -18,20 +19,26 @@
 // both (a run right after `npm run build`, or the second suite of a CI run). Both are incremental (their
 // state in node_modules/.cache/filmkw/): a second run rechecks only what changed. tsc does not notice a
 // deleted output, so the build state is dropped when a source file has no compiled file in dist/.
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative, sep } from 'node:path';
+import { join, relative, resolve, sep } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { spawn, spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 
-/** Suites other than fast: folder and test concurrency (files at once). */
+/**
+ * The suites: folder, test concurrency (processes at once), and whether the files of one folder share a
+ * process (`group`: the fast suite's many small files would otherwise each pay a Node start and the load of
+ * the same modules; the runner's reports still name each test's own file). --isolate gives every file its
+ * own process, as the other suites always do.
+ */
 const SUITES = {
-  fast: { dir: null, concurrency: 2 },
-  integration: { dir: join('test', 'integration'), concurrency: 2 },
-  queue: { dir: join('test', 'queue'), concurrency: 2 },
-  neo4j: { dir: join('test', 'neo4j'), concurrency: 1 },
-  browser: { dir: join('test', 'browser'), concurrency: 1 },
-  reliability: { dir: join('test', 'reliability', 'slow'), concurrency: 2 },
+  fast: { dir: null, concurrency: 2, group: true },
+  integration: { dir: join('test', 'integration'), concurrency: 2, group: false },
+  queue: { dir: join('test', 'queue'), concurrency: 2, group: false },
+  neo4j: { dir: join('test', 'neo4j'), concurrency: 1, group: false },
+  browser: { dir: join('test', 'browser'), concurrency: 1, group: false },
+  reliability: { dir: join('test', 'reliability', 'slow'), concurrency: 2, group: false },
 };
 
 /** The suite of a test file (path relative to the repository root). */
@@ -63,6 +70,40 @@ function filesUnder(dir, suffix) {
   return files;
 }
 const testFiles = () => filesUnder('test', '.test.ts');
+
+/** Files of one folder per process at most: few enough to share the start-up, small enough to spread over the cores. */
+const GROUP_SIZE = 4;
+
+/**
+ * Entry files (under `dir`) that each import up to GROUP_SIZE test files of one folder, in order: node:test
+ * runs the tests of every imported file in that one process. The fuller groups come first (the longer
+ * processes start first). A file that fails to load becomes a failing test naming it, and the files after
+ * it still run.
+ */
+function groupFiles(files, dir) {
+  const folders = new Map();
+  for (const f of files) {
+    const rel = relative('test', f).split(sep);
+    const key = rel.length > 1 ? rel[0] : 'top';
+    if (!folders.has(key)) folders.set(key, []);
+    folders.get(key).push(f);
+  }
+  const groups = [];
+  for (const [key, members] of folders) {
+    for (let i = 0; i < members.length; i += GROUP_SIZE) groups.push([`${key}-${i / GROUP_SIZE + 1}`, members.slice(i, i + GROUP_SIZE)]);
+  }
+  groups.sort((a, b) => b[1].length - a[1].length);
+  return groups.map(([key, members]) => {
+    const entry = join(dir, `${key}.test.mjs`);
+    const lines = [
+      `// ${members.length} test file(s) in one process (scripts/run-tests.mjs)`,
+      "import { test } from 'node:test';",
+      ...members.map((m) => `try { await import(${JSON.stringify(pathToFileURL(resolve(m)).href)}); } catch (err) { test(${JSON.stringify(`load ${m.split(sep).join('/')}`)}, () => { throw err; }); }`),
+    ];
+    writeFileSync(entry, `${lines.join('\n')}\n`);
+    return entry;
+  });
+}
 
 /** tsc --incremental state files; the build's is dropped when dist/ lacks the output of a source file. */
 function tscState() {
@@ -100,6 +141,7 @@ async function main(argv) {
     return 0;
   }
   const noBuild = take('--no-build');
+  const isolate = take('--isolate');
   const named = args.filter((a) => a.endsWith('.test.ts')).map((a) => relative(process.cwd(), a));
   const extra = args.filter((a) => !a.endsWith('.test.ts'));
 
@@ -121,26 +163,29 @@ async function main(argv) {
   }
 
   const all = testFiles();
-  const runs = named.length > 0 ? [['named files', named, 1]] : (suite === 'all' ? Object.keys(SUITES) : [suite]).map((s) => [s, all.filter((f) => suiteOf(f) === s), SUITES[s].concurrency]);
+  const runs = named.length > 0 ? [['named files', named, 1, false]] : (suite === 'all' ? Object.keys(SUITES) : [suite]).map((s) => [s, all.filter((f) => suiteOf(f) === s), SUITES[s].concurrency, SUITES[s].group && !isolate]);
   // The KG-derived cache (src/lexicon/cache.ts) of a test run goes to its own directory: the tests' many
   // toy KGs would otherwise evict the entries of the user's real KGs from the shared one.
   const cacheDir = process.env.FILMKW_CACHE_DIR ? null : mkdtempSync(join(tmpdir(), 'filmkw-test-cache-'));
-  const env = cacheDir ? { ...process.env, FILMKW_CACHE_DIR: cacheDir } : process.env;
+  const groupDir = mkdtempSync(join(tmpdir(), 'filmkw-test-groups-'));
+  const env = { ...process.env, ...(cacheDir ? { FILMKW_CACHE_DIR: cacheDir } : {}), FILMKW_TEST_GROUPS: groupDir };
   const reporters = extra.some((a) => a.startsWith('--test-reporter'))
     ? []
     : ['--test-reporter=spec', '--test-reporter-destination=stdout', '--test-reporter=./scripts/test-durations.mjs', '--test-reporter-destination=stderr'];
   let status = 0;
   try {
-    for (const [name, files, concurrency] of runs) {
+    for (const [name, files, concurrency, group] of runs) {
       if (files.length === 0) continue;
       if (runs.length > 1) process.stderr.write(`\nrun-tests: suite ${name} (${files.length} files)\n`);
       const t0 = Date.now();
-      const r = spawnSync(process.execPath, ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, ...reporters, ...extra, ...files], { stdio: 'inherit', env });
+      const targets = group ? groupFiles(files, groupDir) : files;
+      const r = spawnSync(process.execPath, ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, ...reporters, ...extra, ...targets], { stdio: 'inherit', env });
       process.stderr.write(`run-tests: ${name}: ${files.length} files, ${r.status === 0 ? 'passed' : 'FAILED'} in ${((Date.now() - t0) / 1000).toFixed(1)} s\n`);
       if (r.status !== 0) status = r.status ?? 1;
     }
   } finally {
     if (cacheDir) rmSync(cacheDir, { recursive: true, force: true });
+    rmSync(groupDir, { recursive: true, force: true });
   }
   return status;
 }
