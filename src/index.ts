@@ -47,7 +47,7 @@ export { DiskCache } from './lexicon/cache.js';
 // segmentation, and the pure core for text tagged by another segmenter
 export { createSegmenter, type Segmenter, type Token } from './pipeline/segment.js';
 export { extractFromTokens, type DocumentContext } from './pipeline/core.js';
-export { commonEntityNames } from './lexicon/title-policy.js';
+export { commonEntityNames, commonWordTest } from './lexicon/title-policy.js';
 
 // lexicon: KG names → segmenter user dictionary
 export { DEFAULT_BACKEND, SEGMENTER_BACKENDS, type SegmenterBackend } from './lexicon/base.js';

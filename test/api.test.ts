@@ -25,6 +25,7 @@ test('public API: exported names (a change here is a breaking change)', () => {
     'SOURCE_PREFIXES',
     'applyOverrides',
     'commonEntityNames',
+    'commonWordTest',
     'createExtractor',
     'createSegmenter',
     'defaultKgDir',

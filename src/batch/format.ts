@@ -5,9 +5,11 @@
  *   {"id":"…","line":12,"error":"…"}
  *
  * Scores (and the explain parts) are rounded to 6 decimals so output is stable across platforms and
- * runs; key order is fixed. `id` is null on an error record whose id could not be read.
+ * runs; key order is fixed. With explain, `explain.why` first reads the parts in plain words
+ * (src/pipeline/glossary.ts `explainSentence`, from the rounded parts). `id` is null on an error record whose id could not be read.
  */
-import type { Keyword } from '../pipeline/api.js';
+import type { Keyword, KeywordExplain } from '../pipeline/api.js';
+import { explainSentence } from '../pipeline/glossary.js';
 
 /** Decimals kept in scores. */
 export const SCORE_DECIMALS = 6;
@@ -22,7 +24,7 @@ export function roundScore(x: number): number {
 
 /** The keywords array of one document as JSON (fixed key order, rounded numbers). */
 export function keywordsJson(keywords: readonly Keyword[], explain: boolean): string {
-  const out = keywords.map((k) => {
+  const out = keywords.map((k, index) => {
     const o: Record<string, unknown> = { word: k.word, score: roundScore(k.score) };
     if (k.kind !== undefined) o.kind = k.kind;
     if (k.entityId !== undefined) o.entityId = k.entityId;
@@ -43,19 +45,23 @@ export function keywordsJson(keywords: readonly Keyword[], explain: boolean): st
           features: e.rerank.features.filter((f) => roundScore(f.contribution) !== 0).map((f) => ({ feature: f.feature, value: roundScore(f.value), contribution: roundScore(f.contribution) })),
         };
       }
-      o.explain = x;
+      // first: the plain-words reading of the parts below (src/pipeline/glossary.ts)
+      o.explain = { why: explainSentence({ word: k.word, kind: k.kind, explain: x as unknown as KeywordExplain }, index + 1), ...x };
     }
     return o;
   });
   return JSON.stringify(out);
 }
 
+/** A record id as JSON: a string, or null (never `undefined`, whatever a malformed record holds). */
+const idJson = (id: unknown): string => (typeof id === 'string' ? JSON.stringify(id) : typeof id === 'number' && Number.isFinite(id) ? JSON.stringify(String(id)) : 'null');
+
 /** One document line (with the trailing newline). */
 export function documentLine(id: string, keywordsJsonText: string): string {
-  return `{"id":${JSON.stringify(id)},"keywords":${keywordsJsonText}}\n`;
+  return `{"id":${idJson(id)},"keywords":${keywordsJsonText}}\n`;
 }
 
-/** One error-record line (with the trailing newline). */
+/** One error-record line (with the trailing newline); valid JSON for any values (issue 26: `"line":x` was written for a malformed record). */
 export function errorLine(id: string | undefined, line: number, error: string): string {
-  return `{"id":${id === undefined ? 'null' : JSON.stringify(id)},"line":${line},"error":${JSON.stringify(error)}}\n`;
+  return `{"id":${idJson(id)},"line":${Number.isSafeInteger(line) ? line : 'null'},"error":${JSON.stringify(String(error))}}\n`;
 }

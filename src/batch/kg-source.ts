@@ -15,6 +15,8 @@ export interface TagKgOptions {
   kg?: string;
   neo4j?: boolean;
   onProgress?: (msg: string) => void;
+  /** Progress goes to a terminal (src/kg/load.ts LoadKgOptions.liveProgress); absent: it does not. */
+  liveProgress?: boolean;
 }
 
 /** A loaded KG and what it came from. */
@@ -49,7 +51,7 @@ export async function loadTagKg(opts: TagKgOptions): Promise<LoadedKg> {
   }
   const loadKg = await loader();
   const source = opts.kg ?? (opts.neo4j ? 'neo4j' : 'demo (bundled)');
-  if (loadKg) return { store: await loadKg({ kg: opts.kg, neo4j: opts.neo4j === true, onProgress: opts.onProgress }), source, snapshotPath };
+  if (loadKg) return { store: await loadKg({ kg: opts.kg, neo4j: opts.neo4j === true, onProgress: opts.onProgress, liveProgress: opts.liveProgress }), source, snapshotPath };
   if (snapshotPath) return { store: await loadSnapshot(snapshotPath), source, snapshotPath };
   throw inputError('tag: the KG loader (src/kg/load.ts) is not in this build, so only --kg <snapshot file> works');
 }

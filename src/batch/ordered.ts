@@ -7,7 +7,7 @@
  * writes, memory stays flat whatever the input size.
  */
 import type { InputRecord } from '../io/readers.js';
-import type { TagEngine } from './engine.js';
+import type { TagEngine, TagInput } from './engine.js';
 import { documentLine, errorLine } from './format.js';
 
 /** Options of {@link tagOrdered}. */
@@ -27,6 +27,8 @@ export interface OutputLine {
   /** JSON text with the trailing newline. */
   text: string;
   error: boolean;
+  /** The record's film value when the KG did not know it (the run reports those once). */
+  unknownFilm?: string;
 }
 
 export const DEFAULT_BATCH_DOCS = 16;
@@ -44,7 +46,7 @@ export async function* tagOrdered(records: AsyncIterable<InputRecord>, engine: T
   let nextRead = 0;
   let nextOut = 0;
   let batch: { seq: number; line: number; id: string }[] = [];
-  let texts: string[] = [];
+  let texts: TagInput[] = [];
   let chars = 0;
   let failure: unknown = null;
   const inflight = new Set<Promise<void>>();
@@ -69,7 +71,7 @@ export async function* tagOrdered(records: AsyncIterable<InputRecord>, engine: T
           const r = results[i];
           done[m.seq % window] =
             r && 'json' in r
-              ? { line: m.line, text: documentLine(m.id, r.json), error: false }
+              ? { line: m.line, text: documentLine(m.id, r.json), error: false, ...(r.unknownFilm !== undefined ? { unknownFilm: r.unknownFilm } : {}) }
               : { line: m.line, text: errorLine(m.id, m.line, r ? r.error : 'extract: no result'), error: true };
         }
       },
@@ -117,7 +119,7 @@ export async function* tagOrdered(records: AsyncIterable<InputRecord>, engine: T
       done[seq % window] = { line: rec.line, text: errorLine(rec.id, rec.line, rec.error), error: true };
     } else {
       batch.push({ seq, line: rec.line, id: rec.id });
-      texts.push(rec.text);
+      texts.push(rec.film === undefined && rec.title === undefined ? rec.text : { text: rec.text, film: rec.film, title: rec.title });
       chars += rec.text.length;
       if (batch.length >= batchDocs || chars >= batchChars) dispatch();
     }

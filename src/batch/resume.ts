@@ -20,6 +20,7 @@ import { closeSync, createReadStream, fsyncSync, openSync, readFileSync, renameS
 import { resolve } from 'node:path';
 import { FilmkwError, usageError } from '../errors.js';
 import { canonicalJson } from '../util/canonical-json.js';
+import { HTML_PAGE, walkFiles } from '../util/files.js';
 
 export const PROGRESS_FORMAT = 'filmkw-tag-progress';
 export const PROGRESS_VERSION = 2;
@@ -53,9 +54,31 @@ export const progressPath = (out: string) => `${out}.progress.json`;
 /** Identity of an input file: path, size, mtime and content hash (one sequential read of the file). */
 export async function inputIdentity(path: string): Promise<InputIdentity> {
   const st = statSync(path);
+  if (st.isDirectory()) return folderIdentity(path);
   const h = createHash('sha256');
   for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 })) h.update(chunk as Buffer);
   return { path: resolve(path), size: st.size, mtimeMs: Math.trunc(st.mtimeMs), sha256: h.digest('hex') };
+}
+
+/**
+ * Identity of a folder of pages (`--format html`): the pages the reader lists (walkFiles, `*.html`/`*.htm`),
+ * their summed size, the latest modification time, and the sha256 of each page's relative path and content
+ * in reading order (a page added, removed, renamed or edited changes it).
+ */
+async function folderIdentity(dir: string): Promise<InputIdentity> {
+  const h = createHash('sha256');
+  let size = 0;
+  let mtimeMs = Math.trunc(statSync(dir).mtimeMs);
+  const pages = walkFiles(dir, { filter: (name) => HTML_PAGE.test(name) }).sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
+  for (const p of pages) {
+    h.update(`${p.rel}\0${p.problem ?? ''}\0`);
+    if (p.problem) continue;
+    const st = statSync(p.path);
+    size += st.size;
+    mtimeMs = Math.max(mtimeMs, Math.trunc(st.mtimeMs));
+    for await (const chunk of createReadStream(p.path, { highWaterMark: 1 << 20 })) h.update(chunk as Buffer);
+  }
+  return { path: resolve(dir), size, mtimeMs, sha256: h.digest('hex') };
 }
 
 /** Flatten nested objects to dotted keys (arrays are leaves), values as canonical JSON. */

@@ -8,6 +8,7 @@ import { createExtractor } from '../pipeline/extract.js';
 import { loadSnapshot } from '../kg/snapshot.js';
 import type { SegmenterBackend } from '../lexicon/base.js';
 import { DiskCache } from '../lexicon/cache.js';
+import { corpusStatsFromPacked } from '../pipeline/corpus-stats.js';
 
 /** Where a worker gets its KG: a snapshot file (written by the main thread if needed), or none. */
 export type TagKgSource = { snapshot: string } | null;
@@ -19,12 +20,18 @@ export interface TagExtractorArgs {
   /** Directory of the on-disk cache (src/lexicon/cache.ts); null/absent: none. */
   cacheDir?: string | null;
   kg: TagKgSource;
+  /**
+   * The corpus statistics (`--corpus-stats`): a packed table (pipeline/corpus-stats.ts) and its name, null for none; absent: the
+   * extractor's default (the shipped table when the model reads it).
+   */
+  corpusStats?: { packed: Uint8Array; source: string } | null;
 }
 
 /** Build the extractor of a tag run from a KG already in memory (main thread). */
 export function tagExtractorWithKg(args: Omit<TagExtractorArgs, 'kg'>, kg: KgView | null): Extractor {
   const cache = args.cacheDir ? new DiskCache(args.cacheDir) : null;
-  return createExtractor({ preset: args.preset, overrides: args.overrides, backend: args.backend, kg, cache });
+  const corpusStats = args.corpusStats === undefined ? undefined : args.corpusStats === null ? null : corpusStatsFromPacked(args.corpusStats.packed, args.corpusStats.source);
+  return createExtractor({ preset: args.preset, overrides: args.overrides, backend: args.backend, kg, cache, corpusStats });
 }
 
 /** Factory used by the workers (factory.ts spec `{export: 'createTagExtractor'}`). */

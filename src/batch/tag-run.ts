@@ -4,9 +4,10 @@
  * a progress bar on a TTY, and a summary.
  */
 import { existsSync, rmSync, statSync } from 'node:fs';
+import { basename } from 'node:path';
 import { open, type FileHandle } from 'node:fs/promises';
 import { assertNotAnInput, lockOutput } from '../util/files.js';
-import { FilmkwError, inputError, usageError } from '../errors.js';
+import { FilmkwError, inputError, usageError, writeFailureReason } from '../errors.js';
 import { encodingWarning, readRecords, type InputFormat, type InputRecord, type ReadStats } from '../io/readers.js';
 import { DEFAULT_MAX_RECORD_BYTES } from '../io/lines.js';
 import { resolveOptions } from '../pipeline/options.js';
@@ -17,6 +18,9 @@ import { tagOrdered, type OrderedOptions } from './ordered.js';
 import { pipeInput } from './pipe.js';
 import { loadTagKg, prepareWorkerKg } from './kg-source.js';
 import { tagExtractorWithKg, type TagExtractorArgs } from './tag-extractor.js';
+import { countCorpus } from './corpus.js';
+import { CorpusCounter, corpusStatsFromPacked, loadPackedCorpusStats, packCorpusStats } from '../pipeline/corpus-stats.js';
+import { DiskCache } from '../lexicon/cache.js';
 import {
   checkResume,
   flattenIdentity,
@@ -39,6 +43,16 @@ export interface TagRunOptions {
   /** Input encoding (iconv-lite name); absent: UTF-8, or UTF-16 by its BOM. */
   encoding?: string;
   idField?: string;
+  /** Field path / column of each record's film (a Douban id or a film name: the document context). */
+  filmField?: string;
+  /** Field path / column of each record's title. */
+  titleField?: string;
+  /**
+   * Corpus statistics of the re-ranker's corpus features: a table file (`filmkw corpus build`), `self`
+   * (counted over this input in a first pass: the input is read twice), or `none`; absent: the
+   * extractor's default (the shipped table when the model reads it).
+   */
+  corpusStats?: string;
   /** Largest line (and CSV record) in bytes; longer ones become error records. @default DEFAULT_MAX_RECORD_BYTES (16777216) */
   maxRecordBytes?: number;
   /** Output file; absent: stdout. */
@@ -46,6 +60,11 @@ export interface TagRunOptions {
   resume?: boolean;
   /** @default 1 */
   workers?: number;
+  /**
+   * Heap cap of each worker thread, MB: a document that needs more on its own becomes an error record
+   * (engine.ts WorkerPool). Given, tagging runs in worker threads even with one worker.
+   */
+  workerHeapMb?: number;
   /** Keywords per document; absent: the preset's default. */
   topK?: number;
   explain?: boolean;
@@ -93,6 +112,37 @@ export interface TagRunSummary {
   /** Seconds spent tagging (first record read → last line written). */
   seconds: number;
   docsPerSecond: number;
+  /** Records whose film the KG did not know (tagged without it), the distinct values and the first of them. */
+  unknownFilms?: UnknownFilms;
+}
+
+/** The films of a run that the KG did not know (reported once per run). */
+export interface UnknownFilms {
+  records: number;
+  distinct: number;
+  examples: string[];
+}
+
+/** Counts the unknown film values of a run: distinct values up to a bound, the first few as examples. */
+export function unknownFilmCounter(): { add(film: string): void; result(): UnknownFilms | undefined } {
+  const seen = new Set<string>();
+  let records = 0;
+  let overflow = 0;
+  return {
+    add(film) {
+      records++;
+      if (seen.has(film)) return;
+      if (seen.size < 100_000) seen.add(film);
+      else overflow++;
+    },
+    result: () => (records === 0 ? undefined : { records, distinct: seen.size + overflow, examples: [...seen].slice(0, 5) }),
+  };
+}
+
+/** The run's one line about films the KG did not know. */
+export function unknownFilmsWarning(u: UnknownFilms, cmd = 'tag'): string {
+  const shown = u.examples.map((f) => JSON.stringify(f)).join(', ');
+  return `${cmd}: WARNING: ${u.distinct} film${u.distinct === 1 ? '' : 's'} of ${u.records} record${u.records === 1 ? '' : 's'} not in the KG (${shown}${u.distinct > u.examples.length ? ', …' : ''}); those records were tagged without their film`;
 }
 
 /** Output sink: a file (positioned writes, fsync) or a stream (stdout). */
@@ -104,6 +154,17 @@ export interface Sink {
   readonly bytes: number;
 }
 
+/** Why a write failed, in words for the usual codes (ENOSPC: no space left on the device, …). */
+function writeFailure(what: string, path: string, err: Error): FilmkwError {
+  const code = (err as NodeJS.ErrnoException).code;
+  const why = writeFailureReason(code, path);
+  return new FilmkwError('OUTPUT', `tag: ${what} ${path} failed: ${why ? `${why} (${code})` : err.message}`, { cause: err });
+}
+
+/**
+ * The output file: positioned writes and fsync for a regular file; for a device or a pipe (`/dev/null`,
+ * a FIFO), writes in order and no fsync (which those refuse with EINVAL).
+ */
 async function fileSink(path: string, startAt: number | null): Promise<Sink> {
   let fh: FileHandle;
   try {
@@ -115,12 +176,13 @@ async function fileSink(path: string, startAt: number | null): Promise<Sink> {
   } catch (err) {
     throw new FilmkwError('OUTPUT', `tag: cannot write ${path}: ${(err as Error).message}`, { cause: err });
   }
+  const regular = (await fh.stat()).isFile();
   let pos = startAt ?? 0;
   const wrap = async <T>(what: string, f: () => Promise<T>): Promise<T> => {
     try {
       return await f();
     } catch (err) {
-      throw new FilmkwError('OUTPUT', `tag: ${what} ${path} failed: ${(err as Error).message}`, { cause: err });
+      throw writeFailure(what, path, err as Error);
     }
   };
   return {
@@ -132,13 +194,13 @@ async function fileSink(path: string, startAt: number | null): Promise<Sink> {
       await wrap('writing', async () => {
         let off = 0;
         while (off < buf.length) {
-          const { bytesWritten } = await fh.write(buf, off, buf.length - off, pos);
+          const { bytesWritten } = await fh.write(buf, off, buf.length - off, regular ? pos : null);
           off += bytesWritten;
           pos += bytesWritten;
         }
       });
     },
-    sync: () => wrap('fsync of', () => fh.datasync()),
+    sync: () => (regular ? wrap('fsync of', () => fh.datasync()) : Promise.resolve()),
     close: () => wrap('closing', () => fh.close()),
   };
 }
@@ -222,6 +284,7 @@ async function progressBar(stderr: NodeJS.WritableStream, total: number): Promis
 export const TAG_LIMITS = Object.freeze({
   /** Each worker holds its own segmenter and KG (tens of MB each). */
   workers: 64,
+  workerHeapMb: 65_536,
   topK: 1000,
   maxRecordBytes: 1 << 30,
 });
@@ -241,7 +304,7 @@ function checkCount(flag: string, n: number, max: number, why = ''): number {
 export async function runTag(o: TagRunOptions): Promise<TagRunSummary> {
   const run = checkRun(o);
   // One run per output: a second run on the same --out (and its checkpoint) fails naming the first.
-  const unlock = o.out ? lockOutput('tag', o.out) : () => undefined;
+  const unlock = o.out && !run.outputSpecial ? lockOutput('tag', o.out) : () => undefined;
   try {
     return await tagLocked(o, run);
   } finally {
@@ -252,6 +315,10 @@ export async function runTag(o: TagRunOptions): Promise<TagRunSummary> {
 /** What {@link checkRun} settles about a run. */
 export interface CheckedRun {
   stdin: boolean;
+  /** The input can be read only once (a FIFO, `<(…)` process substitution, a device): no fingerprint, no checkpoints. */
+  readOnce: boolean;
+  /** The output is not a regular file (`/dev/null`, a FIFO): no lock, no checkpoints. */
+  outputSpecial: boolean;
   workers: number;
   maxRecordBytes: number;
   stderr: NonNullable<TagRunOptions['stderr']>;
@@ -262,15 +329,37 @@ export function checkRun(o: TagRunOptions): CheckedRun {
   const workers = checkCount('--workers', o.workers ?? TAG_RUN_DEFAULTS.workers, TAG_LIMITS.workers, ' (each worker loads its own segmenter and KG)');
   if (o.topK !== undefined) checkCount('--top', o.topK, TAG_LIMITS.topK);
   const maxRecordBytes = checkCount('--max-record-bytes', o.maxRecordBytes ?? TAG_RUN_DEFAULTS.maxRecordBytes, TAG_LIMITS.maxRecordBytes);
+  if (o.workerHeapMb !== undefined) checkCount('--worker-heap-mb', o.workerHeapMb, TAG_LIMITS.workerHeapMb);
   const stdin = o.input === '-';
+  let readOnce = false;
   if (!stdin) {
     if (!existsSync(o.input)) throw inputError(`tag: input file not found: ${o.input}`);
-    if (o.format !== 'html' && statSync(o.input).isDirectory()) throw inputError(`tag: input is a directory, not a file: ${o.input}`);
+    const st = statSync(o.input);
+    if (o.format !== 'html' && st.isDirectory()) throw inputError(`tag: input is a directory, not a file: ${o.input}`);
+    readOnce = !st.isFile() && !st.isDirectory();
   }
   if (o.resume && !o.out) throw usageError('tag: --resume needs --out FILE (the output of the interrupted run)');
   if (o.resume && stdin) throw usageError('tag: --resume needs an input file (stdin cannot be re-read)');
-  if (o.out) assertNotAnInput('tag', '--out', o.out, [...(stdin ? [] : [o.input]), ...(o.kg ? [o.kg] : [])]);
-  return { stdin, workers, maxRecordBytes, stderr: o.stderr ?? process.stderr };
+  if (o.resume && readOnce) {
+    throw usageError(`tag: --resume needs a regular input file: ${o.input} is a pipe or a device (e.g. <(zcat …)), which can be read only once, so it cannot be fingerprinted to check that it is the interrupted run's input; decompress it to a file first`);
+  }
+  const outputSpecial = o.out !== undefined && specialFile(o.out);
+  if (o.resume && outputSpecial) throw usageError(`tag: --resume needs --out to be a regular file, not ${o.out}`);
+  const stats = o.corpusStats;
+  if (stats === 'self' && (stdin || readOnce || o.pipe)) throw usageError('tag: --corpus-stats self reads the input twice: it needs an input file, and a filter (stdin, --pipe) sees only its partition; build a table with filmkw corpus build and pass it instead');
+  if (stats !== undefined && stats !== 'self' && stats !== 'none' && !existsSync(stats)) throw inputError(`tag: --corpus-stats: no such file: ${stats}`);
+  if (o.out) assertNotAnInput('tag', '--out', o.out, [...(stdin ? [] : [o.input]), ...(o.kg ? [o.kg] : []), ...(stats !== undefined && stats !== 'self' && stats !== 'none' ? [stats] : [])]);
+  return { stdin, readOnce, outputSpecial, workers, maxRecordBytes, stderr: o.stderr ?? process.stderr };
+}
+
+/** Whether `path` exists and is neither a regular file nor a directory (a device such as /dev/null, a FIFO). */
+function specialFile(path: string): boolean {
+  try {
+    const st = statSync(path);
+    return !st.isFile() && !st.isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 /** The pipeline options of a tag run (errors say `tag:`). */
@@ -301,10 +390,10 @@ async function createEngine(o: TagRunOptions, run: CheckedRun, call: TagCallOpti
   let preset: string;
   let kgSource = 'none (test factory)';
   let identity: Record<string, unknown>;
-  const common = { format: o.format, textField: o.textField ?? null, idField: o.idField ?? null, encoding: o.encoding ?? null, maxRecordBytes, topK: o.topK ?? null, explain: call.explain };
+  const common = { format: o.format, textField: o.textField ?? null, idField: o.idField ?? null, filmField: o.filmField ?? null, titleField: o.titleField ?? null, encoding: o.encoding ?? null, maxRecordBytes, topK: o.topK ?? null, explain: call.explain, workerHeapMb: o.workerHeapMb };
   if (o.factory) {
-    const ex = workers === 1 ? await loadFactory(o.factory) : null;
-    engine = ex ? new InlineEngine(ex, call) : await WorkerPool.create(workers, o.factory, call);
+    const ex = workers === 1 && o.workerHeapMb === undefined ? await loadFactory(o.factory) : null;
+    engine = ex ? new InlineEngine(ex, call) : await WorkerPool.create(workers, o.factory, call, { heapMb: o.workerHeapMb });
     preset = ex ? ex.preset : (engine as WorkerPool).info[0].preset;
     identity = { ...common, factory: { module: o.factory.export, args: o.factory.args as Record<string, unknown> } };
   } else {
@@ -313,30 +402,49 @@ async function createEngine(o: TagRunOptions, run: CheckedRun, call: TagCallOpti
     const args: Omit<TagExtractorArgs, 'kg'> = { preset: o.preset, overrides: o.overrides, backend: o.backend, cacheDir: o.cacheDir ?? null };
     const onProgress = (m: string) => stderr.write(`${m}\n`);
     let contentHash: string;
-    if (workers === 1) {
-      const kg = await loadTagKg({ kg: o.kg, neo4j: o.neo4j, onProgress });
+    if (o.corpusStats === 'self') args.corpusStats = await countSelf(o, run, args);
+    else if (o.corpusStats !== undefined) args.corpusStats = o.corpusStats === 'none' ? null : { packed: loadPackedCorpusStats(o.corpusStats, { cache: o.cacheDir ? new DiskCache(o.cacheDir) : null }), source: basename(o.corpusStats) };
+    if (workers === 1 && o.workerHeapMb === undefined) {
+      const kg = await loadTagKg({ kg: o.kg, neo4j: o.neo4j, onProgress, liveProgress: o.progress === true });
       kgSource = kg.source;
       contentHash = kg.store.contentHash;
       engine = new InlineEngine(tagExtractorWithKg(args, kg.store), call);
     } else {
-      const kg = await prepareWorkerKg({ kg: o.kg, neo4j: o.neo4j, onProgress });
+      const kg = await prepareWorkerKg({ kg: o.kg, neo4j: o.neo4j, onProgress, liveProgress: o.progress === true });
       kgSource = kg.source;
       contentHash = kg.contentHash;
+      let pool: WorkerPool;
       try {
-        const pool = await WorkerPool.create(workers, { module: siblingModule('tag-extractor', import.meta.url), export: 'createTagExtractor', args: { ...args, kg: { snapshot: kg.snapshot } } }, call);
+        pool = await WorkerPool.create(workers, { module: siblingModule('tag-extractor', import.meta.url), export: 'createTagExtractor', args: { ...args, kg: { snapshot: kg.snapshot } } }, call, { heapMb: o.workerHeapMb });
         const bad = pool.info.find((w) => w.kgHash !== contentHash);
         if (bad) {
           await pool.close();
           throw new Error(`tag: a worker loaded a different KG (content ${bad.kgHash} instead of ${contentHash})`);
         }
-        engine = pool;
-      } finally {
+      } catch (err) {
         kg.cleanup();
+        throw err;
       }
+      // kept until the pool closes: a worker replaced after running out of memory loads it again
+      engine = { parallelism: pool.parallelism, run: (texts) => pool.run(texts), close: () => pool.close().finally(kg.cleanup) };
     }
-    identity = { ...common, backend: o.backend ?? null, kgContentHash: contentHash, pipeline: resolved as unknown as Record<string, unknown> };
+    const statsHash = args.corpusStats ? corpusStatsFromPacked(args.corpusStats.packed, args.corpusStats.source).contentHash : (args.corpusStats ?? 'default');
+    identity = { ...common, backend: o.backend ?? null, kgContentHash: contentHash, corpusStats: statsHash, pipeline: resolved as unknown as Record<string, unknown> };
   }
   return { engine, preset, kgSource, flat: flattenIdentity(identity) };
+}
+
+/**
+ * `--corpus-stats self`: the input counted in a first pass (src/batch/corpus.ts) by an extractor of the
+ * run's options, with the run's film field; the table as text for the tagging extractors.
+ */
+async function countSelf(o: TagRunOptions, run: CheckedRun, args: Omit<TagExtractorArgs, 'kg'>): Promise<{ packed: Uint8Array; source: string }> {
+  const kg = await loadTagKg({ kg: o.kg, neo4j: o.neo4j, onProgress: (m) => run.stderr.write(`${m}\n`) });
+  const counter = new CorpusCounter();
+  const extractor = tagExtractorWithKg({ ...args, corpusStats: null }, kg.store);
+  await countCorpus([{ path: o.input, format: o.format, textField: o.textField, idField: o.idField, encoding: o.encoding, filmField: o.filmField }], extractor, counter);
+  run.stderr.write(`tag: --corpus-stats self: ${counter.documents} distinct texts of the input counted\n`);
+  return { packed: packCorpusStats(counter.serialize({ source: 'self' }), 'self'), source: 'self' };
 }
 
 /** Where the records go and from where a resumed run continues. */
@@ -349,7 +457,8 @@ export interface RunOutput {
 /** Step 3: the output (a file, checked against its checkpoint for --resume, or stdout). */
 export async function openOutput(o: TagRunOptions, run: CheckedRun, flat: Record<string, string>): Promise<RunOutput> {
   if (!o.out) return { sink: streamSink(o.stdout ?? process.stdout), input: null, resumed: 0 };
-  const input = run.stdin ? null : await inputIdentity(o.input);
+  // a pipe cannot be read twice (fingerprint, then tag), and a device output has no checkpoint: no identity, no checkpoints
+  const input = run.stdin || run.readOnce || run.outputSpecial ? null : await inputIdentity(o.input);
   let resumed = 0;
   let startAt: number | null = null;
   if (o.resume) {
@@ -416,6 +525,7 @@ async function tagLocked(o: TagRunOptions, run: CheckedRun): Promise<TagRunSumma
     let errors = 0;
     let pending = '';
     let pendingCount = 0;
+    const unknownFilms = unknownFilmCounter();
     let lastCheckpoint = Date.now();
     let lastBar = 0;
     const checkpointMs = o.checkpointMs ?? TAG_RUN_DEFAULTS.checkpointMs;
@@ -431,12 +541,15 @@ async function tagLocked(o: TagRunOptions, run: CheckedRun): Promise<TagRunSumma
       format: o.format,
       textField: o.textField,
       idField: o.idField,
+      filmField: o.filmField,
+      titleField: o.titleField,
       encoding: o.encoding,
       maxRecordBytes,
       stats,
       onBytes: (b: number) => {
         bytesRead = b;
       },
+      onNote: (m: string) => stderr.write(`${m}\n`),
     };
     const pipe = o.pipe ? pipeInput(o.input, readerOptions) : null;
     const source = pipe ? pipe.records : readRecords(o.input, readerOptions);
@@ -445,6 +558,7 @@ async function tagLocked(o: TagRunOptions, run: CheckedRun): Promise<TagRunSumma
         pending += pipe ? pipe.line(line) : line.text;
         pendingCount++;
         records++;
+        if (line.unknownFilm !== undefined) unknownFilms.add(line.unknownFilm);
         if (line.error) errors++;
         else documents++;
         if (pending.length >= 65536) await flush();
@@ -479,6 +593,8 @@ async function tagLocked(o: TagRunOptions, run: CheckedRun): Promise<TagRunSumma
     }
     const warning = encodingWarning(stats);
     if (warning) stderr.write(`${warning}\n`);
+    const unknown = unknownFilms.result();
+    if (unknown) stderr.write(`${unknownFilmsWarning(unknown)}\n`);
     const seconds = (Date.now() - t0) / 1000;
     const summary: TagRunSummary = {
       records,
@@ -493,6 +609,7 @@ async function tagLocked(o: TagRunOptions, run: CheckedRun): Promise<TagRunSumma
       setupSeconds,
       seconds,
       docsPerSecond: rate(documents, seconds),
+      ...(unknown ? { unknownFilms: unknown } : {}),
     };
     return summary;
   } catch (err) {

@@ -1,11 +1,11 @@
 /**
  * Worker thread of the tag pool (engine.ts). Builds its Extractor once from the factory spec, posts
- * `{type:'ready'}` (or `{type:'fatal'}` if that fails), then answers each `{type:'batch', id, texts}` with
+ * `{type:'ready'}` (or `{type:'fatal'}` if that fails), then answers each `{type:'batch', id, docs}` with
  * `{type:'done', id, results}` in the order received.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { FilmkwError } from '../errors.js';
-import type { TagCallOptions, TagResult } from './engine.js';
+import type { TagCallOptions, TagInput, TagResult } from './engine.js';
 import { tagTexts } from './engine.js';
 import { loadFactory, type ExtractorFactorySpec } from './factory.js';
 import type { Extractor } from '../pipeline/api.js';
@@ -15,7 +15,7 @@ export interface WorkerData {
   call: TagCallOptions;
   index: number;
 }
-export type WorkerRequest = { type: 'batch'; id: number; texts: string[] };
+export type WorkerRequest = { type: 'batch'; id: number; docs: readonly TagInput[] };
 export type WorkerReply =
   | { type: 'ready'; preset: string; kgHash: string | null }
   | { type: 'fatal'; message: string; code?: string }
@@ -28,7 +28,7 @@ if (port) {
   let extractor: Extractor | null = null;
   const queue: WorkerRequest[] = [];
   port.on('message', (req: WorkerRequest) => {
-    if (extractor) post({ type: 'done', id: req.id, results: tagTexts(extractor, req.texts, data.call) });
+    if (extractor) post({ type: 'done', id: req.id, results: tagTexts(extractor, req.docs, data.call) });
     else queue.push(req);
   });
   loadFactory(data.factory).then(
@@ -36,7 +36,7 @@ if (port) {
       extractor = ex;
       const kg = (ex.options as { kg?: { contentHash?: string } | null }).kg;
       post({ type: 'ready', preset: ex.preset, kgHash: kg?.contentHash ?? null });
-      for (const req of queue.splice(0)) post({ type: 'done', id: req.id, results: tagTexts(ex, req.texts, data.call) });
+      for (const req of queue.splice(0)) post({ type: 'done', id: req.id, results: tagTexts(ex, req.docs, data.call) });
     },
     (err: unknown) => {
       post({ type: 'fatal', message: (err as Error)?.message ?? String(err), code: err instanceof FilmkwError ? err.code : undefined });

@@ -25,6 +25,8 @@ const COMMANDS: readonly { name: string; load: () => Promise<Register> }[] = [
   { name: 'replay', load: async () => (await import('./commands/crawl.js')).registerReplay },
   { name: 'worker', load: async () => (await import('./commands/worker.js')).registerWorker },
   { name: 'queue', load: async () => (await import('./commands/queue.js')).registerQueue },
+  { name: 'glossary', load: async () => (await import('./commands/glossary.js')).registerGlossary },
+  { name: 'corpus', load: async () => (await import('./commands/corpus.js')).registerCorpus },
 ];
 
 export function packageVersion(): string {

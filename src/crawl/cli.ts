@@ -4,7 +4,7 @@
  */
 import { existsSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { usageError } from '../errors.js';
+import { checkUntrustedKey, usageError } from '../errors.js';
 import type { KgView } from '../kg/model.js';
 import { crawl, resolveSeeds, type CrawlProgress } from './crawler.js';
 import { resolveCrawlOptions, type CrawlOptions } from './options.js';
@@ -29,6 +29,7 @@ export function crawlOverrides(flags: Record<string, unknown>): Partial<CrawlOpt
     const i = kv.indexOf('=');
     if (i <= 0) throw usageError(`crawl: --set expects key=value, got ${JSON.stringify(kv)}`);
     const key = kv.slice(0, i);
+    checkUntrustedKey(key, 'crawl: --set');
     const raw = kv.slice(i + 1);
     let value: unknown;
     try {
@@ -45,6 +46,9 @@ export function crawlOverrides(flags: Record<string, unknown>): Partial<CrawlOpt
   if (md !== undefined) o.maxDepth = md;
   const dm = int('--delay-ms', flags.delayMs, 0);
   if (dm !== undefined) o.delayMs = dm;
+  const cc = int('--concurrency', flags.concurrency, 1);
+  if (cc !== undefined) o.concurrency = cc;
+  if (flags.contact !== undefined) o.contact = flags.contact;
   if (flags.threshold !== undefined) {
     const t = Number(flags.threshold);
     if (!Number.isFinite(t)) throw usageError(`crawl: --threshold must be a number in [0, 1], got ${JSON.stringify(flags.threshold)}`);
@@ -88,6 +92,7 @@ export async function runCrawlCommand(flags: Record<string, unknown>): Promise<v
   const options = resolveCrawlOptions(crawlOverrides(flags));
   const seeds = resolveSeeds(seedsArg);
   const say = (m: string) => process.stderr.write(`${m}\n`);
+  if (!flags.via && !options.contact) say('crawl: warning: no --contact: the User-Agent names no way for a site operator to reach you');
   const kg = await crawlKg(flags as { kg?: string; kgSource?: string[] }, say);
   const tty = process.stderr.isTTY === true;
   const summary = await crawl(

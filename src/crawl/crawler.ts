@@ -17,31 +17,40 @@
  * pages' HTML: `filmkw html text|records`, `filmkw tag <dir>`, `kg import html-list:`), crawl.json
  * (options, seeds, summary) and .state/journal.jsonl (the resume log).
  *
- * Resume: the crawl is a deterministic function of the fetch results, so `--resume` replays the
+ * Structure (Scrapy's and Crawlee's split): scheduler.ts (frontier, seen-set, expansions: which URL
+ * next), politeness.ts (robots.txt, one request per host, per-host delay), fetcher.ts (HTTP), links.ts
+ * (link extraction, a pure function), outputs.ts (WARC, index, texts, pages), journal.ts (the resume log)
+ * and feedback.ts (003's DTFL); the engine below wires them: it takes requests from the scheduler, makes
+ * them, judges each page (relevance, children) and records the result.
+ *
+ * Resume: every change of the scheduler's state is journalled (journal.ts), so `--resume` replays the
  * journal (no network: recorded relevance and links) up to where it stopped, truncates the WARC and
- * texts to the journalled sizes, and continues. Before each request an intent line is journalled; a
- * page is fetched twice only when the kill hits between its intent and its record (the request in
+ * texts to the journalled sizes, and continues. An intent line is journalled when a request is taken;
+ * a page is fetched twice only when the kill hits between its intent and its record (the request in
  * flight), and the resumed run names it (summary `inFlight`). index.jsonl is final when the crawl ends
  * (rewritten from the journal with the save decisions); while it runs, lines marked `pending` carry
  * the provisional sim decision.
  */
-import { closeSync, createReadStream, createWriteStream, existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, truncateSync, writeFileSync, writeSync, statSync } from 'node:fs';
-import { createInterface } from 'node:readline';
-import { STATUS_CODES } from 'node:http';
-import { dirname, join } from 'node:path';
-import { WARCRecord, WARCSerializer } from 'warcio';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { FilmkwError, usageError, inputError } from '../errors.js';
 import { decodeHtml } from '../html/decode.js';
 import { htmlBytesToRecord } from '../html/index.js';
 import type { KgView } from '../kg/model.js';
-import { Fetcher, fetchRobots, type HostRules } from './fetcher.js';
-import { Frontier, type FrontierEntry } from './frontier.js';
-import { hostAllowed, type CrawlOptions } from './options.js';
+import { LibraryFeedback } from './feedback.js';
+import { Fetcher, type FetchResult } from './fetcher.js';
+import type { FrontierEntry } from './frontier.js';
+import { crawlPaths, makeCrawlDirs, readJournalForResume, writeFinalIndex, type CrawlPaths, type FetchEvent, type JournalEvent } from './journal.js';
+import { childLinks, round6 } from './links.js';
+import { hostAllowed, resolvedDelayMs, type CrawlOptions } from './options.js';
+import { CrawlOutputs, createOutputs } from './outputs.js';
 import { parsePage } from './page.js';
-import { linkPrior, pageRelevance, textRelevance, twoStepScore, type Idf } from './relevance.js';
+import { Politeness } from './politeness.js';
+import { pageRelevance, type Idf } from './relevance.js';
+import { CrawlScheduler, type CrawlRequest, type Expansion } from './scheduler.js';
 import { TopicLibrary } from './topic.js';
-import { createSeenSet } from './seen.js';
-import { hostKey, normalizeUrl, pageFileName, urlHash, urlKey } from './url.js';
+import { normalizeUrl, urlKey as urlKeyOf } from './url.js';
+import { lockOutput } from '../util/files.js';
 
 /** What the crawler needs besides its options: passed in, so the crawl is a function of its inputs. */
 export interface CrawlResources {
@@ -90,46 +99,6 @@ export interface CrawlSummary extends CrawlProgress {
   stoppedBy: 'budget' | 'frontier empty';
 }
 
-/** One journal event: a fetched URL (the index line + what a replay needs) or a DTFL update. */
-interface FetchEvent {
-  url: string;
-  status: number;
-  relevant: boolean;
-  score: number;
-  depth: number;
-  parent: string | null;
-  time: string;
-  finalUrl?: string;
-  error?: string;
-  /** Candidate children, best first. */
-  links?: string[];
-  /** Their link priors (crawler-spec.md §3.4), same order. */
-  priors?: number[];
-  /** Terms the DTFL gained after this page (a library update happens inside one journal line). */
-  dtfl?: string[];
-  /** Text this page contributed to the DTFL buffers (relevant: its main text; other: a snippet). */
-  buf?: string;
-  /** The page waits for its two-step score (index: provisional `relevant`). */
-  pending?: boolean;
-  /** 004's two-step score (index only, from the save event). */
-  twoStep?: number;
-  warcEnd: number;
-  textsEnd: number;
-}
-/** The save decision of a page once its two-step score is known. */
-interface SaveEvent {
-  url: string;
-  twoStep: number;
-  saved: boolean;
-  warcEnd: number;
-  textsEnd: number;
-}
-type JournalEvent = ({ t: 'fetch' } & FetchEvent) | ({ t: 'save' } & SaveEvent) | { t: 'intent'; url: string };
-
-const INDEX_KEYS = ['url', 'status', 'relevant', 'score', 'twoStep', 'depth', 'parent', 'time', 'finalUrl', 'error', 'pending'] as const;
-const indexLine = (e: FetchEvent): string => JSON.stringify(Object.fromEntries(INDEX_KEYS.filter((k) => e[k] !== undefined).map((k) => [k, e[k]])));
-const round = (x: number) => Math.round(x * 1e6) / 1e6;
-
 /** Reads a seed file: one URL per line, `#` comments and blank lines skipped; a bad line is an error naming file:line. */
 export function readSeedFile(path: string): string[] {
   let text: string;
@@ -164,440 +133,406 @@ export function resolveSeeds(args: readonly string[]): string[] {
   return [...new Set(out)];
 }
 
-/** Runs (or resumes) a crawl; see module header. */
-export async function crawl(run: CrawlRun, o: Readonly<CrawlOptions>, res: CrawlResources): Promise<CrawlSummary> {
-  const out = run.out;
-  const stateDir = join(out, '.state');
-  const journalPath = join(stateDir, 'journal.jsonl');
-  const metaPath = join(out, 'crawl.json');
-  const warcPath = join(out, 'crawl.warc.gz');
-  const textsPath = join(out, 'texts.jsonl');
-  const indexPath = join(out, 'index.jsonl');
-  const pendingDir = join(stateDir, 'pending');
-  const fingerprint = JSON.stringify({ options: o, seeds: run.seeds, kg: res.kg?.contentHash ?? null });
-  let replay: Exclude<JournalEvent, { t: 'intent' }>[] = [];
-  const inFlight: string[] = [];
-  try {
-    mkdirSync(join(out, 'pages'), { recursive: true });
-    mkdirSync(pendingDir, { recursive: true });
-  } catch (err) {
-    throw new FilmkwError('OUTPUT', `crawl: cannot create ${out}: ${(err as Error).message}`, { cause: err });
-  }
-  if (existsSync(metaPath)) {
-    if (!run.resume) throw usageError(`crawl: ${out} already holds a crawl; pass --resume to continue it, or choose another --out`);
-    const meta = JSON.parse(readFileSync(metaPath, 'utf8')) as { fingerprint: string };
-    if (meta.fingerprint !== fingerprint) throw usageError(`crawl: --resume refused: the seeds, options or KG differ from the crawl in ${out}`);
-    const lines = existsSync(journalPath) ? readFileSync(journalPath, 'utf8').split('\n') : [];
-    // the last line may be cut by a kill: keep whole lines only; an intent without its record is the
-    // request that was in flight at the kill (it is made again)
-    let open: string | undefined;
-    for (const l of lines) {
-      if (!l) continue;
-      let e: JournalEvent;
-      try {
-        e = JSON.parse(l) as JournalEvent;
-      } catch {
-        break;
-      }
-      if (e.t === 'intent') open = e.url;
-      else {
-        if (e.t === 'fetch' && e.url === open) open = undefined;
-        replay.push(e);
-      }
-    }
-    if (open !== undefined) inFlight.push(open);
-    const lastFetch = replay[replay.length - 1];
-    writeFileSync(journalPath, replay.map((e) => `${JSON.stringify(e)}\n`).join(''));
-    const cut = (p: string, size: number) => {
-      if (existsSync(p) && statSync(p).size > size) truncateSync(p, size);
-    };
-    cut(warcPath, lastFetch?.warcEnd ?? 0);
-    cut(textsPath, lastFetch?.textsEnd ?? 0);
-    writeFileSync(indexPath, replay.flatMap((e) => (e.t === 'fetch' ? [`${indexLine(e)}\n`] : [])).join(''));
-  } else {
-    if (run.resume) throw usageError(`crawl: --resume: ${out} holds no crawl to resume`);
-    writeFileSync(metaPath, `${JSON.stringify({ fingerprint, options: o, seeds: run.seeds }, null, 2)}\n`);
-    for (const p of [journalPath, indexPath, textsPath]) writeFileSync(p, '');
-    writeFileSync(warcPath, await WARCSerializer.serialize(WARCRecord.createWARCInfo({ filename: 'crawl.warc.gz', warcVersion: 'WARC/1.1' }, { software: 'filmkw crawl', format: 'WARC File Format 1.1' }), { gzip: true }));
-  }
-  // the four append-only outputs stay open for the whole crawl (one open per file, not one per page:
-  // opening was 16 % of a crawl's CPU time); each write is still unbuffered write(2) calls, as before
-  const appenders: number[] = [];
-  const appender = (path: string) => {
-    let fd = -1;
-    return (data: string | Uint8Array) => {
-      if (fd < 0) appenders.push((fd = openSync(path, 'a')));
-      const buf = typeof data === 'string' ? Buffer.from(data) : data;
-      for (let off = 0; off < buf.length; ) off += writeSync(fd, buf, off, buf.length - off);
-    };
-  };
-  const closeAppenders = () => {
-    for (const fd of appenders.splice(0)) closeSync(fd);
-  };
-  const appendJournal = appender(journalPath);
-  const appendIndex = appender(indexPath);
-  const appendTexts = appender(textsPath);
-  const appendWarc = appender(warcPath);
-  let warcSize = statSync(warcPath).size;
-  let textsSize = existsSync(textsPath) ? statSync(textsPath).size : 0;
-  let rp = 0; // next replay event
 
-  const lib = TopicLibrary.fromKg(res.kg, o, res.commonWord);
-  const fetcher = new Fetcher(o, run.via);
-  // a dropped entry is never expanded: its pending save is decided on its own sim (bounded memory)
-  const frontier = new Frontier(o.maxFrontier, (e) => {
-    decide(e.url, e.sim);
-    for (const k of e.kids ?? []) decide(k.url, k.sim);
-  });
-  /** URLs already fetched or scheduled, as {@link urlKey} numbers (exact, or a Bloom filter: `seenSet`). */
-  const seen = createSeenSet(o);
-  const robots = new Map<string, Promise<HostRules>>();
-  const lastRequest = new Map<string, number>();
-  const perHost = new Map<string, number>();
-  const dtflBuffer: string[] = [];
-  /** Snippets of the latest pages judged not relevant: the contrast set of the DTFL review. */
-  const offBuffer: string[] = [];
-  const OFF_KEEP = 100;
-  let fetched = 0;
-  let relevant = 0;
-  let saved = 0;
-  /** 004's score is computed (two-step frontier, α < 1); with saveRule `score` it decides saving. */
-  const scored = o.frontier === 'two-step' && o.alpha < 1;
-  const defer = scored && o.saveRule === 'score';
+/** What a request brought back: a reason it was not made, or the fetch result and when it was sent. */
+interface Outcome {
+  why?: string;
+  fetch?: FetchResult;
+  sent?: number;
+}
+
+/** The crawl engine (Scrapy's engine): wires the scheduler, politeness, the fetcher, relevance and the outputs; see the module header. */
+class CrawlEngine {
+  private readonly paths: CrawlPaths;
+  private readonly lib: TopicLibrary;
+  private readonly feedback: LibraryFeedback;
+  private readonly fetcher: Fetcher;
+  private readonly politeness: Politeness;
+  private readonly sched: CrawlScheduler;
+  private outputs!: CrawlOutputs;
+  /** Journal events to replay (resume), and the next one. */
+  private events: JournalEvent[] = [];
+  private rp = 0;
+  /** Requests taken and not completed, by URL. */
+  private readonly taken = new Map<string, CrawlRequest>();
+  private readonly inFlightAtKill: string[] = [];
+  private readonly concurrency: number;
+  /** Requests being made (their completion not processed yet). */
+  private running = 0;
+  private serial: Promise<void> = Promise.resolve();
+  private failure: unknown = null;
+  private wake: (() => void) | null = null;
+  private wakeAt = Infinity;
+  private fetched = 0;
+  private relevant = 0;
+  private saved = 0;
+  private errors = 0;
+  private replayed = 0;
+  private readonly perHost = new Map<string, number>();
   /** Pages whose two-step score is not known yet → their sim, in fetch order. */
-  const pendingSims = new Map<string, number>();
-  let errors = 0;
-  let seq = 0;
-  const t0 = performance.now();
-  const cpu0 = process.cpuUsage();
-  let lastProgress = 0;
-  const progress = (force = false) => {
-    const now = performance.now();
-    if (!run.onProgress || (!force && now - lastProgress < (run.progressEveryMs ?? CRAWL_RUN_DEFAULTS.progressEveryMs))) return;
-    lastProgress = now;
-    run.onProgress({ fetched, relevant, frontier: frontier.size, errors, pagesPerSec: fetched / Math.max(1e-3, (now - t0) / 1000) });
-  };
+  private readonly pendingSims = new Map<string, number>();
+  /** 004's score is computed (two-step frontier, α < 1); with saveRule `score` it decides saving. */
+  private readonly scored: boolean;
+  private readonly defer: boolean;
+  private readonly t0 = performance.now();
+  private readonly cpu0 = process.cpuUsage();
+  private lastProgress = 0;
 
-  const rulesOf = (url: string): Promise<HostRules> => {
-    const u = new URL(url);
-    const key = u.host;
-    let r = robots.get(key);
-    if (!r) {
-      r = o.respectRobots ? fetchRobots(fetcher, u.origin, o.userAgent) : Promise.resolve({ disallowed: () => undefined, crawlDelayMs: 0 });
-      robots.set(key, r);
-    }
-    return r;
-  };
-  const robotsCheck = async (url: string): Promise<string | null> => (await rulesOf(url)).disallowed(url) ?? null;
-
-  /** bfs and best-first take a page's children in document order, all of them (no link prior). */
-  const documentOrder = o.frontier === 'fifo' || o.linkPrior === 'none';
-  /** Candidate children of a page: resolved, normalised, deduplicated, noise links dropped, best prior first. */
-  const childLinks = (page: ReturnType<typeof parsePage>, base: string, sim: number, inherited: number): { links: string[]; priors: number[] } => {
-    const inh = sim >= o.threshold ? o.delta * sim : o.delta * inherited;
-    const seenHere = new Set<string>();
-    const cands: { url: string; prior: number; i: number }[] = [];
-    let baseUrl = base;
-    if (page.base) {
-      const b = normalizeUrl(page.base, base);
-      if (!('error' in b)) baseUrl = b.url;
-    }
-    // many links share one block: its context relevance is computed once
-    const contextSim = new Map<string, number>();
-    const simOfContext = (c: string) => {
-      let v = contextSim.get(c);
-      if (v === undefined) contextSim.set(c, (v = textRelevance(c, lib)));
-      return v;
-    };
-    page.links.forEach((l, i) => {
-      if (o.dropNavLinks && l.blockType === 'navigation') return;
-      const n = normalizeUrl(l.href, baseUrl);
-      if ('error' in n || seenHere.has(n.url) || n.url === base) return;
-      seenHere.add(n.url);
-      if (documentOrder) {
-        cands.push({ url: n.url, prior: 0, i });
-        return;
-      }
-      const anchor = textRelevance(l.anchor, lib);
-      const prior = linkPrior(inh, anchor, anchor > 0 ? 1 : simOfContext(l.context), o.beta, o.gamma);
-      cands.push({ url: n.url, prior, i });
+  constructor(
+    private readonly run: CrawlRun,
+    private readonly o: Readonly<CrawlOptions>,
+    private readonly res: CrawlResources,
+  ) {
+    this.paths = crawlPaths(run.out);
+    this.lib = TopicLibrary.fromKg(res.kg, o, res.commonWord);
+    this.feedback = new LibraryFeedback(this.lib, o, res);
+    this.fetcher = new Fetcher(o, run.via);
+    this.politeness = new Politeness(o, this.fetcher, resolvedDelayMs(o, run.via));
+    this.concurrency = o.concurrency;
+    // a dropped entry is never expanded: its pending save is decided on its own sim (bounded memory)
+    this.sched = new CrawlScheduler(o, (e) => {
+      this.decide(e.url, e.sim);
+      for (const k of e.kids ?? []) this.decide(k.url, k.sim);
     });
-    if (!documentOrder) cands.sort((a, b) => b.prior - a.prior || a.i - b.i);
-    const kept = cands.slice(0, o.maxOutLinks);
-    return { links: kept.map((c) => c.url), priors: kept.map((c) => round(c.prior)) };
-  };
+    this.scored = o.frontier === 'two-step' && o.alpha < 1;
+    this.defer = this.scored && o.saveRule === 'score';
+  }
 
-  const writeEvent = (e: JournalEvent) => {
-    appendJournal(`${JSON.stringify(e)}\n`);
-    if (e.t === 'fetch') appendIndex(`${indexLine(e)}\n`);
-  };
-  /** Main text of a saved page → texts.jsonl; returns it (the DTFL buffer takes it too). */
-  const saveText = (url: string, body: Uint8Array): { title: string; text: string } | null => {
-    const text = htmlBytesToRecord(body, url);
-    if ('error' in text) return null;
-    const line = `${JSON.stringify({ id: url, url, title: text.title, text: text.text })}\n`;
-    appendTexts(line);
-    textsSize += Buffer.byteLength(line);
-    return text;
-  };
-  /** A saved page's file under pages/ (its folder created). */
-  const pageFile = (url: string): string => {
-    const file = join(out, 'pages', pageFileName(url));
-    mkdirSync(dirname(file), { recursive: true });
-    return file;
-  };
-  const savePage = (url: string, body: Uint8Array) => writeFileSync(pageFile(url), body);
-  const stagedPath = (url: string) => join(pendingDir, `${urlHash(url)}.html`);
-  const mismatch = (url: string) => inputError(`crawl: --resume: the journal in ${out} does not match this crawl at event ${rp} (expected ${url}); start a new --out`);
+  private get fingerprint(): string {
+    return JSON.stringify({ options: this.o, seeds: this.run.seeds, kg: this.res.kg?.contentHash ?? null });
+  }
+
+  /** Opens the output folder: a new crawl, or the journal of the one to resume. */
+  private async open(): Promise<void> {
+    const p = this.paths;
+    makeCrawlDirs(p);
+    if (existsSync(p.meta)) {
+      if (!this.run.resume) throw usageError(`crawl: ${p.out} already holds a crawl; pass --resume to continue it, or choose another --out`);
+      this.events = readJournalForResume(p, this.fingerprint);
+    } else {
+      if (this.run.resume) throw usageError(`crawl: --resume: ${p.out} holds no crawl to resume`);
+      await createOutputs(p, { fingerprint: this.fingerprint, options: this.o, seeds: this.run.seeds });
+    }
+    this.outputs = new CrawlOutputs(p);
+  }
+
+  /** Takes `<out>.lock` (as tag and html do): a second run on the same folder fails naming the first. */
+  private lock(): () => void {
+    try {
+      mkdirSync(dirname(this.paths.out), { recursive: true });
+    } catch (err) {
+      throw new FilmkwError('OUTPUT', `crawl: cannot create ${dirname(this.paths.out)}: ${(err as Error).message}`, { cause: err });
+    }
+    return lockOutput('crawl', this.paths.out);
+  }
+
+  async crawl(): Promise<CrawlSummary> {
+    const unlock = this.lock();
+    try {
+      return await this.lockedCrawl();
+    } finally {
+      unlock();
+    }
+  }
+
+  private async lockedCrawl(): Promise<CrawlSummary> {
+    await this.open();
+    try {
+      this.sched.startSeeds(this.run.seeds);
+      this.replay();
+      // requests in flight at the kill (intent journalled, no result): made again
+      for (const r of this.taken.values()) {
+        this.inFlightAtKill.push(r.url);
+        this.launch(r);
+      }
+      await this.loop();
+      // pages never expanded: their two-step score is their own relevance (no child known)
+      for (const [url, sim] of [...this.pendingSims]) this.decide(url, sim);
+    } finally {
+      this.fetcher.close();
+      this.outputs.close();
+    }
+    if (this.scored) await writeFinalIndex(this.paths);
+    this.progress(true);
+    return this.summary();
+  }
+
+  private mismatch(what: string): FilmkwError {
+    return inputError(`crawl: --resume: the journal in ${this.paths.out} does not match this crawl at event ${this.rp} (expected ${what}); start a new --out`);
+  }
+
+  /** Replays the journal's events up to the final save decisions (consumed by {@link decide}). */
+  private replay(): void {
+    while (this.rp < this.events.length) {
+      const e = this.events[this.rp]!;
+      if (e.t === 'save') break;
+      this.rp++;
+      if (e.t === 'pop') {
+        if (this.sched.pop()?.url !== e.url) throw this.mismatch(`pop ${e.url}`);
+      } else if (e.t === 'intent') {
+        const x = this.sched.expansionOf(e.from);
+        if (!x || x.urls[e.i] !== e.url) throw this.mismatch(`request ${e.url}`);
+        this.taken.set(e.url, this.sched.take(x, e.i));
+      } else if (e.t === 'fetch') {
+        const r = this.taken.get(e.url);
+        if (!r) throw this.mismatch(`result of ${e.url}`);
+        if (e.buf !== undefined) this.feedback.observe(e.buf, e.relevant);
+        if (e.dtfl) this.feedback.replay(e.dtfl);
+        this.replayed++;
+        this.completed(r, e);
+      } else {
+        const x = this.sched.expansionOf(e.url);
+        if (!x || x.inFlight > 0) throw this.mismatch(`end of ${e.url}`);
+        x.closeAt(e.stop);
+        this.sched.finish(x, this.budgetLeft, this.decide);
+      }
+    }
+  }
+
+  private readonly budgetLeft = (): boolean => this.fetched < this.o.maxPages;
+  /** Requests may still be started: completed + taken < budget. */
+  private readonly budgetOk = (): boolean => this.fetched + this.taken.size < this.o.maxPages;
+
+  /** Makes requests until the crawl is over (budget, empty frontier). */
+  private async loop(): Promise<void> {
+    for (;;) {
+      this.fill();
+      if (this.running === 0 && this.wakeAt === Infinity) return;
+      let timer: NodeJS.Timeout | undefined;
+      await new Promise<void>((resolve) => {
+        this.wake = resolve;
+        if (this.wakeAt < Infinity) timer = setTimeout(resolve, Math.max(0, this.wakeAt - performance.now()));
+      });
+      clearTimeout(timer);
+      this.wake = null;
+      if (this.failure) throw this.failure;
+    }
+  }
+
+  /** Starts requests while slots are free and requests are ready. */
+  private fill(): void {
+    this.wakeAt = Infinity;
+    while (this.running < this.concurrency) {
+      const r = this.nextRequest();
+      if (!r) return;
+      this.outputs.event({ t: 'intent', url: r.url, from: r.expansion.url, i: r.index });
+      this.taken.set(r.url, r);
+      this.launch(r);
+    }
+  }
+
+  /** The next request: from the expansions in progress, else from a newly popped frontier entry. */
+  private nextRequest(): CrawlRequest | null {
+    const maxActive = this.concurrency === 1 ? 1 : this.concurrency * 4;
+    const now = performance.now();
+    const ready =
+      this.concurrency === 1
+        ? undefined
+        : (host: string) => {
+            if (this.politeness.isBusy(host)) return false;
+            const at = this.politeness.readyAt(host);
+            if (at <= now) return true;
+            this.wakeAt = Math.min(this.wakeAt, at);
+            return false;
+          };
+    for (;;) {
+      for (const x of [...this.sched.active]) {
+        const i = x.next(this.sched.seen, this.budgetOk, ready);
+        if (i >= 0) return this.sched.take(x, i);
+        if (x.stop >= 0 && x.inFlight === 0) this.finish(x);
+      }
+      if (this.sched.active.length >= maxActive || !this.budgetOk()) return null;
+      const e = this.sched.pop();
+      if (!e) return null;
+      this.outputs.event({ t: 'pop', url: e.url });
+    }
+  }
+
+  private finish(x: Expansion): void {
+    this.outputs.event({ t: 'done', url: x.url, stop: x.stop });
+    this.sched.finish(x, this.budgetLeft, this.decide);
+  }
+
+  /** Makes request `r` and queues its completion (completions are processed one at a time, in arrival order). */
+  private launch(r: CrawlRequest): void {
+    this.running++;
+    this.politeness.claim(r.host);
+    const end = () => {
+      this.running--;
+      this.wake?.();
+    };
+    void this.request(r).then((out) => {
+      this.serial = this.serial
+        .then(() => (this.failure ? undefined : this.completeLive(r, out)))
+        .then(end, (err: unknown) => {
+          this.failure ??= err;
+          end();
+        });
+    });
+  }
+
+  /** The network part of a request: the options' host rules, robots.txt, the host's turn, the fetch. */
+  private async request(r: CrawlRequest): Promise<Outcome> {
+    const o = this.o;
+    if (!hostAllowed(r.host, o)) return { why: `host ${r.host} is excluded by the options` };
+    if ((this.perHost.get(r.host) ?? 0) >= o.maxPagesPerHost) return { why: `host limit of ${o.maxPagesPerHost} pages reached` };
+    const rules = await this.politeness.rulesOf(r.url);
+    const disallowed = rules.disallowed(r.url);
+    if (disallowed) return { why: disallowed };
+    if (rules.crawlDelayMs > o.maxCrawlDelayMs) return { why: `robots.txt Crawl-delay of ${rules.crawlDelayMs} ms is above the limit of ${o.maxCrawlDelayMs} ms: host skipped` };
+    const sent = await this.politeness.waitTurn(r.host);
+    return { fetch: await this.fetcher.fetch(r.url, this.politeness.robotsCheck), sent };
+  }
+
+  private async completeLive(r: CrawlRequest, out: Outcome): Promise<void> {
+    const ev = await this.record(r, out);
+    this.completed(r, ev);
+    this.politeness.release(r.host, out.fetch?.ms, !ev.error);
+  }
+
+  /** Scores a fetched page: relevance, children, DTFL text; an error when the body is not a usable HTML page. */
+  private judge(url: string, base: string, body: Uint8Array, parent: FrontierEntry | null): { score: number; links?: string[]; priors?: number[]; buf?: string; error?: string } {
+    try {
+      const page = parsePage(decodeHtml(body, { path: url }).html);
+      const score = pageRelevance(page, this.lib, this.res.idf, this.o);
+      const buf = score < this.o.threshold && this.feedback.on ? `${page.title}\n${page.blocks.map((b) => b.text).join(' ')}`.slice(0, 600) : undefined;
+      return { score, ...childLinks(page, base, score, parent?.inherited ?? 0, this.lib, this.o), ...(buf !== undefined ? { buf } : {}) };
+    } catch (err) {
+      if (!(err instanceof FilmkwError)) throw err;
+      return { score: 0, error: err.message.replace(/^html: [^:]*: /u, '') };
+    }
+  }
+
+  /** The fetch event of a request (written with its WARC record, text and page); see the module header. */
+  private async record(r: CrawlRequest, out: Outcome): Promise<FetchEvent> {
+    const f = out.fetch;
+    const status = f?.status ?? 0;
+    let error = out.why ?? f?.error;
+    let j: ReturnType<CrawlEngine['judge']> = { score: 0 };
+    if (f && !error && f.body && status >= 200 && status < 300) {
+      const ct = (f.contentType ?? '').toLowerCase();
+      if (ct !== '' && !/^(text\/html|application\/xhtml\+xml)/u.test(ct)) error = `content-type ${ct.split(';')[0]} is not HTML`;
+      else {
+        j = this.judge(r.url, f.finalUrl ?? r.url, f.body, r.parent);
+        error = j.error;
+      }
+    } else if (f && !error && status >= 400) error = `HTTP ${status}`;
+    const isRelevant = j.score >= this.o.threshold;
+    let buf = j.buf;
+    if (f?.body && status > 0) await this.outputs.response(f.finalUrl ?? r.url, status, f.headers ?? {}, f.body);
+    if (f?.body && j.links && this.defer) this.outputs.stage(r.url, f.body);
+    if (isRelevant && f?.body) {
+      // deferred save: the text is written at the decision; extracted now only for the DTFL buffer
+      let text: { title: string; text: string } | null = null;
+      if (!this.defer) {
+        text = this.outputs.text(r.url, f.body);
+        this.outputs.page(r.url, f.body);
+      } else if (this.feedback.on) {
+        const t = htmlBytesToRecord(f.body, r.url);
+        text = 'error' in t ? null : t;
+      }
+      if (text && this.feedback.on) buf = `${text.title}\n${text.text.slice(0, 1500)}`;
+    }
+    if (buf !== undefined) this.feedback.observe(buf, isRelevant);
+    const dtfl = isRelevant && this.feedback.due(this.relevant) ? this.feedback.update() : undefined;
+    const ev: FetchEvent = {
+      url: r.url,
+      depth: r.depth,
+      parent: r.parent?.url ?? null,
+      relevant: isRelevant,
+      score: round6(j.score),
+      status,
+      time: new Date().toISOString(),
+      ...(f?.finalUrl ? { finalUrl: f.finalUrl } : {}),
+      ...(error ? { error } : {}),
+      ...(j.links ? { links: j.links, priors: j.priors } : {}),
+      ...(dtfl ? { dtfl } : {}),
+      ...(buf !== undefined ? { buf } : {}),
+      ...(j.links && this.scored ? { pending: true } : {}),
+      ...(out.sent !== undefined ? { sent: out.sent } : {}),
+      warcEnd: this.outputs.warcSize,
+      textsEnd: this.outputs.textsSize,
+    };
+    this.outputs.event({ t: 'fetch', ...ev });
+    return ev;
+  }
+
+  /** A request's result (fetched now or replayed) changes the crawl's state; its page joins the scheduler. */
+  private completed(r: CrawlRequest, ev: FetchEvent): void {
+    this.taken.delete(r.url);
+    this.fetched++;
+    this.perHost.set(r.host, (this.perHost.get(r.host) ?? 0) + 1);
+    if (ev.finalUrl) this.sched.seen.add(urlKeyOf(ev.finalUrl));
+    if (ev.error && !ev.links) this.errors++;
+    if (ev.relevant) this.relevant++;
+    if (ev.pending) this.pendingSims.set(ev.url, ev.score);
+    else if (ev.relevant) this.saved++;
+    this.feedback.trim();
+    this.progress();
+    this.sched.complete(r, ev.links ? this.entryOf(ev, r.parent) : null);
+  }
+
+  /** The frontier entry of a fetched page with links. */
+  private entryOf(ev: FetchEvent, parent: FrontierEntry | null): FrontierEntry {
+    const o = this.o;
+    const inherited = ev.score >= o.threshold ? o.delta * ev.score : o.delta * (parent?.inherited ?? 0);
+    const links = ev.links!.map((u, i) => `${u}\t${ev.priors?.[i] ?? 0}`).join('\n');
+    const seq = this.sched.nextSeq();
+    const key = o.frontier === 'fifo' ? -seq : o.frontier === 'shark' ? (ev.priors?.[0] ?? 0) : ev.score;
+    return { seq, url: ev.url, depth: ev.depth, sim: ev.score, key, links, inherited };
+  }
 
   /** 004 save decision of a page once its two-step score is known (or at the end: its own sim). */
-  const decide = (url: string, twoStep: number) => {
-    const sim = pendingSims.get(url);
+  private readonly decide = (url: string, twoStep: number): void => {
+    const sim = this.pendingSims.get(url);
     if (sim === undefined) return;
-    pendingSims.delete(url);
-    const keep = o.saveRule === 'score' ? twoStep >= o.threshold : sim >= o.threshold;
-    if (rp < replay.length) {
-      const r = replay[rp++]!;
-      if (r.t !== 'save' || r.url !== url) throw mismatch(url);
+    this.pendingSims.delete(url);
+    const keep = this.o.saveRule === 'score' ? twoStep >= this.o.threshold : sim >= this.o.threshold;
+    if (this.rp < this.events.length) {
+      const r = this.events[this.rp++]!;
+      if (r.t !== 'save' || r.url !== url) throw this.mismatch(`save ${url}`);
     } else {
-      if (defer) {
-        const staged = stagedPath(url);
-        if (keep) {
-          // the staged file becomes the page file (a rename, not a second file written); a kill after the
-          // rename and before the save line: the page file holds the body
-          const file = pageFile(url);
-          if (existsSync(staged)) {
-            saveText(url, readFileSync(staged));
-            renameSync(staged, file);
-          } else if (existsSync(file)) saveText(url, readFileSync(file));
-        } else rmSync(staged, { force: true });
+      if (this.defer) {
+        if (keep) this.outputs.keepStaged(url);
+        else this.outputs.dropStaged(url);
       }
-      writeEvent({ t: 'save', url, twoStep: round(twoStep), saved: keep, warcEnd: warcSize, textsEnd: textsSize });
+      this.outputs.event({ t: 'save', url, twoStep: round6(twoStep), saved: keep, warcEnd: this.outputs.warcSize, textsEnd: this.outputs.textsSize });
     }
-    if (keep) saved++;
+    if (keep) this.saved++;
   };
 
-  /** DTFL update (003 §2.3, offline stand-in: keywords of the relevant pages; see topic.ts). */
-  const updateLibrary = (): string[] => {
-    const text = dtflBuffer.join('\n').slice(0, 60000);
-    dtflBuffer.length = 0;
-    if (!res.keywords || text === '') return [];
-    // Han-only words that are neither in the library nor common words (drift control)
-    // 003's user review fe(UT) is replaced by a contrast check: a term seen on the recent pages judged
-    // not relevant is boilerplate or off-topic (法律声明, 登录…), not topic vocabulary
-    const off = offBuffer.join('\n');
-    const cands = res.keywords(text, o.topN * 3).filter((w) => w.length >= 2 && /^\p{Script=Han}+$/u.test(w) && !lib.has(w) && (o.idfSource === 'none' || res.idf(w) >= o.dtflMinIdf) && !off.includes(w));
-    return lib.extend(cands.slice(0, o.topN), o.dtflWeight * o.topicWeights.special, o.dtflMax);
-  };
+  private progress(force = false): void {
+    const now = performance.now();
+    if (!this.run.onProgress || (!force && now - this.lastProgress < (this.run.progressEveryMs ?? CRAWL_RUN_DEFAULTS.progressEveryMs))) return;
+    this.lastProgress = now;
+    this.run.onProgress({ fetched: this.fetched, relevant: this.relevant, frontier: this.sched.frontier.size, errors: this.errors, pagesPerSec: this.fetched / Math.max(1e-3, (now - this.t0) / 1000) });
+  }
 
-  /** Fetches and scores one URL (or takes it from the journal on resume); returns its frontier entry when it is a page. */
-  const visit = async (url: string, depth: number, parent: FrontierEntry | null): Promise<FrontierEntry | null> => {
-    let ev: FetchEvent;
-    const host = hostKey(url);
-    if (rp < replay.length) {
-      const r = replay[rp++]!;
-      if (r.t !== 'fetch' || r.url !== url) throw mismatch(url);
-      ev = r;
-      if (ev.buf !== undefined) (ev.relevant ? dtflBuffer : offBuffer).push(ev.buf);
-      if (ev.dtfl) {
-        lib.extend(ev.dtfl, o.dtflWeight * o.topicWeights.special, o.dtflMax);
-        dtflBuffer.length = 0;
-      }
-    } else {
-      const base = { url, depth, parent: parent?.url ?? null, relevant: false, score: 0 };
-      let why: string | null = null;
-      if (!hostAllowed(host, o)) why = `host ${host} is excluded by the options`;
-      else if ((perHost.get(host) ?? 0) >= o.maxPagesPerHost) why = `host limit of ${o.maxPagesPerHost} pages reached`;
-      else why = await robotsCheck(url);
-      let links: string[] | undefined;
-      let priors: number[] | undefined;
-      let status = 0;
-      let error: string | undefined;
-      let finalUrl: string | undefined;
-      let score = 0;
-      let isRelevant = false;
-      let buf: string | undefined;
-      let pending: boolean | undefined;
-      if (why) error = why;
-      else {
-        const rules = await rulesOf(url);
-        if (rules.crawlDelayMs > o.maxCrawlDelayMs) error = `robots.txt Crawl-delay of ${rules.crawlDelayMs} ms is above the limit of ${o.maxCrawlDelayMs} ms: host skipped`;
-        else {
-          const wait = (lastRequest.get(host) ?? -Infinity) + Math.max(o.delayMs, rules.crawlDelayMs) - performance.now();
-          if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-          lastRequest.set(host, performance.now());
-          appendJournal(`${JSON.stringify({ t: 'intent', url })}\n`);
-          const r = await fetcher.fetch(url, robotsCheck);
-          status = r.status;
-          finalUrl = r.finalUrl;
-          error = r.error;
-          const ct = (r.contentType ?? '').toLowerCase();
-          if (!error && r.body && status >= 200 && status < 300) {
-            if (ct !== '' && !/^(text\/html|application\/xhtml\+xml)/u.test(ct)) error = `content-type ${ct.split(';')[0]} is not HTML`;
-            else {
-              try {
-                const d = decodeHtml(r.body, { path: url });
-                const page = parsePage(d.html);
-                score = pageRelevance(page, lib, res.idf, o);
-                isRelevant = score >= o.threshold;
-                if (!isRelevant && o.dynamicLibrary === 'feedback') buf = `${page.title}\n${page.blocks.map((b) => b.text).join(' ')}`.slice(0, 600);
-                const kids = childLinks(page, finalUrl ?? url, score, parent?.inherited ?? 0);
-                links = kids.links;
-                priors = kids.priors;
-              } catch (err) {
-                if (!(err instanceof FilmkwError)) throw err;
-                error = err.message.replace(/^html: [^:]*: /u, '');
-              }
-            }
-          } else if (!error && status >= 400) error = `HTTP ${status}`;
-          if (r.body && status > 0) {
-            const rec = WARCRecord.create(
-              { url: finalUrl ?? url, date: new Date().toISOString(), type: 'response', warcVersion: 'WARC/1.1', httpHeaders: r.headers ?? {}, statusline: `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}` },
-              [r.body],
-            );
-            const bytes = await WARCSerializer.serialize(rec, { gzip: true, preferPako: true });
-            appendWarc(bytes);
-            warcSize += bytes.length;
-          }
-          if (links && scored) pending = true;
-          if (r.body && links && defer) writeFileSync(stagedPath(url), r.body);
-          if (isRelevant && r.body) {
-            // deferred save: the text is written at the decision; extracted now only for the DTFL buffer
-            let text: { title: string; text: string } | null = null;
-            if (!defer) {
-              text = saveText(url, r.body);
-              savePage(url, r.body);
-            } else if (o.dynamicLibrary === 'feedback') {
-              const t = htmlBytesToRecord(r.body, url);
-              text = 'error' in t ? null : t;
-            }
-            if (text && o.dynamicLibrary === 'feedback') buf = `${text.title}\n${text.text.slice(0, 1500)}`;
-          }
-        }
-      }
-      if (buf !== undefined) (isRelevant ? dtflBuffer : offBuffer).push(buf);
-      const dtfl = isRelevant && o.dynamicLibrary === 'feedback' && (relevant + 1) % o.updateEvery === 0 ? updateLibrary() : undefined;
-      ev = { ...base, status, relevant: isRelevant, score: round(score), time: new Date().toISOString(), ...(finalUrl ? { finalUrl } : {}), ...(error ? { error } : {}), ...(links ? { links, priors } : {}), ...(dtfl ? { dtfl } : {}), ...(buf !== undefined ? { buf } : {}), ...(pending ? { pending } : {}), warcEnd: warcSize, textsEnd: textsSize };
-      writeEvent({ t: 'fetch', ...ev });
-    }
-    fetched++;
-    perHost.set(host, (perHost.get(host) ?? 0) + 1);
-    if (ev.finalUrl) seen.add(urlKey(ev.finalUrl));
-    if (ev.error && !ev.links) errors++;
-    if (ev.relevant) relevant++;
-    if (ev.pending) pendingSims.set(url, ev.score);
-    else if (ev.relevant) saved++;
-    if (offBuffer.length > OFF_KEEP) offBuffer.splice(0, offBuffer.length - OFF_KEEP);
-    progress();
-    if (!ev.links) return null;
-    const inherited = ev.score >= o.threshold ? o.delta * ev.score : o.delta * (parent?.inherited ?? 0);
-    const links = ev.links.map((u, i) => `${u}\t${ev.priors?.[i] ?? 0}`).join('\n');
-    const key = o.frontier === 'fifo' ? -seq : o.frontier === 'shark' ? (ev.priors?.[0] ?? 0) : ev.score;
-    return { seq: seq++, url, depth, sim: ev.score, key, links, inherited };
-  };
-
-  /** index.jsonl from the journal, with the save decisions (the final form; see the module header). */
-  const finalIndex = async () => {
-    const decisions = new Map<string, { saved: boolean; twoStep: number }>();
-    const events = async function* () {
-      for await (const l of createInterface({ input: createReadStream(journalPath), crlfDelay: Infinity })) if (l) yield JSON.parse(l) as JournalEvent;
+  private summary(): CrawlSummary {
+    const seconds = (performance.now() - this.t0) / 1000;
+    const summary: CrawlSummary = {
+      fetched: this.fetched,
+      relevant: this.relevant,
+      errors: this.errors,
+      frontier: this.sched.frontier.size,
+      pagesPerSec: this.fetched / Math.max(seconds, 1e-3),
+      seconds,
+      cpuSeconds: ((c) => (c.user + c.system) / 1e6)(process.cpuUsage(this.cpu0)),
+      evicted: this.sched.frontier.evicted,
+      saved: this.saved,
+      inFlight: this.inFlightAtKill,
+      dtfl: [...this.lib.dynamic],
+      replayed: this.replayed,
+      library: this.lib.size,
+      stoppedBy: this.budgetLeft() ? 'frontier empty' : 'budget',
     };
-    for await (const e of events()) if (e.t === 'save') decisions.set(e.url, { saved: e.saved, twoStep: e.twoStep });
-    const tmp = `${indexPath}.tmp`;
-    const w = createWriteStream(tmp);
-    for await (const e of events()) {
-      if (e.t !== 'fetch') continue;
-      const d = decisions.get(e.url);
-      const line = `${indexLine({ ...e, pending: undefined, ...(d ? { relevant: d.saved, twoStep: d.twoStep } : {}) })}\n`;
-      if (!w.write(line)) await new Promise<void>((r) => w.once('drain', () => r()));
-    }
-    await new Promise<void>((resolve, reject) => w.end((err?: Error | null) => (err ? reject(err) : resolve())));
-    renameSync(tmp, indexPath);
-  };
+    const meta = JSON.parse(readFileSync(this.paths.meta, 'utf8')) as Record<string, unknown>;
+    writeFileSync(this.paths.meta, `${JSON.stringify({ ...meta, fingerprint: this.fingerprint, summary }, null, 2)}\n`);
+    return summary;
+  }
+}
 
-  const budgetLeft = () => fetched < o.maxPages;
-  for (const s of run.seeds) {
-    if (!budgetLeft()) break;
-    if (seen.has(urlKey(s))) continue;
-    seen.add(urlKey(s));
-    const e = await visit(s, 0, null);
-    if (e) frontier.push(e);
-  }
-  while (budgetLeft()) {
-    const e = frontier.pop();
-    if (!e) break;
-    if (e.score === undefined) {
-      // lookahead: fetch the children (004 step 2 needs their relevance), at most maxLookahead of them,
-      // best link prior first, and only while their prior is not below the best entry waiting in the
-      // frontier; the rest wait in a continuation entry ranked by their best link prior
-      const kids: FrontierEntry[] = [];
-      const sims: number[] = [];
-      const links = e.links ? e.links.split('\n') : [];
-      let next = 0;
-      let fetchedAhead = 0;
-      if (e.depth < o.maxDepth) {
-        const best = frontier.peekKey() ?? -Infinity;
-        for (; next < links.length && fetchedAhead < (documentOrder ? Infinity : o.maxLookahead); next++) {
-          if (!budgetLeft()) break;
-          const [link, prior] = links[next]!.split('\t') as [string, string | undefined];
-          // a child whose prior is below the best waiting entry waits too (in the continuation)
-          if (!documentOrder && o.lookaheadGate && fetchedAhead > 0 && Number(prior ?? 0) < best) break;
-          const key = urlKey(link);
-          if (seen.has(key)) continue;
-          seen.add(key);
-          fetchedAhead++;
-          const k = await visit(link, e.depth + 1, e);
-          if (k) {
-            kids.push(k);
-            sims.push(k.sim);
-          }
-        }
-      } else next = links.length;
-      e.links = '';
-      if (o.frontier !== 'two-step') {
-        // bfs and shark: the children join at once; shark keeps the page's other links waiting by prior
-        for (const k of kids) frontier.push(k);
-        if (o.frontier === 'fifo' || next >= links.length || !budgetLeft()) continue;
-      } else {
-        e.kids = kids;
-        e.score = twoStepScore(e.sim, sims, o.alpha, o.tauLow, o.threshold);
-        e.key = e.score;
-        decide(e.url, e.score);
-        frontier.push(e);
-      }
-      if (next < links.length && budgetLeft()) {
-        const rest = links.slice(next);
-        frontier.push({ seq: seq++, url: e.url, depth: e.depth, sim: e.sim, key: Number(rest[0]!.split('\t')[1] ?? 0), links: rest.join('\n'), inherited: e.inherited });
-      }
-    } else {
-      for (const k of e.kids ?? []) frontier.push(k);
-      e.kids = undefined;
-    }
-  }
-  fetcher.close();
-  // pages never expanded: their two-step score is their own relevance (no child known)
-  for (const [url, sim] of [...pendingSims]) decide(url, sim);
-  closeAppenders();
-  if (scored) await finalIndex();
-  progress(true);
-  const seconds = (performance.now() - t0) / 1000;
-  const summary: CrawlSummary = {
-    fetched,
-    relevant,
-    errors,
-    frontier: frontier.size,
-    pagesPerSec: fetched / Math.max(seconds, 1e-3),
-    seconds,
-    cpuSeconds: ((c) => (c.user + c.system) / 1e6)(process.cpuUsage(cpu0)),
-    evicted: frontier.evicted,
-    saved,
-    inFlight,
-    dtfl: [...lib.dynamic],
-    replayed: replay.reduce((n, e, i) => n + (i < rp && e.t === 'fetch' ? 1 : 0), 0),
-    library: lib.size,
-    stoppedBy: budgetLeft() ? 'frontier empty' : 'budget',
-  };
-  const meta = JSON.parse(readFileSync(metaPath, 'utf8')) as Record<string, unknown>;
-  writeFileSync(metaPath, `${JSON.stringify({ ...meta, fingerprint, summary }, null, 2)}\n`);
-  return summary;
+/** Runs (or resumes) a crawl; see the module header. */
+export async function crawl(run: CrawlRun, o: Readonly<CrawlOptions>, res: CrawlResources): Promise<CrawlSummary> {
+  return new CrawlEngine(run, o, res).crawl();
 }

@@ -309,7 +309,8 @@ export async function runCrawlEval(a: { web?: string; data: string; out: string;
       const targets = targetSet(gold, seeds);
       for (const [ci, c] of EVAL_CONFIGS.entries()) {
         const mode = c.label;
-        const o = resolveCrawlOptions({ mode: c.mode, maxPages: a.maxPages, ...c.overrides });
+        // concurrency 1: the deterministic order the table is compared across runs with
+        const o = resolveCrawlOptions({ mode: c.mode, maxPages: a.maxPages, concurrency: 1, ...c.overrides });
         const out = join(work, `${set}-${ci}`);
         const baseRes = c.noKg ? withoutKg : withKg;
         const res = o.dynamicLibrary === 'feedback' ? baseRes : { ...baseRes, keywords: undefined };

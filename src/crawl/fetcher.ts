@@ -1,14 +1,19 @@
 /**
  * The crawler's fetch layer: one GET with a timeout, a body-size cap, manual redirects with a limit,
+ * Content-Encoding gzip / deflate / br decoded as it streams in (node:zlib; the size cap counts the
+ * decoded bytes, so a small compressed body cannot expand past it: no decompression bomb),
  * and (with `via`) every request sent to a replay server with the original Host header instead of the
  * network (crawl-test-web.md §4.3: no DNS, no /etc/hosts). node:http/https with keep-alive agents of one
- * socket per host (politeness: one connection per host). robots.txt through robots-parser, cached per
+ * socket per host (politeness: one connection per host; through a replay server one pool, the crawler
+ * keeping one request per host). robots.txt through robots-parser, cached per
  * host; a 5xx or unreachable robots.txt disallows the host (RFC 9309 §2.3.1.4), a 4xx allows all.
  */
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { createRequire } from 'node:module';
-import { hostAllowed, type CrawlOptions } from './options.js';
+import { createBrotliDecompress, createGunzip, createInflate, createInflateRaw } from 'node:zlib';
+import type { Transform } from 'node:stream';
+import { hostAllowed, userAgentHeader, type CrawlOptions } from './options.js';
 import { normalizeUrl } from './url.js';
 
 export interface FetchResult {
@@ -33,7 +38,22 @@ interface Robots {
 /** robots-parser is CommonJS whose typings do not describe its default export under NodeNext. */
 const robotsParser = createRequire(import.meta.url)('robots-parser') as (url: string, text: string) => Robots;
 
-type FetchOpts = Pick<CrawlOptions, 'timeoutMs' | 'maxBytes' | 'maxRedirects' | 'userAgent' | 'allowHosts' | 'denyHosts'>;
+type FetchOpts = Pick<CrawlOptions, 'timeoutMs' | 'maxBytes' | 'maxRedirects' | 'userAgent' | 'contact' | 'allowHosts' | 'denyHosts'>;
+
+/** Content codings the fetcher decodes (RFC 9110 §8.4.1), by their header value. */
+const DECODERS: Record<string, (first: number) => Transform> = {
+  gzip: () => createGunzip(),
+  'x-gzip': () => createGunzip(),
+  // "deflate" is the zlib format, but some servers send raw deflate: told apart by the first byte
+  deflate: (first) => ((first & 0x0f) === 8 ? createInflate() : createInflateRaw()),
+  br: () => createBrotliDecompress(),
+};
+
+/** The recorded response headers of a decoded body: no content coding, no length of the coded body. */
+function decodedHeaders(h: Record<string, string>): Record<string, string> {
+  const { 'content-encoding': _ce, 'content-length': _cl, ...rest } = h;
+  return rest;
+}
 
 const ERRNO_WORDS: Record<string, string> = {
   ECONNREFUSED: 'connection refused',
@@ -48,27 +68,42 @@ export class Fetcher {
   private readonly via?: URL;
   private readonly httpAgent = new HttpAgent({ keepAlive: true, maxSockets: 1 });
   private readonly httpsAgent = new HttpsAgent({ keepAlive: true, maxSockets: 1 });
+  /** Every request goes to the replay server: one pool for all hosts (the crawler keeps one request per host). */
+  private readonly viaAgent = new HttpAgent({ keepAlive: true });
+  private readonly userAgent: string;
 
   constructor(
     private readonly o: FetchOpts,
     via?: string,
   ) {
     if (via) this.via = new URL(via);
+    this.userAgent = userAgentHeader(o);
   }
 
   close(): void {
     this.httpAgent.destroy();
     this.httpsAgent.destroy();
+    this.viaAgent.destroy();
   }
 
-  /** One request, no redirect handling. */
-  private once(url: string, limit: number): Promise<Omit<FetchResult, 'url' | 'ms'>> {
+  /**
+   * One request, no redirect handling. A kept-alive socket the server closed while it was idle fails
+   * with ECONNRESET as the request goes out: the request is made once more on a new socket (the retry
+   * node's http documentation gives for `request.reusedSocket`).
+   */
+  private async once(url: string, limit: number): Promise<Omit<FetchResult, 'url' | 'ms'>> {
+    const first = await this.attempt(url, limit);
+    const { staleSocket: _s, ...r } = first.staleSocket ? await this.attempt(url, limit) : first;
+    return r;
+  }
+
+  private attempt(url: string, limit: number): Promise<Omit<FetchResult, 'url' | 'ms'> & { staleSocket?: boolean }> {
     const u = new URL(url);
-    const headers = { host: u.host, 'user-agent': this.o.userAgent, accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.5' };
+    const headers = { host: u.host, 'user-agent': this.userAgent, accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.5', 'accept-encoding': 'gzip, deflate, br' };
     const path = `${u.pathname}${u.search}`;
     return new Promise((resolve) => {
       let done = false;
-      const finish = (r: Omit<FetchResult, 'url' | 'ms'>) => {
+      const finish = (r: Omit<FetchResult, 'url' | 'ms'> & { staleSocket?: boolean }) => {
         if (done) return;
         done = true;
         clearTimeout(timer);
@@ -84,31 +119,60 @@ export class Fetcher {
           finish({ status, headers: h, contentType: h['content-type'], error: `body of ${declared} bytes is larger than the cap of ${limit} bytes` });
           return;
         }
+        const coding = (h['content-encoding'] ?? 'identity').trim().toLowerCase();
+        if (coding !== 'identity' && !DECODERS[coding]) {
+          res.destroy();
+          finish({ status, headers: h, contentType: h['content-type'], error: `content-encoding ${coding} is not supported` });
+          return;
+        }
         const chunks: Buffer[] = [];
         let size = 0;
-        res.on('data', (c: Buffer) => {
+        const take = (c: Buffer) => {
+          if (done) return;
           size += c.length;
           if (size > limit) {
             res.destroy();
-            finish({ status, headers: h, contentType: h['content-type'], error: `body larger than the cap of ${limit} bytes` });
+            decoder?.destroy();
+            finish({ status, headers: h, contentType: h['content-type'], error: `body larger than the cap of ${limit} bytes${decoder ? ` once decoded (content-encoding ${coding})` : ''}` });
             return;
           }
           chunks.push(c);
-        });
-        res.on('end', () => {
+        };
+        const end = () => {
           const b = Buffer.concat(chunks);
-          finish({ status, headers: h, contentType: h['content-type'], body: new Uint8Array(b.buffer, b.byteOffset, b.byteLength) });
-        });
+          finish({ status, headers: decoder ? decodedHeaders(h) : h, contentType: h['content-type'], body: new Uint8Array(b.buffer, b.byteOffset, b.byteLength) });
+        };
+        let decoder: Transform | undefined;
+        if (coding === 'identity') {
+          res.on('data', take);
+          res.on('end', end);
+        } else {
+          res.once('data', (first: Buffer) => {
+            decoder = DECODERS[coding]!(first[0] ?? 0);
+            decoder.on('data', take);
+            decoder.on('end', end);
+            decoder.on('error', (e: Error) => {
+              res.destroy();
+              finish({ status, headers: h, contentType: h['content-type'], error: `body not decodable as ${coding}: ${e.message}` });
+            });
+            decoder.write(first);
+            res.pipe(decoder);
+          });
+          // an empty coded body: nothing to decode
+          res.on('end', () => {
+            if (!decoder) end();
+          });
+        }
         res.on('error', (e: NodeJS.ErrnoException) => finish({ status, error: `response broken off: ${ERRNO_WORDS[e.code ?? ''] ?? e.message}` }));
       };
       const req = this.via
-        ? httpRequest({ host: this.via.hostname, port: this.via.port || 80, path, method: 'GET', headers, agent: this.httpAgent }, onResponse)
+        ? httpRequest({ host: this.via.hostname, port: this.via.port || 80, path, method: 'GET', headers, agent: this.viaAgent }, onResponse)
         : (u.protocol === 'https:' ? httpsRequest : httpRequest)({ host: u.hostname, port: u.port || undefined, path, method: 'GET', headers, agent: u.protocol === 'https:' ? this.httpsAgent : this.httpAgent }, onResponse);
       const timer = setTimeout(() => {
         req.destroy();
         finish({ status: 0, error: `timeout after ${this.o.timeoutMs} ms` });
       }, this.o.timeoutMs);
-      req.on('error', (e: NodeJS.ErrnoException) => finish({ status: 0, error: ERRNO_WORDS[e.code ?? ''] ?? `request failed: ${e.message}` }));
+      req.on('error', (e: NodeJS.ErrnoException) => finish({ status: 0, error: ERRNO_WORDS[e.code ?? ''] ?? `request failed: ${e.message}`, ...(req.reusedSocket && e.code === 'ECONNRESET' ? { staleSocket: true } : {}) }));
       req.end();
     });
   }

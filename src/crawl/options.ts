@@ -113,8 +113,28 @@ export interface CrawlOptions {
   bloomCapacity: number;
   /** @default 0.001 */
   bloomFpRate: number;
-  /** Politeness: least delay between two requests to one host (robots Crawl-delay raises it). @default 0 */
-  delayMs: number;
+  /**
+   * Requests in flight at once (at most one per host; Scrapy: 16 in flight, 8 per domain). 1 keeps the
+   * deterministic order of the sequential crawler (the evaluation uses it); with more, the set of pages
+   * fetched may differ, never a page's record. @default 8
+   */
+  concurrency: number;
+  /**
+   * Politeness: least delay between the starts of two requests to one host (robots Crawl-delay raises
+   * it). `auto`: {@link REAL_HOST_DELAY_MS} on the real web, 0 through `--via` (a local replay server).
+   * @default 'auto'
+   */
+  delayMs: number | 'auto';
+  /**
+   * Adaptive per-host delay (Scrapy's AutoThrottle rule, src/crawl/politeness.ts): after each response
+   * the host's delay moves halfway to latency / autoThrottleTarget, never below the target nor below
+   * delayMs / Crawl-delay, at most autoThrottleMaxDelayMs; an error never lowers it. @default false
+   */
+  autoThrottle: boolean;
+  /** AutoThrottle: requests the host should be serving at once on average. @default 1 */
+  autoThrottleTarget: number;
+  /** AutoThrottle: the largest delay it sets. @default 60000 */
+  autoThrottleMaxDelayMs: number;
   /** Longest Crawl-delay honoured (a larger one skips the host: reported). @default 30000 */
   maxCrawlDelayMs: number;
   /** @default 10000 */
@@ -125,8 +145,13 @@ export interface CrawlOptions {
   maxRedirects: number;
   /** @default true */
   respectRobots: boolean;
-  /** @default 'filmkw-crawler' */
+  /** The product token of the User-Agent header (robots.txt rules are matched against it). @default 'filmkw-crawler' */
   userAgent: string;
+  /**
+   * How a site operator reaches whoever runs the crawl (a URL or mailto:), sent in the User-Agent as
+   * `filmkw-crawler (+contact)`; the CLI warns when a crawl of the real web names none. @default ''
+   */
+  contact: string;
   /** Hosts that may be fetched (suffix match, `example.com` covers `www.example.com`); empty = any. @default [] */
   allowHosts: readonly string[];
   /** @default [] */
@@ -174,13 +199,18 @@ export const CRAWL_DEFAULTS: Readonly<CrawlOptions> = Object.freeze({
   seenSet: 'exact',
   bloomCapacity: 10_000_000,
   bloomFpRate: 0.001,
-  delayMs: 0,
+  concurrency: 8,
+  delayMs: 'auto',
+  autoThrottle: false,
+  autoThrottleTarget: 1,
+  autoThrottleMaxDelayMs: 60000,
   maxCrawlDelayMs: 30000,
   timeoutMs: 10000,
   maxBytes: 5 * 1024 * 1024,
   maxRedirects: 5,
   respectRobots: true,
   userAgent: 'filmkw-crawler',
+  contact: '',
   allowHosts: Object.freeze([]) as readonly string[],
   denyHosts: Object.freeze([]) as readonly string[],
 });
@@ -235,21 +265,39 @@ export function resolveCrawlOptions(overrides: Partial<CrawlOptions> = {}): Read
   oneOf(r, 'dynamicLibrary', ['off', 'feedback']);
   for (const k of ['alpha', 'tauLow', 'threshold', 'lambda', 'rho', 'dtflWeight', 'delta', 'beta', 'gamma']) num(r, k, 0, 1);
   for (const k of ['updateEvery', 'topN', 'maxLookahead', 'maxOutLinks', 'maxPages', 'maxPagesPerHost', 'maxFrontier', 'maxRedirects']) num(r, k, k === 'maxRedirects' ? 0 : 1, 1e9, true);
-  for (const k of ['dtflMax', 'maxDepth', 'delayMs', 'maxCrawlDelayMs', 'minMovieName', 'minPersonName']) num(r, k, 0, 1e9, true);
+  for (const k of ['dtflMax', 'maxDepth', 'maxCrawlDelayMs', 'minMovieName', 'minPersonName']) num(r, k, 0, 1e9, true);
+  if (o.delayMs !== 'auto') num(r, 'delayMs', 0, 1e9, true);
+  num(r, 'concurrency', 1, 256, true);
   num(r, 'minNameIdf', 0, 100);
   num(r, 'dtflMinIdf', 0, 100);
   num(r, 'timeoutMs', 1, 600000, true);
+  num(r, 'autoThrottleTarget', 0.1, 100);
+  num(r, 'autoThrottleMaxDelayMs', 0, 3600000, true);
   num(r, 'maxBytes', 1024, 1 << 30, true);
   weights(r, 'impact1', BLOCK_TYPES);
   weights(r, 'blockTypeWeights', BLOCK_TYPES);
   weights(r, 'positionWeights', ['title', 'anchor', 'heading', 'body']);
   weights(r, 'topicWeights', ['subject', 'special', 'judgement']);
-  for (const k of ['dropNavLinks', 'respectRobots', 'lookaheadGate'] as const) if (typeof o[k] !== 'boolean') throw usageError(`crawl: ${k} must be true or false`);
+  for (const k of ['dropNavLinks', 'respectRobots', 'lookaheadGate', 'autoThrottle'] as const) if (typeof o[k] !== 'boolean') throw usageError(`crawl: ${k} must be true or false`);
   if (typeof o.userAgent !== 'string' || !/^[\w.\-/ ()+:;]{1,200}$/u.test(o.userAgent)) throw usageError('crawl: userAgent must be 1–200 printable characters');
+  if (typeof o.contact !== 'string' || !/^[\w.\-/:@+~%?=&#]{0,200}$/u.test(o.contact)) throw usageError(`crawl: contact must be a URL or an e-mail address (no spaces, at most 200 characters), got ${JSON.stringify(o.contact)}`);
   for (const k of ['allowHosts', 'denyHosts'] as const) {
     if (!Array.isArray(o[k]) || o[k].some((h) => typeof h !== 'string' || !/^[a-z0-9.-]+(:\d+)?$/iu.test(h))) throw usageError(`crawl: ${k} must be host names, got ${JSON.stringify(o[k])}`);
   }
   return Object.freeze({ ...o, allowHosts: Object.freeze([...o.allowHosts].map((h) => h.toLowerCase())), denyHosts: Object.freeze([...o.denyHosts].map((h) => h.toLowerCase())) });
+}
+
+/** The politeness delay on a real host when `delayMs` is `auto` (the spec's default: one request per second per host). */
+export const REAL_HOST_DELAY_MS = 1000;
+
+/** `delayMs` resolved: `auto` is {@link REAL_HOST_DELAY_MS}, or 0 when every request goes to a replay server (`via`). */
+export function resolvedDelayMs(o: Pick<CrawlOptions, 'delayMs'>, via: string | undefined): number {
+  return o.delayMs === 'auto' ? (via ? 0 : REAL_HOST_DELAY_MS) : o.delayMs;
+}
+
+/** The User-Agent header: the product token, and the contact when there is one. */
+export function userAgentHeader(o: Pick<CrawlOptions, 'userAgent' | 'contact'>): string {
+  return o.contact ? `${o.userAgent} (+${o.contact})` : o.userAgent;
 }
 
 /** Whether the options allow fetching from `host` (allow list by suffix, deny list by suffix). */

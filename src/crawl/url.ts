@@ -16,9 +16,22 @@ export const MAX_URL_LENGTH = 2048;
 export type Normalized = { url: string } | { error: string };
 
 /**
+ * RFC 3986 §6.2.2.1–2 in a path: a percent-encoded unreserved character (ALPHA, DIGIT, `-._~`) is
+ * decoded (`/%66rag` is `/frag`), the hex digits of every other percent-encoding upper-cased.
+ */
+function normalizePercent(path: string): string {
+  return path.replace(/%([0-9a-fA-F]{2})/gu, (_m, hex: string) => {
+    const c = String.fromCharCode(parseInt(hex, 16));
+    return /^[A-Za-z0-9\-._~]$/u.test(c) ? c : `%${hex.toUpperCase()}`;
+  });
+}
+
+/**
  * Resolve `href` against `base` and normalise it: http(s) only, no credentials, lower-case host (WHATWG
- * URL), default port dropped, fragment dropped, tracking parameters dropped, remaining query keys sorted
- * (stable for equal keys), empty path → `/`. Returns a reason instead of a URL for anything else.
+ * URL), default port dropped, fragment dropped, percent-encoding of the path normalised
+ * ({@link normalizePercent}; the query is re-encoded as form data below, which does the same),
+ * tracking parameters dropped, remaining query keys sorted (stable for equal keys), empty path → `/`.
+ * Returns a reason instead of a URL for anything else.
  */
 export function normalizeUrl(href: string, base?: string): Normalized {
   const raw = href.trim();
@@ -33,6 +46,7 @@ export function normalizeUrl(href: string, base?: string): Normalized {
   if (u.username || u.password) return { error: 'URL with credentials' };
   if (u.hostname === '') return { error: 'URL without host' };
   u.hash = '';
+  if (u.pathname.includes('%')) u.pathname = normalizePercent(u.pathname);
   if (u.search) {
     const kept = [...u.searchParams.entries()].filter(([k]) => !TRACKING.test(k));
     kept.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));

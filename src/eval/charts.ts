@@ -165,29 +165,24 @@ export interface SweepPoint {
   isBase: boolean;
 }
 
-/** Small multiples: F1@K (one line per K) against each swept parameter's values. */
+/** Longest value label (characters) drawn level under the axis; longer ones are slanted. */
+const LEVEL_LABEL_CHARS = 8;
+
+/**
+ * Small multiples: F1@K (one line per K) against each swept parameter's values, one panel per parameter
+ * whose x axis is titled with the option's name (`graph.window`) and shows every value label whole.
+ */
 export function sweepChartSpec(points: readonly SweepPoint[], title: string, subtitle = ''): TopLevelSpec {
   const parameters = [...new Set(points.map((p) => p.parameter))];
   const ks = [...new Set(points.map((p) => p.k))].sort((a, b) => a - b);
-  return {
-    $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
-    title: { text: title, subtitle: subtitle || undefined, anchor: 'start', fontSize: 15, subtitleFontSize: 11 },
-    data: { values: points.map((p) => ({ ...p, kLabel: `F1@${p.k}` })) },
-    config: {
-      font: FONT,
-      axis: { labelFontSize: 10, titleFontSize: 11, gridColor: '#e6e6e6' },
-      legend: { orient: 'bottom', labelFontSize: 11, titleFontSize: 12 },
-      header: { labelFontSize: 12, labelFontWeight: 'bold', title: null },
-      view: { stroke: '#cccccc' },
-      background: 'white',
-    },
-    facet: { field: 'parameter', type: 'nominal', sort: parameters, header: { title: null } },
-    columns: 3,
-    spec: {
+  const panel = (parameter: string) => {
+    const long = points.some((p) => p.parameter === parameter && p.value.length > LEVEL_LABEL_CHARS);
+    return {
       width: 200,
       height: 140,
+      transform: [{ filter: { field: 'parameter', equal: parameter } }],
       encoding: {
-        x: { field: 'value', type: 'ordinal', sort: { field: 'order' }, title: 'value', axis: { labelAngle: -30, labelLimit: 130 } },
+        x: { field: 'value', type: 'ordinal', sort: { field: 'order' }, title: parameter, axis: { labelAngle: long ? -35 : 0, labelLimit: 0, titleFontWeight: 'bold' } },
         y: { field: 'f1', type: 'quantitative', title: 'F1 (macro)', scale: { zero: false }, axis: { format: '.2f' } },
         color: { field: 'kLabel', type: 'nominal', title: 'metric', sort: ks.map((k) => `F1@${k}`), scale: { domain: ks.map((k) => `F1@${k}`), range: ks.map((_, i) => PALETTE[i % PALETTE.length]) } },
       },
@@ -200,8 +195,23 @@ export function sweepChartSpec(points: readonly SweepPoint[], title: string, sub
           encoding: { color: { value: 'black' } },
         },
       ],
+    };
+  };
+  return {
+    $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
+    title: { text: title, subtitle: subtitle || undefined, anchor: 'start', fontSize: 15, subtitleFontSize: 11 },
+    data: { values: points.map((p) => ({ ...p, kLabel: `F1@${p.k}` })) },
+    config: {
+      font: FONT,
+      axis: { labelFontSize: 10, titleFontSize: 11, gridColor: '#e6e6e6' },
+      legend: { orient: 'bottom', labelFontSize: 11, titleFontSize: 12 },
+      view: { stroke: '#cccccc' },
+      background: 'white',
     },
-    resolve: { scale: { x: 'independent', y: 'shared' } },
+    concat: parameters.map(panel),
+    columns: 3,
+    spacing: { row: 24, column: 18 },
+    resolve: { scale: { x: 'independent', y: 'shared', color: 'shared' } },
   } as TopLevelSpec;
 }
 

@@ -13,6 +13,7 @@ import { BASELINES, baselineNeedsDict, checkBaseline, createBaselineSystem, type
 import { createExtractor } from '../pipeline/extract.js';
 import { loadBundledIdf, type IdfTable } from '../pipeline/idf.js';
 import type { DiskCache } from '../lexicon/cache.js';
+import type { CorpusStats } from '../pipeline/corpus-stats.js';
 import { listPresets } from '../pipeline/presets.js';
 import { parseOverride, resolveOptions } from '../pipeline/options.js';
 import type { SegmenterBackend } from '../lexicon/base.js';
@@ -49,6 +50,8 @@ export interface SystemBuilderOptions {
   backend?: string;
   /** On-disk cache for the extractors (the CLI passes its cache); absent: none. */
   cache?: DiskCache | null;
+  /** Corpus statistics for the re-ranker's corpus features; null: none; absent: the extractor's default. */
+  corpusStats?: CorpusStats | null;
 }
 
 /** Builds systems for one evaluation run; call {@link dispose} at the end. */
@@ -94,6 +97,7 @@ export class SystemBuilder {
       kg: this.options.kg,
       cache,
       idf: usesIdf ? (this.idf ??= loadBundledIdf({ cache })) : null,
+      ...(this.options.corpusStats !== undefined ? { corpusStats: this.options.corpusStats } : {}),
       ...(this.options.backend ? { backend: this.options.backend as SegmenterBackend } : {}),
     });
     return extractorSystem(systemName(spec), extractor);

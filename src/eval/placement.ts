@@ -74,7 +74,7 @@ export function goldPlacement(extractor: Extractor, docs: readonly GoldDocument[
   let gold = 0;
   docs.forEach((d, i) => {
     let list: readonly OutputCandidate[] = [];
-    const keywords = extractor.extract(d.text, { topK: RANKED, candidates: (l) => (list = l) });
+    const keywords = extractor.extract(d.text, { topK: RANKED, film: d.film, title: d.title, candidates: (l) => (list = l) });
     const ranked = distinctKeys(keywords.map((w) => w.word), matcher.key);
     const candidates = list.map((c) => ({ key: matcher.key(c.text), scored: c.scored }));
     for (const g of distinctKeys(d.gold, matcher.key)) {

@@ -30,6 +30,10 @@ export interface GoldDocument {
   line: number;
   /** The value of the `groupField` (jsonl; `(none)` when the record lacks it), when one is asked for. */
   group?: string;
+  /** The film the text is about (jsonl `filmField`: a Douban id or a film name), when asked for and present. */
+  film?: string;
+  /** The text's title (jsonl `titleField`), when asked for and present. */
+  title?: string;
 }
 
 /** Options of {@link readGold}. */
@@ -61,6 +65,17 @@ export interface ReadGoldOptions {
    * @default ''
    */
   groupField: string;
+  /**
+   * JSONL: field holding the film each text is about (a Douban id or a film name, string or number;
+   * the document context of `extract(text, { film })`); empty: none. A field no record has is an input error.
+   * @default ''
+   */
+  filmField: string;
+  /**
+   * JSONL: field holding each text's title (a string); empty: none. A field no record has is an input error.
+   * @default ''
+   */
+  titleField: string;
 }
 
 export const DEFAULT_READ_GOLD_OPTIONS: Readonly<ReadGoldOptions> = Object.freeze({
@@ -69,7 +84,12 @@ export const DEFAULT_READ_GOLD_OPTIONS: Readonly<ReadGoldOptions> = Object.freez
   idField: 'id',
   goldField: 'tag',
   groupField: '',
+  filmField: '',
+  titleField: '',
 });
+
+/** The reader options that may be empty (meaning: not asked for). */
+const OPTIONAL_FIELDS = new Set(['groupField', 'filmField', 'titleField']);
 
 /** The group of a document whose record lacks the group field. */
 export const NO_GROUP = '(none)';
@@ -82,7 +102,7 @@ export function resolveReadGoldOptions(partial: Record<string, unknown> = {}): R
   }
   const out = { ...DEFAULT_READ_GOLD_OPTIONS };
   for (const [key, value] of Object.entries(partial)) {
-    if (value === undefined || (key === 'groupField' && value === '')) continue;
+    if (value === undefined || (OPTIONAL_FIELDS.has(key) && value === '')) continue;
     if (typeof value !== 'string' || value === '') throw usageError(`eval: reader option ${key} must be a non-empty string`);
     if (key !== 'format') checkUntrustedKey(value, `eval: ${key}`);
     (out as Record<string, string>)[key] = value;
@@ -91,6 +111,7 @@ export function resolveReadGoldOptions(partial: Record<string, unknown> = {}): R
     throw usageError(`eval: unknown gold format "${out.format}" (valid: ${GOLD_FORMATS.join(', ')})`);
   }
   if (out.groupField !== '' && out.format !== 'jsonl') throw usageError(`eval: groups by a field (--by ${out.groupField}) need the jsonl format`);
+  if ((out.filmField !== '' || out.titleField !== '') && out.format !== 'jsonl') throw usageError('eval: --film-field and --title-field need the jsonl format');
   return out;
 }
 
@@ -156,6 +177,7 @@ function parseJsonl(content: string, file: string, options: ReadGoldOptions): Go
   const out: GoldDocument[] = [];
   const bad = new BadLines();
   let grouped = 0; // records with a value in the group field
+  const seenContext = { film: 0, title: 0 }; // records with a value in the film / title field
   let firstKeys: string[] | null = null;
   lines(content).forEach((raw, i) => {
     const line = i + 1;
@@ -194,9 +216,23 @@ function parseJsonl(content: string, file: string, options: ReadGoldOptions): Go
       else return bad.add(`${where}: field "${options.groupField}" (--by) must be a string or number`);
       if (g !== undefined && g !== null) grouped++;
     }
-    out.push({ id, text, gold: gold as string[], line, ...(group !== undefined ? { group } : {}) });
+    const context: { film?: string; title?: string } = {};
+    for (const [key, field] of [['film', options.filmField], ['title', options.titleField]] as const) {
+      if (field === '') continue;
+      const v = own(obj, field);
+      if (v === undefined || v === null || v === '') continue;
+      if (typeof v === 'string' || (key === 'film' && typeof v === 'number')) context[key] = String(v);
+      else return bad.add(`${where}: field "${field}" (--${key}-field) must be a string${key === 'film' ? ' or a number' : ''}`);
+      seenContext[key]++;
+    }
+    out.push({ id, text, gold: gold as string[], line, ...(group !== undefined ? { group } : {}), ...context });
   });
   bad.throwIfAny(file);
+  for (const [key, field] of [['film', options.filmField], ['title', options.titleField]] as const) {
+    if (field !== '' && out.length > 0 && seenContext[key] === 0) {
+      throw inputError(`${file}: no record has a value in the field "${field}" (--${key}-field); the first record's fields: ${(firstKeys ?? []).join(', ')}`);
+    }
+  }
   // a field no record has is a typo, not one group of every document
   if (options.groupField !== '' && out.length > 0 && grouped === 0) {
     throw inputError(`${file}: no record has a value in the field "${options.groupField}" (--by); the first record's fields: ${(firstKeys ?? []).join(', ')}`);

@@ -227,6 +227,39 @@ export function resultsMarkdown(results: ResultsJson, charts: { groups: Record<s
   return out.join('\n').replace(/\n{3,}/g, '\n\n');
 }
 
+const escapeHtml = (t: string): string => t.replace(/&/gu, '&amp;').replace(/</gu, '&lt;').replace(/>/gu, '&gt;').replace(/"/gu, '&quot;');
+
+/**
+ * One HTML page with every chart of an experiment run (`report.html`): the charts' SVG inline, each under
+ * its title and description, so the whole run opens in any browser from one file, without the network or
+ * a plug-in; the tables stay in results.md. Pure.
+ * @param svgs the SVG of each group and sweep chart, by id
+ */
+export function resultsHtml(results: ResultsJson, svgs: { groups: Record<string, string>; sweeps: Record<string, string> }): string {
+  const section = (title: string, description: string | undefined, svg: string | undefined) =>
+    svg === undefined ? '' : `<section>\n<h2>${escapeHtml(title)}</h2>\n${description ? `<p>${escapeHtml(description)}</p>\n` : ''}<figure>${svg}</figure>\n</section>\n`;
+  const kg = results.kg ? `KG: ${results.kg.source} (${results.kg.entities} entities)` : 'KG: none';
+  return [
+    '<!doctype html>',
+    '<html lang="en">',
+    '<head>',
+    '<meta charset="utf-8">',
+    `<title>${escapeHtml(`Experiments: ${results.experiment} · ${results.dataset.name}`)}</title>`,
+    '<style>body{font-family:Helvetica,Arial,"Noto Sans CJK SC",sans-serif;max-width:1000px;margin:24px auto;padding:0 16px;color:#1f2430}h2{margin-top:36px;font-size:18px}p{line-height:1.5;color:#444}figure{margin:12px 0;overflow-x:auto}svg{max-width:none}</style>',
+    '</head>',
+    '<body>',
+    `<h1>${escapeHtml(`Experiments: ${results.experiment}`)}</h1>`,
+    results.description ? `<p>${escapeHtml(results.description)}</p>` : '',
+    `<p>${escapeHtml(`Gold: ${results.dataset.name} (${results.dataset.docs} documents) · ${kg} · ${results.package.name} ${results.package.version}, run on ${results.date} · protocol: ${protocolLine(results.eval)}. The tables are in results.md next to this page.`)}</p>`,
+    ...results.groups.map((g) => section(g.title, g.description, svgs.groups[g.id])),
+    ...results.sweeps.map((sw) => section(sw.title, sw.description, svgs.sweeps[sw.id])),
+    '</body>',
+    '</html>',
+  ]
+    .filter((l) => l !== '')
+    .join('\n') + '\n';
+}
+
 const signed = (x: number): string => `${x >= 0 ? '+' : '−'}${fmt(Math.abs(x))}`;
 const words = (list: readonly { word: string; docs: number }[], n = 6): string =>
   list.length === 0 ? '—' : list.slice(0, n).map((w) => `${w.word} (${w.docs})`).join(', ');

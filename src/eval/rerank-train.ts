@@ -4,7 +4,7 @@
  * yields the candidates the model scores there (the `rerank.pool` best by the graph score, words and
  * phrases) with their feature vectors; a candidate is a
  * positive when its normalised surface is one of the document's gold keywords (the evaluator's
- * normalisation, metrics.ts). The model is then fitted on all rows (rerank-model.ts `fitTrees`).
+ * normalisation, metrics.ts). The model is then fitted on all rows (rerank-fit.ts `fitTrees`).
  *
  * `crossValidate` scores parameters by k-fold cross-validation over documents (fold = document index mod k,
  * deterministic) with the same selection as the pipeline (phrases.ts `selectItems`: logit order,
@@ -19,10 +19,13 @@ import type { KgView } from '../kg/model.js';
 import { createExtractor } from '../pipeline/extract.js';
 import { resolveOptions } from '../pipeline/options.js';
 import { RERANK_FEATURES } from '../pipeline/rerank.js';
-import { fitTrees, rerankLogit, zeroRerankModel, type RerankModel, type TreeParameters } from '../pipeline/rerank-model.js';
+import { rerankLogit, zeroRerankModel, type RerankModel } from '../pipeline/rerank-model.js';
+import { fitTrees, type TreeParameters } from './rerank-fit.js';
 import { selectItems, type PhraseOptions, type RankedItem } from '../pipeline/phrases.js';
 import { evaluate, normalizeKeyword, type EvalResult } from './metrics.js';
 import type { GoldDocument } from './readers.js';
+import type { CorpusStats } from '../pipeline/corpus-stats.js';
+import { mulberry32 } from '../util/random.js';
 
 /** The preset the re-ranker is trained for. */
 export const RERANK_PRESET = 'filmkw-rerank';
@@ -41,14 +44,29 @@ export interface TrainingDocument {
   readonly select?: Pick<PhraseOptions, 'dedup' | 'rescueWords'>;
 }
 
+/** How {@link trainingTable} reads the documents. */
+export interface TableReading {
+  /** Give each document its film and title (GoldDocument `film`, `title`) as the extractor's context; true when absent. */
+  context?: boolean;
+  /** Corpus statistics for the corpus features (corpus-stats.ts); absent: none (the features stay 0). */
+  corpusStats?: CorpusStats | null;
+}
+
 /**
  * Feature table of the documents (module header).
  * @param overrides further option overrides on the preset (e.g. for ablations)
  * @param optional optional features (rerank.ts, after RERANK_CORE_FEATURE_COUNT) to compute; the others
  *   are 0 (the committed recipe uses none)
  */
-export function trainingTable(docs: readonly GoldDocument[], kg: KgView, overrides: Record<string, unknown> = {}, optional: readonly string[] = []): TrainingDocument[] {
-  const extractor = createExtractor({ preset: RERANK_PRESET, kg, overrides: { ...overrides, 'phrases.dedup': 'off' }, rerankModel: zeroRerankModel(optional) });
+export function trainingTable(
+  docs: readonly GoldDocument[],
+  kg: KgView,
+  overrides: Record<string, unknown> = {},
+  optional: readonly string[] = [],
+  read: TableReading = {},
+): TrainingDocument[] {
+  const extractor = createExtractor({ preset: RERANK_PRESET, kg, overrides: { ...overrides, 'phrases.dedup': 'off' }, rerankModel: zeroRerankModel(optional), corpusStats: read.corpusStats ?? null });
+  const context = read.context ?? true;
   const index = new Map(RERANK_FEATURES.map((f, j) => [f as string, j]));
   const countAt = index.get('logCount')!;
   // the selection of the options asked for (the table itself is read without dedup)
@@ -56,7 +74,7 @@ export function trainingTable(docs: readonly GoldDocument[], kg: KgView, overrid
   const select = Object.freeze({ dedup, rescueWords });
   return docs.map((d) => {
     const gold = new Set(d.gold.map(normalizeKeyword));
-    const keywords = extractor.extract(d.text, { topK: 1_000_000, explain: true });
+    const keywords = extractor.extract(d.text, { topK: 1_000_000, explain: true, ...(context ? { film: d.film, title: d.title } : {}) });
     const items = keywords.map((k) => {
       const x = new Float64Array(RERANK_FEATURES.length);
       for (const f of k.explain!.rerank!.features) x[index.get(f.feature)!] = f.value;
@@ -81,6 +99,20 @@ const DEFAULT_SELECT = Object.freeze({ dedup: 'phrases', rescueWords: 'off' } as
 
 /** The parameters of the committed model (chosen by cross-validation on film-train, ANALYSIS.md §7). */
 export const DEFAULT_TREE_PARAMETERS: Readonly<TreeParameters> = Object.freeze({ trees: 100, depth: 4, rate: 0.1, minLeaf: 20, bins: 32, l2: 1, objective: 'lambdarank' });
+
+/**
+ * The committed model's recipe besides the tree parameters (issue 24; ANALYSIS.md §8): the training
+ * files (in ../shared/data/annotated), the fields of their document context, the optional features it
+ * is trained on (the context and corpus families: every feature up to `corpusFilmDocs`), the corpus
+ * statistics (models/corpus-stats.gz) and the context dropout.
+ */
+export const RERANK_RECIPE = Object.freeze({
+  gold: Object.freeze(['film-train.jsonl', 'film-train-b.jsonl']),
+  filmField: 'doubanId',
+  titleField: 'title',
+  optional: Object.freeze(['corpusFilmDocs']),
+  dropout: Object.freeze({ context: 0.3, corpus: 0.25, seed: 1 }) as Dropout,
+});
 
 /** Fit on the documents' rows. */
 export function fitDocuments(docs: readonly TrainingDocument[], params: TreeParameters = DEFAULT_TREE_PARAMETERS): Omit<RerankModel, 'training'> {
@@ -173,17 +205,109 @@ export function crossValidate(
   folds = 5,
   foldOf?: readonly number[],
 ): CrossValidation {
+  return crossValidateOn(docs, [docs], params, folds, foldOf)[0];
+}
+
+/**
+ * Cross-validation that fits each fold on `train` (the rows the model learns from, e.g. a table with
+ * context dropped at random, {@link mixTables}) and scores the held-out documents of every table of
+ * `evals` (the same documents in the same order, read another way: with context, without): one result
+ * per table of `evals`.
+ */
+export function crossValidateOn(
+  train: readonly TrainingDocument[],
+  evals: readonly (readonly TrainingDocument[])[],
+  params: TreeParameters = DEFAULT_TREE_PARAMETERS,
+  folds = 5,
+  foldOf?: readonly number[],
+): CrossValidation[] {
+  for (const e of evals) if (e.length !== train.length || e.some((d, i) => d.id !== train[i].id)) throw new RangeError('rerank-train: the evaluation tables must hold the training documents in order');
   const fold = (i: number): number => (foldOf ? foldOf[i] : i % folds);
-  const predicted: string[][] = new Array(docs.length);
+  const predicted: string[][][] = evals.map(() => new Array(train.length));
   for (let f = 0; f < folds; f++) {
-    const train = docs.filter((_, i) => fold(i) !== f);
-    const model = fitDocuments(train, params);
-    docs.forEach((d, i) => {
-      if (fold(i) === f) predicted[i] = selectWithModel(d, model, 5);
-    });
+    const model = fitDocuments(train.filter((_, i) => fold(i) !== f), params);
+    evals.forEach((docs, s) =>
+      docs.forEach((d, i) => {
+        if (fold(i) === f) predicted[s][i] = selectWithModel(d, model, 5);
+      }),
+    );
   }
-  const result = evaluate(docs.map((d, i) => ({ id: d.id, gold: d.gold, predicted: predicted[i] })));
-  return { f1: [1, 2, 3, 4, 5].map((k) => result.macro[String(k)].f1), perDocF1at5: result.perDocument.map((p) => p.scores[4].f1), predicted, result };
+  return evals.map((docs, s) => {
+    const result = evaluate(docs.map((d, i) => ({ id: d.id, gold: d.gold, predicted: predicted[s][i] })));
+    return { f1: [1, 2, 3, 4, 5].map((k) => result.macro[String(k)].f1), perDocF1at5: result.perDocument.map((p) => p.scores[4].f1), predicted: predicted[s], result };
+  });
+}
+
+/** The features of the document context and of the corpus statistics (rerank-features.ts). */
+export const CONTEXT_FEATURES: readonly string[] = RERANK_FEATURES.slice(RERANK_FEATURES.indexOf('filmKnown'), RERANK_FEATURES.indexOf('corpusOn'));
+export const CORPUS_FEATURES: readonly string[] = RERANK_FEATURES.slice(RERANK_FEATURES.indexOf('corpusOn'), RERANK_FEATURES.indexOf('corpusFilmDocs') + 1);
+
+/** The documents read three ways (same candidates, same order): with their context, without it, and without context or corpus statistics. */
+export interface Readings {
+  readonly withContext: TrainingDocument[];
+  readonly withoutContext: TrainingDocument[];
+  /** Without context and with the corpus features off (as out of domain, the gate closed). */
+  readonly bare: TrainingDocument[];
+}
+
+/**
+ * The training documents read with and without their context (two passes of {@link trainingTable});
+ * the corpus-off readings are the same rows with the corpus features at 0, which is what the pipeline
+ * computes when the gate is closed or no table is given.
+ */
+export function readings(docs: readonly GoldDocument[], kg: KgView, overrides: Record<string, unknown> = {}, optional: readonly string[] = [], corpusStats: CorpusStats | null = null): Readings {
+  const withContext = trainingTable(docs, kg, overrides, optional, { context: true, corpusStats });
+  const withoutContext = trainingTable(docs, kg, overrides, optional, { context: false, corpusStats });
+  return { withContext, withoutContext, bare: restrictTable(withoutContext, { drop: CORPUS_FEATURES }) };
+}
+
+/** The shares of the training documents read without their context, and with the corpus features off. */
+export interface Dropout {
+  /** Share of documents trained on without their film and title. */
+  readonly context: number;
+  /** Share of documents trained on with the corpus features off (independently of the context). */
+  readonly corpus: number;
+  /** Seed of the draw (util/random.ts). */
+  readonly seed: number;
+}
+
+/**
+ * The table a model learns from (context dropout, issue 24): each document read with or without its
+ * context and with or without the corpus features, drawn independently per document ({@link dropoutPicks}),
+ * so that a text without context, or out of domain with the gate closed, is a case the model has seen.
+ */
+export function dropoutTable(r: Readings, d: Dropout): TrainingDocument[] {
+  const tables = [r.withContext, r.withoutContext, restrictTable(r.withContext, { drop: CORPUS_FEATURES }), r.bare];
+  const [c, q] = [d.context, d.corpus];
+  return mixTables(tables, dropoutPicks(r.withContext.length, [(1 - c) * (1 - q), c * (1 - q), (1 - c) * q, c * q], d.seed));
+}
+
+/**
+ * One table from several readings of the same documents: document i is taken from `tables[pick[i]]`
+ * (context dropout: the model learns from texts with and without their context).
+ */
+export function mixTables(tables: readonly (readonly TrainingDocument[])[], pick: readonly number[]): TrainingDocument[] {
+  return pick.map((t, i) => {
+    if (tables[t][i].id !== tables[0][i].id) throw new RangeError('rerank-train: the tables to mix must hold the same documents in order');
+    return tables[t][i];
+  });
+}
+
+/**
+ * Which reading each of `count` documents is trained on: independently per document, reading k with
+ * probability `shares[k]` (the shares sum to 1), from a seeded generator (util/random.ts), so the same
+ * call gives the same picks.
+ */
+export function dropoutPicks(count: number, shares: readonly number[], seed = 1): number[] {
+  const rand = mulberry32(seed);
+  return Array.from({ length: count }, () => {
+    let u = rand();
+    for (let k = 0; k < shares.length - 1; k++) {
+      if (u < shares[k]) return k;
+      u -= shares[k];
+    }
+    return shares.length - 1;
+  });
 }
 
 /** sha256 hex and size of a file (the training set's identity recorded in the model). */

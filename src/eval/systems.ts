@@ -9,6 +9,7 @@ import type { Extractor } from '../pipeline/api.js';
 import type { KgView } from '../kg/model.js';
 import { evaluate, type EvalOptions, type EvalResult } from './metrics.js';
 import type { GoldDocument } from './readers.js';
+import type { DocumentContextInput } from '../pipeline/context.js';
 
 /** A keyword extraction system under evaluation. */
 export interface EvalSystem {
@@ -16,8 +17,12 @@ export interface EvalSystem {
   readonly name: string;
   /** Fully resolved options (JSON-serialisable) recorded in results.json. */
   readonly options: Readonly<Record<string, unknown>>;
-  /** Ranked keywords (best first, at most `topK`) for every text, in input order. */
-  extractAll(texts: readonly string[], topK: number, onProgress?: (done: number) => void): Promise<string[][]>;
+  /**
+   * Ranked keywords (best first, at most `topK`) for every text, in input order. `contexts[i]` is text
+   * i's film and title (the document context), which a pipeline system passes to its extractor and a
+   * baseline ignores.
+   */
+  extractAll(texts: readonly string[], topK: number, onProgress?: (done: number) => void, contexts?: readonly DocumentContextInput[]): Promise<string[][]>;
   /** The pipeline extractor behind a preset system (absent for a baseline), for the error analysis (placement.ts). */
   readonly extractor?: Extractor;
   /** Release resources (worker threads). Idempotent. */
@@ -30,10 +35,10 @@ export function extractorSystem(name: string, extractor: Extractor): EvalSystem 
     name,
     options: extractor.options,
     extractor,
-    async extractAll(texts, topK, onProgress) {
+    async extractAll(texts, topK, onProgress, contexts) {
       const out: string[][] = [];
       for (let i = 0; i < texts.length; i++) {
-        out.push(extractor.extract(texts[i], { topK }).map((k) => k.word));
+        out.push(extractor.extract(texts[i], { topK, film: contexts?.[i]?.film, title: contexts?.[i]?.title }).map((k) => k.word));
         onProgress?.(i + 1);
       }
       return out;
@@ -66,7 +71,8 @@ export async function evaluateSystem(
   onProgress?: (done: number, total: number) => void,
 ): Promise<SystemEvaluation> {
   const started = process.hrtime.bigint();
-  const predictions = await system.extractAll(docs.map((d) => d.text), requestSize(options.ks), (done) => onProgress?.(done, docs.length));
+  const contexts = docs.map((d) => ({ film: d.film, title: d.title }));
+  const predictions = await system.extractAll(docs.map((d) => d.text), requestSize(options.ks), (done) => onProgress?.(done, docs.length), contexts);
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   if (predictions.length !== docs.length) {
     throw new Error(`eval: system ${system.name} returned ${predictions.length} results for ${docs.length} documents`);

@@ -5,7 +5,7 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { walkFiles } from '../util/files.js';
+import { HTML_PAGE, walkFiles } from '../util/files.js';
 import { FilmkwError, inputError } from '../errors.js';
 import { mainTextOfBytes, type MainTextOptions } from './maintext.js';
 
@@ -86,7 +86,7 @@ export async function listHtmlPages(path: string, cmd = 'html'): Promise<{ path:
   // unreadable directory comes back with its `problem`, which the callers turn into an error record
   let out: { path: string; id: string; problem?: string }[];
   try {
-    out = walkFiles(path, { filter: (name) => /\.html?$/i.test(name) }).map((f) => (f.problem ? { path: f.path, id: f.rel, problem: f.problem } : { path: f.path, id: f.rel }));
+    out = walkFiles(path, { filter: (name) => HTML_PAGE.test(name) }).map((f) => (f.problem ? { path: f.path, id: f.rel, problem: f.problem } : { path: f.path, id: f.rel }));
   } catch (err) {
     throw inputError(`${cmd}: ${path}: cannot read the directory (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`, err);
   }

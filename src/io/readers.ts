@@ -20,9 +20,11 @@
  *   of one, as scraped data often has); without `idField` it is the record's own `id` field when that is
  *   a string or a number (as `filmkw eval` reads gold files), else the line number. Invalid JSON, a line
  *   that is not an object, a missing field or a field of the wrong type is an error record naming the
- *   field.
- * - `csv`: RFC 4180 with a header row (csv.ts); `textField`/`idField` are column names (default text
- *   column `text`). A column that is not in the header is an input error for the whole file (thrown, not
+ *   field. The document context (`filmField`, `titleField`, dotted paths; also for `json`) is optional per
+ *   record: a missing, null or blank value gives a document without it; a value of the wrong type (an
+ *   object) is an error record naming the field.
+ * - `csv`: RFC 4180 with a header row (csv.ts); `textField`/`idField`/`filmField`/`titleField` are column
+ *   names (default text column `text`; a blank film or title cell: none). A column that is not in the header is an input error for the whole file (thrown, not
  *   a record per row).
  * - `tsv`: header row, TAB-separated, no quoting (csv.ts).
  * - `txt`: every non-blank line is a document; id = line number; no fields.
@@ -40,12 +42,17 @@ import { inputError, usageError } from '../errors.js';
 import iconv from 'iconv-lite';
 import { DEFAULT_MAX_RECORD_BYTES, splitLines, type RawLine } from './lines.js';
 import { parseCsvRows, parseTsvRows, type CsvRow } from './csv.js';
+import { arrayElements, FieldCheck, peekFirstChar } from './json.js';
+import { HTML_PAGE, walkFiles, type WalkedFile } from '../util/files.js';
 
-export const INPUT_FORMATS = ['jsonl', 'csv', 'tsv', 'txt', 'html'] as const;
+export const INPUT_FORMATS = ['jsonl', 'json', 'csv', 'tsv', 'txt', 'html'] as const;
 export type InputFormat = (typeof INPUT_FORMATS)[number];
 
-/** A document or an error record, with its 1-based physical line. */
-export type InputRecord = { line: number; id: string; text: string } | { line: number; id?: string; error: string };
+/**
+ * A document or an error record, with its 1-based physical line. A document may carry its context
+ * (`filmField`, `titleField`): the film it is about and its title, absent when the record has none.
+ */
+export type InputRecord = { line: number; id: string; text: string; film?: string; title?: string } | { line: number; id?: string; error: string };
 
 /** Options of {@link readRecords}. */
 export interface ReaderOptions {
@@ -55,6 +62,13 @@ export interface ReaderOptions {
   /** Field path / column name of the id; absent: the line number is the id. */
   idField?: string;
   /**
+   * Field path / column name of the film each text is about (a Douban id, a Douban subject URL or a film
+   * name; a string or a number); absent: none. A record without a value has no film (not an error).
+   */
+  filmField?: string;
+  /** Field path / column name of each text's title (a string or an array of strings, joined); absent: none. */
+  titleField?: string;
+  /**
    * `txt` and `jsonl`: called with the line of each record whose id is its line number because the input
    * gave it none (every txt record; a jsonl record without its own id, or unreadable, without --id-field).
    */
@@ -63,6 +77,8 @@ export interface ReaderOptions {
   maxRecordBytes?: number;
   /** Progress: bytes read so far. */
   onBytes?: (bytes: number) => void;
+  /** `json`: told once what the input holds (`tag: x.json: one JSON array; one record per element`). */
+  onNote?: (message: string) => void;
   /** Statistics filled while reading. */
   stats?: ReadStats;
   /**
@@ -150,13 +166,15 @@ export const DEFAULT_TEXT_FIELD = 'text';
 /** jsonl: the field used as the id when it is present and no `idField` is given. */
 export const DEFAULT_ID_FIELD = 'id';
 
-/** Format implied by a file extension, or undefined (e.g. `.json`, which could be a JSON array). */
+/** Format implied by a file extension, or undefined. */
 export function inferFormat(path: string): InputFormat | undefined {
   const ext = extname(path).toLowerCase();
   switch (ext) {
     case '.jsonl':
     case '.ndjson':
       return 'jsonl';
+    case '.json':
+      return 'json';
     case '.csv':
       return 'csv';
     case '.tsv':
@@ -171,6 +189,33 @@ export function inferFormat(path: string): InputFormat | undefined {
     default:
       return undefined;
   }
+}
+
+/**
+ * The format of a folder given as INPUT: `html` when it holds saved pages (`*.html`, `*.htm`, at any
+ * depth); else a usage error naming the kinds of file it holds and one to give instead.
+ */
+export function folderFormat(dir: string, cmd = 'tag'): InputFormat {
+  let files: WalkedFile[];
+  try {
+    files = walkFiles(dir);
+  } catch (err) {
+    throw inputError(`${cmd}: ${dir}: cannot read the directory (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`, err);
+  }
+  if (files.some((f) => HTML_PAGE.test(f.rel))) return 'html';
+  const byExt = new Map<string, WalkedFile[]>();
+  for (const f of files) {
+    if (f.problem) continue;
+    const ext = extname(f.rel).toLowerCase() || '(no extension)';
+    byExt.set(ext, [...(byExt.get(ext) ?? []), f]);
+  }
+  const held = [...byExt.entries()].map(([ext, fs]) => `${fs.length} ${ext}`).join(', ');
+  const order: InputFormat[] = ['jsonl', 'json', 'csv', 'tsv', 'txt'];
+  const visible = files.filter((f) => !f.problem && !f.rel.split('/').some((part) => part.startsWith('.')));
+  const readable = order.map((fmt) => visible.find((f) => inferFormat(f.rel) === fmt)).find((f) => f !== undefined);
+  throw usageError(
+    `${cmd}: ${dir} is a folder without web pages (.html, .htm), the only kind of file a folder input is read for; it holds ${held || 'no files'}${readable ? `: give one file as INPUT (e.g. ${cmd} ${readable.path})` : ''}`,
+  );
 }
 
 /** Check a format name; usage error listing the valid ones. */
@@ -211,12 +256,13 @@ export async function* readRecords(source: ByteSource, opts: ReaderOptions): Asy
 }
 
 async function* readTextRecords(source: ByteSource, opts: ReaderOptions, max: number, name: string): AsyncGenerator<InputRecord> {
-  let lines: AsyncIterable<RawLine>;
+  let bytes: AsyncIterable<Uint8Array | string>;
   try {
-    lines = splitLines(toUtf8(openSource(source), opts.encoding, opts.stats), { maxLineBytes: max, onBytes: opts.onBytes });
+    bytes = toUtf8(openSource(source), opts.encoding, opts.stats);
   } catch (err) {
     throw inputError(`tag: cannot read ${name}: ${(err as Error).message}`, err);
   }
+  const lines = (b: AsyncIterable<Uint8Array | string>) => splitLines(b, { maxLineBytes: max, onBytes: opts.onBytes });
   const stats = opts.stats;
   const countInvalid = (raw: RawLine) => {
     if (raw.invalidUtf8 && stats) stats.invalidUtf8++;
@@ -224,8 +270,8 @@ async function* readTextRecords(source: ByteSource, opts: ReaderOptions, max: nu
   try {
     switch (opts.format) {
       case 'txt':
-        if (opts.textField !== undefined || opts.idField !== undefined) throw usageError('tag: --text-field and --id-field do not apply to --format txt (a record is a line; its id is the line number)');
-        for await (const raw of lines) {
+        if (opts.textField !== undefined || opts.idField !== undefined || hasContextFields(opts)) throw usageError('tag: --text-field, --id-field, --film-field and --title-field do not apply to --format txt (a record is a line; its id is the line number)');
+        for await (const raw of lines(bytes)) {
           if (stats) stats.lines = raw.line;
           if (raw.tooLong) {
             opts.onLineId?.(raw.line);
@@ -238,25 +284,26 @@ async function* readTextRecords(source: ByteSource, opts: ReaderOptions, max: nu
         }
         return;
       case 'jsonl':
-        for await (const raw of lines) {
-          if (stats) stats.lines = raw.line;
-          if (raw.tooLong) {
-            yield errorRecord(raw.line, opts.idField, tooLongMessage(raw, max), opts.onLineId);
-            continue;
-          }
-          if (raw.text.trim() === '') continue;
-          const rec = jsonlRecord(raw, opts.textField ?? DEFAULT_TEXT_FIELD, opts.idField, opts.onLineId);
-          if ('text' in rec) countInvalid(raw);
-          yield rec;
+        yield* jsonlRecords(lines(bytes), opts, max, name, countInvalid);
+        return;
+      case 'json': {
+        // JSON lines or one JSON array: told by the first character
+        const peek = await peekFirstChar(bytes);
+        if (peek.first === '[') {
+          opts.onNote?.(`tag: ${name}: one JSON array; one record per element`);
+          yield* arrayRecords(decodeChars(peek.source, opts.onBytes), opts, max, name);
+        } else {
+          yield* jsonlRecords(lines(peek.source), opts, max, name, countInvalid, () => opts.onNote?.(`tag: ${name}: JSON lines; one record per line`));
         }
         return;
+      }
       case 'csv':
       case 'tsv': {
         const header: { fields?: number } = {};
         const rows =
           opts.format === 'csv'
-            ? parseCsvRows(lines, { maxRecordBytes: max, expectedFields: () => header.fields })
-            : parseTsvRows(lines, { maxRecordBytes: max });
+            ? parseCsvRows(lines(bytes), { maxRecordBytes: max, expectedFields: () => header.fields })
+            : parseTsvRows(lines(bytes), { maxRecordBytes: max });
         yield* tableRecords(rows, opts, name, stats, header);
         return;
       }
@@ -267,12 +314,81 @@ async function* readTextRecords(source: ByteSource, opts: ReaderOptions, max: nu
     if (isNodeFsError(err)) throw inputError(`tag: cannot read ${name}: ${(err as Error).message}`, err);
     throw err;
   }
+}
 
+/**
+ * `jsonl` (and a `.json` file of JSON lines): one object per non-blank line, through the text-field
+ * check (json.ts FieldCheck). `fromJson` (a `.json` file, called once its first line is read as JSON): a
+ * `.json` file whose first record is not one line of JSON holds one value over several lines, which is
+ * neither format: an input error.
+ */
+async function* jsonlRecords(lines: AsyncIterable<RawLine>, opts: ReaderOptions, max: number, name: string, countInvalid: (raw: RawLine) => void, fromJson?: () => void): AsyncGenerator<InputRecord> {
+  const textField = opts.textField ?? DEFAULT_TEXT_FIELD;
+  const check = new FieldCheck<InputRecord>(textField, { source: name, cmd: 'tag', fieldWasGiven: opts.textField !== undefined });
+  let first = fromJson !== undefined;
+  for await (const raw of lines) {
+    if (opts.stats) opts.stats.lines = raw.line;
+    if (raw.tooLong) {
+      yield* check.push(errorRecord(raw.line, opts.idField, tooLongMessage(raw, max), opts.onLineId), null, false);
+      continue;
+    }
+    if (raw.text.trim() === '') continue;
+    const parsed = parseObject(raw.text);
+    if (first) {
+      if ('error' in parsed && parsed.error.startsWith('invalid JSON')) throw inputError(`tag: ${name}:${raw.line}: holds one JSON value over several lines, neither JSON lines (one object per line) nor a JSON array of records (${parsed.error})`);
+      fromJson!();
+      first = false;
+    }
+    if ('error' in parsed) {
+      yield* check.push(errorRecord(raw.line, opts.idField, parsed.error, opts.onLineId), null, false);
+      continue;
+    }
+    const rec = objectRecord(parsed.object, raw.line, String(raw.line), textField, opts.idField, opts.onLineId, opts);
+    if ('text' in rec) countInvalid(raw);
+    yield* check.push(rec, parsed.object, getPath(parsed.object, textField) !== undefined);
+  }
+  yield* check.end();
+}
+
+/** One JSON array (json.ts arrayElements): one record per element; the default id is its position (1, 2, …). */
+async function* arrayRecords(chars: AsyncIterable<string>, opts: ReaderOptions, max: number, name: string): AsyncGenerator<InputRecord> {
+  const textField = opts.textField ?? DEFAULT_TEXT_FIELD;
+  const check = new FieldCheck<InputRecord>(textField, { source: name, cmd: 'tag', fieldWasGiven: opts.textField !== undefined });
+  let index = 0;
+  for await (const el of arrayElements(chars, max)) {
+    index++;
+    const parsed = 'error' in el ? el : parseObject(el.text, 'element');
+    if ('error' in parsed) {
+      yield* check.push(opts.idField !== undefined ? { line: el.line, error: parsed.error } : { line: el.line, id: String(index), error: parsed.error }, null, false);
+      continue;
+    }
+    const rec = objectRecord(parsed.object, el.line, String(index), textField, opts.idField, undefined, opts);
+    if (opts.stats && 'text' in rec && rec.text.includes('\uFFFD')) opts.stats.invalidUtf8++;
+    yield* check.push(rec, parsed.object, getPath(parsed.object, textField) !== undefined);
+  }
+  yield* check.end();
+}
+
+/** Bytes (UTF-8) or decoded strings → strings, counting the bytes read. A UTF-8 BOM is dropped. */
+async function* decodeChars(source: AsyncIterable<Uint8Array | string>, onBytes?: (bytes: number) => void): AsyncGenerator<string> {
+  const decoder = new TextDecoder('utf-8');
+  let read = 0;
+  for await (const chunk of source) {
+    if (typeof chunk === 'string') {
+      yield chunk;
+      continue;
+    }
+    read += chunk.byteLength;
+    onBytes?.(read);
+    yield decoder.decode(chunk, { stream: true });
+  }
+  const rest = decoder.decode();
+  if (rest) yield rest;
 }
 
 /** `html` format: one record per saved page (see module header). The HTML modules load only here. */
 async function* htmlRecords(source: ByteSource, opts: ReaderOptions, max: number): AsyncGenerator<InputRecord> {
-  if (opts.textField !== undefined || opts.idField !== undefined) throw usageError('tag: --text-field and --id-field do not apply to --format html (a record is a page; its id is its path)');
+  if (opts.textField !== undefined || opts.idField !== undefined || hasContextFields(opts)) throw usageError('tag: --text-field, --id-field, --film-field and --title-field do not apply to --format html (a record is a page; its id is its path)');
   const html = await import('../html/index.js');
   const toRecord = (line: number, id: string, bytes: Uint8Array): InputRecord => {
     if (bytes.byteLength > max) return { line, id, error: `page is larger than ${max} bytes (${bytes.byteLength} bytes); record skipped` };
@@ -293,6 +409,7 @@ async function* htmlRecords(source: ByteSource, opts: ReaderOptions, max: number
     return;
   }
   const pages = await html.listHtmlPages(source, 'tag');
+  if (pages.length === 0) throw inputError(`tag: ${source}: no web pages (.html, .htm) in this folder to read as --format html`);
   for (let i = 0; i < pages.length; i++) {
     const p = pages[i]!;
     if (p.problem) {
@@ -365,31 +482,69 @@ export function idValue(v: unknown, field: string): { id: string } | { error: st
   return { error: `id field "${field}" is ${typeName(v)}; expected a string or a number` };
 }
 
-function jsonlRecord(raw: RawLine, textField: string, idField: string | undefined, onLineId?: (line: number) => void): InputRecord {
+/** A line or an array element parsed as a JSON object, or why it is not one. */
+function parseObject(text: string, what: 'line' | 'element' = 'line'): { object: Record<string, unknown> } | { error: string } {
   let obj: unknown;
   try {
-    obj = JSON.parse(raw.text);
+    obj = JSON.parse(text);
   } catch (err) {
-    return errorRecord(raw.line, idField, `invalid JSON: ${(err as Error).message}`, onLineId);
+    return { error: `invalid JSON: ${(err as Error).message}` };
   }
-  if (obj === null || typeof obj !== 'object' || Array.isArray(obj)) return errorRecord(raw.line, idField, `line is ${typeName(obj)}, not a JSON object`, onLineId);
+  if (obj === null || typeof obj !== 'object' || Array.isArray(obj)) return { error: `${what} is ${typeName(obj)}, not a JSON object` };
+  return { object: obj as Record<string, unknown> };
+}
+
+/**
+ * The record of one JSON object: its text at `textField`, its id at `idField`, else its own `id` (string
+ * or number, as `eval` reads it), else `fallbackId` (the line number; for a JSON array, the position).
+ */
+function objectRecord(obj: Record<string, unknown>, line: number, fallbackId: string, textField: string, idField: string | undefined, onLineId?: (line: number) => void, opts?: ReaderOptions): InputRecord {
   let id: string | undefined;
   if (idField !== undefined) {
     const r = idValue(getPath(obj, idField), idField);
-    if ('error' in r) return { line: raw.line, error: r.error };
+    if ('error' in r) return { line, error: r.error };
     id = r.id;
   } else {
-    // Without --id-field, the record's own `id` (string or number) when it has one, as `eval` reads it.
-    const own = Object.prototype.hasOwnProperty.call(obj, DEFAULT_ID_FIELD) ? idValue((obj as Record<string, unknown>)[DEFAULT_ID_FIELD], DEFAULT_ID_FIELD) : null;
+    const own = Object.prototype.hasOwnProperty.call(obj, DEFAULT_ID_FIELD) ? idValue(obj[DEFAULT_ID_FIELD], DEFAULT_ID_FIELD) : null;
     if (own && 'id' in own) id = own.id;
     else {
-      id = String(raw.line);
-      onLineId?.(raw.line);
+      id = fallbackId;
+      onLineId?.(line);
     }
   }
   const t = textValue(getPath(obj, textField), textField);
-  if ('error' in t) return { line: raw.line, id, error: t.error };
-  return { line: raw.line, id, text: t.text };
+  if ('error' in t) return { line, id, error: t.error };
+  if (!opts || !hasContextFields(opts)) return { line, id, text: t.text };
+  const context = contextOf((field) => getPath(obj, field), opts);
+  if ('error' in context) return { line, id, error: context.error };
+  return { line, id, text: t.text, ...context };
+}
+
+const hasContextFields = (opts: ReaderOptions): boolean => opts.filmField !== undefined || opts.titleField !== undefined;
+
+/** A film value (string or finite number, or a one-element array of one); blank or absent: none; else an error message. */
+export function filmValue(v: unknown, field: string): { film?: string } | { error: string } {
+  if (v === undefined || v === null) return {};
+  const r = idValue(v, field);
+  if ('error' in r) return { error: `film field "${field}" is ${typeName(v)}; expected a string or a number (a Douban id or a film name)` };
+  return r.id.trim() === '' ? {} : { film: r.id };
+}
+
+/** A title value (string or array of strings, joined); blank or absent: none; else an error message. */
+export function titleValue(v: unknown, field: string): { title?: string } | { error: string } {
+  if (v === undefined || v === null) return {};
+  const r = textValue(v, field);
+  if ('error' in r) return { error: r.error.replace(/^field /u, 'title field ') };
+  return r.text.trim() === '' ? {} : { title: r.text };
+}
+
+/** The context fields of a record (ReaderOptions `filmField`, `titleField`), or the first error. */
+function contextOf(get: (field: string) => unknown, opts: ReaderOptions): { film?: string; title?: string } | { error: string } {
+  const film = opts.filmField === undefined ? {} : filmValue(get(opts.filmField), opts.filmField);
+  if ('error' in film) return film;
+  const title = opts.titleField === undefined ? {} : titleValue(get(opts.titleField), opts.titleField);
+  if ('error' in title) return title;
+  return { ...film, ...title };
 }
 
 function columnIndex(header: string[], name: string, what: string, source: string, headerLine: number): number {
@@ -397,7 +552,7 @@ function columnIndex(header: string[], name: string, what: string, source: strin
   if (i === -1) i = header.findIndex((h) => h.trim() === name.trim());
   if (i === -1) {
     const shown = header.map((h) => JSON.stringify(h)).join(', ');
-    throw inputError(`tag: ${source}:${headerLine}: no ${what} column "${name}" in the header (columns: ${shown}); pass --${what === 'text' ? 'text' : 'id'}-field`);
+    throw inputError(`tag: ${source}:${headerLine}: no ${what} column "${name}" in the header (columns: ${shown}); pass --${what}-field`);
   }
   return i;
 }
@@ -413,6 +568,8 @@ async function* tableRecords(
   let headerLine = 0;
   let textIdx = -1;
   let idIdx = -1;
+  let filmIdx = -1;
+  let titleIdx = -1;
   for await (const row of rows) {
     if (header === null) {
       if ('error' in row) throw inputError(`tag: ${source}:${row.line}: cannot read the header row: ${row.error}`);
@@ -421,6 +578,8 @@ async function* tableRecords(
       headerLine = row.line;
       textIdx = columnIndex(header, opts.textField ?? DEFAULT_TEXT_FIELD, 'text', source, headerLine);
       if (opts.idField !== undefined) idIdx = columnIndex(header, opts.idField, 'id', source, headerLine);
+      if (opts.filmField !== undefined) filmIdx = columnIndex(header, opts.filmField, 'film', source, headerLine);
+      if (opts.titleField !== undefined) titleIdx = columnIndex(header, opts.titleField, 'title', source, headerLine);
       continue;
     }
     if ('error' in row) {
@@ -434,6 +593,8 @@ async function* tableRecords(
       continue;
     }
     if (stats && row.invalidUtf8) stats.invalidUtf8++;
-    yield { line: row.line, id: id!, text: f[textIdx] };
+    const film = filmIdx >= 0 && f[filmIdx].trim() !== '' ? { film: f[filmIdx] } : {};
+    const title = titleIdx >= 0 && f[titleIdx].trim() !== '' ? { title: f[titleIdx] } : {};
+    yield { line: row.line, id: id!, text: f[textIdx], ...film, ...title };
   }
 }

@@ -33,6 +33,8 @@ import {
   type RelationKind,
 } from './model.js';
 import { minePlayed, unifyDots, actorVariants, type PlayedOptions } from './played.js';
+import { resolveFilms, resolvePersons, type ResolveAmbiguous, type ResolveFilm, type ResolvePerson } from './resolve.js';
+import { aliasProblem, cleanAliases, stripRegionTags } from './aliases.js';
 
 export type SourceKind = 'csv' | 'douban-csv' | 'openkg' | 'kgqa' | 'html-list';
 
@@ -63,6 +65,19 @@ export interface MergeReport {
   played: { synopses: number; mentions: number; relations: number; stripped: number; strippedExamples: { from: string; to: string; at: string }[] };
   /** Relations from an entity to itself (skipped: no relation kind joins a kind to itself). */
   selfRelations: number;
+  /**
+   * Entity resolution (src/kg/resolve.ts): Person entities merged into another, by rule (`reason` is the
+   * rule; examples `from → to (name; shared films)`), the relations that became one by it, and the
+   * name-only entities left apart because several id-bearing people carry the name (one group per
+   * reason; `count` names, examples `name: id apart from candidates`).
+   */
+  resolved: { merged: number; relationsJoined: number; rules: ReportGroup[]; ambiguous: ReportGroup[] };
+  /**
+   * Alias hygiene (src/kg/aliases.ts): aliases changed (brackets split apart joined again, region / note
+   * tags removed) and aliases dropped (only a tag, only punctuation, one character, unbalanced brackets, a
+   * common word), one group per rule with examples.
+   */
+  aliases: { changed: ReportGroup[]; dropped: ReportGroup[] };
   /** Bad input rows, skipped (fatal under --strict). */
   skipped: ReportGroup[];
   /** Left out by design or not resolvable (never fatal). */
@@ -99,9 +114,15 @@ export interface BuilderOptions {
   played: Partial<PlayedOptions>;
   /** Examples kept per skip / drop reason. @default 5 */
   examples: number;
+  /**
+   * Whether a name is a common word (an alias that is one is dropped, src/kg/aliases.ts); `filmkw kg
+   * import` passes the title policy's test (src/lexicon/title-policy.ts `commonWordTest`). null = no such check.
+   * @default null
+   */
+  commonWord: ((name: string) => boolean) | null;
 }
 
-export const BUILDER_DEFAULTS: Readonly<BuilderOptions> = Object.freeze({ minePlayed: true, played: Object.freeze({}), examples: 5 });
+export const BUILDER_DEFAULTS: Readonly<BuilderOptions> = Object.freeze({ minePlayed: true, played: Object.freeze({}), examples: 5, commonWord: null });
 
 export interface PersonRef {
   /** Douban celebrity id, when the source has one. */
@@ -122,6 +143,32 @@ interface Acc {
   surfaces: Set<string>;
   aliases: Set<string>;
   sources: Set<string>;
+  /** The ids merged into this entity, its own included (entity resolution, step 1a). */
+  sourceIds?: Set<string>;
+}
+
+/** Adds a name seen `count` times at source priority `prio` to a names map. */
+function addName(names: Map<string, { prio: number; count: number }>, n: string, prio: number, count: number): void {
+  const v = names.get(n);
+  if (v) {
+    v.count += count;
+    v.prio = Math.min(v.prio, prio);
+  } else names.set(n, { prio, count });
+}
+
+/** The name an entity shows: the best source priority, then the most seen, then the first in code-unit order. */
+function chooseName(names: ReadonlyMap<string, { prio: number; count: number }>): string {
+  let best = '';
+  let bp = Infinity;
+  let bc = -1;
+  for (const [n, v] of names) {
+    if (v.prio < bp || (v.prio === bp && (v.count > bc || (v.count === bc && n < best)))) {
+      best = n;
+      bp = v.prio;
+      bc = v.count;
+    }
+  }
+  return best;
 }
 
 interface RelRec {
@@ -208,12 +255,17 @@ export class KgMergeBuilder {
   private readonly skippedG: Groups;
   private readonly droppedG: Groups;
   private readonly cleanedG: Groups;
+  private readonly resolvedG: Groups;
+  private readonly ambiguousG: Groups;
+  private readonly aliasChangedG: Groups;
+  private readonly aliasDroppedG: Groups;
   private readonly report = {
     merged: { entities: 0, relations: 0 },
     duplicates: { entities: 0, relations: 0 },
     people: { withId: 0, nameOnly: 0, linkedSameFilm: 0, linkedViaSourcePerson: 0, ambiguousName: 0 },
     played: { synopses: 0, mentions: 0, relations: 0, stripped: 0, strippedExamples: [] as { from: string; to: string; at: string }[] },
     selfRelations: 0,
+    relationsJoined: 0,
   };
   private built = false;
   /** Optional part-of-speech tagger for the PLAYED cleanup (set by the import before `build`). */
@@ -224,6 +276,10 @@ export class KgMergeBuilder {
     this.skippedG = new Groups(this.opts.examples);
     this.droppedG = new Groups(this.opts.examples);
     this.cleanedG = new Groups(this.opts.examples);
+    this.resolvedG = new Groups(this.opts.examples);
+    this.ambiguousG = new Groups(this.opts.examples);
+    this.aliasChangedG = new Groups(this.opts.examples);
+    this.aliasDroppedG = new Groups(this.opts.examples);
   }
 
   /** `raw` without invisible characters; a change is counted in the report (`cleaned`). */
@@ -335,16 +391,28 @@ export class KgMergeBuilder {
       const s = stripInvisible(raw).text.trim();
       if (s !== '') acc.surfaces.add(s);
     }
-    for (const a of rec.aliases ?? []) {
-      const an = normalizeName(this.clean(a, `${rec.kind} alias`, loc));
-      if (an !== '') acc.aliases.add(an);
-    }
+    if (rec.aliases?.length) for (const a of this.cleanAliases(rec.aliases, rec.kind, norm, loc)) acc.aliases.add(a);
     return id;
+  }
+
+  /** The aliases of one record after alias hygiene (src/kg/aliases.ts), every change and drop reported. */
+  private cleanAliases(raw: readonly string[], kind: EntityKind, name: string, loc: Loc): string[] {
+    const c = cleanAliases(
+      raw.map((a) => this.clean(a, `${kind} alias`, loc)),
+      normalizeName,
+      this.opts.commonWord,
+    );
+    const at = fmtLoc(loc);
+    for (const r of c.rejoined) this.aliasChangedG.add('split inside brackets, joined again', `${at}: ${r.from.join(' + ')} → ${r.to}`);
+    for (const t of c.tagged) this.aliasChangedG.add('region or note tag removed', `${at}: ${t.from} → ${t.to}`);
+    for (const d of c.dropped) this.aliasDroppedG.add(d.reason, `${at}: ${name} → ${d.alias}`);
+    return c.kept.filter((a) => a !== '');
   }
 
   /** Adds a relation record by ids (checked in `build`: ends must be entities of the right kinds). */
   relation(r: { kind: RelationKind; from: string; to: string; movieId?: string }, src: SourceCtx, loc: Loc): void {
-    const to = r.kind === 'ALIAS' ? normalizeName(this.clean(r.to, 'alias', loc)) : r.to;
+    const to = r.kind === 'ALIAS' ? this.aliasTarget(r.to, loc) : r.to;
+    if (to === undefined) return;
     const movieId = r.kind === 'PLAYED' ? r.movieId : undefined;
     const key = `${r.kind}\u0000${r.from}\u0000${to}\u0000${movieId ?? ''}`;
     this.use(src);
@@ -359,7 +427,20 @@ export class KgMergeBuilder {
     this.rels.set(key, rec);
   }
 
-  /** A Douban film: the Movie entity, its genres (HAS_GENRE) and aliases. Returns the movie id. */
+  /** An ALIAS relation's name: cleaned, normalised, without a region / note tag (reported); undefined when only a tag. */
+  private aliasTarget(raw: string, loc: Loc): string | undefined {
+    const norm = normalizeName(this.clean(raw, 'alias', loc));
+    const bare = stripRegionTags(norm);
+    if (bare === norm) return norm;
+    if (bare === '') {
+      this.aliasDroppedG.add('only a region tag', `${fmtLoc(loc)}: ${norm} (ALIAS relation)`);
+      return undefined;
+    }
+    this.aliasChangedG.add('region or note tag removed', `${fmtLoc(loc)}: ${norm} → ${bare}`);
+    return bare;
+  }
+
+    /** A Douban film: the Movie entity, its genres (HAS_GENRE) and aliases. Returns the movie id. */
   movie(
     rec: { subjectId: string; title: string; aliases?: readonly string[]; surfaces?: readonly string[]; genres?: readonly string[] },
     src: SourceCtx,
@@ -458,15 +539,19 @@ export class KgMergeBuilder {
     if (this.built) throw new Error('kg builder: build() called twice');
     this.built = true;
     const onFilm = this.creditPeople(); // 1
+    this.resolveEntities(onFilm); // 1a
     this.addSurfaceKeys(onFilm);
     if (this.opts.minePlayed) this.minePlayedRoles(onFilm); // 2
     const { entities, byId } = this.finalEntities(); // 3
     const { relations, seenAlias } = this.checkedRelations(byId); // 4
     const { keep, finalRels } = this.withoutOrphanCharacters(entities, relations, byId, seenAlias); // 5
     this.report.played.relations = finalRels.filter((r) => r.kind === 'PLAYED').length;
+    const { relationsJoined, ...counts } = this.report;
     const report: MergeReport = {
       sources: [...this.records].map(([source, records]) => ({ source, records })),
-      ...this.report,
+      ...counts,
+      resolved: { merged: this.resolvedG.total, relationsJoined, rules: this.resolvedG.list(), ambiguous: this.ambiguousG.list() },
+      aliases: { changed: this.aliasChangedG.list(), dropped: this.aliasDroppedG.list() },
       skipped: this.skippedG.list(),
       dropped: this.droppedG.list(),
       cleaned: this.cleanedG.list(),
@@ -503,6 +588,145 @@ export class KgMergeBuilder {
       }
     }
     return onFilm;
+  }
+
+  /**
+   * Step 1a: entity resolution (src/kg/resolve.ts): name-only Person entities merged into the person they
+   * are, films without a source id into the Douban film they are (with their characters), then people
+   * once more (a film merge can give a person a film in common with one namesake only). The merged
+   * accumulators, the relations and the film lists follow.
+   */
+  private resolveEntities(onFilm: Map<string, FilmPeople>): void {
+    const first = this.resolvePeopleStep(onFilm);
+    const last = this.resolveFilmsStep(onFilm) > 0 ? this.resolvePeopleStep(onFilm) : first;
+    for (const a of last) this.ambiguousG.add(`${a.id.startsWith('movie/') ? 'film' : 'person'} left apart: ${a.reason}`, `${a.name}: ${a.id} apart from ${a.candidates.join(', ')}`);
+  }
+
+  /** The person rules once; returns the entities left apart as ambiguous. */
+  private resolvePeopleStep(onFilm: Map<string, FilmPeople>): ResolveAmbiguous[] {
+    const films = new Map<string, Set<string>>();
+    for (const r of this.rels.values()) {
+      const movie = r.kind === 'PLAYED' ? r.movieId : r.kind === 'DIRECTED' || r.kind === 'WROTE' || r.kind === 'ACTED_IN' ? r.to : undefined;
+      if (movie === undefined) continue;
+      let s = films.get(r.from);
+      if (!s) films.set(r.from, (s = new Set()));
+      s.add(movie);
+    }
+    const people: ResolvePerson[] = [];
+    for (const acc of this.ents.values()) {
+      if (acc.kind !== 'Person') continue;
+      people.push({ id: acc.id, names: [...acc.names.keys(), ...acc.aliases], films: films.get(acc.id) ?? new Set(), hasSourceId: !acc.id.startsWith('person/name/') });
+    }
+    const preferred = (ids: readonly string[]) => {
+      const names = new Map<string, { prio: number; count: number }>();
+      for (const id of ids) for (const [n, v] of this.ents.get(id)!.names) addName(names, n, v.prio, v.count);
+      const best = entityId('Person', chooseName(names));
+      return ids.includes(best) ? best : undefined;
+    };
+    const { target, merges, ambiguous } = resolvePersons(people, personKey, preferred);
+    const title = (id: string) => this.ents.get(id) && chooseName(this.ents.get(id)!.names);
+    for (const m of merges) {
+      const shared = m.shared.length ? `; shared film${m.shared.length > 1 ? 's' : ''} ${m.shared.slice(0, 3).map(title).join(', ')}${m.shared.length > 3 ? ' …' : ''}` : '';
+      this.resolvedG.add(m.rule, `${m.from} → ${m.to} (${m.name}${shared})`);
+    }
+    for (const [from, to] of target) this.mergeInto(from, to);
+    this.applyTargets(target, onFilm);
+    return ambiguous;
+  }
+
+  /** The film rule; films merged move their characters along. Returns the number of films merged. */
+  private resolveFilmsStep(onFilm: Map<string, FilmPeople>): number {
+    const people = new Map<string, Map<string, Set<string>>>();
+    for (const r of this.rels.values()) {
+      if (r.kind !== 'DIRECTED' && r.kind !== 'WROTE' && r.kind !== 'ACTED_IN') continue;
+      let m = people.get(r.to);
+      if (!m) people.set(r.to, (m = new Map()));
+      let roles = m.get(r.from);
+      if (!roles) m.set(r.from, (roles = new Set()));
+      roles.add(r.kind);
+    }
+    const films: ResolveFilm[] = [];
+    for (const acc of this.ents.values()) {
+      if (acc.kind !== 'Movie') continue;
+      films.push({ id: acc.id, names: [...acc.names.keys(), ...acc.aliases], people: people.get(acc.id) ?? new Map(), hasSourceId: !acc.id.startsWith('movie/name/') });
+    }
+    const { target, merges, ambiguous } = resolveFilms(films);
+    for (const m of merges) this.resolvedG.add('film: same title and people in common', `${m.from} → ${m.to} (${m.name}; ${m.people} people, ${m.directors} director${m.directors === 1 ? '' : 's'} in common)`);
+    for (const a of ambiguous) this.ambiguousG.add(`film left apart: ${a.reason}`, `${a.name}: ${a.id} apart from ${a.candidates.join(', ')}`);
+    if (target.size === 0) return 0;
+    for (const [from, to] of [...target]) {
+      this.mergeInto(from, to);
+      // its characters belong to the kept film: character/<from>/<name> becomes character/<to>/<name>
+      for (const acc of [...this.ents.values()]) {
+        if (acc.kind !== 'Character' || acc.movieId !== from) continue;
+        const prefix = `character/${from}/`;
+        const id = acc.id.startsWith(prefix) ? `character/${to}/${acc.id.slice(prefix.length)}` : acc.id;
+        acc.movieId = to;
+        if (id === acc.id) continue;
+        const old = acc.id;
+        target.set(old, id);
+        if (this.ents.has(id)) this.mergeInto(acc.id, id);
+        else {
+          this.ents.delete(acc.id);
+          acc.sourceIds = new Set([...(acc.sourceIds ?? [acc.id]), id]);
+          acc.id = id;
+          this.ents.set(id, acc);
+        }
+        this.resolvedG.add('character: moved with its film', `${old} → ${id}`);
+      }
+    }
+    this.applyTargets(target, onFilm);
+    return merges.length;
+  }
+
+  /** Relations, film lists and synopses follow merged ids (`target`: old id → kept id). */
+  private applyTargets(target: ReadonlyMap<string, string>, onFilm: Map<string, FilmPeople>): void {
+    if (target.size === 0) return;
+    // only the relations that touch a merged id are re-keyed (a few thousand of 100k)
+    for (const [key, r] of [...this.rels]) {
+      const from = target.get(r.from);
+      const to = r.kind === 'ALIAS' ? undefined : target.get(r.to);
+      const movie = r.movieId === undefined ? undefined : target.get(r.movieId);
+      if (from === undefined && to === undefined && movie === undefined) continue;
+      this.rels.delete(key);
+      const moved: RelRec = { ...r, from: from ?? r.from, to: to ?? r.to };
+      if (movie !== undefined) moved.movieId = movie;
+      const next = `${moved.kind}\u0000${moved.from}\u0000${moved.to}\u0000${moved.movieId ?? ''}`;
+      if (this.rels.has(next)) this.report.relationsJoined++;
+      else this.rels.set(next, moved);
+    }
+    const touched = (ids: Set<string>) => {
+      for (const id of ids) if (target.has(id)) return true;
+      return false;
+    };
+    for (const [movie, f] of [...onFilm]) {
+      for (const m of [f.actors, f.all]) {
+        for (const [k, ids] of m) {
+          if (!touched(ids)) continue;
+          m.set(k, new Set([...ids].map((id) => target.get(id) ?? id)));
+        }
+      }
+      const to = target.get(movie);
+      if (to === undefined) continue;
+      onFilm.delete(movie);
+      const into = onFilm.get(to);
+      if (!into) onFilm.set(to, f);
+      else for (const key of ['actors', 'all'] as const) for (const [k, ids] of f[key]) into[key].set(k, new Set([...(into[key].get(k) ?? []), ...ids]));
+    }
+    for (const syn of this.synopses) syn.movieId = target.get(syn.movieId) ?? syn.movieId;
+  }
+
+  /** Moves entity `from`'s names, surfaces, aliases, sources and ids into `to` (accumulators of one kind). */
+  private mergeInto(from: string, to: string): void {
+    const a = this.ents.get(from)!;
+    const b = this.ents.get(to)!;
+    for (const [n, v] of a.names) addName(b.names, n, v.prio, v.count);
+    for (const x of a.surfaces) b.surfaces.add(x);
+    for (const x of a.aliases) b.aliases.add(x);
+    for (const x of a.sources) b.sources.add(x);
+    b.sourceIds ??= new Set([b.id]);
+    for (const x of a.sourceIds ?? [a.id]) b.sourceIds.add(x);
+    this.ents.delete(from);
   }
 
   /** Step 1b: surface forms of credited people as extra keys (蒂姆·罗宾斯 Tim Robbins → its Latin part). */
@@ -569,22 +793,20 @@ export class KgMergeBuilder {
   private finalEntities(): { entities: Entity[]; byId: Map<string, Entity> } {
     const entities: Entity[] = [];
     for (const acc of this.ents.values()) {
-      let best = '';
-      let bp = Infinity;
-      let bc = -1;
-      for (const [n, v] of acc.names) {
-        if (v.prio < bp || (v.prio === bp && (v.count > bc || (v.count === bc && n < best)))) {
-          best = n;
-          bp = v.prio;
-          bc = v.count;
+      const best = chooseName(acc.names);
+      const aliases = new Set(acc.aliases);
+      if (acc.kind === 'Movie' || acc.kind === 'Person') {
+        for (const n of acc.names.keys()) {
+          const problem = n === best ? null : aliasProblem(n, this.opts.commonWord);
+          if (problem) this.aliasDroppedG.add(problem, `${acc.id}: ${best} → ${n} (another source's name)`);
+          else aliases.add(n);
         }
       }
-      const aliases = new Set(acc.aliases);
-      if (acc.kind === 'Movie' || acc.kind === 'Person') for (const n of acc.names.keys()) aliases.add(n);
       aliases.delete(best);
       aliases.delete('');
       const e: Entity = { id: acc.id, kind: acc.kind, name: best, surfaces: [...acc.surfaces].sort(), aliases: [...aliases].sort() };
       if (acc.movieId) e.movieId = acc.movieId;
+      if (acc.sourceIds) e.sourceIds = [...acc.sourceIds].sort();
       entities.push(e);
       if (acc.kind === 'Person') {
         if (acc.id.startsWith('person/douban/')) this.report.people.withId++;
@@ -592,9 +814,15 @@ export class KgMergeBuilder {
       }
     }
     const byId = new Map(entities.map((e) => [e.id, e]));
-    // ALIAS relations given explicitly join the movie's aliases
-    for (const r of this.rels.values()) {
+    // ALIAS relations given explicitly join the movie's aliases (after the same hygiene)
+    for (const [key, r] of this.rels) {
       if (r.kind !== 'ALIAS') continue;
+      const problem = r.to === '' ? null : aliasProblem(r.to, this.opts.commonWord);
+      if (problem) {
+        this.aliasDroppedG.add(problem, `${fmtLoc(r.loc)}: ${byId.get(r.from)?.name ?? r.from} → ${r.to} (ALIAS relation)`);
+        this.rels.delete(key);
+        continue;
+      }
       const m = byId.get(r.from);
       if (m && m.kind === 'Movie' && r.to !== '' && r.to !== m.name && !m.aliases.includes(r.to)) {
         m.aliases.push(r.to);

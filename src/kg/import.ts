@@ -1,6 +1,6 @@
 /**
  * `filmkw kg import`: reads SOURCE arguments (`openkg:<dir>`, `kgqa:<file|dir>`, `douban-csv:<file|dir>`,
- * `csv:<dir>`, `html-list:<file|dir>`) into one merging builder (src/kg/builder.ts), builds the embedded store and reports what
+ * `csv:<dir>`, `html-list:<file|dir>`, `demo` = the bundled demo KG) into one merging builder (src/kg/builder.ts), builds the embedded store and reports what
  * was read, merged, skipped and dropped. Writing (snapshot or Neo4j) is left to the caller.
  *
  * Deterministic: the same sources give the same content hash, whatever their order on the command line
@@ -15,6 +15,7 @@ import { readOpenKg, type OpenKgOptions } from './sources/openkg.js';
 import { readKgqa } from './sources/kgqa.js';
 import { readDoubanCsv } from './sources/douban-csv.js';
 import { readHtmlList } from './sources/html-list.js';
+import { defaultKgDir } from './load.js';
 import type { PlayedOptions } from './played.js';
 
 export const SOURCE_PREFIXES: readonly SourceKind[] = Object.freeze(['openkg', 'kgqa', 'douban-csv', 'csv', 'html-list']);
@@ -34,10 +35,14 @@ const FORMAT_NAMES: Record<SourceKind, string> = {
   'html-list': 'saved Douban list pages (HTML)',
 };
 
-const USAGE_SOURCES = 'valid sources: openkg:<dir>, kgqa:<file|dir>, douban-csv:<file|dir>, csv:<dir>, html-list:<file|dir>';
+const USAGE_SOURCES = 'valid sources: openkg:<dir>, kgqa:<file|dir>, douban-csv:<file|dir>, csv:<dir>, html-list:<file|dir>, demo';
 
-/** Parses `prefix:path`; an unknown or missing prefix is a usage error listing the valid ones. */
+/** The named source `demo`: the bundled demo KG (kg/demo, project csv), e.g. added to the public Douban sources. */
+export const DEMO_SOURCE = 'demo';
+
+/** Parses `prefix:path` (or the named source `demo`); an unknown or missing prefix is a usage error listing the valid ones. */
 export function parseSource(arg: string): SourceSpec {
+  if (arg === DEMO_SOURCE) return { kind: 'csv', path: defaultKgDir(), spec: DEMO_SOURCE };
   const m = /^([a-z][a-z-]*):(.*)$/s.exec(arg);
   if (!m || !(SOURCE_PREFIXES as readonly string[]).includes(m[1])) {
     const what = m ? `unknown source prefix "${m[1]}:"` : `source "${arg}" has no prefix`;
@@ -50,6 +55,7 @@ export function parseSource(arg: string): SourceSpec {
 export interface ImportOptions {
   onProgress?: (msg: string) => void;
   openkg?: Partial<OpenKgOptions>;
+  /** Builder options; `filmkw kg import` passes `commonWord: commonWordTest()` (the title policy's test, exported by the library) so that common-word aliases are dropped. */
   builder?: Partial<BuilderOptions>;
   /**
    * Part-of-speech tagger for the PLAYED name cleanup: 'jieba' (@node-rs/jieba with its bundled
@@ -137,6 +143,10 @@ export interface ImportSummary {
   merged: MergeReport['merged'];
   duplicates: MergeReport['duplicates'];
   people: MergeReport['people'];
+  /** Entity resolution: people merged by rule, and names left apart as ambiguous (src/kg/resolve.ts). */
+  resolved: MergeReport['resolved'];
+  /** Alias hygiene: aliases changed and dropped, by rule (src/kg/aliases.ts). */
+  aliases: { changed: { total: number; reasons: ReportGroup[] }; dropped: { total: number; reasons: ReportGroup[] } };
   played: MergeReport['played'];
   /** Self-relations in the input (skipped; also counted under `skipped`). */
   selfRelations: number;
@@ -145,7 +155,10 @@ export interface ImportSummary {
   /** Names whose invisible characters were removed (zero-width, bidi marks, controls). */
   cleaned: { total: number; reasons: ReportGroup[] };
   output?: Record<string, unknown>;
+  /** Reading and merging the sources, ms. */
   ms: number;
+  /** The whole command (checks, reading, merging, writing), ms: set by the CLI. */
+  totalMs?: number;
 }
 
 export function importSummary(r: ImportResult, output?: Record<string, unknown>): ImportSummary {
@@ -159,6 +172,11 @@ export function importSummary(r: ImportResult, output?: Record<string, unknown>)
     merged: r.report.merged,
     duplicates: r.report.duplicates,
     people: r.report.people,
+    resolved: r.report.resolved,
+    aliases: {
+      changed: { total: total(r.report.aliases.changed), reasons: r.report.aliases.changed },
+      dropped: { total: total(r.report.aliases.dropped), reasons: r.report.aliases.dropped },
+    },
     played: r.report.played,
     selfRelations: r.report.selfRelations,
     skipped: { total: total(r.report.skipped), reasons: r.report.skipped },
@@ -189,10 +207,17 @@ export function formatSummary(s: ImportSummary): string {
     `kg import: people: ${s.people.withId} with a Douban id, ${s.people.nameOnly} name-only; name-only credits linked to an id ` +
       `${s.people.linkedSameFilm} on the same film, ${s.people.linkedViaSourcePerson} via the source's own person; ${s.people.ambiguousName} ambiguous`,
   );
+  const res = s.resolved;
+  const ambiguousNames = res.ambiguous.reduce((n, g) => n + g.count, 0);
+  lines.push(
+    `kg import: entity resolution: ${res.merged} entities merged into another (${res.rules.map((g) => `${g.reason} ${g.count}`).join(', ') || 'none'}), ` +
+      `${res.relationsJoined} relations joined; ${ambiguousNames} name-only people left apart (ambiguous)`,
+  );
+  for (const g of [...res.rules, ...res.ambiguous]) lines.push(`  ${g.count}× ${g.reason}${g.examples.length ? `  e.g. ${g.examples.join('; ')}` : ''}`);
   lines.push(`kg import: PLAYED: ${s.played.relations} relations from ${s.played.mentions} mentions in ${s.played.synopses} synopses`);
   if (s.played.stripped > 0) {
     const ex = s.played.strippedExamples.map((e) => `${e.from} → ${e.to} (${e.at})`).join('; ');
-    lines.push(`kg import: PLAYED: relation prefix stripped from ${s.played.stripped} character names, e.g. ${ex}`);
+    lines.push(`kg import: PLAYED: relation or clause prefix stripped from ${s.played.stripped} character names, e.g. ${ex}`);
   }
   if (s.selfRelations) lines.push(`kg import: ${s.selfRelations} self-relation(s) skipped (listed below)`);
   const groups = (title: string, g: { total: number; reasons: ReportGroup[] }) => {
@@ -201,10 +226,14 @@ export function formatSummary(s: ImportSummary): string {
       lines.push(`  ${r.count}× ${r.reason}${r.examples.length ? `  e.g. ${r.examples.join('; ')}` : ''}`);
     }
   };
+  groups('aliases changed (brackets joined again, region / note tags removed)', s.aliases.changed);
+  groups('aliases dropped', s.aliases.dropped);
   groups('skipped rows (bad input)', s.skipped);
   groups('dropped (by design / not resolvable)', s.dropped);
   if (s.cleaned.total > 0) groups('names with invisible characters removed (zero-width, bidi marks, control characters; kept, cleaned)', s.cleaned);
   if (s.output) lines.push(`kg import: output: ${Object.entries(s.output).map(([k, v]) => `${k} ${typeof v === 'object' ? JSON.stringify(v) : String(v)}`).join(', ')}`);
-  lines.push(`kg import: content hash ${s.contentHash} (${s.ms} ms)`);
+  const write = typeof s.output?.writeMs === 'number' ? `, write ${s.output.writeMs} ms` : '';
+  const all = s.totalMs !== undefined ? `, in all ${(s.totalMs / 1000).toFixed(1)} s` : '';
+  lines.push(`kg import: content hash ${s.contentHash} (read and merge ${s.ms} ms${write}${all})`);
   return lines.join('\n') + '\n';
 }

@@ -24,6 +24,11 @@ export interface LoadKgOptions {
   /** Progress, one line each; also the warnings when `onWarning` is absent. */
   onProgress?: (msg: string) => void;
   /**
+   * Progress goes to a terminal: the Neo4j read reports as it goes (one line a second); otherwise only the
+   * last line of each phase (a log gets one line, not one per page), as when absent.
+   */
+  liveProgress?: boolean;
+  /**
    * Warnings, one line each: skipped csv rows, Neo4j nodes that cannot be read back. A caller that keeps
    * progress quiet (`--json`) still passes this, so that nothing is skipped silently.
    */
@@ -39,6 +44,21 @@ export async function loadCsvKg(dir: string, onWarning?: (msg: string) => void):
   return KgStore.fromData(data);
 }
 
+/**
+ * The progress callback of a Neo4j read or write as lines `neo4j <phase> <done>/<total>`: with `live` (a
+ * terminal) at most one a second plus the last of each phase; without, only the last of each phase.
+ */
+export function progressLines(say: (line: string) => void, live: boolean, now: () => number = Date.now): (done: number, total: number, phase: string) => void {
+  let last = -Infinity;
+  return (done, total, phase) => {
+    const t = now();
+    if (done === total || (live && t - last >= 1000)) {
+      last = t;
+      say(`neo4j ${phase} ${done}/${total}`);
+    }
+  };
+}
+
 export async function loadKg(opts: LoadKgOptions = {}): Promise<KgStore> {
   const say = opts.onProgress;
   const warn = opts.onWarning ?? opts.onProgress;
@@ -48,7 +68,7 @@ export async function loadKg(opts: LoadKgOptions = {}): Promise<KgStore> {
     const cfg = neo.neo4jConfigFromEnv();
     say?.(`kg: reading the KG from Neo4j at ${neo.redactUri(cfg.uri)}`);
     const data = await neo.readKgFromNeo4j(cfg, {
-      onProgress: (done, total, phase) => say?.(`kg: neo4j ${phase} ${done}/${total}`),
+      onProgress: say && progressLines((m) => say(`kg: ${m}`), opts.liveProgress === true),
       onWarning: (m) => warn?.(`kg: ${m}`),
     });
     return KgStore.fromData(data, { dangling: 'drop' });

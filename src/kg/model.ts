@@ -15,6 +15,9 @@
  * normalised alias string. PLAYED goes Person → Character and carries the movie in `movieId`; the
  * character itself also records its movie (`Entity.movieId`), and the store counts movie↔character as
  * a neighbour pair (the character belongs to the movie).
+ *
+ * Entities merged at import (src/kg/resolve.ts) keep the id of the entity with a source id (the Douban
+ * one); `Entity.sourceIds` lists every id that was merged into it.
  */
 
 export const ENTITY_KINDS = ['Movie', 'Person', 'Character', 'Genre'] as const;
@@ -45,6 +48,12 @@ export interface Entity {
   aliases: string[];
   /** Character only: the id of the movie the character belongs to. */
   movieId?: string;
+  /**
+   * Entity resolution at import (src/kg/resolve.ts): every id this entity had in its sources, its own id
+   * included (unique, sorted), when it is the merge of several (`person/douban/1054398` and
+   * `person/name/张艺谋`); absent otherwise.
+   */
+  sourceIds?: string[];
 }
 
 export interface Relation {
@@ -83,6 +92,8 @@ export interface KgView {
   lookupName(name: string): readonly number[];
   kindOf(index: number): EntityKind;
   idOf(index: number): string;
+  /** The dense index of an entity id, -1 if absent (optional: a view without an id index is scanned). */
+  entityIndex?(id: string): number;
   nameOf(index: number): string;
   aliasesOf(index: number): readonly string[];
   /** Undirected KG neighbours (any relation kind, plus character↔movie), sorted ascending, unique, no self. */

@@ -2,8 +2,9 @@
  * Neo4j 5 storage of the film KG (issues 2, 5, 6) with the official neo4j-driver.
  *
  * Graph model (documented in kg/NEO4J.md):
- *   - every entity is a node `(:Entity:<Kind> {id, name, aliases, surfaces, movieId?})`, Kind one of
- *     ENTITY_KINDS; `id` is unique (constraint `filmkw_entity_id` on :Entity(id)).
+ *   - every entity is a node `(:Entity:<Kind> {id, name, aliases, surfaces, movieId?, sourceIds?})`, Kind
+ *     one of ENTITY_KINDS; `id` is unique (constraint `filmkw_entity_id` on :Entity(id)); `sourceIds`
+ *     only on an entity merged at import (model.ts `Entity.sourceIds`).
  *   - DIRECTED / WROTE / ACTED_IN / HAS_GENRE / PLAYED are relationships between :Entity nodes in the
  *     direction of RELATION_ENDS; PLAYED carries `movieId` and is MERGEd on it (one PLAYED per movie;
  *     a PLAYED relation without a movie is stored with movieId "" and read back without one).
@@ -20,6 +21,15 @@
  * interpolated into a statement is a label or relationship type from the fixed ENTITY_KINDS /
  * RELATION_KINDS enums, checked before use. MERGE makes the import idempotent: running it again, or
  * re-running it after a failure half-way, converges to the same graph.
+ *
+ * Stale data (issue 25): after the MERGEs, the import removes what filmkw wrote earlier and the KG no
+ * longer holds — relationships of filmkw's types between :Entity nodes (or to :Alias nodes) that are not
+ * relations of the KG, :Entity nodes whose id is not an entity of the KG (an entity merged at import,
+ * such as `person/name/张艺谋` into `person/douban/1054398`: its relations already are on the kept node),
+ * and :Alias nodes left without an ALIAS relationship. So an import onto a database written by an older
+ * filmkw (duplicates, junk aliases) leaves the same graph as an import onto an empty one. A stale node
+ * with a relationship of a type filmkw does not write is not data of filmkw's alone: it is kept and
+ * counted (`removed.keptForeign`).
  *
  * Timeouts: besides the driver's connect / acquisition / retry settings, every managed transaction (its
  * retries included) and the connectivity check run under a client-side deadline (`transactionTimeoutMs`),
@@ -105,6 +115,12 @@ export interface Neo4jSkip {
 export interface Neo4jWriteResult {
   /** Entity nodes of the data (MERGEd). */
   nodes: number;
+  /**
+   * Stale data removed after the MERGEs (see module header): relationships, :Entity nodes and :Alias nodes
+   * the KG no longer holds; `keptForeign`: stale :Entity nodes kept because they have a relationship of
+   * a type filmkw does not write. All 0 on a re-run of the same import.
+   */
+  removed: { relationships: number; nodes: number; aliases: number; keptForeign: number };
   /** Relationships written (MERGEd), ALIAS included. */
   relationships: number;
   ms: number;
@@ -216,9 +232,10 @@ export function entityMergeQuery(kind: EntityKind): string {
     'UNWIND $rows AS row',
     'MERGE (n:Entity {id: row.id})',
     `WITH n, row, coalesce(n:${k} AND NOT (${others.map((o) => `n:${o}`).join(' OR ')}) AND n.name = row.name AND n.aliases = row.aliases AND n.surfaces = row.surfaces`,
-    '  AND (n.movieId = row.movieId OR n.movieId IS NULL AND row.movieId IS NULL), false) AS same',
+    '  AND (n.movieId = row.movieId OR n.movieId IS NULL AND row.movieId IS NULL)',
+    '  AND (n.sourceIds = row.sourceIds OR n.sourceIds IS NULL AND row.sourceIds IS NULL), false) AS same',
     'FOREACH (_ IN CASE WHEN same THEN [] ELSE [1] END |',
-    `  SET n:${k}, n.name = row.name, n.aliases = row.aliases, n.surfaces = row.surfaces, n.movieId = row.movieId`,
+    `  SET n:${k}, n.name = row.name, n.aliases = row.aliases, n.surfaces = row.surfaces, n.movieId = row.movieId, n.sourceIds = row.sourceIds`,
     `  REMOVE n:${others.join(':')})`,
     'RETURN count(n) AS n, sum(CASE WHEN same THEN 0 ELSE 1 END) AS written',
   ].join('\n');
@@ -259,7 +276,7 @@ export function readPageQuery(): string {
     'WHERE n.id > $after',
     'WITH n ORDER BY n.id ASC LIMIT $limit',
     'RETURN n.id AS id, [l IN labels(n) WHERE l IN $kinds] AS kinds, n.name AS name,',
-    '  n.aliases AS aliases, n.surfaces AS surfaces, n.movieId AS movieId,',
+    '  n.aliases AS aliases, n.surfaces AS surfaces, n.movieId AS movieId, n.sourceIds AS sourceIds,',
     `  [(n)-[r:${types}]->(b:Entity) | [type(r), b.id, r.movieId]] AS rels,`,
     '  [(n)-[:ALIAS]->(x:Alias) | x.name] AS aliasNames',
     'ORDER BY id ASC',
@@ -288,12 +305,59 @@ export function statsQueries(): { entities: Record<EntityKind, string>; relation
   return { entities, relations };
 }
 
+/**
+ * Statements of the stale-data sweep (see module header), per relation kind where they name one:
+ *   - `relations(kind)`: every relationship of the kind as `from`, `to`, `movieId` ('' when none);
+ *   - `deleteRelations(kind)`: `$rows` {from, to, movieId} — deletes those relationships, returns `n`;
+ *   - `ids`: every :Entity node's string id; `deleteNodes`: `$ids` — deletes those nodes unless they have
+ *     a relationship of a type not in `$types` (returns `n` deleted);
+ *   - `deleteOrphanAliases`: up to `$limit` :Alias nodes without any relationship (returns `n`).
+ */
+export function sweepQueries(): {
+  relations: (kind: RelationKind) => string;
+  deleteRelations: (kind: RelationKind) => string;
+  ids: string;
+  deleteNodes: string;
+  deleteOrphanAliases: string;
+} {
+  const pattern = (kind: RelationKind, a: string, b: string) =>
+    kind === 'ALIAS' ? `(a:Entity${a})-[r:ALIAS]->(x:Alias${b})` : `(a:Entity${a})-[r:${checkRelationKind(kind)}]->(x:Entity${b})`;
+  return {
+    relations: (kind) =>
+      `MATCH ${pattern(kind, '', '')} WHERE a.id > '' RETURN a.id AS from, ${kind === 'ALIAS' ? 'x.name' : 'x.id'} AS to, ${kind === 'PLAYED' ? "coalesce(r.movieId, '')" : "''"} AS movieId`,
+    deleteRelations: (kind) =>
+      [
+        'UNWIND $rows AS row',
+        // both ends by their unique index, hinted: on a small graph the planner may prefer an index scan
+        `MATCH ${pattern(kind, ' {id: row.from}', kind === 'ALIAS' ? ' {name: row.to}' : ' {id: row.to}')}`,
+        `USING INDEX SEEK a:Entity(id) USING INDEX SEEK x:${kind === 'ALIAS' ? 'Alias(name)' : 'Entity(id)'}`,
+        kind === 'PLAYED' ? "WHERE coalesce(r.movieId, '') = row.movieId" : '',
+        'DELETE r',
+        'RETURN count(*) AS n',
+      ]
+        .filter(Boolean)
+        .join('\n'),
+    ids: "MATCH (n:Entity) WHERE n.id > '' RETURN n.id AS id",
+    deleteNodes: [
+      'UNWIND $ids AS id',
+      'MATCH (n:Entity {id: id})',
+      'USING INDEX SEEK n:Entity(id)',
+      'WHERE NOT EXISTS { MATCH (n)-[r]-() WHERE NOT type(r) IN $types }',
+      'DETACH DELETE n',
+      'RETURN count(*) AS n',
+    ].join('\n'),
+    deleteOrphanAliases: 'MATCH (x:Alias) WHERE NOT EXISTS { MATCH (x)--() } WITH x LIMIT $limit DELETE x RETURN count(*) AS n',
+  };
+}
+
 export interface EntityRow {
   id: string;
   name: string;
   aliases: string[];
   surfaces: string[];
   movieId: string | null;
+  /** model.ts `Entity.sourceIds`, null when the entity is not a merge (no property). */
+  sourceIds: string[] | null;
 }
 
 export interface RelationRow {
@@ -304,7 +368,14 @@ export interface RelationRow {
 }
 
 export function entityRow(e: Entity): EntityRow {
-  return { id: e.id, name: e.name, aliases: [...(e.aliases ?? [])], surfaces: [...(e.surfaces ?? [])], movieId: e.movieId ?? null };
+  return {
+    id: e.id,
+    name: e.name,
+    aliases: [...(e.aliases ?? [])],
+    surfaces: [...(e.surfaces ?? [])],
+    movieId: e.movieId ?? null,
+    sourceIds: e.sourceIds?.length ? [...e.sourceIds] : null,
+  };
 }
 
 export function relationRow(r: Relation): RelationRow {
@@ -325,7 +396,12 @@ export interface ImportPlan {
   skipped: Neo4jSkip[];
   /** Batches in write order: all entities (by kind), then relations (by kind). Lazy: rows are built per batch. */
   batches(): Generator<ImportBatch>;
+  /** What the graph keeps after the import: the entity ids, and per relation kind the keys {@link relationKey} of its rows. */
+  keep(): { ids: ReadonlySet<string>; relations: ReadonlyMap<RelationKind, ReadonlySet<string>> };
 }
+
+/** A relation as the sweep compares it: from, to (an alias name for ALIAS) and PLAYED's movie ('' otherwise). */
+export const relationKey = (from: string, to: string, movieId: string): string => `${from}\u0000${to}\u0000${movieId}`;
 
 const cmpStr = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 const sortedUnique = (xs: readonly string[] | undefined): string[] => [...new Set(xs ?? [])].sort(cmpStr);
@@ -374,17 +450,25 @@ export function planImport(data: KgData, batchSize: number = NEO4J_DEFAULTS.batc
       } else {
         prev.surfaces.push(...(e.surfaces ?? []));
         prev.aliases.push(...(e.aliases ?? []));
+        if (e.sourceIds?.length) prev.sourceIds = [...(prev.sourceIds ?? []), ...e.sourceIds];
       }
       continue;
     }
     const copy: Entity = { id: e.id, kind: e.kind, name: e.name, surfaces: [...(e.surfaces ?? [])], aliases: [...(e.aliases ?? [])] };
     if (e.movieId !== undefined) copy.movieId = e.movieId;
+    if (e.sourceIds?.length) copy.sourceIds = [...e.sourceIds];
     byId.set(e.id, copy);
     order.push(copy);
   }
   for (const e of order) {
     e.surfaces = sortedUnique(e.surfaces);
     e.aliases = sortedUnique(e.aliases);
+    // as the store: sorted, unique, with the entity's own id, and none when it names no other id
+    if (e.sourceIds) {
+      const ids = sortedUnique([...e.sourceIds, e.id]);
+      if (ids.length > 1) e.sourceIds = ids;
+      else delete e.sourceIds;
+    }
     if (e.movieId !== undefined && !byId.has(e.movieId)) {
       skip("character's movie is not an entity of the data (movieId not written)", `${e.id} → ${e.movieId}`);
       delete e.movieId;
@@ -412,6 +496,15 @@ export function planImport(data: KgData, batchSize: number = NEO4J_DEFAULTS.batc
     entities: order.length,
     relations,
     skipped: [...skips.values()],
+    keep() {
+      const rels = new Map<RelationKind, Set<string>>(RELATION_KINDS.map((k) => [k, new Set<string>()]));
+      data.relations.forEach((r, i) => {
+        if (!relOk[i]) return;
+        const row = relationRow(r);
+        rels.get(r.kind)!.add(relationKey(row.from, row.to, row.movieId ?? ''));
+      });
+      return { ids: new Set(byId.keys()), relations: rels };
+    },
     *batches() {
       for (const kind of ENTITY_KINDS) {
         const query = entityMergeQuery(kind);
@@ -715,8 +808,67 @@ export async function writeKgToNeo4j(data: KgData, cfg: Neo4jConfig, opts: Neo4j
     for (const [kind, count] of lost) {
       skipped.push({ reason: `${kind}: endpoint node not found in the database while writing (deleted concurrently?)`, count, examples: [] });
     }
-    return { nodes, relationships, ms: Math.round(performance.now() - t0), created, written, skipped };
+    let removed: Neo4jWriteResult['removed'];
+    const sweepSession = sessionFor(driver, cfg);
+    try {
+      removed = await sweepStale(sweepSession, plan, guard, opts);
+    } finally {
+      await closeSession(sweepSession);
+    }
+    return { nodes, relationships, ms: Math.round(performance.now() - t0), created, written, removed, skipped };
   });
+}
+
+type Session = ReturnType<typeof sessionFor>;
+
+/**
+ * Removes what the KG no longer holds (module header, "Stale data"): relationships first, then nodes
+ * (with the relationships they still have), then orphaned :Alias nodes; batches of `batchSize`.
+ */
+async function sweepStale(
+  session: Session,
+  plan: ImportPlan,
+  guard: <T>(p: Promise<T>) => Promise<T>,
+  opts: Neo4jWriteOptions,
+): Promise<Neo4jWriteResult['removed']> {
+  const q = sweepQueries();
+  const batchSize = opts.batchSize ?? NEO4J_DEFAULTS.batchSize;
+  const keep = plan.keep();
+  const removed = { relationships: 0, nodes: 0, aliases: 0, keptForeign: 0 };
+  const write = async (query: string, params: Record<string, unknown>) =>
+    num(await guard(session.executeWrite(async (tx: ManagedTransaction) => (await tx.run(query, params)).records[0]?.get('n'))));
+  for (const kind of RELATION_KINDS) {
+    const wanted = keep.relations.get(kind)!;
+    const records = await guard(session.executeRead(async (tx: ManagedTransaction) => (await tx.run(q.relations(kind))).records));
+    const stale: RelationRow[] = [];
+    const seen = new Set<string>();
+    for (const rec of records) {
+      const row = { from: rec.get('from') as string, to: rec.get('to') as string, movieId: rec.get('movieId') as string };
+      const key = relationKey(row.from, row.to, row.movieId);
+      if (typeof row.to !== 'string' || wanted.has(key) || seen.has(key)) continue;
+      seen.add(key);
+      stale.push(row);
+    }
+    for (let i = 0; i < stale.length; i += batchSize) {
+      removed.relationships += await write(q.deleteRelations(kind), { rows: stale.slice(i, i + batchSize) });
+      opts.onProgress?.(Math.min(i + batchSize, stale.length), stale.length, `removing stale ${kind}`);
+    }
+  }
+  const ids = await guard(session.executeRead(async (tx: ManagedTransaction) => (await tx.run(q.ids)).records.map((r) => r.get('id') as string)));
+  const staleIds = ids.filter((id) => !keep.ids.has(id)).sort(cmpStr);
+  for (let i = 0; i < staleIds.length; i += batchSize) {
+    const batch = staleIds.slice(i, i + batchSize);
+    const n = await write(q.deleteNodes, { ids: batch, types: [...RELATION_KINDS] });
+    removed.nodes += n;
+    removed.keptForeign += batch.length - n;
+    opts.onProgress?.(Math.min(i + batchSize, staleIds.length), staleIds.length, 'removing stale entities');
+  }
+  for (;;) {
+    const n = await write(q.deleteOrphanAliases, { limit: neo4j.int(batchSize) });
+    removed.aliases += n;
+    if (n === 0) break;
+  }
+  return removed;
 }
 
 /**
@@ -768,6 +920,8 @@ export async function readKgFromNeo4j(cfg: Neo4jConfig, opts: Neo4jReadOptions =
           };
           const movieId = rec.get('movieId') as string | null;
           if (movieId != null) e.movieId = movieId;
+          const sourceIds = rec.get('sourceIds') as string[] | null;
+          if (sourceIds?.length) e.sourceIds = sourceIds;
           entities.push(e);
           for (const [kind, to, mid] of rec.get('rels') as [RelationKind, string, string | null][]) {
             const r: Relation = { kind, from: id, to };
@@ -822,7 +976,7 @@ export async function neo4jStats(cfg: Neo4jConfig, opts: { tuning?: Partial<Neo4
 }
 
 /** The property keys filmkw writes on :Entity nodes (src/kg/neo4j.ts import). */
-const ENTITY_KEYS = ['id', 'name', 'aliases', 'surfaces', 'movieId'];
+const ENTITY_KEYS = ['id', 'name', 'aliases', 'surfaces', 'movieId', 'sourceIds'];
 
 /**
  * Statements that find data filmkw did not write (params `$kinds`, `$keys`, `$types`), at most 5 examples

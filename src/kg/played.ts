@@ -26,6 +26,10 @@
  *    name is stripped ({@link stripRelationPrefix}: 之子霍廷恩 → 霍廷恩, 其女陆永瑜 → 陆永瑜, 副官曹蛮 → 曹蛮),
  *    and the importer reports every such strip (summary `played.stripped`, with examples); a function
  *    word plus a pronoun (与她) is rejected.
+ * 4. Fragments of the sentence that the steps above leave (issue 25): a clause word at the start is
+ *    stripped like a relation prefix and reported with it ({@link stripClausePrefix}: 还有艾格 → 艾格,
+ *    而李允浩 → 李允浩); a verb followed by a kin word or role (携妻 in "马邦德（葛优饰）携妻（刘嘉玲饰）",
+ *    携太太, 失恋女, 自称医生) is not a name and is rejected with that reason ({@link isVerbPhrase}).
  */
 import { normalizeName } from './model.js';
 
@@ -60,6 +64,21 @@ export interface PlayedOptions {
   /** Shortest candidate (Han characters) the tagger is applied to. @default 5 */
   taggerMinLength: number;
 }
+
+/**
+ * Words that start a clause, never a name (还有, 包括, 而, 随后 …): left at the start of a mined name when the
+ * text before the bracket runs on from the previous clause ("……还有艾格（…饰）").
+ */
+const CLAUSE_WORDS = ['虽然', '虽有', '还有', '包括', '转眼', '随后', '于是', '并且', '然而', '率领', '带领', '借助', '派出', '更名为', '更名', '而', '遂'];
+
+/** Verbs of "taking along" that make a kin word a phrase (携妻, 偕妻, 带女). */
+const TAKE_VERBS = ['携', '偕', '带', '领', '率'];
+
+/** Kin words (and their usual modifiers) that end such a phrase: 携妻, 携新妻, 携妻儿, 失踪幼女. */
+const KIN_TAILS = ['妻', '夫', '子', '女', '儿', '妻儿', '妻子', '子女', '儿女', '家人', '家眷', '新妻', '娇妻', '爱妻', '幼女', '幼子', '太太', '夫人', '老婆', '丈夫', '全家'];
+
+/** Tags (jieba) of verbs. */
+const VERB_TAGS = new Set(['v', 'vd', 'vi', 'vn', 'vg']);
 
 const ROLE_NOUNS = [
   // people by age / sex
@@ -182,6 +201,32 @@ export function stripRelationPrefix(name: string, minLength: number = PLAYED_DEF
   return best;
 }
 
+/** A clause word ({@link CLAUSE_WORDS}) stripped off the start of a mined name when a name of `minLength` characters is left. */
+export function stripClausePrefix(name: string, minLength: number = PLAYED_DEFAULTS.minLength): { name: string; stripped: string } {
+  for (const w of CLAUSE_WORDS) {
+    if (name.startsWith(w) && [...name.slice(w.length)].length >= minLength) return { name: name.slice(w.length), stripped: w };
+  }
+  return { name, stripped: '' };
+}
+
+/**
+ * A verb followed by a kin word or a role noun, not a name: a taking-along verb and a kin word (携妻,
+ * 偕妻, 携太太, 携新妻), or — with a tagger — a verb of two or more characters and a kin word or role
+ * noun (失恋女, 失踪幼女, 自称医生). A single-character verb before a title (查老板, 查 a surname) is a name.
+ */
+export function isVerbPhrase(name: string, opts: Partial<PlayedOptions> = {}): boolean {
+  const o: PlayedOptions = { ...PLAYED_DEFAULTS, ...opts };
+  const tails = [...KIN_TAILS, ...o.roleNouns].filter((t) => name.endsWith(t) && name.length > t.length);
+  for (const t of tails) {
+    const head = name.slice(0, -t.length);
+    if (KIN_TAILS.includes(t) && TAKE_VERBS.includes(head)) return true;
+    if (!o.tagger || [...head].length < 2 || !HAN_ALL.test(head)) continue;
+    const tokens = o.tagger(head);
+    if (tokens.length === 1 && VERB_TAGS.has(tokens[0].tag)) return true;
+  }
+  return false;
+}
+
 const HAN = /\p{Script=Han}/u;
 const HAN_ALL = /^[\p{Script=Han}·]+$/u;
 const LATIN_NAME = /^[A-Za-z][A-Za-z .'\-·]*$/;
@@ -280,15 +325,21 @@ export function cleanCharacterName(before: string, opts: Partial<PlayedOptions> 
     const cut = tagCut(s, o);
     if (cut !== s) s = stripRole(cut, o);
   }
-  // 4. a relation prefix glued to the name (之子霍廷恩, 其女陆永瑜, 副官曹蛮); reported by the importer
+  // 4. a relation prefix glued to the name (之子霍廷恩, 其女陆永瑜, 副官曹蛮), or a clause word (还有艾格); reported by the importer
   const relation = stripRelationPrefix(s, o.minLength);
   s = relation.name;
+  const clause = stripClausePrefix(s, o.minLength);
+  if (clause.stripped) {
+    s = clause.name;
+    relation.stripped += clause.stripped;
+  }
   // a function word plus a pronoun (与她, 和他) is not a name
   if (o.cutAfter.includes(s[0]) && o.notNames.includes(s.slice(1))) return { reject: 'a pronoun, not a name' };
   const bad = lengthCheck(s, o);
   if (bad) return { reject: bad };
   if (o.roleNouns.includes(s)) return { reject: 'a role noun, not a name' };
   if (roleInside(s, o)) return { reject: 'a description with a role noun' };
+  if (isVerbPhrase(s, o)) return { reject: 'a verb and a kin word or role (携妻), not a name' };
   return relation.stripped ? { name: s, stripped: relation.stripped } : { name: s };
 }
 

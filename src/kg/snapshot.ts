@@ -14,7 +14,9 @@
  *   …   sections (zero padding between them), all typed arrays (u8, u16 or i32):
  *                string tables (src/kg/packed.ts StringTable: `<t>.units` u16, `<t>.offsets` i32) for
  *                ids, names, aliasNames; per-entity lists (ListColumn: `<l>.offsets` i32 and the string
- *                table `<l>.items`) for surfaces, aliases and allAliases (aliases ∪ ALIAS targets);
+ *                table `<l>.items`) for surfaces, aliases, sourceIds and allAliases (aliases ∪ ALIAS
+ *                targets); `sourceIds` (model.ts `Entity.sourceIds`) may be absent: files written before
+ *                entity resolution (2026-12) have none and load with empty lists;
  *                kinds u8, movieOf i32, relKind u8, relFrom i32, relTo i32, relMovie i32, nbOffsets i32,
  *                nbTargets i32, nbCounts i32; the name index (NameIndex): string table `index.keys`,
  *                `index.slots`, `index.nameOff`, `index.nameIds`, `index.anyOff`, `index.anyIds` (i32)
@@ -30,8 +32,8 @@
  * FilmkwError('INPUT', 'kg snapshot <path>: <reason>').
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { open, readFile, readdir, rename, unlink } from 'node:fs/promises';
+import { constants, readFileSync } from 'node:fs';
+import { open, readdir, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { FilmkwError, inputError, writeFailureReason } from '../errors.js';
 import { KgStore, LITTLE_ENDIAN, leBytes, packColumns, type KgColumns, type KgIndexes } from './store.js';
@@ -41,6 +43,37 @@ import type { KgStats } from './model.js';
 export const SNAPSHOT_MAGIC = 'FKWKG';
 export const SNAPSHOT_FORMAT = 2;
 const PREAMBLE = 12;
+
+/**
+ * Largest snapshot file read, bytes (2 GiB: the merged real KG is a few tens of MB, the paper-scale
+ * synthetic KG a few hundred). A bigger file, or one that is not a regular file (a FIFO, a device), is
+ * refused before any read, so a KG path given by an untrusted queue job can neither block a worker nor
+ * fill its memory (issue 26).
+ */
+export const MAX_SNAPSHOT_BYTES = 2 ** 31;
+
+/**
+ * Open a snapshot file for reading: without blocking (O_NONBLOCK: opening a FIFO with no writer would
+ * wait for ever), then refused unless it is a regular file of at most {@link MAX_SNAPSHOT_BYTES}.
+ */
+async function openSnapshot(path: string): Promise<{ fh: import('node:fs/promises').FileHandle; size: number }> {
+  let fh;
+  try {
+    fh = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch (err) {
+    throw openError(err, path);
+  }
+  const st = await fh.stat();
+  if (!st.isFile()) {
+    await fh.close();
+    throw inputError(`kg snapshot ${path}: ${st.isDirectory() ? 'is a directory, not a snapshot file' : 'not a regular file (a FIFO, socket or device); a KG snapshot must be a file'}`);
+  }
+  if (st.size > MAX_SNAPSHOT_BYTES) {
+    await fh.close();
+    throw inputError(`kg snapshot ${path}: ${st.size} bytes, over the ${MAX_SNAPSHOT_BYTES}-byte bound of a snapshot`);
+  }
+  return { fh, size: st.size };
+}
 const CHECKSUM = 32;
 let createdByCache: string | undefined;
 /** "filmkw <version>" from the package.json two levels up (the same from src/kg and dist/kg). */
@@ -123,6 +156,7 @@ function sectionsOf(store: KgStore): [string, SectionType, Typed][] {
     ...tableSections('names', c.names),
     ...listSections('surfaces', c.surfaces),
     ...listSections('aliases', c.aliases),
+    ...listSections('sourceIds', c.sourceIds),
     ...tableSections('aliasNames', c.aliasNames),
     ...TYPED.map(([name, type]): [string, SectionType, Typed] => [name, type, c[name] as Typed]),
     ...listSections('allAliases', x.allAliases),
@@ -287,14 +321,9 @@ function checkSize(size: number, h: SnapshotHeader, path: string): void {
 
 /** Reads only the header (counts, stats, content hash) of a snapshot. */
 export async function readSnapshotHeader(path: string): Promise<SnapshotHeader> {
-  let fh;
+  const { fh, size } = await openSnapshot(path);
   try {
-    fh = await open(path, 'r');
-  } catch (err) {
-    throw openError(err, path);
-  }
-  try {
-    const st = await fh.stat();
+    const st = { size };
     const first = Buffer.alloc(Math.min(st.size, PREAMBLE));
     await fh.read(first, 0, first.length, 0);
     let buf = first;
@@ -326,10 +355,13 @@ export interface LoadSnapshotOptions {
 /** Loads a snapshot written by {@link saveSnapshot}; verifies magic, version, size and checksum. */
 export async function loadSnapshot(path: string, opts: LoadSnapshotOptions = {}): Promise<KgStore> {
   let buf: Buffer;
+  const { fh } = await openSnapshot(path);
   try {
-    buf = await readFile(path);
+    buf = await fh.readFile();
   } catch (err) {
     throw openError(err, path);
+  } finally {
+    await fh.close();
   }
   const fail = (why: string) => inputError(`kg snapshot ${path}: ${why}`);
   const h = parseHeader(buf, path);
@@ -392,10 +424,12 @@ export async function loadSnapshot(path: string, opts: LoadSnapshotOptions = {})
     }
     const lists = [str.ids, str.names, str.surfaces, str.aliases, str.aliasNames];
     if (!lists.every(Array.isArray) || ![str.ids, str.names, str.surfaces, str.aliases].every((a) => a.length === E)) throw fail('inconsistent section lengths');
-    cols = packColumns(str, rest);
+    cols = packColumns({ ...str, sourceIds: str.ids.map(() => []) }, rest);
     opts.onWarning?.(`kg snapshot ${path}: format 1, written by an older filmkw: its strings are parsed and its name index rebuilt at every load (~0.3 s with the merged KG); re-run \`filmkw kg import\` to rewrite it in format ${SNAPSHOT_FORMAT}`);
   } else {
-    cols = { ...rest, ids: table('ids'), names: table('names'), surfaces: list('surfaces'), aliases: list('aliases'), aliasNames: table('aliasNames') };
+    // sourceIds: optional (older format-2 files have none; model.ts `Entity.sourceIds`)
+    const sourceIds = sec.has('sourceIds.offsets') ? list('sourceIds') : ListColumn.from(new Array<string[]>(E).fill([]));
+    cols = { ...rest, ids: table('ids'), names: table('names'), surfaces: list('surfaces'), aliases: list('aliases'), sourceIds, aliasNames: table('aliasNames') };
     indexes = {
       allAliases: list('allAliases'),
       nameIndex: new NameIndex(
@@ -417,6 +451,7 @@ export async function loadSnapshot(path: string, opts: LoadSnapshotOptions = {})
       (cols.aliasNames.check() && 'alias names') ||
       (cols.surfaces.check(E) && 'surfaces') ||
       (cols.aliases.check(E) && 'aliases') ||
+      (cols.sourceIds.check(E) && 'source ids') ||
       (indexes?.allAliases.check(E) && 'all aliases') ||
       (indexes?.nameIndex.check(E) && 'name index');
     if (bad) throw fail(`inconsistent ${bad} section`);

@@ -4,7 +4,8 @@
  * Layout (all per-entity data is addressed by a dense index 0..entityCount-1 in canonical id order,
  * i.e. entities sorted by id with plain UTF-16 code-unit comparison):
  *   - entity columns: ids, names (packed string tables, kg/packed.ts: UTF-16 code units decoded on first
- *     use), kinds (Uint8Array), surfaces, aliases (packed per-entity lists), movieOf (Int32Array, -1 = none);
+ *     use), kinds (Uint8Array), surfaces, aliases, sourceIds (packed per-entity lists; sourceIds empty
+ *     unless the entity is a merge, model.ts `Entity.sourceIds`), movieOf (Int32Array, -1 = none);
  *   - name index (kg/packed.ts NameIndex, a hash table on typed arrays, stored in snapshots so a load
  *     builds nothing): normalised name → sorted entity indices (`lookupName`), and name-or-alias →
  *     sorted indices (`lookup`). ALIAS targets and `Entity.aliases` both count as aliases;
@@ -17,7 +18,8 @@
  *     relation: the character belongs to the movie).
  *
  * Canonical content (what `toData()` returns and `contentHash` covers): entities sorted by id with
- * `surfaces` and `aliases` sorted and unique; relations sorted by (kind in RELATION_KINDS order, from, to,
+ * `surfaces`, `aliases` and `sourceIds` sorted and unique (`sourceIds` only when it names another id than
+ * the entity's own); relations sorted by (kind in RELATION_KINDS order, from, to,
  * movieId — ids compared as strings, a missing movieId first) and deduplicated. Duplicate entity rows
  * with the same id are merged (surfaces and aliases united) when kind, name and movieId agree; otherwise
  * the build fails. Relations whose ends (or PLAYED movie, or a character's movie) are not entities fail
@@ -86,6 +88,8 @@ export interface KgColumns {
   kinds: Uint8Array;
   surfaces: ListColumn;
   aliases: ListColumn;
+  /** Model.ts `Entity.sourceIds` per entity (empty when the entity is not a merge). */
+  sourceIds: ListColumn;
   movieOf: Int32Array;
   aliasNames: StringTable;
   relKind: Uint8Array;
@@ -111,13 +115,14 @@ interface PlainStrings {
   names: readonly string[];
   surfaces: readonly (readonly string[])[];
   aliases: readonly (readonly string[])[];
+  sourceIds: readonly (readonly string[])[];
   aliasNames: readonly string[];
 }
 
 /** The columns with their string parts packed (see packed.ts). */
 export function packColumns(
   plain: PlainStrings,
-  rest: Omit<KgColumns, 'ids' | 'names' | 'surfaces' | 'aliases' | 'aliasNames'>,
+  rest: Omit<KgColumns, 'ids' | 'names' | 'surfaces' | 'aliases' | 'sourceIds' | 'aliasNames'>,
 ): KgColumns {
   return {
     ...rest,
@@ -125,6 +130,7 @@ export function packColumns(
     names: StringTable.from(plain.names),
     surfaces: ListColumn.from(plain.surfaces),
     aliases: ListColumn.from(plain.aliases),
+    sourceIds: ListColumn.from(plain.sourceIds),
     aliasNames: StringTable.from(plain.aliasNames),
   };
 }
@@ -216,6 +222,7 @@ export class KgBuilder {
       }
       p.surfaces = [...p.surfaces, ...(e.surfaces ?? [])];
       p.aliases = [...p.aliases, ...(e.aliases ?? [])];
+      if (e.sourceIds?.length) p.sourceIds = [...(p.sourceIds ?? []), ...e.sourceIds];
       this.report.duplicateEntities++;
       return prev;
     }
@@ -223,6 +230,7 @@ export class KgBuilder {
     this.byId.set(e.id, i);
     const ent: Entity = { id: e.id, kind: e.kind, name: e.name, surfaces: [...(e.surfaces ?? [])], aliases: [...(e.aliases ?? [])] };
     if (e.movieId !== undefined) ent.movieId = e.movieId;
+    if (e.sourceIds?.length) ent.sourceIds = [...e.sourceIds];
     this.ents.push(ent);
     return i;
   }
@@ -307,6 +315,7 @@ export class KgBuilder {
     const kinds = new Uint8Array(nE);
     const surfaces: (readonly string[])[] = new Array(nE);
     const aliases: (readonly string[])[] = new Array(nE);
+    const sourceIds: (readonly string[])[] = new Array(nE);
     const movieOf = new Int32Array(nE).fill(-1);
     for (let i = 0; i < nE; i++) {
       const e = this.ents[order[i]];
@@ -315,6 +324,7 @@ export class KgBuilder {
       kinds[i] = ENTITY_KIND_CODE.get(e.kind)!;
       surfaces[i] = e.surfaces.length ? Object.freeze(sortedUnique(e.surfaces)) : EMPTY_STRINGS;
       aliases[i] = e.aliases.length ? Object.freeze(sortedUnique(e.aliases)) : EMPTY_STRINGS;
+      sourceIds[i] = canonicalSourceIds(e);
     }
     for (let i = 0; i < nE; i++) {
       const e = this.ents[order[i]];
@@ -367,7 +377,7 @@ export class KgBuilder {
       if (rk[i] !== ALIAS_CODE && rf[i] === rt[i]) this.report.selfRelations++;
       u++;
     }
-    const plain: PlainStrings = { ids, names, surfaces, aliases, aliasNames };
+    const plain: PlainStrings = { ids, names, surfaces, aliases, sourceIds, aliasNames };
     const rel = { kinds, movieOf, relKind: relKind.slice(0, u), relFrom: relFrom.slice(0, u), relTo: relTo.slice(0, u), relMovie: relMovie.slice(0, u) };
     const csr = buildCsr(nE, rel.relKind, rel.relFrom, rel.relTo, movieOf);
     const contentHash = hashContent(plain, rel);
@@ -375,6 +385,13 @@ export class KgBuilder {
     store.buildReport = this.report;
     return store;
   }
+}
+
+/** `Entity.sourceIds` sorted and unique with the entity's own id, or none when it names no other id. */
+function canonicalSourceIds(e: Entity): readonly string[] {
+  if (!e.sourceIds?.length) return EMPTY_STRINGS;
+  const all = sortedUnique([...e.sourceIds, e.id]);
+  return all.length > 1 ? Object.freeze(all) : EMPTY_STRINGS;
 }
 
 function identity(n: number): Int32Array {
@@ -479,6 +496,11 @@ function hashContent(c: PlainStrings, r: Pick<KgColumns, 'kinds' | 'movieOf' | '
   h.update(buf);
   h.update(JSON.stringify(c.aliasNames) + '\n');
   for (const a of [r.relKind, r.relFrom, r.relTo, r.relMovie]) h.update(leBytes(a));
+  // merged entities' source ids, only when there are any: a KG without merges keeps the hash it had
+  // before sourceIds existed
+  let merged = '';
+  for (let i = 0; i < c.ids.length; i++) if (c.sourceIds[i].length) merged += JSON.stringify([i, c.sourceIds[i]]) + '\n';
+  if (merged !== '') h.update(`sourceIds\n${merged}`);
   return h.digest('hex');
 }
 
@@ -503,6 +525,7 @@ export class KgStore implements KgView {
   /** @internal the lookup indexes (written into snapshots). */
   readonly indexes: KgIndexes;
   private idIdx?: Map<string, number>;
+  private mergedIdx?: Map<string, number>;
 
   /** @internal use {@link KgStore.fromData}, {@link KgBuilder} or loadSnapshot (which passes the stored indexes). */
   constructor(cols: KgColumns, indexes?: KgIndexes) {
@@ -526,6 +549,8 @@ export class KgStore implements KgView {
     const entities: Entity[] = c.ids.toArray().map((id, i) => {
       const e: Entity = { id, kind: ENTITY_KINDS[c.kinds[i]], name: c.names.get(i), surfaces: [...c.surfaces.get(i)], aliases: [...c.aliases.get(i)] };
       if (c.movieOf[i] >= 0) e.movieId = c.ids.get(c.movieOf[i]);
+      const merged = c.sourceIds.get(i);
+      if (merged.length) e.sourceIds = [...merged];
       return e;
     });
     const relations: Relation[] = new Array(c.relKind.length);
@@ -545,6 +570,26 @@ export class KgStore implements KgView {
       this.cols.ids.toArray().forEach((x, i) => this.idIdx!.set(x, i));
     }
     return this.idIdx.get(id) ?? -1;
+  }
+
+  /**
+   * Dense index of the entity with this id, or of the entity it was merged into at import (an id listed
+   * in its `sourceIds`, e.g. `person/name/张艺谋` → the index of `person/douban/1054398`); -1 if neither.
+   */
+  resolveEntityId(id: string): number {
+    const exact = this.entityIndex(id);
+    if (exact >= 0) return exact;
+    if (!this.mergedIdx) {
+      this.mergedIdx = new Map();
+      const s = this.cols.sourceIds;
+      for (let i = 0; i < this.entityCount; i++) for (const x of s.get(i)) if (x !== this.cols.ids.get(i)) this.mergedIdx.set(x, i);
+    }
+    return this.mergedIdx.get(id) ?? -1;
+  }
+
+  /** Model.ts `Entity.sourceIds` of entity i (empty when it is not a merge). */
+  sourceIdsOf(index: number): readonly string[] {
+    return this.cols.sourceIds.get(index);
   }
 
   lookup(name: string): readonly number[] {

@@ -182,6 +182,22 @@ export function commonEntityNames(kg: KgView, options: TitlePolicyOptions, sourc
   return common;
 }
 
+/**
+ * The test of rules 1 and 1b as a predicate on one name (the KG import drops aliases that are common words,
+ * src/kg/aliases.ts): the whole base dictionary is read once, when the predicate is made.
+ */
+export function commonWordTest(
+  options: Pick<TitlePolicyOptions, 'commonMinFreq' | 'commonMaxLength' | 'commonPhraseMaxLength'> = DEFAULT_TITLE_POLICY_OPTIONS,
+  source: FrequencySource = defaultBaseDictionary(),
+): (name: string) => boolean {
+  const freq = typeof source === 'string' ? dictionaryFrequencies(source, null) : source.freq;
+  const maxPhrase = options.commonPhraseMaxLength ?? 0;
+  return (name: string) => {
+    const f = freq.get(name);
+    return isCommonWord(name, f, options) || (maxPhrase >= 2 && f === undefined && isCommonPhrase(name, freq, options.commonMinFreq, maxPhrase));
+  };
+}
+
 /** Where a word occurs: the node's occurrences as UTF-16 [start, end) offsets into the text. */
 export interface PolicyContext {
   text: string;

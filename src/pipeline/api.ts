@@ -54,6 +54,14 @@ export interface ExtractCallOptions {
   topK?: number;
   explain?: boolean;
   /**
+   * The film the text is about: a Douban subject id (or `movie/douban/<id>`, or a Douban subject URL) or
+   * a film name, resolved in the KG (context.ts); read by the re-ranker's context features when its model
+   * uses them. Absent, empty or unknown to the KG: the text has no known film.
+   */
+  film?: string | null;
+  /** The text's title (a review headline), read by the re-ranker's `inTitle` feature; absent: none. */
+  title?: string | null;
+  /**
    * Called once per document with the intermediate results behind the keywords (for viewers such as
    * `filmkw serve`; read only, valid during the call). Does not change the output.
    */
@@ -95,4 +103,14 @@ export interface Extractor {
   /** Fully resolved options (JSON-serialisable), for results files. */
   readonly options: Readonly<Record<string, unknown>>;
   extract(text: string, call?: ExtractCallOptions): Keyword[];
+  /**
+   * The distinct candidate surfaces of a text (its candidate words and phrase candidates, before any
+   * ranking): what `filmkw corpus build` counts (src/pipeline/corpus-stats.ts).
+   */
+  candidateSurfaces(text: string): string[];
+  /**
+   * The KG film a film value names (a Douban id or a film name, as `extract`'s `film` resolves it), or
+   * null when the KG has none (or the extractor has no KG).
+   */
+  resolveFilm(film: string): { id: string; name: string } | null;
 }

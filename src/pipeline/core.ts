@@ -27,6 +27,9 @@ import { isStopword } from './candidates.js';
 import { rerankBias, rerankContributions, rerankLogits, sigmoid, type RerankModel } from './rerank-model.js';
 import type { OptionRules } from '../util/option-rules.js';
 import { arena } from '../util/arena.js';
+import type { SubjectResolver } from './context.js';
+import { filmKey, type CorpusStats } from './corpus-stats.js';
+import type { RerankContext } from './rerank-context.js';
 
 export const SCORE_SCALES = ['raw', 'minMax10', 'sum'] as const;
 export const ISOLATED_RULES = ['keep', 'drop', 'zero'] as const;
@@ -87,6 +90,10 @@ export interface DocumentContext {
   stopwords?: ReadonlySet<string> | null;
   /** The film-domain stop words that may head a compound, needed by `phrases.stopHeads` (candidates.ts `filmOnlyStopwords`). */
   headStopwords?: ReadonlySet<string> | null;
+  /** Resolves the film a call names (`extract(text, { film })`) in the KG (context.ts); absent: films are not resolved. */
+  subjects?: SubjectResolver | null;
+  /** The corpus statistics of the re-ranker's corpus features (corpus-stats.ts), or none. */
+  corpusStats?: CorpusStats | null;
 }
 
 /** Whether the options use the KG to build or weight the graph. */
@@ -97,6 +104,39 @@ export function usesKgGraph(options: ResolvedOptions): boolean {
 /** Whether the options need a KG at all (lexicon, KG edges or semantic similarity). */
 export function needsKg(options: ResolvedOptions): boolean {
   return options.lexicon.useDomainLexicon || usesKgGraph(options);
+}
+
+/**
+ * The candidate nodes of one tokenised document and the KG entities each denotes (KG matching, title
+ * policy, disambiguation; alias nodes merged when the graph uses the KG), before any graph is built.
+ */
+function matchDocument(text: string, tokens: readonly TokenLike[], candidateTokens: ArrayLike<number>, context: DocumentContext): { doc: CandidateDoc; entities: (Int32Array | null)[] | null } {
+  const o = context.options;
+  const kg = context.kg;
+  let doc = buildCandidateDoc(tokens, candidateTokens);
+  const kgGraph = kg !== null && usesKgGraph(o);
+  let entities: (Int32Array | null)[] | null = null;
+  if (kg && (kgGraph || o.output.annotateEntities)) {
+    entities = matchEntities(doc.words, kg, o.kgMatch, context.cache ?? undefined);
+    if (entities.some((e) => e !== null)) {
+      entities = applyTitlePolicy(entities, kg, { text, words: doc.words, node: doc.node, charStart: doc.charStart }, context.common, o.titles);
+      entities = resolveAmbiguity(entities, kg, o.kgMatch);
+      if (kgGraph && o.kgMatch.mergeAliases) ({ doc, entities } = mergeEntityNodes(doc, entities));
+    } else entities = null;
+  }
+  return { doc, entities };
+}
+
+/**
+ * The distinct candidate surfaces of one tokenised document — its candidate words and its phrase
+ * candidates — without ranking (the surfaces the corpus statistics count, corpus-stats.ts). A word the
+ * ranking would drop as isolated (`output.isolated: 'drop'`) is still listed. Pure.
+ */
+export function candidateSurfaces(text: string, tokens: readonly TokenLike[], candidateTokens: ArrayLike<number>, context: DocumentContext): string[] {
+  const { doc, entities } = matchDocument(text, tokens, candidateTokens, context);
+  const out = new Set(doc.words);
+  for (const ph of phraseCandidates(tokens, doc, entities, context)) out.add(ph.text);
+  return [...out];
 }
 
 /**
@@ -114,17 +154,8 @@ export function extractFromTokens(
 ): Keyword[] {
   const o = context.options;
   const kg = context.kg;
-  let doc = buildCandidateDoc(tokens, candidateTokens);
   const kgGraph = kg !== null && usesKgGraph(o);
-  let entities: (Int32Array | null)[] | null = null;
-  if (kg && (kgGraph || o.output.annotateEntities)) {
-    entities = matchEntities(doc.words, kg, o.kgMatch, context.cache ?? undefined);
-    if (entities.some((e) => e !== null)) {
-      entities = applyTitlePolicy(entities, kg, { text, words: doc.words, node: doc.node, charStart: doc.charStart }, context.common, o.titles);
-      entities = resolveAmbiguity(entities, kg, o.kgMatch);
-      if (kgGraph && o.kgMatch.mergeAliases) ({ doc, entities } = mergeEntityNodes(doc, entities));
-    } else entities = null;
-  }
+  const { doc, entities } = matchDocument(text, tokens, candidateTokens, context);
   const graph = buildWordGraph(doc, o, kgGraph && entities ? { kg: kg!, entities, jaccardMemo: context.jaccardMemo } : null);
   const n = doc.words.length;
   const bias = o.rank.algorithm === 'positionrank' ? positionBias(doc, n, o.rank.positionBase) : null;
@@ -302,6 +333,7 @@ function phraseCandidates(tokens: readonly TokenLike[], doc: CandidateDoc, entit
 }
 
 const POSITION_RANK_FEATURE = RERANK_FEATURES.indexOf('positionRank');
+const FIRST_CONTEXT_FEATURE = RERANK_FEATURES.indexOf('filmKnown');
 
 /**
  * The top K by the learned re-ranker: the `pool` best candidates by the graph score get feature vectors
@@ -342,10 +374,11 @@ function withRerank(ranked: RankedDocument, context: DocumentContext, call: Extr
   const positionRank =
     model.features.length > POSITION_RANK_FEATURE ? (o.rank.algorithm === 'positionrank' ? scores : rankGraph({ ...ranked.input, bias: positionBias(doc, n, o.rank.positionBase) }, o.rank).scores) : null;
   const { items, matrix } = rerankItems(
-    { text, tokens, words: doc.words, node: doc.node, tokenIndex: doc.tokenIndex, charStart: doc.charStart, rank: scores, values, eligible, kgSum, semSum, idfWeights, entity, phrases, phraseValues, counts, positionRank },
+    { text, tokens, words: doc.words, node: doc.node, tokenIndex: doc.tokenIndex, charStart: doc.charStart, rank: scores, values, eligible, kgSum, semSum, idfWeights, entity, entitySets: entities, phrases, phraseValues, counts, positionRank },
     kg,
     context.idf,
     o.rerank.pool,
+    rerankContext(model, context, call),
   );
   // only the pool best by the graph score are items; the rest are never output
   const logits = rerankLogits(model, matrix, items.length, floats(items.length));
@@ -374,6 +407,22 @@ function withRerank(ranked: RankedDocument, context: DocumentContext, call: Extr
     out.push(keyword);
   }
   return out;
+}
+
+/** The caller's context of one document as the re-ranker takes it (rerank-context.ts), or null when the model reads none of it. */
+function rerankContext(model: RerankModel, context: DocumentContext, call: ExtractCallOptions): RerankContext | null {
+  if (model.features.length <= FIRST_CONTEXT_FEATURE) return null;
+  const film = typeof call.film === 'string' && call.film.trim() !== '' ? call.film : null;
+  const subject = film !== null && context.subjects ? context.subjects.resolve(film) : null;
+  const kg = context.kg;
+  return {
+    subject,
+    title: typeof call.title === 'string' ? call.title : null,
+    stats: context.corpusStats ?? null,
+    filmKey: film === null ? null : filmKey(subject && kg ? kg.idOf(subject.film) : null, film),
+    gate: context.options.rerank.corpusGate,
+    width: model.features.length,
+  };
 }
 
 /** The entity a phrase surface names (kg-match rules; the one with most in-document links), or -1. */

@@ -17,7 +17,7 @@
 import type { KgView } from '../kg/model.js';
 import { usageError } from '../errors.js';
 import type { Extractor, ExtractCallOptions, Keyword } from './api.js';
-import { extractFromTokens, needsKg, type DocumentContext } from './core.js';
+import { candidateSurfaces, extractFromTokens, needsKg, type DocumentContext } from './core.js';
 import { JaccardMemo } from './graph.js';
 import { resolveOptions, type OptionOverrides } from './options.js';
 import { commonEntityNames } from '../lexicon/title-policy.js';
@@ -29,7 +29,9 @@ import { loadBundledIdf, type IdfTable } from './idf.js';
 import { exportUserDict } from '../lexicon/dict.js';
 import { baseLexicon } from '../lexicon/base.js';
 import { cachedStrings, type DiskCache } from '../lexicon/cache.js';
-import { loadBundledRerankModel, type RerankModel } from './rerank-model.js';
+import { loadBundledRerankModel, usesCorpusFeatures, type RerankModel } from './rerank-model.js';
+import { SubjectResolver } from './context.js';
+import { loadBundledCorpusStats, type CorpusStats } from './corpus-stats.js';
 
 const NO_COMMON: ReadonlySet<string> = new Set();
 
@@ -57,6 +59,29 @@ export interface CreateExtractorOptions {
    * and of the packed IDF table; default none. The CLI passes its cache (`FILMKW_CACHE_DIR`).
    */
   cache?: DiskCache | null;
+  /**
+   * Corpus statistics for the re-ranker's corpus features (corpus-stats.ts), read only when its model
+   * uses them; default the table shipped with the package (models/corpus-stats.gz) when the model uses
+   * them; null: none (the features stay off).
+   */
+  corpusStats?: CorpusStats | null;
+}
+
+/** The KG methods the pipeline calls (a `kg` without them is refused up front, not a TypeError mid-document). */
+const KG_METHODS = ['lookup', 'neighbours', 'kindOf', 'idOf', 'nameOf', 'relationCount'] as const;
+
+/** Refuse what a JavaScript caller can pass that the types forbid (FilmkwError USAGE, never a TypeError; issue 26). */
+function checkCreateOptions(create: unknown): void {
+  if (create === null || typeof create !== 'object' || Array.isArray(create)) throw usageError(`extract: createExtractor takes an options object, got ${create === null ? 'null' : typeof create}`);
+  const c = create as Record<string, unknown>;
+  if (c.preset !== undefined && typeof c.preset !== 'string') throw usageError(`extract: preset must be a preset name (a string, e.g. "filmkw-rerank"), got ${c.preset === null ? 'null' : typeof c.preset}`);
+  const kg = c.kg;
+  if (kg !== undefined && kg !== null) {
+    const missing = typeof kg === 'object' ? KG_METHODS.filter((m) => typeof (kg as Record<string, unknown>)[m] !== 'function') : [...KG_METHODS];
+    if (missing.length > 0 || typeof (kg as { contentHash?: unknown }).contentHash !== 'string') {
+      throw usageError(`extract: kg must be a loaded KG (loadKg(), loadSnapshot() or KgStore), got ${typeof kg === 'object' ? `an object without ${missing.length > 0 ? missing.join(', ') : 'contentHash'}` : typeof kg}`);
+    }
+  }
 }
 
 /**
@@ -64,6 +89,7 @@ export interface CreateExtractorOptions {
  * header). Throws FilmkwError('USAGE') for an unknown preset, a bad option, or a KG preset without KG.
  */
 export function createExtractor(create: CreateExtractorOptions = {}): Extractor {
+  checkCreateOptions(create);
   const options = resolveOptions(create.preset, create.overrides);
   const kg = create.kg ?? null;
   if (!kg && needsKg(options)) {
@@ -111,7 +137,9 @@ export function createExtractor(create: CreateExtractorOptions = {}): Extractor 
   const compounds = options.phrases.enabled && options.phrases.parts === 'content';
   const stopwords = create.stopwords ?? (compounds ? stopwordSet(options.candidates.stopwords) : undefined);
   const headStopwords = compounds && options.phrases.stopHeads !== 'off' ? filmOnlyStopwords() : null;
-  const context: DocumentContext = { options, kg, common, cache: null, jaccardMemo: kg ? new JaccardMemo() : null, idf, rerankModel, stopwords: stopwords ?? null, headStopwords };
+  const subjects = kg ? new SubjectResolver(kg) : null;
+  const corpusStats = create.corpusStats !== undefined ? create.corpusStats : rerankModel && usesCorpusFeatures(rerankModel) ? loadBundledCorpusStats({ cache }) : null;
+  const context: DocumentContext = { options, kg, common, cache: null, jaccardMemo: kg ? new JaccardMemo() : null, idf, rerankModel, stopwords: stopwords ?? null, headStopwords, subjects, corpusStats };
   const filter = createCandidateFilter(options.candidates, stopwords);
   const described = Object.freeze({
     ...options,
@@ -122,8 +150,17 @@ export function createExtractor(create: CreateExtractorOptions = {}): Extractor 
     preset: options.preset,
     options: described,
     extract(text: string, call?: ExtractCallOptions): Keyword[] {
+      if (call !== undefined && (call === null || typeof call !== 'object' || Array.isArray(call))) throw usageError(`extract: the call options must be an object or absent, got ${call === null ? 'null' : Array.isArray(call) ? 'an array' : typeof call}`);
       const tokens = segmenter.tag(text);
       return extractFromTokens(text, tokens, selectCandidateIndices(tokens, filter), context, call);
+    },
+    candidateSurfaces(text: string): string[] {
+      const tokens = segmenter.tag(text);
+      return candidateSurfaces(text, tokens, selectCandidateIndices(tokens, filter), context);
+    },
+    resolveFilm(film: string): { id: string; name: string } | null {
+      const s = subjects?.resolve(film) ?? null;
+      return s && kg ? { id: kg.idOf(s.film), name: kg.nameOf(s.film) } : null;
     },
   };
 }

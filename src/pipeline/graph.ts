@@ -40,6 +40,7 @@ import type { RankInput } from './rank.js';
 import { EdgeTable } from './edge-table.js';
 import { sortedHas } from '../util/sorted.js';
 import { arena } from '../util/arena.js';
+import { FilmkwError } from '../errors.js';
 import type { OptionRules } from '../util/option-rules.js';
 
 export const WINDOW_OVER = ['candidates', 'allTokens'] as const;
@@ -453,6 +454,49 @@ function kgRelation(kg: KgView, a: Int32Array, b: Int32Array, countRelations: bo
   return total;
 }
 
+/**
+ * Bound on the work of one document's graph (issue 26), in steps: node pairs examined plus neighbour-set
+ * elements read by the Jaccard values of eq. 8. Only the options whose work can grow faster than the
+ * text are checked against it, before that work is done: a co-occurrence window over the candidates of
+ * a long text (occurrences × (W − 1) pairs), node-space neighbour sets (`jaccardNeighbours` 'docGraph'
+ * or 'kgInDoc', whose sizes grow with the text) and `smScope: 'allPairs'` (every pair of nodes). A
+ * document over it is refused ({@link graphTooLarge}), never run for minutes or out of memory: about
+ * 10⁸ steps is a second or two of work. The default presets never reach it (their graph is linear in
+ * the text: a 1M-character document stays under 10 % of it).
+ */
+export const GRAPH_WORK_LIMIT = 100_000_000;
+
+/** The refusal of a document whose graph would exceed {@link GRAPH_WORK_LIMIT} (FilmkwError INPUT). */
+export function graphTooLarge(what: string, work: number, advice: string): FilmkwError {
+  return new FilmkwError(
+    'INPUT',
+    `graph: the document is too large for ${what}: about ${Math.round(work).toLocaleString('en-US')} steps, over the bound of ${GRAPH_WORK_LIMIT.toLocaleString('en-US')}; ${advice}`,
+  );
+}
+
+/** Steps of eq. 1: at most W − 1 later occurrences are paired with each occurrence. */
+export function cooccurrenceWork(doc: CandidateDoc, go: GraphOptions): number {
+  return doc.node.length * (go.window - 1);
+}
+
+/**
+ * Steps of eq. 8 over neighbour sets `sets`: one per pair plus the smaller set of the pair (what the
+ * galloping intersection reads), on the existing edges or on every pair of non-empty sets. Computed in
+ * O(edges) or O(n log n), before any Jaccard value.
+ */
+export function semanticWork(sets: readonly Int32Array[], table: EdgeTable, so: SemanticOptions): number {
+  if (so.smScope === 'existingEdges') {
+    let work = 0;
+    for (let e = 0; e < table.size; e++) work += 1 + Math.min(sets[table.source[e]].length, sets[table.target[e]].length);
+    return work;
+  }
+  const sizes = sets.map((x) => x.length).filter((k) => k > 0).sort((a, b) => a - b);
+  const m = sizes.length;
+  let work = (m * (m - 1)) / 2;
+  for (let k = 0; k < m; k++) work += sizes[k] * (m - 1 - k); // the smaller set of each pair
+  return work;
+}
+
 /** Options the graph builder reads. */
 export interface BuildGraphOptions {
   graph: GraphOptions;
@@ -468,6 +512,8 @@ export function buildWordGraph(doc: CandidateDoc, options: BuildGraphOptions, kg
   const { graph: go, semantic: so } = options;
   const n = doc.words.length;
   // distinct co-occurrence pairs ≤ occurrences × (W − 1): no growth for eq. 1
+  const coocWork = cooccurrenceWork(doc, go);
+  if (coocWork > GRAPH_WORK_LIMIT) throw graphTooLarge(`graph.window ${go.window} (${doc.node.length} candidate occurrences)`, coocWork, 'use a smaller window or split the text');
   const table = new EdgeTable(doc.node.length * Math.max(1, Math.min(go.window - 1, 16)) + 16);
   cooccurrenceCounts(doc, go, table);
   const entities: readonly (Int32Array | null)[] = kgInput ? kgInput.entities : new Array<null>(n).fill(null);
@@ -531,20 +577,59 @@ export function cooccurrenceCounts(doc: CandidateDoc, go: GraphOptions, table: E
 
 /**
  * The pairs of entity nodes related in the KG (the existence test of eq. 2): [i, j, r] with i < j in
- * `entityNodes` order and r the number of relations (1 when not counted).
+ * `entityNodes` order and r the number of relations (1 when not counted). Every pair is tested when that
+ * is cheaper than reading the entities' KG neighbour lists, else the candidates are found through those
+ * lists (each entity of the document once): the same pairs in the same order, and work linear in the
+ * document (testing every pair was quadratic in its entities, issue 26).
  */
 export function relatedEntityNodes(kg: KgView, entities: readonly (Int32Array | null)[], entityNodes: readonly number[], countRelations: boolean): [number, number, number][] {
   const pairs: [number, number, number][] = [];
-  for (let x = 0; x < entityNodes.length; x++) {
-    for (let y = x + 1; y < entityNodes.length; y++) {
+  const count = entityNodes.length;
+  let degrees = 0;
+  for (const i of entityNodes) for (const e of entities[i]!) degrees += kg.neighbours(e).length;
+  if ((count * (count - 1)) / 2 <= degrees) {
+    for (let x = 0; x < count; x++) {
+      for (let y = x + 1; y < count; y++) {
+        const i = entityNodes[x];
+        const j = entityNodes[y];
+        const r = kgRelation(kg, entities[i]!, entities[j]!, countRelations);
+        if (r > 0) pairs.push([i, j, r]);
+      }
+    }
+    return pairs;
+  }
+  const positionsOf = new Map<number, number[]>(); // entity → its nodes' positions in entityNodes
+  for (let x = 0; x < count; x++) {
+    for (const e of entities[entityNodes[x]]!) {
+      const list = positionsOf.get(e);
+      if (list) list.push(x);
+      else positionsOf.set(e, [x]);
+    }
+  }
+  const seen = new Int32Array(count).fill(-1);
+  for (let x = 0; x < count; x++) {
+    const partners: number[] = [];
+    for (const e of entities[entityNodes[x]]!) {
+      for (const nb of kg.neighbours(e)) {
+        for (const y of positionsOf.get(nb) ?? NO_POSITIONS) {
+          if (y > x && seen[y] !== x) {
+            seen[y] = x;
+            partners.push(y);
+          }
+        }
+      }
+    }
+    partners.sort((a, b) => a - b);
+    for (const y of partners) {
       const i = entityNodes[x];
       const j = entityNodes[y];
-      const r = kgRelation(kg, entities[i]!, entities[j]!, countRelations);
-      if (r > 0) pairs.push([i, j, r]);
+      pairs.push([i, j, kgRelation(kg, entities[i]!, entities[j]!, countRelations)]);
     }
   }
   return pairs;
 }
+
+const NO_POSITIONS: readonly number[] = Object.freeze([]);
 
 /**
  * Eq. (2), KG matrix: M^kg_ij = β for every related pair, β = 1 (`'binary'`), the relation count
@@ -588,6 +673,12 @@ export function semanticSimilarities(g: SemanticInput, so: SemanticOptions): voi
   const { doc, entities, kgInput, table } = g;
   const n = doc.words.length;
   const sets = neighbourSets(g, so);
+  if (so.smScope === 'allPairs' || so.jaccardNeighbours !== 'kg') {
+    const work = semanticWork(sets, table, so);
+    if (work > GRAPH_WORK_LIMIT) {
+      throw graphTooLarge(`semantic.smScope "${so.smScope}" with jaccardNeighbours "${so.jaccardNeighbours}" (${n} words)`, work, 'use smScope "existingEdges" and jaccardNeighbours "kg" (the defaults), or split the text');
+    }
+  }
   const endpointsOf = (i: number, j: number): number[] =>
     so.jaccardNeighbours === 'kg' ? [...(entities[i] ?? EMPTY), ...(entities[j] ?? EMPTY)] : [i, j];
   const memo = so.jaccardNeighbours === 'kg' ? (kgInput?.jaccardMemo ?? null) : null;

@@ -207,7 +207,22 @@ export function resolveOptions(preset: string = DEFAULT_PRESET, overrides?: Reco
   const found = findPreset(preset);
   if (!found) throw usageError(`options: unknown preset "${preset}"; valid presets: ${listPresets().join(', ')}`);
   const base = applyOverrides(DEFAULT_OPTIONS, found.overrides, `preset ${found.name}`);
-  return freezeOptions(applyOverrides(base, overrides, 'overrides'), found.name);
+  const options = applyOverrides(base, overrides, 'overrides');
+  checkCombination(options, found.name);
+  return freezeOptions(options, found.name);
+}
+
+/**
+ * Options that are valid alone but do nothing together are refused rather than silently ignored:
+ * `output.scoreScale` rescales graph scores; under the re-ranker the score is σ(logit), already between
+ * 0 and 1, and is not rescaled.
+ */
+function checkCombination(o: PipelineOptions, preset: string): void {
+  if (o.rerank.enabled && o.output.scoreScale !== 'raw') {
+    throw usageError(
+      `options: output.scoreScale=${o.output.scoreScale} does not apply under the re-ranker (rerank.enabled, as in the preset ${preset}): its scores are σ(logit), already between 0 and 1, and keep their order; rescale graph scores with another preset (e.g. --preset filmkw)`,
+    );
+  }
 }
 
 /**

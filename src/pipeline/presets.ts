@@ -24,8 +24,8 @@
  *
  * `filmkw-rerank` (issue 13) = `filmkw` + compound phrase candidates (`phrases.parts: 'content'`, up to
  * 3 tokens, seen once) ordered by the learned re-ranker (`rerank.enabled`, rerank.ts; model
- * models/rerank.json trained on film-train): film-dev F1@5 0.5144 vs 0.4778, csl-dev 0.2321 vs 0.2112,
- * every K up on both (ANALYSIS.md §7): the best measured system, the default of the CLI and the library
+ * models/rerank.json trained on film-train): film-dev F1@5 0.5156 vs 0.4811, csl-dev 0.2302 vs 0.2112,
+ * every K up on both (ANALYSIS.md §7, §8): the best measured system, the default of the CLI and the library
  * (options.ts `DEFAULT_PRESET`) and the alias `best`.
  *
  * Parity presets reproduce two standard implementations on the same tokens (spec §4.1, §4.3):

@@ -17,8 +17,8 @@ export interface ViewKeyword {
   score: number;
   kind?: string;
   entityId?: string;
-  /** As `KeywordExplain`, numbers rounded (the tag output's JSON form). */
-  explain?: KeywordExplain;
+  /** As `KeywordExplain`, numbers rounded (the tag output's JSON form), with `why`: the parts read in plain words. */
+  explain?: KeywordExplain & { why: string };
 }
 
 /** A candidate occurrence: `text.slice(start, end)` is its surface; `node` indexes `nodes`. */
@@ -62,21 +62,29 @@ export interface ViewResult {
   edges: ViewEdge[];
   /** Server-side extraction time, ms. */
   ms: number;
+  /** Present when the graph had more drawable edges than the call's `maxEdges`: their number (only the heaviest are in `edges`). */
+  truncated?: { edges: number };
+  /** The film the request named and the KG film it resolved to (id and name null: the KG lacks it). */
+  film?: { value: string; id: string | null; name: string | null };
 }
 
 /**
  * Extract and collect the view of one text.
  * @param kg the KG the extractor was made with (for node kinds), or null
  */
-export function analyzeText(extractor: Extractor, kg: KgView | null, text: string, call: { topK: number; explain: boolean }): ViewResult {
+export function analyzeText(extractor: Extractor, kg: KgView | null, text: string, call: { topK: number; explain: boolean; maxEdges?: number; film?: string; title?: string }): ViewResult {
   const t0 = performance.now();
   let trace: ExtractTrace | null = null;
-  const keywords = extractor.extract(text, { topK: call.topK, explain: call.explain, inspect: (t) => (trace = t) });
+  const keywords = extractor.extract(text, { topK: call.topK, explain: call.explain, film: call.film, title: call.title, inspect: (t) => (trace = t) });
   const ms = performance.now() - t0;
   // the same rounding and key order as the tag output
   const rows = JSON.parse(keywordsJson(keywords, call.explain)) as Omit<ViewKeyword, 'rank'>[];
   const view: ViewKeyword[] = rows.map((k, i) => ({ rank: i + 1, ...k }));
   const result: ViewResult = { preset: extractor.preset, topK: call.topK, keywords: view, occurrences: [], phraseSpans: [], nodes: [], edges: [], ms: roundScore(ms) };
+  if (call.film !== undefined) {
+    const film = extractor.resolveFilm(call.film);
+    result.film = { value: call.film, id: film?.id ?? null, name: film?.name ?? null };
+  }
   if (trace === null) return result;
   const { tokens, doc, graph, entities, rank } = trace as ExtractTrace;
   const keywordRank = new Map(view.map((k) => [k.word, k.rank]));
@@ -114,8 +122,21 @@ export function analyzeText(extractor: Extractor, kg: KgView | null, text: strin
       kinds,
     });
   }
+  if (call.maxEdges !== undefined && result.edges.length > call.maxEdges) {
+    result.truncated = { edges: result.edges.length };
+    result.edges = heaviest(result.edges, call.maxEdges);
+  }
   result.phraseSpans = phraseSpans(text, view, new Set(doc.words));
   return result;
+}
+
+/** The `max` heaviest edges (ties: the earlier edge), in their original order: a bounded response for any text. */
+function heaviest(edges: readonly ViewEdge[], max: number): ViewEdge[] {
+  const order = edges.map((_, i) => i).sort((a, b) => edges[b].weight - edges[a].weight || a - b);
+  return order
+    .slice(0, max)
+    .sort((a, b) => a - b)
+    .map((i) => edges[i]);
 }
 
 /** Non-overlapping spans of the keywords that are not graph words (multi-token keyphrases), best rank first. */

@@ -10,7 +10,7 @@ import { basename } from 'node:path';
 import { inputError } from '../errors.js';
 import { readRecords, inferFormat, DEFAULT_TEXT_FIELD } from '../io/readers.js';
 import { readGold } from '../eval/readers.js';
-import { normalizeKeyword } from '../eval/metrics.js';
+import { evaluate, normalizeKeyword } from '../eval/metrics.js';
 
 export interface BatchKeyword {
   word: string;
@@ -140,7 +140,10 @@ export interface BatchQuery {
   entities?: ReadonlySet<string>;
 }
 
-/** A page of records of one batch file, and the most frequent keywords of the filtered records. */
+/**
+ * A page of records of one batch file, the most frequent keywords of the filtered records, and, when the
+ * file has gold keywords, P/R/F1 of the whole file and of the filtered records (`scores`).
+ */
 export function queryBatch(file: BatchFile, q: BatchQuery, topN = 30) {
   const needle = q.keyword ? normalizeKeyword(q.keyword) : '';
   const kept = file.records.filter(
@@ -160,5 +163,34 @@ export function queryBatch(file: BatchFile, q: BatchQuery, topN = 30) {
     const gold = new Set(r.gold.map(normalizeKeyword));
     return { ...r, hits: r.keywords.filter((k) => gold.has(normalizeKeyword(k.word))).map((k) => k.word) };
   });
-  return { name: file.name, total: file.records.length, matched: kept.length, offset: q.offset, records: page, top };
+  const scores = file.hasGold ? { file: fileScores(file), matched: goldScores(kept) } : undefined;
+  return { name: file.name, total: file.records.length, matched: kept.length, offset: q.offset, records: page, top, ...(scores ? { scores } : {}) };
+}
+
+/** P, R and F1 of a set of records against their gold keywords (`filmkw eval`'s protocol, src/eval/metrics.ts). */
+export interface GoldScores {
+  /** Records with gold keywords (error records count, with no keywords). */
+  docs: number;
+  /** The cut-off: the most keywords a record of the set has (the tag run's top K). */
+  k: number;
+  macro: { p: number; r: number; f1: number };
+  micro: { p: number; r: number; f1: number };
+}
+
+const round4 = (x: { p: number; r: number; f1: number }) => ({ p: Math.round(x.p * 1e4) / 1e4, r: Math.round(x.r * 1e4) / 1e4, f1: Math.round(x.f1 * 1e4) / 1e4 });
+
+/** The scores of the records that have gold keywords, at K = the most keywords one of them has; undefined when none has gold. */
+export function goldScores(records: readonly BatchRecord[]): GoldScores | undefined {
+  const judged = records.filter((r) => r.gold !== undefined).map((r) => ({ id: r.id ?? String(r.line), gold: r.gold!, predicted: r.keywords.map((k) => k.word) }));
+  if (judged.length === 0) return undefined;
+  const k = Math.max(1, ...judged.map((j) => j.predicted.length));
+  const e = evaluate(judged, { ks: [k] });
+  return { docs: judged.length, k, macro: round4(e.macro[String(k)]), micro: round4(e.micro[String(k)]) };
+}
+
+const fileScoreCache = new WeakMap<BatchFile, GoldScores | undefined>();
+/** {@link goldScores} of a whole file, computed once (the files do not change while the viewer runs). */
+function fileScores(file: BatchFile): GoldScores | undefined {
+  if (!fileScoreCache.has(file)) fileScoreCache.set(file, goldScores(file.records));
+  return fileScoreCache.get(file);
 }

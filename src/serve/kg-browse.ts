@@ -6,11 +6,18 @@
  */
 import { RELATION_KINDS, normalizeName, type EntityKind, type RelationKind } from '../kg/model.js';
 import type { KgStore } from '../kg/store.js';
+import { disambiguation } from './kg-words.js';
 
 export interface EntitySummary {
   id: string;
   kind: EntityKind;
   name: string;
+  /**
+   * What tells it from other entities of the same name (kg-words.ts `disambiguation`): a film's directors
+   * and cast, a person's films, a character's film and actor, the Douban id. On search matches and
+   * entities, not on neighbours.
+   */
+  about?: string;
 }
 
 export interface NeighbourLink extends EntitySummary {
@@ -29,6 +36,8 @@ export interface EntityDetail extends EntitySummary {
 }
 
 const ALIAS = RELATION_KINDS.indexOf('ALIAS');
+/** Entities of one name listed at most. */
+const NAMED_MAX = 10;
 const KIND_ORDER: Record<EntityKind, number> = { Movie: 0, Person: 1, Character: 2, Genre: 3 };
 
 export class KgBrowser {
@@ -44,8 +53,14 @@ export class KgBrowser {
    * Entities named `query` (name or alias, exact after normalisation) first, then those with a name or
    * alias containing it; at most `limit`.
    */
-  search(query: string, limit: number): EntitySummary[] {
-    const out: number[] = [...this.store.lookup(query)];
+  search(query: string, limit: number, kind?: EntityKind): EntitySummary[] {
+    return this.matching(query, limit, kind).map((i) => ({ ...this.summary(i), about: this.about(i, this.links(i)) }));
+  }
+
+  /** Indices of the entities {@link search} lists. */
+  private matching(query: string, limit: number, kind?: EntityKind): number[] {
+    const ofKind = (i: number): boolean => kind === undefined || this.store.kindOf(i) === kind;
+    const out: number[] = this.store.lookup(query).filter(ofKind);
     const seen = new Set(out);
     const q = normalizeName(query);
     if (q.length > 0) {
@@ -53,7 +68,7 @@ export class KgBrowser {
       for (const { name } of this.store.names()) {
         if (!name.includes(q)) continue;
         for (const i of this.store.lookup(name)) {
-          if (seen.has(i)) continue;
+          if (seen.has(i) || !ofKind(i)) continue;
           seen.add(i);
           partial.push({ i, len: name.length });
         }
@@ -61,7 +76,12 @@ export class KgBrowser {
       partial.sort((a, b) => a.len - b.len || KIND_ORDER[this.store.kindOf(a.i)] - KIND_ORDER[this.store.kindOf(b.i)] || a.i - b.i);
       out.push(...partial.map((p) => p.i));
     }
-    return out.slice(0, limit).map((i) => this.summary(i));
+    return out.slice(0, limit);
+  }
+
+  /** The entities named `name` (name or alias, after normalisation), at most `max` (`GET /api/kg/entity?name=`, `filmkw kg show`). */
+  named(name: string, limit: number, max = NAMED_MAX): EntityDetail[] {
+    return this.store.lookup(name).slice(0, max).map((i) => this.detail(i, limit));
   }
 
   /** The entity with this id, or null. */
@@ -71,6 +91,28 @@ export class KgBrowser {
   }
 
   detail(i: number, limit: number): EntityDetail {
+    const s = this.store;
+    const all = this.links(i);
+    const movie = s.movieOf(i);
+    const detail: EntityDetail = {
+      ...this.summary(i),
+      about: this.about(i, all),
+      aliases: [...s.aliasesOf(i)],
+      surfaces: [...s.surfacesOf(i)],
+      neighbours: all.slice(0, limit),
+      neighbourCount: all.length,
+    };
+    if (movie >= 0) detail.movieId = s.idOf(movie);
+    return detail;
+  }
+
+  /** The line that tells entity i from others of its name (kg-words.ts), with the ids merged into it. */
+  private about(i: number, links: readonly NeighbourLink[]): string {
+    return disambiguation({ id: this.store.idOf(i), kind: this.store.kindOf(i), sourceIds: this.store.sourceIdsOf(i) }, links);
+  }
+
+  /** Every neighbour of entity i with the relations that link them: films first, then people, characters, genres; by name. */
+  private links(i: number): NeighbourLink[] {
     const s = this.store;
     const links = new Map<number, NeighbourLink>();
     const link = (j: number): NeighbourLink => {
@@ -93,16 +135,7 @@ export class KgBrowser {
     const movie = s.movieOf(i);
     if (movie >= 0) link(movie).relations.push({ kind: 'IN_MOVIE', direction: 'out' });
     for (const j of s.neighbours(i)) if (s.movieOf(j) === i) link(j).relations.push({ kind: 'IN_MOVIE', direction: 'in' });
-    const all = [...links.values()].sort((a, b) => KIND_ORDER[a.kind] - KIND_ORDER[b.kind] || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0) || (a.id < b.id ? -1 : 1));
-    const detail: EntityDetail = {
-      ...this.summary(i),
-      aliases: [...s.aliasesOf(i)],
-      surfaces: [...s.surfacesOf(i)],
-      neighbours: all.slice(0, limit),
-      neighbourCount: all.length,
-    };
-    if (movie >= 0) detail.movieId = s.idOf(movie);
-    return detail;
+    return [...links.values()].sort((a, b) => KIND_ORDER[a.kind] - KIND_ORDER[b.kind] || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0) || (a.id < b.id ? -1 : 1));
   }
 
   /** Relation indices per entity (both ends; ALIAS relations end at a name and are left out). */

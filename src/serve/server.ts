@@ -5,57 +5,44 @@
  *
  *   GET  /api/info                     presets, KG, batch files, limits
  *   GET  /api/samples                  the bundled sample texts (datasets/samples/reviews.jsonl)
- *   POST /api/extract                  {text, preset?, options?, topK?, explain?} → keywords, occurrences, word graph
+ *   POST /api/extract                  {text, preset?, options?, topK?, explain?, film?, title?} → keywords, occurrences, word graph
+ *                                      (film, title: the document context; the answer's `film` says how the KG resolved it)
  *   POST /api/compare                  {text, presets: [2–4 names], options?, topK?, gold?} → the results and their differences
- *   GET  /api/kg/search?q=             entities whose name or alias contains q
+ *   GET  /api/kg/search?q=&kind=       entities whose name or alias contains q (of one kind: the viewer's film picker asks for Movie)
  *   GET  /api/kg/entity?name=          entities named q (name or alias), with their neighbourhood
  *   GET  /api/kg/entity/<id>           one entity by id, with its neighbourhood
  *   GET  /api/batch                    the tag outputs given on the command line
  *   GET  /api/batch/<n>?offset=&limit=&keyword=&entity=   a page of records of file n (entity: id, name or alias), most frequent keywords
  *
- * Errors are JSON `{"error": "...", "field"?: "..."}` with 400 (bad request, naming the field), 404,
- * 413 (body over the cap) or 500. Request bodies are capped; the server binds 127.0.0.1 unless told
- * otherwise, and on a loopback address it answers only requests whose Host is a loopback name (no DNS
- * rebinding). Extraction is synchronous and runs on the server's thread, one request at a time.
+ * Errors are JSON `{"error": "...", "field"?: "..."}` with 400 (bad request, naming the field), 403
+ * (foreign Host or cross-origin request), 404, 413 (body over the cap, or a request over its time,
+ * memory, graph or response budget), 415 (a POST that is not application/json), 503 (busy: retry) or 500.
+ * The server binds 127.0.0.1 unless told otherwise; on any loopback address it answers only requests
+ * whose Host is a loopback name (no DNS rebinding), and it refuses POSTs from other origins
+ * (src/serve/guard.ts). Extraction runs off the event loop in a pool of worker threads with a time and
+ * a memory budget per request (src/serve/pool.ts, src/serve/extract-worker.ts), so one request can
+ * neither freeze nor crash the server.
  */
-import { readFileSync, existsSync } from 'node:fs';
+import { readFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AddressInfo } from 'node:net';
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { serve, type ServerType } from '@hono/node-server';
 import { FilmkwError } from '../errors.js';
+import { ENTITY_KINDS, type EntityKind } from '../kg/model.js';
 import type { KgStore } from '../kg/store.js';
-import type { Extractor } from '../pipeline/api.js';
-import { createExtractor } from '../pipeline/extract.js';
+import { saveSnapshot } from '../kg/snapshot.js';
 import { DEFAULT_PRESET, resolveOptions } from '../pipeline/options.js';
 import { findPreset, listPresets } from '../pipeline/presets.js';
-import { normalizeKeyword } from '../eval/metrics.js';
-import { analyzeText, type ViewResult } from './analyze.js';
 import { KgBrowser } from './kg-browse.js';
 import { queryBatch, type BatchFile } from './batch.js';
-
-/** Limits and defaults of the server (frozen; `createServeApp` validates overrides). */
-export interface ServeLimits {
-  /** Largest request body, bytes. @default 1048576 */
-  maxBodyBytes: number;
-  /** Longest text, characters. @default 200000 */
-  maxTextChars: number;
-  /** Largest topK. @default 100 */
-  maxTopK: number;
-  /** Extractors kept (one per preset + options). @default 8 */
-  extractorCache: number;
-  /** Neighbours returned per entity. @default 300 */
-  maxNeighbours: number;
-}
-
-export const SERVE_DEFAULTS: Readonly<ServeLimits> = Object.freeze({
-  maxBodyBytes: 1024 * 1024,
-  maxTextChars: 200_000,
-  maxTopK: 100,
-  extractorCache: 8,
-  maxNeighbours: 300,
-});
+import { SERVE_DEFAULTS, type ServeLimits } from './limits.js';
+import { hostAllowed, jsonNestedDeeperThan, MAX_BODY_DEPTH, postRefusal } from './guard.js';
+import { ExtractionPool, type PoolReply } from './pool.js';
+import type { ServeTask } from './extract-worker.js';
 
 /** Where {@link startServer} listens unless told (frozen): loopback, any free port. */
 export const SERVE_LISTEN_DEFAULTS = Object.freeze({ host: '127.0.0.1', port: 0 });
@@ -72,6 +59,8 @@ export interface ServeResources {
   webDir?: string;
   /** The address the server binds (for the Host check). @default '127.0.0.1' */
   host?: string;
+  /** A snapshot file of `kg` for the extraction workers; absent: the server writes a temporary one. */
+  kgSnapshot?: string;
 }
 
 /** A request error: 400 naming the field. */
@@ -114,55 +103,51 @@ const WEB_FILES: Record<string, string> = {
 const CONTENT_TYPES: Record<string, string> = { html: 'text/html; charset=utf-8', js: 'text/javascript; charset=utf-8', css: 'text/css; charset=utf-8' };
 const CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
+/** Longest `film` or `title` of a request. */
+const MAX_CONTEXT_CHARS = 500;
+
 interface ExtractRequest {
   text: string;
+  /** The document context: the film the text is about (a Douban id, a film name or a KG film id) and its title. */
+  film?: string;
+  title?: string;
   preset: string;
   options: Record<string, unknown>;
   topK: number | undefined;
   explain: boolean;
 }
 
-/** Build the Hono app (no socket): the API and the static front end. */
-export function createServeApp(resources: ServeResources): Hono {
-  for (const k of Object.keys(resources.limits ?? {})) {
+export { SERVE_DEFAULTS, type ServeLimits };
+
+/** The limits with the defaults filled in, validated (FilmkwError USAGE naming the limit). */
+export function resolveLimits(given: Partial<ServeLimits> = {}): ServeLimits {
+  for (const k of Object.keys(given)) {
     if (!Object.prototype.hasOwnProperty.call(SERVE_DEFAULTS, k)) throw new FilmkwError('USAGE', `serve: unknown limit ${JSON.stringify(k)} (valid: ${Object.keys(SERVE_DEFAULTS).join(', ')})`);
   }
-  const limits: ServeLimits = { ...SERVE_DEFAULTS, ...resources.limits };
+  const limits: ServeLimits = { ...SERVE_DEFAULTS, ...given };
   for (const [k, v] of Object.entries(limits)) {
     if (!Number.isInteger(v) || v < 1) throw new FilmkwError('USAGE', `serve: limit ${k} must be an integer ≥ 1, got ${JSON.stringify(v)}`);
   }
+  return limits;
+}
+
+/** Build the Hono app (no socket): the API and the static front end; extraction goes to `pool`. */
+export function createServeApp(resources: ServeResources, pool: ExtractionPool): Hono {
+  const limits = resolveLimits(resources.limits);
   const kg = resources.kg;
+  const bind = resources.host ?? SERVE_LISTEN_DEFAULTS.host;
   const browser = new KgBrowser(kg);
   const defaultPreset = resources.preset ?? DEFAULT_PRESET;
-  const extractors = new Map<string, Extractor>();
   const webDir = resources.webDir ?? defaultWebDir();
   const web = new Map<string, string>();
   for (const file of new Set(Object.values(WEB_FILES))) if (existsSync(webDir + file)) web.set(file, readFileSync(webDir + file, 'utf8'));
 
-  /** The extractor of a preset + options, made once (an LRU of `extractorCache`). */
-  const extractorFor = (preset: string, options: Record<string, unknown>): Extractor => {
-    const key = JSON.stringify([preset, Object.keys(options).sort().map((k) => [k, options[k]])]);
-    let ex = extractors.get(key);
-    if (ex) {
-      extractors.delete(key);
-      extractors.set(key, ex);
-      return ex;
-    }
-    try {
-      ex = createExtractor({ preset, overrides: Object.keys(options).length > 0 ? options : undefined, kg });
-    } catch (err) {
-      if (err instanceof FilmkwError && err.code === 'USAGE') throw new BadRequest(err.message, 'options');
-      throw err;
-    }
-    extractors.set(key, ex);
-    if (extractors.size > limits.extractorCache) extractors.delete(extractors.keys().next().value!);
-    return ex;
-  };
-
   const readBody = async (c: Context): Promise<Record<string, unknown>> => {
+    const raw = await c.req.text();
+    if (jsonNestedDeeperThan(raw, MAX_BODY_DEPTH)) throw new BadRequest(`the request body nests objects or arrays deeper than ${MAX_BODY_DEPTH} levels`);
     let body: unknown;
     try {
-      body = JSON.parse(await c.req.text());
+      body = JSON.parse(raw);
     } catch {
       throw new BadRequest('the request body must be JSON');
     }
@@ -192,21 +177,27 @@ export function createServeApp(resources: ServeResources): Hono {
       topK = body.topK as number;
     }
     if (own(body, 'explain') && body.explain !== undefined && typeof body.explain !== 'boolean') throw new BadRequest('"explain" must be true or false', 'explain');
-    return { options, topK, explain: body.explain !== false };
+    const context: { film?: string; title?: string } = {};
+    for (const field of ['film', 'title'] as const) {
+      if (!own(body, field) || body[field] === undefined || body[field] === null) continue;
+      const v = body[field];
+      if (typeof v !== 'string' || v.length > MAX_CONTEXT_CHARS) throw new BadRequest(`"${field}" must be a string of at most ${MAX_CONTEXT_CHARS} characters (${field === 'film' ? 'a Douban id or a film name' : "the text's title"})`, field);
+      if (v.trim() !== '') context[field] = v;
+    }
+    return { options, topK, explain: body.explain !== false, ...context };
   };
   const parseExtract = (body: Record<string, unknown>): ExtractRequest => ({
     text: parseText(body),
     preset: parsePreset(own(body, 'preset') && body.preset !== undefined ? body.preset : defaultPreset, 'preset'),
     ...parseCommon(body),
   });
-  const run = (req: ExtractRequest, preset: string): ViewResult => {
-    const ex = extractorFor(preset, req.options);
-    const topK = req.topK ?? (ex.options.output as { topK: number }).topK;
-    return analyzeText(ex, kg, req.text, { topK, explain: req.explain });
+  /** Send a validated request to the pool and answer with its reply. */
+  const answer = async (c: Context, req: ExtractRequest, kind: ServeTask['kind'], presets: string[], gold: string[] | null) => {
+    const reply: PoolReply = await pool.run({ kind, text: req.text, presets, options: req.options, topK: req.topK, explain: req.explain, gold, film: req.film, title: req.title });
+    if (reply.status === 503) c.header('Retry-After', String(reply.retryAfter));
+    c.header('Content-Type', 'application/json; charset=UTF-8');
+    return c.body(reply.body, reply.status);
   };
-
-  // the first view's extractor is made (and warmed) before the first request
-  extractorFor(defaultPreset, {}).extract('以易烊千玺扮演的伍万里这个孩子的视角，拎起《长津湖》整篇故事的主线。吴京饰演的连长伍千里是他的哥哥。', { explain: true, inspect: () => undefined });
 
   const app = new Hono();
   app.onError((err, c) => {
@@ -216,7 +207,11 @@ export function createServeApp(resources: ServeResources): Hono {
   });
   app.notFound((c) => c.json({ error: `no such resource: ${c.req.method} ${c.req.path}` }, 404));
   app.use('*', async (c, next) => {
-    if (!hostAllowed(c.req.header('host'), resources)) return c.json({ error: 'Host not allowed (the viewer answers loopback names only)' }, 403);
+    if (!hostAllowed(c.req.header('host'), bind)) return c.json({ error: 'Host not allowed (the viewer answers loopback names only)' }, 403);
+    if (c.req.method !== 'GET' && c.req.method !== 'HEAD') {
+      const refusal = postRefusal({ host: c.req.header('host'), origin: c.req.header('origin'), secFetchSite: c.req.header('sec-fetch-site'), contentType: c.req.header('content-type') });
+      if (refusal) return c.json({ error: refusal.message }, refusal.status);
+    }
     await next();
     c.header('X-Content-Type-Options', 'nosniff');
     c.header('Referrer-Policy', 'no-referrer');
@@ -251,7 +246,7 @@ export function createServeApp(resources: ServeResources): Hono {
 
   app.post('/api/extract', async (c) => {
     const req = parseExtract(await readBody(c));
-    return c.json(run(req, req.preset));
+    return answer(c, req, 'extract', [req.preset], null);
   });
 
   app.post('/api/compare', async (c) => {
@@ -264,17 +259,7 @@ export function createServeApp(resources: ServeResources): Hono {
       gold = body.gold as string[];
     }
     const req: ExtractRequest = { text: parseText(body), preset: presets[0], ...parseCommon(body) };
-    const results = presets.map((p) => run(req, p));
-    const sets = results.map((r) => new Set(r.keywords.map((k) => k.word)));
-    const goldSet = gold ? new Set(gold.map(normalizeKeyword)) : null;
-    return c.json({
-      results,
-      // per result: its keywords that no other result has; and those the previous result (a step of a ladder) lacks
-      only: results.map((r, i) => r.keywords.filter((k) => sets.every((set, j) => j === i || !set.has(k.word))).map((k) => k.word)),
-      added: results.map((r, i) => (i === 0 ? [] : r.keywords.filter((k) => !sets[i - 1].has(k.word)).map((k) => k.word))),
-      gold: gold ?? undefined,
-      hits: goldSet ? results.map((r) => r.keywords.filter((k) => goldSet.has(normalizeKeyword(k.word))).map((k) => k.word)) : undefined,
-    });
+    return answer(c, req, 'compare', presets, gold);
   });
 
   const intParam = (c: Context, name: string, fallback: number, max: number): number => {
@@ -288,12 +273,14 @@ export function createServeApp(resources: ServeResources): Hono {
   app.get('/api/kg/search', (c) => {
     const q = c.req.query('q') ?? '';
     if (q.trim() === '') throw new BadRequest('"q" must name an entity (name or alias)', 'q');
-    return c.json({ query: q, matches: browser.search(q, intParam(c, 'limit', 20, 200)) });
+    const kind = c.req.query('kind');
+    if (kind !== undefined && kind !== '' && !(ENTITY_KINDS as readonly string[]).includes(kind)) throw new BadRequest(`"kind" must be one of ${ENTITY_KINDS.join(', ')}`, 'kind');
+    return c.json({ query: q, matches: browser.search(q, intParam(c, 'limit', 20, 200), kind ? (kind as EntityKind) : undefined) });
   });
   app.get('/api/kg/entity', (c) => {
     const name = c.req.query('name') ?? '';
     if (name.trim() === '') throw new BadRequest('"name" must name an entity (name or alias)', 'name');
-    const matches = kg.lookup(name).slice(0, 10).map((i) => browser.detail(i, limits.maxNeighbours));
+    const matches = browser.named(name, limits.maxNeighbours);
     if (matches.length === 0) throw new BadRequest(`no entity is named ${JSON.stringify(name)} (name or alias); try /api/kg/search?q=`, 'name', 404);
     return c.json({ query: name, matches });
   });
@@ -325,17 +312,6 @@ export function createServeApp(resources: ServeResources): Hono {
   return app;
 }
 
-const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
-
-/** On a loopback bind, only loopback Host headers (the port may follow). */
-function hostAllowed(header: string | undefined, resources: ServeResources): boolean {
-  const bind = resources.host ?? SERVE_LISTEN_DEFAULTS.host;
-  if (!LOOPBACK.has(bind)) return true;
-  if (!header) return false;
-  const name = header.startsWith('[') ? header.slice(0, header.indexOf(']') + 1) : header.split(':')[0];
-  return LOOPBACK.has(name.toLowerCase());
-}
-
 export interface StartOptions extends ServeResources {
   /** 0 = any free port. @default 0 */
   port?: number;
@@ -347,9 +323,44 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** Listen; resolves once the socket is bound. */
-export function startServer(options: StartOptions): Promise<RunningServer> {
-  const app = createServeApp(options);
+/** The extraction workers' KG: the given snapshot file, or a temporary one written here (removed by `cleanup`). */
+async function workerSnapshot(options: StartOptions): Promise<{ path: string; cleanup: () => void }> {
+  if (options.kgSnapshot !== undefined) return { path: options.kgSnapshot, cleanup: () => undefined };
+  const dir = mkdtempSync(join(tmpdir(), 'filmkw-serve-'));
+  const cleanup = () => rmSync(dir, { recursive: true, force: true });
+  try {
+    await saveSnapshot(options.kg, join(dir, 'kg.fkg'));
+  } catch (err) {
+    cleanup();
+    throw err;
+  }
+  return { path: join(dir, 'kg.fkg'), cleanup };
+}
+
+/** Start the extraction workers, then listen; resolves once the socket is bound. */
+export async function startServer(options: StartOptions): Promise<RunningServer> {
+  const limits = resolveLimits(options.limits);
+  const snapshot = await workerSnapshot(options);
+  let pool: ExtractionPool;
+  try {
+    pool = await ExtractionPool.create({ ...limits, snapshot: snapshot.path, preset: options.preset ?? DEFAULT_PRESET });
+  } catch (err) {
+    snapshot.cleanup();
+    throw err;
+  }
+  const stop = async () => {
+    await pool.close();
+    snapshot.cleanup();
+  };
+  try {
+    return await listen(createServeApp(options, pool), options, stop);
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}
+
+function listen(app: Hono, options: StartOptions, stop: () => Promise<void>): Promise<RunningServer> {
   const host = options.host ?? SERVE_LISTEN_DEFAULTS.host;
   return new Promise((resolve, reject) => {
     let server: ServerType;
@@ -365,7 +376,7 @@ export function startServer(options: StartOptions): Promise<RunningServer> {
           new Promise<void>((done) => {
             server.close(() => done());
             (server as { closeAllConnections?: () => void }).closeAllConnections?.();
-          }),
+          }).then(stop),
       });
     });
     server.once('error', onError);

@@ -57,6 +57,9 @@ function sameFile(cmd: string, outFlag: string, out: string, input: string): Fil
   return usageError(`${cmd}: ${outFlag} ${out} is the input ${input}${how}; writing it would destroy the input; choose another output path`);
 }
 
+/** The names of saved web pages, which a folder input is read for (`tag`, `html text`, `kg import html-list:`). */
+export const HTML_PAGE = /\.html?$/iu;
+
 /** An entry of {@link walkFiles}: a regular file, or an entry that cannot be read with the reason. */
 export interface WalkedFile {
   path: string;
@@ -176,6 +179,12 @@ function readLock(path: string): LockInfo | null {
 const held = new Set<string>();
 let exitHook = false;
 
+/** Remove every lock this process holds (the exit hook; also called before a process ends by a re-raised signal, which runs no exit hook). */
+export function releaseLocks(): void {
+  for (const p of held) rmSync(p, { force: true });
+  held.clear();
+}
+
 /**
  * Take the exclusive lock of an output file; returns the release function (idempotent). Throws
  * FilmkwError('OUTPUT') naming the run that holds it. A lock left by a dead process on this host is
@@ -218,9 +227,7 @@ export function lockOutput(cmd: string, out: string): () => void {
     held.add(path);
     if (!exitHook) {
       exitHook = true;
-      process.on('exit', () => {
-        for (const p of held) rmSync(p, { force: true });
-      });
+      process.on('exit', releaseLocks);
     }
     return () => {
       if (held.delete(path)) rmSync(path, { force: true });

@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { WorkerPool, InlineEngine, type TagResult } from '../../src/batch/engine.js';
 import { FilmkwError } from '../../src/errors.js';
 import type { ExtractorFactorySpec } from '../../src/batch/factory.js';
-import { createFakeExtractor } from './fake-extractor.js';
+import { createFakeExtractor, fakeKeywords } from './fake-extractor.js';
+import { keywordsJson } from '../../src/batch/format.js';
 import { demoSnapshot } from './demo-kg.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -77,3 +78,21 @@ test(
     }
   },
 );
+
+test('WorkerPool: a worker out of memory is replaced; the document that needs too much is an error record, the others of its batch and the batches queued behind it are tagged (issue 26)', async () => {
+  const pool = await WorkerPool.create(2, fake(), { explain: false }, { heapMb: 48 });
+  try {
+    const batches = [['甲乙', 'OOM 丙', '丁戊'], ['己庚'], ['OOM again'], ['辛壬']];
+    const results = await Promise.all(batches.map((b) => pool.run(b)));
+    const want = (t: string) => ({ json: keywordsJson(fakeKeywords(t), false) });
+    assert.deepEqual(results[0][0], want('甲乙'));
+    assert.match((results[0][1] as { error: string }).error, /out of memory.*--worker-heap-mb 48/u);
+    assert.deepEqual(results[0][2], want('丁戊'));
+    assert.deepEqual(results[1], [want('己庚')]);
+    assert.match((results[2][0] as { error: string }).error, /out of memory/u);
+    assert.deepEqual(results[3], [want('辛壬')]);
+    assert.deepEqual(await pool.run(['癸']), [want('癸')], 'the pool still works');
+  } finally {
+    await pool.close();
+  }
+});

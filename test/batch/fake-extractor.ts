@@ -7,7 +7,8 @@
  * worker) to simulate a crash — only when the environment has FAKE_EXIT=1 (so a resumed run with the same
  * arguments gets past it); with FAKE_EXIT_AFTER_CHECKPOINT=<progress file> the worker first waits (up to
  * 30 s) until that checkpoint records some output, so the crash always comes after a checkpoint with
- * records (with several workers the crash could otherwise win the race against the first write); "SLEEP n …" busy-waits n ms (to shuffle completion order across workers).
+ * records (with several workers the crash could otherwise win the race against the first write); "SLEEP n …" busy-waits n ms (to shuffle completion order across workers);
+ * "OOM…" allocates until the thread runs out of heap (a pool with a heap cap, issue 26).
  */
 import type { Extractor, Keyword } from '../../src/pipeline/api.js';
 import { readFileSync } from 'node:fs';
@@ -34,6 +35,10 @@ export function createFakeExtractor(args: FakeArgs = {}): Extractor {
     options: { kg: null },
     extract(text, call) {
       if (text.startsWith('THROW')) throw new Error('fake failure on purpose');
+      if (text.startsWith('OOM')) {
+        const hoard: number[][] = [];
+        for (;;) hoard.push(new Array<number>(1 << 16).fill(hoard.length));
+      }
       if (text.startsWith('EXIT') && process.env.FAKE_EXIT === '1') {
         waitForCheckpoint(process.env.FAKE_EXIT_AFTER_CHECKPOINT);
         process.exit(3);
@@ -43,8 +48,13 @@ export function createFakeExtractor(args: FakeArgs = {}): Extractor {
         const until = Date.now() + Number(m[1]);
         while (Date.now() < until);
       }
-      return fakeKeywords(text, call?.topK ?? 5);
+      const keywords = fakeKeywords(text, call?.topK ?? 5);
+      // the document context comes through: a film or a title given with the record is the first keyword
+      const context = [call?.film ? `film=${call.film}` : '', call?.title ? `title=${call.title}` : ''].filter(Boolean).join(' ');
+      return context ? [{ word: context, score: 2 }, ...keywords].slice(0, call?.topK ?? 5) : keywords;
     },
+    candidateSurfaces: (text) => [...new Set(fakeKeywords(text, 1_000).map((k) => k.word))],
+    resolveFilm: (film) => (film.startsWith('known') ? { id: `movie/name/${film}`, name: film } : null),
   };
 }
 

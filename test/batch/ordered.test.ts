@@ -122,7 +122,7 @@ test('format: scores rounded to 6 decimals, fixed key order, explain parts round
   );
   assert.equal(
     json,
-    '[{"word":"易烊千玺","score":0.3,"kind":"Person","entityId":"person/name/易烊千玺","explain":{"cooc":0.333333,"kg":2,"sem":0,"neighbours":[{"word":"长津湖","cooc":0.142857,"kg":1,"sem":0.25}]}},{"word":"主线","score":0.333333}]',
+    '[{"word":"易烊千玺","score":0.3,"kind":"Person","entityId":"person/name/易烊千玺","explain":{"why":"ranked first by the word graph: linked in the KG to 长津湖 and written near 长津湖","cooc":0.333333,"kg":2,"sem":0,"neighbours":[{"word":"长津湖","cooc":0.142857,"kg":1,"sem":0.25}]}},{"word":"主线","score":0.333333}]',
   );
   assert.equal(keywordsJson([{ word: 'x', score: 1, explain: { cooc: 1, kg: 0, sem: 0, neighbours: [] } }], false), '[{"word":"x","score":1}]');
   assert.equal(errorLine(undefined, 7, 'a "b"'), '{"id":null,"line":7,"error":"a \\"b\\""}\n');

@@ -149,3 +149,33 @@ test('runTag: usage and input errors', async () => {
   await assert.rejects(runTag({ ...base(join(d, 'a.jsonl')), factory: undefined, preset: 'nope' }), (e: unknown) => e instanceof FilmkwError && e.code === 'USAGE' && /tag: unknown preset "nope"; valid presets: textrank, /u.test(e.message));
   await assert.rejects(runTag(base(join(d, 'a.jsonl'), { out: join(d, 'no-such-dir', 'o.jsonl') })), (e: unknown) => e instanceof FilmkwError && e.code === 'OUTPUT' && /cannot write/u.test(e.message));
 });
+
+test('runTag: the document context (--film-field, --title-field) reaches the extractor, in a thread or a pool; films the KG lacks are reported once per run', async () => {
+  const d = dir();
+  const input = join(d, 'in.jsonl');
+  const rows = Array.from({ length: 40 }, (_, i) => ({ id: `r${i}`, text: `第${i}篇影评`, meta: { film: i % 4 === 0 ? `lost-${i % 8}` : `known-${i % 3}`, title: i % 5 === 0 ? `标题${i}` : '' } }));
+  writeFileSync(input, `${rows.map((r) => JSON.stringify(r)).join('\n')}\n`);
+  const errs: string[] = [];
+  const stderr = new PassThrough();
+  stderr.on('data', (c: Buffer) => errs.push(c.toString('utf8')));
+  const s1 = await runTag(base(input, { out: join(d, 'o1.jsonl'), filmField: 'meta.film', titleField: 'meta.title', stderr }));
+  const s2 = await runTag(base(input, { out: join(d, 'o2.jsonl'), filmField: 'meta.film', titleField: 'meta.title', workers: 2, ordered: { batchDocs: 3 } }));
+  const out = readFileSync(join(d, 'o1.jsonl'), 'utf8');
+  assert.equal(readFileSync(join(d, 'o2.jsonl'), 'utf8'), out);
+  const first = out.trimEnd().split('\n').map((l) => (JSON.parse(l) as { keywords: { word: string }[] }).keywords[0].word);
+  assert.equal(first[0], 'film=lost-0 title=标题0');
+  assert.equal(first[1], 'film=known-1');
+  assert.equal(first[5], 'film=known-2 title=标题5');
+  // 10 records name lost-0 / lost-4 (i % 4 = 0): two distinct films, one warning line
+  assert.deepEqual(s1.unknownFilms, { records: 10, distinct: 2, examples: ['lost-0', 'lost-4'] });
+  assert.deepEqual(s2.unknownFilms, s1.unknownFilms);
+  const warnings = errs.join('').split('\n').filter((l) => l.includes('not in the KG'));
+  assert.deepEqual(warnings, ['tag: WARNING: 2 films of 10 records not in the KG ("lost-0", "lost-4"); those records were tagged without their film']);
+  // without the fields: no context, no warning
+  const s3 = await runTag(base(input, { out: join(d, 'o3.jsonl') }));
+  assert.equal(s3.unknownFilms, undefined);
+  assert.ok(!readFileSync(join(d, 'o3.jsonl'), 'utf8').includes('film='));
+  // --corpus-stats self needs a file it can read twice
+  await assert.rejects(runTag(base('-', { corpusStats: 'self' })), (e: unknown) => e instanceof FilmkwError && e.code === 'USAGE' && /--corpus-stats self reads the input twice/u.test(e.message));
+  await assert.rejects(runTag(base(input, { corpusStats: join(d, 'none.gz') })), (e: unknown) => e instanceof FilmkwError && e.code === 'INPUT' && /--corpus-stats: no such file/u.test(e.message));
+});

@@ -7,32 +7,24 @@
 // FILMKW_REQUIRE_CHROMIUM is not 1).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { PassThrough } from 'node:stream';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { CHROMIUM_PATH } from '../../src/html/records.js';
 import { VIEWER_CHROMIUM_ARGS } from '../../src/serve/browser.js';
 import { loadKg } from '../../src/kg/load.js';
-import { runTag } from '../../src/batch/tag-run.js';
 import { loadBatch } from '../../src/serve/batch.js';
-import { defaultWebDir, startServer, type RunningServer } from '../../src/serve/server.js';
-import { chromiumSkip } from './chromium.js';
+import { startServer, type RunningServer } from '../../src/serve/server.js';
+import { hasChromium, openViewer, SAMPLES, samples, skip, tagSamples } from './viewer-fixture.js';
+import { FEATURE_GLOSSARY, TERM_GLOSSARY } from '../../src/pipeline/glossary.js';
 
 // The callbacks given to page.evaluate run in the page; the project compiles without the DOM library.
 declare const window: any;
 declare const document: any;
+declare const requestAnimationFrame: (cb: () => void) => number;
 type HTMLElement = { dataset: Record<string, string>; childNodes: Iterable<{ nodeName: string; textContent: string | null }> };
-
-const SAMPLES = 'datasets/samples/reviews.jsonl';
-const samples = readFileSync(SAMPLES, 'utf8')
-  .trim()
-  .split('\n')
-  .map((l) => JSON.parse(l) as { id: string; text: string; tag: string[] });
-const skip = chromiumSkip();
-const hasChromium = skip === false;
 
 let browser: Browser;
 let server: RunningServer;
@@ -43,22 +35,12 @@ const pageErrors: string[] = [];
 
 before(async () => {
   if (!hasChromium) return;
-  assert.ok(existsSync(join(defaultWebDir(), 'app.js')), 'dist/web/app.js is missing: run npm run build');
   dir = mkdtempSync(join(tmpdir(), 'filmkw-serve-browser-'));
   shots = mkdtempSync(join(tmpdir(), 'filmkw-serve-screenshots-'));
-  const tags = join(dir, 'tags.jsonl');
-  await runTag({ input: SAMPLES, format: 'jsonl', idField: 'id', out: tags, topK: 5, stderr: new PassThrough() });
-  const kg = await loadKg();
-  server = await startServer({ kg, kgLabel: 'demo KG', batch: await loadBatch({ files: [tags], input: SAMPLES, idField: 'id', gold: SAMPLES }), port: 0 });
+  const tags = await tagSamples(dir);
+  server = await startServer({ kg: await loadKg(), kgLabel: 'demo KG', batch: await loadBatch({ files: [tags], input: SAMPLES, idField: 'id', gold: SAMPLES }), port: 0 });
   browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: [...VIEWER_CHROMIUM_ARGS] });
-  page = await browser.newPage({ viewport: { width: 1280, height: 820 } });
-  page.on('pageerror', (e) => pageErrors.push(e.message));
-  page.on('dialog', (d) => {
-    pageErrors.push(`dialog: ${d.message()}`);
-    void d.dismiss();
-  });
-  await page.goto(server.url);
-  await page.waitForFunction(() => (window as any).filmkw?.ready === true);
+  page = await openViewer(browser, server.url, pageErrors);
 });
 after(async () => {
   await browser?.close();
@@ -121,11 +103,32 @@ test('Text view: the highlighted keywords are filmkw tag’s, in rank order', { 
   // the default preset (filmkw-rerank): the score is the re-ranker's σ(logit), with its largest feature contributions
   const cliExplain = spawnSync(process.execPath, ['bin/filmkw', 'tag', '-', '--format', 'txt', '--top', '1', '--explain'], { input: `${samples[0].text}\n`, encoding: 'utf8' });
   const top = JSON.parse(cliExplain.stdout).keywords[0] as { score: number; explain: { rerank: { logit: number; features: { feature: string }[] } } };
-  assert.match(tip ?? '', /= σ\(logit [-\d.]+\) · graph score rank [\d.]+ × idf [\d.]+/u);
+  assert.match(tip ?? '', /= σ\(logit [-\d.]+\) · graph score [\d.]+ × IDF [\d.]+/u);
   assert.match(tip ?? '', /logit = bias [-\d.e]+ \+ Σ contributions/u);
   assert.equal(await page.$$eval('#tip table.rerank tr', (rows) => rows.length), 1 + Math.min(6, top.explain.rerank.features.length));
   for (const f of top.explain.rerank.features.slice(0, 6)) assert.ok(tip!.includes(f.feature), f.feature);
   await page.screenshot({ path: join(shots, 'text.png') });
+});
+
+test('Text view: explanations in plain words (the why sentence of tag --explain, glossary tooltips, the glossary panel)', { skip }, async () => {
+  await page.click('#tabs button[data-view=text]');
+  await tagInPage(samples[1].text);
+  const cli = spawnSync(process.execPath, ['bin/filmkw', 'tag', '-', '--format', 'txt', '--top', '5', '--explain'], { input: `${samples[1].text}\n`, encoding: 'utf8' });
+  const keywords = JSON.parse(cli.stdout).keywords as { word: string; explain: { why: string; rerank: { features: { feature: string }[] } } }[];
+  await page.hover('#keywords li[data-rank="2"]');
+  await page.waitForFunction((w) => document.querySelector('#explain b')?.textContent === `2. ${w}`, keywords[1].word);
+  assert.equal(await page.textContent('#explain .why'), keywords[1].explain.why);
+  assert.match(keywords[1].explain.why, /^ranked second: /u);
+  const titles = await page.$$eval('#explain table.rerank [data-feature]', (els) => els.map((e) => [e.getAttribute('data-feature'), e.getAttribute('title')]));
+  assert.equal(titles.length, Math.min(6, keywords[1].explain.rerank.features.length));
+  for (const [feature, title] of titles) assert.equal(title, FEATURE_GLOSSARY[feature as keyof typeof FEATURE_GLOSSARY].means, feature!);
+  for (const key of ['score', 'sigmoid', 'logit', 'bias', 'cooc', 'kg', 'sem', 'rank', 'idf']) {
+    assert.equal(await page.getAttribute(`#explain [data-term="${key}"]`, 'title'), TERM_GLOSSARY[key].means, key);
+  }
+  await page.click('#glossary summary');
+  const listed = await page.$$eval('#glossary-list dt', (els) => els.map((e) => e.textContent));
+  assert.deepEqual(listed, [...Object.values(TERM_GLOSSARY).map((t) => t.label), ...Object.keys(FEATURE_GLOSSARY)]);
+  await page.click('#glossary summary');
 });
 
 test('Text view: a review with <script> and <img onerror> is shown as text', { skip }, async () => {
@@ -134,7 +137,8 @@ test('Text view: a review with <script> and <img onerror> is shown as text', { s
   assert.equal(await page.$$eval('#doc img, #doc script, #doc b, #keywords img', (els) => els.length), 0);
   assert.equal(await page.evaluate(() => (window as any).__pwned), undefined);
   assert.equal(await shownText(), evil);
-  await page.waitForTimeout(100);
+  // a frame later: anything the page would run (or throw) has run
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(null)))));
   assert.deepEqual(pageErrors, []);
 });
 
@@ -165,9 +169,15 @@ test('Word graph view: drawn with the three edge kinds; clicking a node lists it
   const pointer = { x: moved.x - 80, y: moved.y - 60 };
   await page.mouse.move(pointer.x, pointer.y);
   await page.mouse.wheel(0, -300);
-  await page.waitForTimeout(600);
-  const zoomed = await page.evaluate((w) => (window as any).filmkw.nodePosition(w), top);
-  assert.ok(Math.hypot(zoomed.x - pointer.x, zoomed.y - pointer.y) > Math.hypot(moved.x - pointer.x, moved.y - pointer.y) * 1.2, 'zoomed in around the pointer');
+  // the camera animates: wait until the node has moved away from the pointer (a state, not a time)
+  const before = Math.hypot(moved.x - pointer.x, moved.y - pointer.y);
+  await page.waitForFunction(
+    ([w, px, py, d]) => {
+      const p = (window as any).filmkw.nodePosition(w);
+      return p !== null && Math.hypot(p.x - px, p.y - py) > d * 1.2;
+    },
+    [top, pointer.x, pointer.y, before] as const,
+  );
   // hiding co-occurrence edges keeps the page working
   await page.uncheck('.edge-kinds input[data-kind=cooc]');
   assert.deepEqual(pageErrors, []);
@@ -227,6 +237,28 @@ test('Batch view: records, filter by a frequent keyword, open a record in the Te
   assert.equal(await page.inputValue('#text'), samples[0].text);
 });
 
+test('Film picker: typing a title offers the KG\'s films by id; the tag uses the film and says how the KG read it; a sample fills the title', { skip }, async () => {
+  await page.click('#tabs button[data-view=text]');
+  await page.fill('#film', '长津');
+  await page.waitForFunction(() => document.querySelectorAll('#film-list option').length > 0);
+  const offered = await page.$$eval('#film-list option', (els) => els.map((e) => [(e as any).value, e.textContent]));
+  assert.ok(offered.some(([value]) => value === 'movie/name/长津湖'), JSON.stringify(offered));
+  assert.ok(offered.every(([value]) => String(value).startsWith('movie/')), 'films only');
+  await page.fill('#film', 'movie/name/长津湖');
+  await page.fill('#doc-title', '长津湖观后感');
+  await tagInPage(samples[0].text);
+  assert.match(await page.textContent('#status') ?? '', /film 长津湖 \(movie\/name\/长津湖\)/u);
+  const sent = await page.evaluate(() => (window as any).filmkw.result.film);
+  assert.deepEqual(sent, { value: 'movie/name/长津湖', id: 'movie/name/长津湖', name: '长津湖' });
+  await page.fill('#film', '没有这部电影');
+  await tagInPage(samples[0].text);
+  assert.match(await page.textContent('#status') ?? '', /film "没有这部电影" not in the KG: tagged without it/u);
+  await page.fill('#film', '');
+  await page.selectOption('#sample', 'sample-01');
+  await page.waitForFunction(() => (document.getElementById('doc-title') as any).value !== '长津湖观后感');
+  assert.equal(await page.inputValue('#doc-title'), '透过伍万里的眼睛看长津湖');
+});
+
 test('errors are shown in the page, naming the field', { skip }, async (t) => {
   await page.click('#tabs button[data-view=text]');
   await tagInPage(samples[0].text, 0);
@@ -235,7 +267,13 @@ test('errors are shown in the page, naming the field', { skip }, async (t) => {
   assert.equal(await page.getAttribute('#topk', 'class'), 'invalid');
   await page.fill('#options', 'graph.window=wide');
   await tagInPage(samples[0].text, 5);
-  assert.match((await page.textContent('#error')) ?? '', /^options: .*window/u);
+  assert.match((await page.textContent('#error')) ?? '', /^options: bad value for graph\.window: "wide"/u, 'the field named once (was "options: options: overrides: …")');
+  // the placeholder's example is a valid override (was prior.idf=none, refused)
+  const example = (await page.getAttribute('#options', 'placeholder'))!;
+  assert.equal(example, 'graph.window=3, prior.idf=off');
+  await page.fill('#options', example);
+  await tagInPage(samples[0].text, 5);
+  assert.equal(await page.isVisible('#error'), false, (await page.textContent('#error')) ?? '');
   await page.fill('#options', '');
   await tagInPage(samples[0].text, 5);
   assert.equal(await page.isVisible('#error'), false);

@@ -115,7 +115,7 @@ test('experiments: a baselines-only config writes results.md, results.json and c
     assert.equal(r.status, 0, r.stderr);
     assert.match(r.stderr, /2 systems × 2 documents/);
     assert.match(r.stderr, /\[2\/2\] nodejieba-textrank: F1@max K/);
-    assert.deepEqual(readdirSync(out).sort(), ['charts', 'predictions', 'results.json', 'results.md']);
+    assert.deepEqual(readdirSync(out).sort(), ['charts', 'predictions', 'report.html', 'results.json', 'results.md']);
     const json = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8'));
     assert.equal(json.dataset.name, 'tiny.jsonl');
     assert.equal(json.package.name, 'filmkw');

@@ -70,7 +70,7 @@ test('kg import user mistakes: unknown prefix (2), no output choice (2), missing
   assert.equal(unknown.status, 2);
   assert.equal(
     unknown.stderr,
-    'filmkw: kg import: unknown source prefix "imdb:" (valid sources: openkg:<dir>, kgqa:<file|dir>, douban-csv:<file|dir>, csv:<dir>, html-list:<file|dir>)\n',
+    'filmkw: kg import: unknown source prefix "imdb:" (valid sources: openkg:<dir>, kgqa:<file|dir>, douban-csv:<file|dir>, csv:<dir>, html-list:<file|dir>, demo)\n',
   );
   const neither = await run(['kg', 'import', 'csv:kg/demo']);
   assert.equal(neither.status, 2);
@@ -138,11 +138,52 @@ test('kg import: relation prefixes stripped from mined character names are repor
   assert.deepEqual(JSON.parse(r.stdout).played.strippedExamples.map((e: { from: string; to: string }) => `${e.from}→${e.to}`), ['霍元甲之子霍廷恩→霍廷恩', '其女方红→方红']);
   r = await run(['kg', 'import', '--out', join(dir, 'c.fkg'), `douban-csv:${csv}`]);
   assert.equal(r.status, 0, r.stderr);
-  assert.match(r.stderr, /PLAYED: relation prefix stripped from 2 character names, e\.g\. 霍元甲之子霍廷恩 → 霍廷恩 \(movies\.csv:2\); 其女方红 → 方红/);
+  assert.match(r.stderr, /PLAYED: relation or clause prefix stripped from 2 character names, e\.g\. 霍元甲之子霍廷恩 → 霍廷恩 \(movies\.csv:2\); 其女方红 → 方红/);
   for (const bad of ['-1', '2.5', 'x']) {
     r = await run(['kg', 'import', '--out', join(dir, 'd.fkg'), '--examples', bad, `douban-csv:${csv}`]);
     assert.equal(r.status, 2, bad);
     assert.match(r.stderr, /--examples must be an integer from 0 to 1000000/);
     noStack(r.stderr);
   }
+});
+
+test('kg import: the named source demo is the bundled demo KG; merges by rule, ambiguous names and alias changes are reported, --examples N of each', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'filmkw-kg-resolve-'));
+  const demo = run(['kg', 'import', '--out', join(dir, 'demo.fkg'), '--json', 'demo']);
+  const csv = run(['kg', 'import', '--out', join(dir, 'csv.fkg'), '--json', 'csv:kg/demo']);
+  assert.equal(demo.status, 0, demo.stderr);
+  assert.equal(JSON.parse(demo.stdout).contentHash, JSON.parse(csv.stdout).contentHash);
+  // a douban-csv film with 吴京 and 张艺谋 by name; the demo has both by name too, the kgqa fixture has two Douban 张三
+  const movies = join(dir, 'movies.csv');
+  writeFileSync(
+    movies,
+    '\uFEFFmovie_id,title,rating,total_ratings,directors,actors,screenwriters,release_date,genres,countries,languages,runtime,summary,link,poster,tags\n' +
+      '25845392,长津湖,7.4,100,"陈凯歌, 徐克, 林超贤","吴京, 易烊千玺, 张三",兰晓龙,2021-09-30,战争,中国大陆,汉语普通话,176分钟,,https://movie.douban.com/subject/25845392/,,\n',
+  );
+  const kgqa = join(dir, 'kgqa.txt');
+  writeFileSync(
+    kgqa,
+    JSON.stringify({ id: '25845392', name: '长津湖', directors: [{ name: '陈凯歌', href: '/celebrity/1023040/' }], writers: [], actors: [{ name: '吴京', href: '/celebrity/1000525/' }], other_names: ['水门桥(台', '港)'], genres: ['战争'] }) +
+      '\n' +
+      JSON.stringify({ id: '1', name: '甲片', directors: [{ name: '张三', href: '/celebrity/1/' }], writers: [], actors: [], other_names: [], genres: [] }) +
+      '\n' +
+      JSON.stringify({ id: '2', name: '乙片', directors: [{ name: '张三', href: '/celebrity/2/' }], writers: [], actors: [], other_names: [], genres: [] }) +
+      '\n',
+  );
+  const r = run(['kg', 'import', '--out', join(dir, 'm.fkg'), '--json', '--examples', '1', `douban-csv:${movies}`, `kgqa:${kgqa}`, 'demo']);
+  assert.equal(r.status, 0, r.stderr);
+  const s = JSON.parse(r.stdout);
+  const rules = Object.fromEntries(s.resolved.rules.map((g: { reason: string; count: number }) => [g.reason, g.count]));
+  assert.equal(rules['film: same title and people in common'], 1, JSON.stringify(rules));
+  assert.ok(rules['only id-bearing person of the name'] >= 1 && rules['character: moved with its film'] >= 1, JSON.stringify(rules));
+  for (const g of [...s.resolved.rules, ...s.resolved.ambiguous]) assert.equal(g.examples.length, 1, g.reason);
+  assert.deepEqual(s.resolved.ambiguous.map((g: { reason: string; count: number }) => [g.reason, g.count]), [['person left apart: several id-bearing people of the name', 1]]);
+  assert.match(s.resolved.ambiguous[0].examples[0], /^张三: person\/name\/张三 apart from person\/douban\/1, person\/douban\/2$/);
+  assert.deepEqual(s.aliases.changed.reasons.map((g: { reason: string }) => g.reason).sort(), ['region or note tag removed', 'split inside brackets, joined again']);
+  const human = run(['kg', 'import', '--out', join(dir, 'h.fkg'), '--examples', '2', `douban-csv:${movies}`, `kgqa:${kgqa}`, 'demo']);
+  assert.equal(human.status, 0, human.stderr);
+  assert.match(human.stderr, /\nkg import: entity resolution: \d+ entities merged into another \(.*film: same title and people in common 1.*\), \d+ relations joined; 1 name-only people left apart \(ambiguous\)\n/);
+  assert.match(human.stderr, /\n  1× film: same title and people in common  e\.g\. movie\/name\/长津湖 → movie\/douban\/25845392 \(长津湖; \d+ people, \d+ directors? in common\)\n/);
+  assert.match(human.stderr, /\n  1× person left apart: several id-bearing people of the name  e\.g\. 张三: person\/name\/张三 apart from person\/douban\/1, person\/douban\/2\n/);
+  assert.match(human.stderr, /\nkg import: aliases changed \(brackets joined again, region \/ note tags removed\): 2\n/);
 });

@@ -26,7 +26,7 @@ test('tag --help lists every option with its default', async () => {
   for (const d of ['default: from the file extension', 'default: "text"', 'default: the bundled demo KG', 'default: "filmkw-rerank"', 'default: "node-rs"', "default: the preset's output.topK, 5", 'default: stdout', 'default: "1"', 'default: false', 'default: "16777216"']) {
     assert.ok(r.stdout.replace(/\s+/gu, ' ').includes(d), d);
   }
-  assert.ok(r.stdout.replace(/\s+/gu, ' ').includes("--explain add per keyword the co-occurrence, KG and semantic contributions; with the re-ranker (filmkw-rerank, the default) also its logit and each feature's contribution to it"), '--explain names the re-ranker\'s feature contributions');
+  assert.ok(r.stdout.replace(/\s+/gu, ' ').includes("--explain add per keyword the co-occurrence, KG and semantic contributions; with the re-ranker (filmkw-rerank, the default) also its logit and each feature's contribution to it; `why` reads them in plain words (every term: filmkw glossary)"), '--explain names the re-ranker\'s feature contributions');
   assert.match(r.stdout.replace(/\s+/gu, ' '), /textrank, textrank\+w, textrank\+w\+g, textrank\+w\+g\+r, positionrank, positionrank\+mkg, jieba-textrank, cppjieba-textrank, filmkw, filmkw-rerank \(default/u);
   // every --set key, with its values and the default preset's value
   const pipeline = r.stdout.slice(r.stdout.indexOf('Pipeline options for --set'));
@@ -40,7 +40,7 @@ test('tag --help lists every option with its default', async () => {
 test('tag: user mistakes give a clear message and a documented exit code, never a stack trace', async () => {
   const d = tmp();
   const kg = await demoSnapshot();
-  writeFileSync(join(d, 'x.json'), '{"text":"a"}\n');
+  writeFileSync(join(d, 'x.xml'), '<text>a</text>\n');
   writeFileSync(join(d, 'nohdr.csv'), 'id,body\n1,x\n');
   const cases: [string[], number, RegExp][] = [
     [['tag', samples, '--preset', 'textrank+foo', '--kg', kg], 2, /unknown preset "textrank\+foo"; valid presets: textrank, textrank\+w, .*cppjieba-textrank/u],
@@ -50,9 +50,8 @@ test('tag: user mistakes give a clear message and a documented exit code, never 
     [['tag', samples, '--text-field', ''], 2, /--text-field must name a field, got an empty string/u],
     [['tag', samples, '--id-field', ' '], 2, /--id-field must name a field, got an empty string/u],
     [['tag', samples, '--workers', '65'], 2, /--workers must be at most 64 .*got 65/u],
-    [['tag', samples, '--format', 'xml'], 2, /unknown --format "xml" \(valid: jsonl, csv, tsv, txt, html\)/u],
-    [['tag', join(d, 'x.json')], 2, /cannot tell the format of .*x\.json from its extension; pass --format jsonl\|csv\|tsv\|txt/u],
-    [['tag', '-'], 2, /--format is required when reading stdin/u],
+    [['tag', samples, '--format', 'xml'], 2, /unknown --format "xml" \(valid: jsonl, json, csv, tsv, txt, html\)/u],
+    [['tag', join(d, 'x.xml')], 2, /cannot tell the format of .*x\.xml from its extension; pass --format jsonl\|json\|csv\|tsv\|txt/u],
     [['tag', samples, '--top', '0'], 2, /--top must be an integer ≥ 1, got 0/u],
     [['tag', samples, '--workers', 'two'], 2, /--workers must be an integer ≥ 1, got "two"/u],
     [['tag', samples, '--backend', 'hanlp'], 2, /unknown --backend "hanlp" \(valid: node-rs, nodejieba\)/u],

@@ -1,7 +1,8 @@
 /**
  * Replay server (src/crawl/replay.ts) on 127.0.0.1: dispatch on Host + path, per-host robots.txt
- * (manifest or allow-all), redirects, 404/500, slow pages, manifest errors naming file:line:field, and
- * `filmkw replay` through bin/filmkw (run `npm run build` first).
+ * (manifest or allow-all), redirects, 404/500, slow pages, latency (per request, per host, slow hosts) and
+ * the in-flight statistics, manifest errors naming file:line:field, and `filmkw replay` through
+ * bin/filmkw (run `npm run build` first).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -11,7 +12,7 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startReplay } from '../../src/crawl/replay.js';
+import { latencyOf, parseLatency, startReplay } from '../../src/crawl/replay.js';
 import { readManifest } from '../../src/crawl/manifest.js';
 import { FilmkwError } from '../../src/errors.js';
 
@@ -149,4 +150,62 @@ test('filmkw replay: bad port is a usage error, missing manifest an input error,
   const m = await runQuiet(['/nonexistent/manifest.tsv']);
   assert.equal(m.code, 3);
   assert.equal(m.err, 'filmkw: replay: /nonexistent/manifest.tsv: no such file\n');
+});
+
+test('replay latency: ms or min-max, drawn from a hash (the same every run), per request or per host; slow hosts; counted from the server side', async () => {
+  assert.deepEqual(parseLatency('150'), { minMs: 150, maxMs: 150 });
+  assert.deepEqual(parseLatency('100-300'), { minMs: 100, maxMs: 300 });
+  for (const bad of ['', '300-100', '-5', '1.5', '10-', 'a-b', '10000000']) assert.equal(parseLatency(bad), null, bad);
+  const range = { minMs: 100, maxMs: 300, perHost: false };
+  const draws = [...Array(400).keys()].map((i) => latencyOf(range, `h${i % 20}.example`, `h${i % 20}.example/p${i}`, 1));
+  assert.ok(draws.every((x) => x >= 100 && x <= 300 && Number.isInteger(x)));
+  assert.ok(Math.min(...draws) < 120 && Math.max(...draws) > 280, 'the range is covered');
+  assert.equal(latencyOf(range, 'a.example', 'a.example/x', 1), latencyOf(range, 'a.example', 'a.example/x', 1), 'deterministic');
+  const perHost = { ...range, perHost: true };
+  assert.equal(latencyOf(perHost, 'a.example', 'a.example/x', 1), latencyOf(perHost, 'a.example', 'a.example/y', 7), 'one latency per host');
+  const hosts = new Set([...Array(20).keys()].map((i) => latencyOf(perHost, `h${i}.example`, '', 1)));
+  assert.ok(hosts.size > 10, 'hosts differ');
+  const d = site();
+  // answers are held until all three requests are in (so they overlap whatever the machine's load)
+  let all!: () => void;
+  const three = new Promise<void>((r) => (all = r));
+  const s = await startReplay([join(d, 'manifest.tsv')], {
+    latency: { minMs: 40, maxMs: 40, perHost: false },
+    slowHosts: new Map([['two.example', 60]]),
+    log: true,
+    beforeAnswer: () => {
+      if (s.stats.inFlight >= 3) all();
+      return three;
+    },
+  });
+  try {
+    await Promise.all([get(s.port, 'one.example', '/a'), get(s.port, 'two.example', '/a'), get(s.port, 'one.example', '/nothing')]);
+    assert.equal(s.stats.log!.length, 3);
+    // timers never fire much early: each answer waited at least its latency (server clock, lower bound only)
+    for (const e of s.stats.log!) assert.ok(e.end! - e.start >= (e.host === 'two.example' ? 100 : 40) - 2, JSON.stringify(e));
+    assert.equal(s.stats.maxInFlight, 3, 'the three requests were answered at once');
+    assert.equal(s.stats.maxHostInFlight, 2);
+    assert.equal(s.stats.inFlight, 0);
+  } finally {
+    await s.close();
+  }
+});
+
+test('filmkw replay: bad --latency, --per-host without --latency, bad --slow-host are usage errors', async () => {
+  const run = (args: string[]) =>
+    new Promise<{ code: number | null; err: string }>((resolve) => {
+      const c = spawn(process.execPath, ['bin/filmkw', 'replay', join(site(), 'manifest.tsv'), ...args], { cwd: root });
+      let err = '';
+      c.stderr.on('data', (b: Buffer) => (err += b.toString()));
+      c.once('exit', (code) => resolve({ code, err }));
+    });
+  for (const [args, msg] of [
+    [['--latency', '300-100'], /^filmkw: replay: --latency must be MS or MIN-MAX \(milliseconds, MIN ≤ MAX\), got "300-100"\n$/u],
+    [['--per-host'], /^filmkw: replay: --per-host needs --latency\n$/u],
+    [['--slow-host', 'a.example:80'], /^filmkw: replay: --slow-host must be HOST=MS, got "a\.example:80"\n$/u],
+  ] as const) {
+    const r = await run([...args]);
+    assert.equal(r.code, 2, r.err);
+    assert.match(r.err, msg);
+  }
 });

@@ -8,7 +8,7 @@ import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startReplay, type ReplayServer } from '../../src/crawl/replay.js';
+import { startReplay, type ReplayOptions, type ReplayServer } from '../../src/crawl/replay.js';
 import { resolveCrawlOptions, type CrawlOptions } from '../../src/crawl/options.js';
 import type { CrawlResources } from '../../src/crawl/crawler.js';
 
@@ -52,9 +52,9 @@ export function writeWeb(pages: readonly WebPage[]): { dir: string; manifest: st
  * update on a loaded machine) would otherwise send its next request on a socket the server is closing and
  * get a connection reset, and a test comparing two crawls of the same web needs every fetch to succeed.
  */
-export async function serveWeb(pages: readonly WebPage[], opts: { front?: boolean } = {}): Promise<ReplayServer & { dir: string }> {
+export async function serveWeb(pages: readonly WebPage[], opts: { front?: boolean; replay?: ReplayOptions } = {}): Promise<ReplayServer & { dir: string }> {
   const { dir, manifest } = writeWeb(pages);
-  const s = await startReplay([manifest]);
+  const s = await startReplay([manifest], opts.replay);
   if (!opts.front) return Object.assign(s, { dir, close: s.close });
   const f = await frontServer(s.port);
   const closeReplay = s.close;
@@ -99,7 +99,8 @@ export const plainResources: CrawlResources = {
   keywords: (text, k) => [...new Set(text.match(/\p{Script=Han}{4}/gu) ?? [])].slice(0, k),
 };
 
-export const opts = (o: Partial<CrawlOptions>): Readonly<CrawlOptions> => resolveCrawlOptions({ idfSource: 'none', threshold: 0.1, ...o });
+/** Options of the small-web tests: no IDF, η 0.1, and the sequential order (concurrency 1) unless a test asks for more. */
+export const opts = (o: Partial<CrawlOptions>): Readonly<CrawlOptions> => resolveCrawlOptions({ idfSource: 'none', threshold: 0.1, concurrency: 1, ...o });
 
 /** A chain web: a film hub with `n` film pages and `m` off-topic pages, all linked from the hub. */
 export function hubWeb(n: number, m: number, host = 'films.example'): WebPage[] {
@@ -110,4 +111,18 @@ export function hubWeb(n: number, m: number, host = 'films.example'): WebPage[] 
     ...films.map((u, i) => ({ url: u, body: filmPage(`影片${i}`, [films[(i + 1) % n]!, offs[i % Math.max(1, m)] ?? films[0]!]) })),
     ...offs.map((u, i) => ({ url: u, body: offPage(`新闻${i}`, [offs[(i + 1) % m]!]) })),
   ];
+}
+
+/** `hosts` sites of `pages` pages each: film pages linking the next pages of their site and one page of the next site. */
+export function manyHostWeb(hosts: number, pages: number, offEvery = 0): WebPage[] {
+  const url = (h: number, p: number) => `http://h${h}.example/${p === 0 ? '' : `p/${p}`}`;
+  const out: WebPage[] = [];
+  for (let h = 0; h < hosts; h++) {
+    for (let p = 0; p < pages; p++) {
+      const links = [url(h, (p + 1) % pages), url(h, (p + 2) % pages), url((h + 1) % hosts, (p + 3) % pages)];
+      const off = offEvery > 0 && (h * pages + p) % offEvery === offEvery - 1;
+      out.push({ url: url(h, p), body: off ? offPage(`站点${h}新闻${p}`, links) : filmPage(`站点${h}影片${p}号`, links) });
+    }
+  }
+  return out;
 }

@@ -7,7 +7,7 @@ import {
   parseExperimentConfig, planSystems, expandSweep, runExperiments, buildResults, selectParts, systemKey,
   type SystemSpec,
 } from '../../src/eval/experiments.js';
-import { writeExperimentOutputs } from '../../src/eval/output.js';
+import { writeExperimentOutputs, redrawExperimentOutputs } from '../../src/eval/output.js';
 import type { EvalSystem } from '../../src/eval/systems.js';
 import type { GoldDocument } from '../../src/eval/readers.js';
 import { FilmkwError } from '../../src/errors.js';
@@ -112,7 +112,16 @@ test('run + write: results.json, results.md, charts and predictions', async () =
   const dir = mkdtempSync(join(tmpdir(), 'filmkw-exp-'));
   try {
     const { files } = await writeExperimentOutputs(dir, results, config, runs, docs);
-    assert.deepEqual(files.sort(), ['charts/fig5.svg', 'charts/fig6.svg', 'charts/sweep.svg', 'predictions/fig5.jsonl', 'predictions/fig6.jsonl', 'results.json', 'results.md']);
+    assert.deepEqual(files.sort(), ['charts/fig5.svg', 'charts/fig6.svg', 'charts/sweep.svg', 'predictions/fig5.jsonl', 'predictions/fig6.jsonl', 'report.html', 'results.json', 'results.md']);
+    // report.html: every chart inline, under its title, in one page
+    const html = readFileSync(join(dir, 'report.html'), 'utf8');
+    for (const chart of ['fig5', 'fig6', 'sweep']) assert.ok(html.includes(`<figure>${readFileSync(join(dir, `charts/${chart}.svg`), 'utf8')}</figure>`), `${chart} inline`);
+    assert.deepEqual([...html.matchAll(/<h2>([^<]*)<\/h2>/gu)].map((m) => m[1]), [...results.groups.map((g) => g.title), ...results.sweeps.map((sw) => sw.title)]);
+    assert.match(html, /^<!doctype html>\n<html lang="en">[\s\S]*<\/html>\n$/u);
+    // the sweep's panels: each x axis titled with its parameter, value labels never cut
+    const sweepSvg = readFileSync(join(dir, 'charts/sweep.svg'), 'utf8');
+    for (const axis of ['take', 'direction']) assert.ok(sweepSvg.includes(`>${axis}</text>`), `x axis titled ${axis}`);
+    assert.ok(!/>value<\/text>/u.test(sweepSvg), 'no axis titled "value"');
     const json = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8'));
     assert.equal(json.dataset.name, 'tiny.jsonl');
     assert.equal(json.kg.contentHash, 'cd'.repeat(32));
@@ -130,6 +139,15 @@ test('run + write: results.json, results.md, charts and predictions', async () =
     const pred = readFileSync(join(dir, 'predictions/fig5.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
     assert.deepEqual(pred[1], { id: 'b', gold: ['庚', '己', '辛'], systems: { forward: ['戊', '己', '庚'], backward: ['庚', '己', '戊'] } });
     assert.ok(!existsSync(join(dir, 'predictions/sweep.jsonl')));
+    // re-drawn from results.json alone (npm run experiments:charts), with the config's wording: the same bytes
+    const before = Object.fromEntries(files.filter((f) => !f.startsWith('predictions/')).map((f) => [f, readFileSync(join(dir, f), 'utf8')]));
+    const redrawn = await redrawExperimentOutputs(dir, config);
+    assert.deepEqual(redrawn.files.sort(), Object.keys(before).sort());
+    for (const [f, text] of Object.entries(before)) assert.equal(readFileSync(join(dir, f), 'utf8'), text, f);
+    const reworded = { ...config, groups: config.groups.map((g) => (g.id === 'fig5' ? { ...g, title: 'Fig. 5, reworded' } : g)) };
+    await redrawExperimentOutputs(dir, reworded);
+    assert.equal(JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')).groups[0].title, 'Fig. 5, reworded');
+    assert.match(readFileSync(join(dir, 'report.html'), 'utf8'), /<h2>Fig\. 5, reworded<\/h2>/u);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -137,4 +155,17 @@ test('run + write: results.json, results.md, charts and predictions', async () =
 
 test('a system that fails to build fails the run', async () => {
   await assert.rejects(runExperiments(config, docs, async () => { throw new Error('boom'); }), /boom/);
+});
+
+test('the committed configs and charts name no internal issue numbers', () => {
+  const root = new URL('../../', import.meta.url);
+  const cfg = JSON.parse(readFileSync(new URL('eval/configs/experiments.json', root), 'utf8')) as { groups: { title: string }[]; sweeps: { title: string }[] };
+  for (const t of [...cfg.groups, ...cfg.sweeps].map((x) => x.title)) assert.doesNotMatch(t, /\bissue\s*\d/iu, t);
+  for (const run of ['film-dev', 'csl-dev', 'csl-dev-nokg']) {
+    const dir = new URL(`eval/results/${run}/`, root);
+    if (!existsSync(dir)) continue;
+    const html = readFileSync(new URL('report.html', dir), 'utf8');
+    assert.doesNotMatch(html, /\bissue\s*\d/iu, `${run}/report.html`);
+    assert.equal((html.match(/<figure><svg/gu) ?? []).length, (html.match(/<h2>/gu) ?? []).length, `${run}: one chart per section`);
+  }
 });

@@ -96,3 +96,13 @@ test('jsonl: a groupField that no record has a value in is an input error naming
   assert.deepEqual(parseGold(content, 'g.jsonl', { groupField: 'film' }).map((d) => d.group), ['(none)', 'x'], 'one record with it is enough');
   assert.equal(parseGold(content, 'g.jsonl').length, 2, 'no groupField: no check');
 });
+
+test('jsonl gold: the document context (filmField, titleField) is read when asked for; a wrong type and a field no record has are input errors', () => {
+  const content = ['{"id":"a","text":"甲","tag":["x"],"doubanId":"10831445","title":"标题"}', '{"id":"b","text":"乙","tag":["y"],"doubanId":26752088}', '{"id":"c","text":"丙","tag":["z"]}'].join('\n');
+  const docs = parseGold(content, 'g.jsonl', { filmField: 'doubanId', titleField: 'title' });
+  assert.deepEqual(docs.map((d) => [d.id, d.film, d.title]), [['a', '10831445', '标题'], ['b', '26752088', undefined], ['c', undefined, undefined]]);
+  assert.deepEqual(parseGold(content, 'g.jsonl').map((d) => [d.film, d.title]), [[undefined, undefined], [undefined, undefined], [undefined, undefined]], 'not asked for: not read');
+  assert.throws(() => parseGold(content, 'g.jsonl', { filmField: 'film' }), /g\.jsonl: no record has a value in the field "film" \(--film-field\)/u);
+  assert.throws(() => parseGold('{"id":"a","text":"甲","tag":["x"],"title":["t"]}', 'g.jsonl', { titleField: 'title' }), /g\.jsonl:1: field "title" \(--title-field\) must be a string/u);
+  assert.throws(() => parseGold('to keywords\t文本\tx_y', 'd.tsv', { format: 'csl', filmField: 'film' }), /--film-field and --title-field need the jsonl format/u);
+});

@@ -222,8 +222,35 @@ test('inferFormat / checkFormat', () => {
   assert.equal(inferFormat('x.csv'), 'csv');
   assert.equal(inferFormat('x.tsv'), 'tsv');
   assert.equal(inferFormat('x.txt'), 'txt');
-  assert.equal(inferFormat('x.json'), undefined);
+  assert.equal(inferFormat('x.json'), 'json');
+  assert.equal(inferFormat('x.xml'), undefined);
   assert.equal(inferFormat('page.HTM'), 'html');
   assert.equal(checkFormat('CSV'), 'csv');
-  assert.throws(() => checkFormat('xml'), /unknown --format "xml" \(valid: jsonl, csv, tsv, txt, html\)/u);
+  assert.throws(() => checkFormat('xml'), /unknown --format "xml" \(valid: jsonl, json, csv, tsv, txt, html\)/u);
+});
+
+test('document context: film and title fields (jsonl paths, csv columns); missing or blank values give none, a wrong type is an error record naming the field', async () => {
+  const jsonl = [
+    '{"id":"a","text":"甲","doubanId":"10831445","meta":{"title":["标题","二"]}}',
+    '{"id":"b","text":"乙","doubanId":26752088}',
+    '{"id":"c","text":"丙","doubanId":"  ","meta":{"title":""}}',
+    '{"id":"d","text":"丁","doubanId":{"x":1}}',
+    '{"id":"e","text":"戊","meta":{"title":7}}',
+    '{"id":"f","text":"己","doubanId":["1292052"],"meta":null}',
+  ].join('\n');
+  assert.deepEqual(await read(jsonl, { format: 'jsonl', filmField: 'doubanId', titleField: 'meta.title' }), [
+    { line: 1, id: 'a', text: '甲', film: '10831445', title: '标题\n二' },
+    { line: 2, id: 'b', text: '乙', film: '26752088' },
+    { line: 3, id: 'c', text: '丙' },
+    { line: 4, id: 'd', error: 'film field "doubanId" is an object; expected a string or a number (a Douban id or a film name)' },
+    { line: 5, id: 'e', error: 'title field "meta.title" is a number; expected a string or an array of strings' },
+    { line: 6, id: 'f', text: '己', film: '1292052' },
+  ]);
+  const csv = 'URL,Review,title\nhttps://movie.douban.com/subject/1292052/,很好,肖申克\n,一般,\n';
+  assert.deepEqual(await read(csv, { format: 'csv', textField: 'Review', filmField: 'URL', titleField: 'title' }), [
+    { line: 2, id: '2', text: '很好', film: 'https://movie.douban.com/subject/1292052/', title: '肖申克' },
+    { line: 3, id: '3', text: '一般' },
+  ]);
+  await assert.rejects(read(csv, { format: 'csv', textField: 'Review', filmField: 'film' }), (e: unknown) => e instanceof FilmkwError && e.code === 'INPUT' && /input:1: no film column "film" in the header .*pass --film-field/u.test(e.message));
+  await assert.rejects(read('x', { format: 'txt', filmField: 'film' }), (e: unknown) => e instanceof FilmkwError && e.code === 'USAGE' && /--film-field/u.test(e.message));
 });

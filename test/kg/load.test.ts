@@ -7,7 +7,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadKg, defaultKgDir } from '../../src/kg/load.js';
+import { loadKg, defaultKgDir, progressLines } from '../../src/kg/load.js';
 import { saveSnapshot } from '../../src/kg/snapshot.js';
 import { FilmkwError } from '../../src/errors.js';
 
@@ -42,4 +42,23 @@ test('errors: missing path, foreign file, --kg with --neo4j', async () => {
   writeFileSync(join(dir, 'x.fkg'), 'id,kind,name\n');
   await assert.rejects(loadKg({ kg: join(dir, 'x.fkg') }), (e: unknown) => e instanceof FilmkwError && e.code === 'INPUT');
   await assert.rejects(loadKg({ kg: 'a', neo4j: true }), (e: unknown) => e instanceof FilmkwError && e.code === 'USAGE');
+});
+
+test('progressLines: not a terminal, the last line of each phase only (tag --neo4j printed one per page); a terminal, one a second and the last', () => {
+  const pages = (cb: (done: number, total: number, phase: string) => void) => {
+    for (let done = 1000; done < 45_976; done += 1000) cb(done, 45_976, 'entities');
+    cb(45_976, 45_976, 'entities');
+  };
+  const log: string[] = [];
+  pages(progressLines((l) => log.push(l), false));
+  assert.deepEqual(log, ['neo4j entities 45976/45976']);
+  let clock = 0;
+  const tty: string[] = [];
+  const cb = progressLines((l) => tty.push(l), true, () => clock);
+  pages((d, t, p) => {
+    clock += 250; // four pages a second
+    cb(d, t, p);
+  });
+  assert.equal(tty.length, 12 + 1, 'the first page, one a second after it, and the last');
+  assert.equal(tty.at(-1), 'neo4j entities 45976/45976');
 });

@@ -21,6 +21,7 @@ import {
   relationMergeQuery,
   schemaStatements,
   statsQueries,
+  sweepQueries,
   writeKgToNeo4j,
   type Neo4jTuning,
 } from '../../src/kg/neo4j.js';
@@ -42,6 +43,10 @@ const ALLOWED = new Set<string>([
   ...Object.values(statsQueries().entities),
   ...Object.values(statsQueries().relations),
   ...Object.values(foreignDataQueries()),
+  ...RELATION_KINDS.flatMap((k) => [sweepQueries().relations(k), sweepQueries().deleteRelations(k)]),
+  sweepQueries().ids,
+  sweepQueries().deleteNodes,
+  sweepQueries().deleteOrphanAliases,
   'MATCH (:Entity)-[r]->() WITH r LIMIT $limit DELETE r RETURN count(*) AS n',
   'MATCH (n) WHERE n:Entity OR n:Alias WITH n LIMIT $limit DETACH DELETE n RETURN count(*) AS n',
 ]);

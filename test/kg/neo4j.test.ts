@@ -25,6 +25,9 @@ import {
   relationMergeQuery,
   schemaStatements,
   statsQueries,
+  sweepQueries,
+  relationKey,
+  type EntityRow,
   writeKgToNeo4j,
 } from '../../src/kg/neo4j.js';
 import type { EntityKind, KgData, RelationKind } from '../../src/kg/model.js';
@@ -95,9 +98,10 @@ test('MERGE statements: exact text, parameters only, labels from the enums', () 
       'UNWIND $rows AS row',
       'MERGE (n:Entity {id: row.id})',
       'WITH n, row, coalesce(n:Movie AND NOT (n:Person OR n:Character OR n:Genre) AND n.name = row.name AND n.aliases = row.aliases AND n.surfaces = row.surfaces',
-      '  AND (n.movieId = row.movieId OR n.movieId IS NULL AND row.movieId IS NULL), false) AS same',
+      '  AND (n.movieId = row.movieId OR n.movieId IS NULL AND row.movieId IS NULL)',
+      '  AND (n.sourceIds = row.sourceIds OR n.sourceIds IS NULL AND row.sourceIds IS NULL), false) AS same',
       'FOREACH (_ IN CASE WHEN same THEN [] ELSE [1] END |',
-      '  SET n:Movie, n.name = row.name, n.aliases = row.aliases, n.surfaces = row.surfaces, n.movieId = row.movieId',
+      '  SET n:Movie, n.name = row.name, n.aliases = row.aliases, n.surfaces = row.surfaces, n.movieId = row.movieId, n.sourceIds = row.sourceIds',
       '  REMOVE n:Person:Character:Genre)',
       'RETURN count(n) AS n, sum(CASE WHEN same THEN 0 ELSE 1 END) AS written',
     ].join('\n'),
@@ -126,6 +130,24 @@ test('MERGE statements: exact text, parameters only, labels from the enums', () 
   assert.equal(s.entities.Character, 'MATCH (n:Entity:Character) RETURN count(n) AS n');
   assert.equal(s.relations.ALIAS, 'MATCH (:Entity)-[r:ALIAS]->(:Alias) RETURN count(r) AS n');
   assert.equal(s.relations.PLAYED, 'MATCH (:Entity)-[r:PLAYED]->(:Entity) RETURN count(r) AS n');
+  // the stale-data sweep: fixed texts, data only in parameters, the relation type from the enum
+  const w = sweepQueries();
+  assert.equal(w.relations('PLAYED'), "MATCH (a:Entity)-[r:PLAYED]->(x:Entity) WHERE a.id > '' RETURN a.id AS from, x.id AS to, coalesce(r.movieId, '') AS movieId");
+  assert.equal(w.relations('ALIAS'), "MATCH (a:Entity)-[r:ALIAS]->(x:Alias) WHERE a.id > '' RETURN a.id AS from, x.name AS to, '' AS movieId");
+  assert.equal(
+    w.deleteRelations('ACTED_IN'),
+    'UNWIND $rows AS row\nMATCH (a:Entity {id: row.from})-[r:ACTED_IN]->(x:Entity {id: row.to})\nUSING INDEX SEEK a:Entity(id) USING INDEX SEEK x:Entity(id)\nDELETE r\nRETURN count(*) AS n',
+  );
+  assert.equal(
+    w.deleteRelations('PLAYED'),
+    "UNWIND $rows AS row\nMATCH (a:Entity {id: row.from})-[r:PLAYED]->(x:Entity {id: row.to})\nUSING INDEX SEEK a:Entity(id) USING INDEX SEEK x:Entity(id)\nWHERE coalesce(r.movieId, '') = row.movieId\nDELETE r\nRETURN count(*) AS n",
+  );
+  assert.equal(
+    w.deleteRelations('ALIAS'),
+    'UNWIND $rows AS row\nMATCH (a:Entity {id: row.from})-[r:ALIAS]->(x:Alias {name: row.to})\nUSING INDEX SEEK a:Entity(id) USING INDEX SEEK x:Alias(name)\nDELETE r\nRETURN count(*) AS n',
+  );
+  assert.match(w.deleteNodes, /^UNWIND \$ids AS id\nMATCH \(n:Entity \{id: id\}\)\nUSING INDEX SEEK n:Entity\(id\)\nWHERE NOT EXISTS \{ MATCH \(n\)-\[r\]-\(\) WHERE NOT type\(r\) IN \$types \}\nDETACH DELETE n/);
+  assert.throws(() => w.relations('KNOWS]->() //' as RelationKind), /not a relation kind/);
 });
 
 test('planImport: batches, exact row shapes, skips reported with reasons', () => {
@@ -154,10 +176,10 @@ test('planImport: batches, exact row shapes, skips reported with reasons', () =>
     ],
   );
   assert.deepEqual(batches[0].rows, [
-    { id: 'movie/douban/1', name: '我不是药神', aliases: ['Dying to Survive', '药神'], surfaces: ['我不是药神'], movieId: null },
+    { id: 'movie/douban/1', name: '我不是药神', aliases: ['Dying to Survive', '药神'], surfaces: ['我不是药神'], movieId: null, sourceIds: null },
   ]);
   assert.deepEqual(batches[2].rows, [
-    { id: 'character/movie/douban/1/程勇', name: '程勇', aliases: [], surfaces: ['程勇'], movieId: 'movie/douban/1' },
+    { id: 'character/movie/douban/1/程勇', name: '程勇', aliases: [], surfaces: ['程勇'], movieId: 'movie/douban/1', sourceIds: null },
   ]);
   assert.deepEqual(batches[4].rows, [{ from: 'person/name/文牧野', to: 'movie/douban/1' }]);
   assert.deepEqual(batches[8].rows, [
@@ -173,6 +195,23 @@ test('planImport: batches, exact row shapes, skips reported with reasons', () =>
     assert.deepEqual([...b.query.matchAll(/\$(\w+)/g)].map((m) => m[1]), ['rows']);
     for (const row of b.rows) for (const v of Object.values(row).flat()) if (typeof v === 'string' && v.length > 1) assert.ok(!b.query.includes(v), v);
   }
+  // what the sweep keeps: the entity ids and the relation keys of the rows written
+  const keep = plan.keep();
+  assert.deepEqual([...keep.ids].sort(), [...new Set(batches.filter((b) => b.phase === 'entities').flatMap((b) => (b.rows as EntityRow[]).map((r) => r.id)))].sort());
+  assert.deepEqual([...keep.relations.get('PLAYED')!], [relationKey('person/douban/11', 'character/movie/douban/1/程勇', 'movie/douban/1')]);
+  assert.deepEqual([...keep.relations.get('ALIAS')!], [relationKey('movie/douban/1', 'Dying to Survive', ''), relationKey('movie/douban/1', '药神', '')]);
+  // a merged entity's sourceIds travel sorted, with its own id; none when they name no other id
+  const merged = planImport({
+    entities: [
+      { id: 'person/douban/7', kind: 'Person', name: '张艺谋', surfaces: [], aliases: [], sourceIds: ['person/name/张艺谋'] },
+      { id: 'person/douban/8', kind: 'Person', name: '巩俐', surfaces: [], aliases: [], sourceIds: ['person/douban/8'] },
+    ],
+    relations: [],
+  });
+  assert.deepEqual(
+    [...merged.batches()][0].rows.map((r) => (r as EntityRow).sourceIds),
+    [['person/douban/7', 'person/name/张艺谋'], null],
+  );
   assert.throws(() => planImport(TOY, 0), (e: unknown) => e instanceof FilmkwError && e.code === 'USAGE');
   assert.equal(NEO4J_DEFAULTS.batchSize, 5000);
 });

@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Jieba } from '@node-rs/jieba';
 import { dict } from '@node-rs/jieba/dict.js';
-import { cleanCharacterName, minePlayed, actorVariants, stripRelationPrefix, PLAYED_DEFAULTS } from '../../src/kg/played.js';
+import { cleanCharacterName, minePlayed, actorVariants, stripRelationPrefix, stripClausePrefix, isVerbPhrase, PLAYED_DEFAULTS } from '../../src/kg/played.js';
 
 const jieba = Jieba.withDict(dict);
 const tagger = (s: string) => jieba.tag(s, true);
@@ -162,4 +162,33 @@ test('mentions: a stripped relation prefix is carried on the mention for the imp
     mentions.map((m) => [m.character, m.person, m.stripped]),
     [['霍廷恩', '李连杰', '霍元甲之子']],
   );
+});
+
+test('fragments: a verb and a kin word or role is rejected with its reason (携妻 of 让子弹飞); a surname before a title is a name', () => {
+  const verbPhrase = 'REJECT: a verb and a kin word or role (携妻), not a name';
+  const cases: [string, string][] = [
+    ['民国年间，花钱捐得县长的马邦德（葛优饰）携妻', verbPhrase],
+    ['汤姆（汤姆·克鲁斯饰)携太太', verbPhrase],
+    ['里多个无辜的人。 失恋女', verbPhrase],
+    ['大型珠宝展览会，自称医生', verbPhrase],
+    ['的毒贩带着成年的失踪幼女', verbPhrase],
+    ['马邦德（葛优饰）偕妻', verbPhrase],
+    ['找到了查老板', '查老板'],
+    ['这时候曹警官', '曹警官'],
+  ];
+  for (const [before, want] of cases) assert.equal(clean(before), want, before);
+  // without a tagger, only the taking-along verbs are known
+  assert.equal(isVerbPhrase('携妻'), true);
+  assert.equal(isVerbPhrase('失恋女'), false);
+  assert.equal(isVerbPhrase('失恋女', { tagger }), true);
+  assert.equal(isVerbPhrase('查老板', { tagger }), false);
+});
+
+test('fragments: a clause word at the start is stripped and reported with the relation prefixes (还有艾格 → 艾格)', () => {
+  assert.deepEqual(stripClausePrefix('还有艾格'), { name: '艾格', stripped: '还有' });
+  assert.deepEqual(stripClausePrefix('而李允浩'), { name: '李允浩', stripped: '而' });
+  assert.deepEqual(stripClausePrefix('而立'), { name: '而立', stripped: '' }, 'a name of one character would be left');
+  assert.deepEqual(stripClausePrefix('还有'), { name: '还有', stripped: '' });
+  const { mentions } = minePlayed('他的朋友还有艾格（某甲 饰）。', cast(['某甲']), { tagger });
+  assert.deepEqual(mentions.map((m) => [m.character, m.stripped]), [['艾格', '还有']]);
 });

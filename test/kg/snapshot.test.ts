@@ -194,3 +194,46 @@ test('snapshot load: a name index with a key twice, a bad section count or anoth
   assert.notEqual(rebuilt.indexes.nameIndex.slots.buffer.byteLength, bytes.length, 'an index written with another normalisation is rebuilt');
   sameStore(a, rebuilt);
 });
+
+test('sourceIds (entity resolution): kept through a snapshot, covered by the content hash only when an entity names another id; a file without the section loads with none', async () => {
+  const base = smallKg();
+  const plain = KgStore.fromData(base);
+  // sourceIds that name only the entity itself are no merge: the same content and hash
+  const self = KgStore.fromData({ ...base, entities: base.entities.map((e) => ({ ...e, sourceIds: [e.id] })) });
+  assert.equal(self.contentHash, plain.contentHash);
+  assert.ok(self.toData().entities.every((e) => e.sourceIds === undefined));
+  const person = base.entities.find((e) => e.kind === 'Person')!;
+  const merged = KgStore.fromData({ ...base, entities: base.entities.map((e) => (e === person ? { ...e, sourceIds: [`person/name/${e.name}`, e.id, `person/name/${e.name}`] } : e)) });
+  assert.notEqual(merged.contentHash, plain.contentHash);
+  const i = merged.entityIndex(person.id);
+  assert.deepEqual(merged.sourceIdsOf(i), [person.id, `person/name/${person.name}`].sort());
+  assert.equal(merged.resolveEntityId(`person/name/${person.name}`), i);
+  assert.equal(merged.resolveEntityId(person.id), i);
+  assert.equal(merged.resolveEntityId('person/name/nobody'), -1);
+  const p = join(dir, 'merged.fkg');
+  await saveSnapshot(merged, p);
+  const back = await loadSnapshot(p);
+  sameStore(merged, back);
+  assert.deepEqual(back.sourceIdsOf(i), merged.sourceIdsOf(i));
+
+  // a format-2 file written before the sourceIds section existed: the section table without it (same
+  // header length, new checksum) loads with no source ids and the stored content hash
+  const q = join(dir, 'plain.fkg');
+  await saveSnapshot(plain, q);
+  const buf = readFileSync(q);
+  const hlen = buf.readUInt32LE(8);
+  const header = JSON.parse(buf.toString('utf8', 12, 12 + hlen));
+  header.sections = header.sections.filter((s: { name: string }) => !s.name.startsWith('sourceIds.'));
+  const text = Buffer.from(JSON.stringify(header), 'utf8');
+  const patched = Buffer.from(buf);
+  patched.fill(0x20, 12, 12 + hlen);
+  text.copy(patched, 12);
+  const body = patched.subarray(0, patched.length - 32);
+  createHash('sha256').update(body).digest().copy(patched, patched.length - 32);
+  const old = join(dir, 'old-format2.fkg');
+  writeFileSync(old, patched);
+  const loaded = await loadSnapshot(old);
+  assert.equal(loaded.contentHash, plain.contentHash);
+  assert.ok(loaded.toData().entities.every((e) => e.sourceIds === undefined));
+  assert.deepEqual(loaded.toData(), plain.toData());
+});

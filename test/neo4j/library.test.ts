@@ -24,10 +24,15 @@ import {
   readKgFromNeo4j,
   readPageQuery,
   relationMergeQuery,
+  sweepQueries,
   writeKgToNeo4j,
   type Neo4jConfig,
 } from '../../src/kg/neo4j.js';
 import { demoKg } from '../fixtures/neo4j/demo-kg.js';
+import { importSources } from '../../src/kg/import.js';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { neo4jSkip } from '../fixtures/neo4j/server.js';
 
 const SKIP = neo4jSkip();
@@ -79,7 +84,7 @@ test('demo KG imported twice: stats equal the embedded store both times, the re-
   const changed: KgData = { entities: data.entities.map((e, i) => (i === 3 ? { ...e, surfaces: [...e.surfaces, `${e.name}·新`] } : e)), relations: data.relations };
   const third = await writeKgToNeo4j(changed, cfg());
   assert.equal(third.written.nodes, 1);
-  assert.ok(third.written.properties >= 1 && third.written.properties <= 4, `${third.written.properties} properties set`);
+  assert.ok(third.written.properties >= 1 && third.written.properties <= 5, `${third.written.properties} properties set`); // name, aliases, surfaces, movieId, sourceIds
   assert.equal(KgStore.fromData(await readKgFromNeo4j(cfg())).contentHash, KgStore.fromData(changed).contentHash);
 });
 
@@ -127,7 +132,8 @@ test('PROFILE: the reads of tagging (count, keyset pages) are unique-index seeks
     assert.ok(countOps.some((o) => o.startsWith('NodeUniqueIndexSeekByRange UNIQUE n:Entity(id)')), countOps.join('\n'));
     assert.deepEqual(countOps.filter((o) => scans.test(o)), [], countOps.join('\n'));
 
-    for (const q of [...ENTITY_KINDS.map(entityMergeQuery), ...RELATION_KINDS.map(relationMergeQuery)]) {
+    const sweep = sweepQueries();
+    for (const q of [...ENTITY_KINDS.map(entityMergeQuery), ...RELATION_KINDS.map(relationMergeQuery), ...RELATION_KINDS.map(sweep.deleteRelations), sweep.deleteNodes]) {
       const ops = operators((await d.executeQuery(`EXPLAIN ${q}`, { rows: [] }, db)).summary.plan as never);
       assert.deepEqual(ops.filter((o) => scans.test(o)), [], `${q}\n${ops.join('\n')}`);
       const seeks = ops.filter((o) => /^NodeUniqueIndexSeek(\(Locking\))? UNIQUE (\w+):(Entity\(id\)|Alias\(name\))/.test(o));
@@ -224,4 +230,119 @@ test('unknown database: NEO4J_FAILED naming NEO4J_DATABASE', { skip: SKIP }, asy
     assert.match(e.message, /database "filmkw-no-such-db" does not exist .*NEO4J_DATABASE/);
     return true;
   });
+});
+
+/** Every node (labels, properties) and relationship (type, ends, properties) of the database, sorted: the whole graph as text. */
+async function dumpGraph(): Promise<string> {
+  return withDriver(async (d, db) => {
+    const nodes = await d.executeQuery('MATCH (n) RETURN labels(n) AS l, properties(n) AS p', {}, db);
+    const rels = await d.executeQuery('MATCH (a)-[r]->(b) RETURN type(r) AS t, coalesce(a.id, a.name) AS a, coalesce(b.id, b.name) AS b, properties(r) AS p', {}, db);
+    const canon = (o: Record<string, unknown>) => JSON.stringify(Object.keys(o).sort().map((k) => [k, o[k]]));
+    const n = nodes.records.map((r) => `${(r.get('l') as string[]).sort().join(':')} ${canon(r.get('p'))}`).sort();
+    const e = rels.records.map((r) => `${r.get('a')} -${r.get('t')}-> ${r.get('b')} ${canon(r.get('p'))}`).sort();
+    return [...n, ...e].join('\n');
+  });
+}
+
+/**
+ * A database written by filmkw before entity resolution: 姜文 twice (his Douban id and his name, both on
+ * 让子弹飞), an alias `台)` split off `国定杀戮日(台/港)`, a movie alias that is one character. The same csv
+ * imported now gives one 姜文 (sourceIds) and the clean aliases.
+ */
+const OLD: KgData = {
+  entities: [
+    { id: 'movie/douban/1', kind: 'Movie', name: '让子弹飞', surfaces: ['让子弹飞'], aliases: ['Let the Bullets Fly', '台)', '飞'] },
+    { id: 'movie/douban/3', kind: 'Movie', name: '一步之遥', surfaces: ['一步之遥'], aliases: [] },
+    { id: 'person/douban/10', kind: 'Person', name: '姜文', surfaces: ['姜文'], aliases: [] },
+    { id: 'person/name/姜文', kind: 'Person', name: '姜文', surfaces: ['姜文'], aliases: [] },
+    { id: 'person/douban/11', kind: 'Person', name: '葛优', surfaces: ['葛优'], aliases: [] },
+    { id: 'character/movie/douban/1/张麻子', kind: 'Character', name: '张麻子', surfaces: ['张麻子'], aliases: [], movieId: 'movie/douban/1' },
+    { id: 'genre/剧情', kind: 'Genre', name: '剧情', surfaces: ['剧情'], aliases: [] },
+  ],
+  relations: [
+    { kind: 'DIRECTED', from: 'person/douban/10', to: 'movie/douban/1' },
+    { kind: 'ACTED_IN', from: 'person/douban/10', to: 'movie/douban/1' },
+    { kind: 'ACTED_IN', from: 'person/name/姜文', to: 'movie/douban/1' },
+    { kind: 'DIRECTED', from: 'person/name/姜文', to: 'movie/douban/3' },
+    { kind: 'PLAYED', from: 'person/name/姜文', to: 'character/movie/douban/1/张麻子', movieId: 'movie/douban/1' },
+    { kind: 'ACTED_IN', from: 'person/douban/11', to: 'movie/douban/1' },
+    { kind: 'HAS_GENRE', from: 'movie/douban/1', to: 'genre/剧情' },
+    { kind: 'ALIAS', from: 'movie/douban/1', to: 'Let the Bullets Fly' },
+    { kind: 'ALIAS', from: 'movie/douban/1', to: '台)' },
+    { kind: 'ALIAS', from: 'movie/douban/1', to: '飞' },
+  ],
+};
+
+/** The old data as a project csv (kg/FORMAT.md), imported with today's merge rules. */
+async function importedNow(): Promise<KgData> {
+  const dir = mkdtempSync(join(tmpdir(), 'filmkw-neo4j-old-'));
+  try {
+    const q = (x: string) => (/[",\n]/.test(x) ? `"${x.replace(/"/g, '""')}"` : x);
+    const ents = OLD.entities.map((e) => [e.id, e.kind, e.name, e.aliases.join('|'), e.movieId ?? ''].map(q).join(','));
+    const rels = OLD.relations.map((r) => [r.from, r.kind, r.to, r.movieId ?? ''].map(q).join(','));
+    writeFileSync(join(dir, 'entities.csv'), ['id,kind,name,aliases,movie', ...ents].join('\n') + '\n');
+    writeFileSync(join(dir, 'relations.csv'), ['from,relation,to,movie', ...rels].join('\n') + '\n');
+    return (await importSources([`csv:${dir}`], { tagger: null })).store.toData();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+test('converges to the same graph from an empty and from an old database: the old duplicate removed with its relations moved, junk aliases gone, one idempotent import', { skip: SKIP }, async () => {
+  const now = await importedNow();
+  const store = KgStore.fromData(now);
+  // the import merged 姜文 (same name, a film in common) and cleaned the aliases
+  const jiang = now.entities.find((e) => e.id === 'person/douban/10')!;
+  assert.deepEqual(jiang.sourceIds, ['person/douban/10', 'person/name/姜文']);
+  assert.ok(!now.entities.some((e) => e.id === 'person/name/姜文'));
+  assert.deepEqual(now.entities.find((e) => e.id === 'movie/douban/1')!.aliases, ['Let the Bullets Fly']);
+
+  // from an empty database
+  await clearKgInNeo4j(cfg());
+  const fresh = await writeKgToNeo4j(now, cfg());
+  assert.deepEqual(fresh.removed, { relationships: 0, nodes: 0, aliases: 0, keptForeign: 0 });
+  const fromEmpty = await dumpGraph();
+
+  // from a database holding the old graph
+  await clearKgInNeo4j(cfg());
+  await writeKgToNeo4j(OLD, cfg());
+  assert.equal((await neo4jStats(cfg())).entities.byKind.Person, 3);
+  const over = await writeKgToNeo4j(now, cfg());
+  // stale: ACTED_IN, DIRECTED and PLAYED of person/name/姜文 and the two junk ALIAS; the node; the two alias nodes
+  assert.deepEqual(over.removed, { relationships: 5, nodes: 1, aliases: 2, keptForeign: 0 });
+  assert.equal(await dumpGraph(), fromEmpty);
+  assert.deepEqual(await neo4jStats(cfg()), store.stats());
+  const back = await readKgFromNeo4j(cfg());
+  assert.equal(KgStore.fromData(back).contentHash, store.contentHash);
+  // the relations of the removed duplicate are on the kept node (moved, not orphaned)
+  const out = back.relations.filter((r) => r.from === 'person/douban/10').map((r) => `${r.kind} ${r.to}`).sort();
+  assert.deepEqual(out, ['ACTED_IN movie/douban/1', 'DIRECTED movie/douban/1', 'DIRECTED movie/douban/3', 'PLAYED character/movie/douban/1/张麻子']);
+  // one idempotent import: running it again changes nothing
+  const again = await writeKgToNeo4j(now, cfg());
+  assert.deepEqual([again.created, again.written, again.removed], [{ nodes: 0, relationships: 0 }, { nodes: 0, properties: 0 }, { relationships: 0, nodes: 0, aliases: 0, keptForeign: 0 }]);
+  assert.equal(await dumpGraph(), fromEmpty);
+  // the uniqueness constraints hold: no two nodes share an id or an alias name
+  await withDriver(async (d, db) => {
+    const names = (await d.executeQuery('SHOW CONSTRAINTS YIELD name, type RETURN name, type', {}, db)).records.map((r) => `${r.get('name')} ${r.get('type')}`);
+    assert.ok(names.includes('filmkw_entity_id UNIQUENESS') && names.includes('filmkw_alias_name UNIQUENESS'), names.join(', '));
+    const dup = await d.executeQuery('MATCH (n:Entity) WITH n.id AS id, count(*) AS c WHERE c > 1 RETURN count(id) AS n', {}, db);
+    assert.equal(dup.records[0].get('n'), 0);
+  });
+});
+
+test('a stale node that has a relationship filmkw does not write is kept and counted, not deleted', { skip: SKIP }, async () => {
+  await clearKgInNeo4j(cfg());
+  await writeKgToNeo4j(OLD, cfg());
+  const token = randomUUID();
+  await withDriver((d, db) => d.executeQuery("MATCH (n:Entity {id: 'person/name/姜文'}) CREATE (n)-[:NOTED_BY {token: $token}]->(:Entity:Person {id: 'test/' + $token, name: 'x', aliases: [], surfaces: []})", { token }, db));
+  try {
+    const r = await writeKgToNeo4j(await importedNow(), cfg());
+    // both ends of NOTED_BY are :Entity nodes the KG does not hold: both kept
+    assert.equal(r.removed.keptForeign, 2);
+    assert.equal(r.removed.nodes, 0);
+    const left = await withDriver((d, db) => d.executeQuery("MATCH (n:Entity {id: 'person/name/姜文'})-[r]-() RETURN type(r) AS t", {}, db));
+    assert.deepEqual(left.records.map((x) => x.get('t')), ['NOTED_BY']);
+  } finally {
+    await withDriver((d, db) => d.executeQuery('MATCH (n:Entity) WHERE n.id = $a OR n.id = $b DETACH DELETE n', { a: 'person/name/姜文', b: `test/${token}` }, db));
+  }
 });

@@ -98,12 +98,12 @@ const TABLE: [string, string, object, Exempt?][] = [
   ['src/batch/queue/submit.ts', 'QueueTagOptions', QUEUE_TAG_DEFAULTS, { inputs: ['queue'] }],
   ['src/batch/ordered.ts', 'OrderedOptions', ORDERED_DEFAULTS, { computed: ['window'] }],
   ['src/batch/tag-run.ts', 'TagRunOptions', TAG_RUN_DEFAULTS, {
-    inputs: ['input', 'format', 'textField', 'encoding', 'idField', 'out', 'resume', 'topK', 'explain', 'preset', 'overrides', 'backend', 'kg', 'neo4j', 'cacheDir', 'pipe', 'ordered', 'factory'],
+    inputs: ['input', 'format', 'textField', 'encoding', 'idField', 'filmField', 'titleField', 'corpusStats', 'out', 'resume', 'topK', 'explain', 'preset', 'overrides', 'backend', 'kg', 'neo4j', 'cacheDir', 'pipe', 'ordered', 'factory', 'workerHeapMb'],
     computed: ['stderr', 'stdout'],
   }],
   ['src/batch/queue/worker.ts', 'QueueWorkerOptions', QUEUE_WORKER_DEFAULTS, { inputs: ['queue', 'kg', 'signal', 'factory'], computed: ['name', 'cacheDir', 'stderr'] }],
   ['src/kg/import.ts', 'ImportOptions', IMPORT_DEFAULTS, { inputs: ['onProgress', 'openkg', 'builder'] }],
-  ['src/serve/server.ts', 'ServeLimits', SERVE_DEFAULTS],
+  ['src/serve/limits.ts', 'ServeLimits', SERVE_DEFAULTS],
 ];
 
 /**

@@ -11,11 +11,12 @@ import { fileURLToPath } from 'node:url';
 import { findCompounds, foldNameDots } from '../../src/pipeline/phrases.js';
 import { inCastContext, rerankItems, RERANK_CORE_FEATURE_COUNT, RERANK_FEATURE_COUNT, RERANK_FEATURES } from '../../src/pipeline/rerank.js';
 import { loadBundledIdf } from '../../src/pipeline/idf.js';
-import { MAX_TREE_DEPTH, fitTrees, lambdaWeight, loadBundledRerankModel, parseRerankModel, rerankBias, rerankContributions, rerankLogit, rerankLogits, zeroRerankModel } from '../../src/pipeline/rerank-model.js';
+import { MAX_TREE_DEPTH, loadBundledRerankModel, parseRerankModel, rerankBias, rerankContributions, rerankLogit, rerankLogits, zeroRerankModel } from '../../src/pipeline/rerank-model.js';
 import { createExtractor } from '../../src/pipeline/extract.js';
 import { loadKg } from '../../src/kg/load.js';
 import { FilmkwError } from '../../src/errors.js';
 import { DEFAULT_TREE_PARAMETERS, presetPool } from '../../src/eval/rerank-train.js';
+import { fitTrees, lambdaWeight } from '../../src/eval/rerank-fit.js';
 import { tokenDoc } from '../fixtures/pipeline/token-doc.js';
 
 const noStop = (w: string) => w === '的' || w === '了';
@@ -362,28 +363,31 @@ test('fitTrees lambdarank: deterministic, needs the documents, ranks each docume
 
 test('optional feature positionRank: models may list it, rerankItems fills it from the scores given, fitTrees lists it only when a tree splits on it', () => {
   const core = RERANK_FEATURES.slice(0, RERANK_CORE_FEATURE_COUNT);
-  assert.equal(RERANK_FEATURES[RERANK_CORE_FEATURE_COUNT], 'positionRank');
+  // positionRank is the last optional feature (after the context and corpus ones)
+  const PR = RERANK_FEATURES.indexOf('positionRank');
+  assert.equal(PR, RERANK_FEATURE_COUNT - 1);
+  assert.ok(PR > RERANK_CORE_FEATURE_COUNT);
   const stump = (f: number) => ({ feature: [f, -1, -1], threshold: [0.6, 0, 0], left: [1, -1, -1], right: [2, -1, -1], value: [0, -1, 2] });
-  const withPr = parseRerankModel({ version: 1, features: [...RERANK_FEATURES], base: 0, trees: [stump(RERANK_CORE_FEATURE_COUNT)] }, 'pr.json');
+  const withPr = parseRerankModel({ version: 1, features: [...RERANK_FEATURES], base: 0, trees: [stump(PR)] }, 'pr.json');
   assert.equal(withPr.features.length, RERANK_FEATURE_COUNT);
   const bad = (raw: unknown, pattern: RegExp) => assert.throws(() => parseRerankModel(raw, 'm.json'), (e: unknown) => e instanceof FilmkwError && pattern.test(e.message));
-  bad({ version: 1, features: core.slice(0, -1), base: 0, trees: [] }, /field "features" must list the \d+ features .*optionally followed by the next of positionRank/);
+  bad({ version: 1, features: core.slice(0, -1), base: 0, trees: [] }, /field "features" must list the \d+ features .*optionally followed by the next of filmKnown, .*, positionRank/);
   bad({ version: 1, features: [...core, 'nope'], base: 0, trees: [] }, /field "features"/);
-  // a core-only model cannot split on an optional feature
-  bad({ version: 1, features: core, base: 0, trees: [stump(RERANK_CORE_FEATURE_COUNT)] }, /trees\[0\]\.feature\[0\] is not a feature index/);
+  // a model cannot split on a feature it does not list
+  bad({ version: 1, features: core, base: 0, trees: [stump(PR)] }, /trees\[0\]\.feature\[0\] is not a feature index/);
   assert.deepEqual(zeroRerankModel().features, core);
   assert.deepEqual(zeroRerankModel(['positionRank']).features, RERANK_FEATURES);
-  assert.throws(() => zeroRerankModel(['base']), /base is not an optional feature \(positionRank\)/);
+  assert.throws(() => zeroRerankModel(['base']), /base is not an optional feature \(filmKnown, .*, positionRank\)/);
 
   // rerankItems: the node's score / the best eligible node's; a phrase takes its best word's; absent → 0
   const idf = loadBundledIdf();
-  const pr = (it: { features: Float64Array }) => it.features[RERANK_CORE_FEATURE_COUNT];
+  const pr = (it: { features: Float64Array }) => it.features[PR];
   const given = rerankItems({ ...overlapDocument([0.5, 0.3, 0.8, 0.4], 0.6), positionRank: Float64Array.of(0.5, 0.125, 0.25, 0.375) }, null, idf);
   assert.deepEqual(given.items.map((it) => [it.text, pr(it)]), [['梦溪', 0.5], ['传统文化', 1], ['传统', 1], ['沈梦溪', 0.75], ['文化', 0.25]]);
   const absent = rerankItems(overlapDocument([0.5, 0.3, 0.8, 0.4], 0.6), null, idf);
   assert.deepEqual(absent.items.map(pr), [0, 0, 0, 0, 0]);
   // every other feature is the same with or without it
-  for (let r = 0; r < given.items.length; r++) assert.deepEqual(Array.from(given.items[r].features.subarray(0, RERANK_CORE_FEATURE_COUNT)), Array.from(absent.items[r].features.subarray(0, RERANK_CORE_FEATURE_COUNT)));
+  for (let r = 0; r < given.items.length; r++) assert.deepEqual(Array.from(given.items[r].features.subarray(0, PR)), Array.from(absent.items[r].features.subarray(0, PR)));
   // the logits read rows of RERANK_FEATURE_COUNT whatever the model lists
   assert.deepEqual(Array.from(rerankLogits(withPr, given.matrix, given.items.length, new Float64Array(given.items.length))), [-1, 2, 2, 2, -1]);
 
@@ -392,13 +396,13 @@ test('optional feature positionRank: models may list it, rerankItems fills it fr
   const labels: number[] = [];
   for (let i = 0; i < 200; i++) {
     const x = new Float64Array(RERANK_FEATURE_COUNT);
-    x[RERANK_CORE_FEATURE_COUNT] = (i % 10) / 10;
+    x[PR] = (i % 10) / 10;
     rows.push(x);
-    labels.push(x[RERANK_CORE_FEATURE_COUNT] >= 0.7 ? 1 : 0);
+    labels.push(x[PR] >= 0.7 ? 1 : 0);
   }
   const fitted = fitTrees(rows, labels, { trees: 5, depth: 1, rate: 0.3, minLeaf: 5, bins: 16, l2: 1, objective: 'pointwise' });
   assert.deepEqual(fitted.features, RERANK_FEATURES);
-  assert.equal(fitted.trees[0].feature[0], RERANK_CORE_FEATURE_COUNT);
+  assert.equal(fitted.trees[0].feature[0], PR);
 });
 
 test('positionRank in the pipeline (demo KG): computed only for a model that lists it, equal to the PositionRank preset\'s own graph score', async () => {

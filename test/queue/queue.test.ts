@@ -71,7 +71,7 @@ test('tag --queue and worker: bad options and an unreachable Redis are one clear
     [['tag', input, '--queue', 'redis://127.0.0.1:1/x'], 2, /the database must be a number/u],
     [['tag', input, '--queue', url, '--workers', '2'], 2, /--workers does not apply to --queue/u],
     [['tag', input, '--queue', url, '--kg', join(root, 'kg', 'demo')], 2, /--queue needs the KG as a snapshot file or URL/u],
-    [['tag', input, '--queue', url, '--chunk-docs', '0'], 2, /--chunk-docs must be an integer ≥ 1/u],
+    [['tag', input, '--queue', url, '--chunk-docs', '0'], 2, /--chunk-docs must be an integer from 1 to 10000/u],
     [['tag', input, '--queue', 'redis://127.0.0.1:1', '--queue-timeout', '1'], 8, /tag: --queue: Redis at redis:\/\/127\.0\.0\.1:1 did not answer for 1 s/u],
     [['worker', '--queue', 'redis:/'], 2, /worker: --queue/u],
     [['worker', '--queue', url, '--stall-timeout', '10'], 2, /--stall-timeout must be an integer from 500/u],
@@ -192,4 +192,33 @@ test('tag --queue never overwrites a file by accident: --resume on a file it did
   const down = filmkw(['tag', input, '--queue', 'redis://127.0.0.1:1', '--queue-timeout', '1', '--out', mine]);
   assert.equal(down.status, 8, down.stderr);
   assert.equal(readFileSync(mine, 'utf8'), 'my own notes\n');
+});
+
+test('tag --queue carries the document context: --film-field and --title-field give the bytes of a local run, and the films the KG lacks are reported once', { skip: skip ?? false }, async () => {
+  const d = tmp();
+  const input = join(d, 'context.jsonl');
+  const texts = readFileSync(join(root, 'datasets', 'samples', 'reviews.jsonl'), 'utf8').trim().split('\n').map((l) => (JSON.parse(l) as { text: string }).text);
+  const films = ['长津湖', '没有这部电影', '', '长津湖'];
+  writeFileSync(input, texts.map((t, i) => JSON.stringify({ id: `c${i}`, text: t, meta: { film: films[i % films.length], title: i % 2 === 0 ? `标题${i}` : null } })).join('\n') + '\n');
+  const flags = ['--film-field', 'meta.film', '--title-field', 'meta.title', '--explain'];
+  const local = filmkw(['tag', input, '--id-field', 'id', '--out', join(d, 'local.jsonl'), ...flags]);
+  assert.equal(local.status, 0, local.stderr);
+  const expected = readFileSync(join(d, 'local.jsonl'), 'utf8');
+  const unknown = texts.filter((_, i) => i % 4 === 1).length;
+  assert.ok(unknown > 0);
+  const warning = `tag: WARNING: 1 film of ${unknown} record${unknown === 1 ? '' : 's'} not in the KG ("没有这部电影"); those records were tagged without their film`;
+  assert.ok(local.stderr.includes(warning), local.stderr);
+  const w = await startWorker(url, ['--name', 'ctx']);
+  try {
+    const q = filmkw(['tag', input, '--id-field', 'id', '--queue', url, '--chunk-docs', '3', '--out', join(d, 'queue.jsonl'), ...flags]);
+    assert.equal(q.status, 0, q.stderr);
+    assert.equal(readFileSync(join(d, 'queue.jsonl'), 'utf8'), expected);
+    assert.equal(q.stderr.split('\n').filter((l) => l.includes('not in the KG')).length, 1, q.stderr);
+    assert.ok(q.stderr.includes(warning), q.stderr);
+    const refused = filmkw(['tag', input, '--queue', url, '--corpus-stats', 'self']);
+    assert.equal(refused.status, 2);
+    assert.match(refused.stderr, /--queue takes --corpus-stats none or no --corpus-stats/u);
+  } finally {
+    await w.kill('SIGKILL');
+  }
 });

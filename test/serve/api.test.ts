@@ -15,6 +15,7 @@ import { runTag } from '../../src/batch/tag-run.js';
 import { startServer, type RunningServer } from '../../src/serve/server.js';
 import { loadBatch, parseTagOutput } from '../../src/serve/batch.js';
 import { FilmkwError } from '../../src/errors.js';
+import { evaluate } from '../../src/eval/metrics.js';
 
 const SAMPLES = 'datasets/samples/reviews.jsonl';
 const samples = readFileSync(SAMPLES, 'utf8')
@@ -145,7 +146,8 @@ test('POST /api/extract: errors are 400 JSON naming the field', async () => {
     [{ text: '长津湖', topK: 0 }, 'topK', /integer from 1/u],
     [{ text: '长津湖', topK: 2.5 }, 'topK', /integer/u],
     [{ text: '长津湖', explain: 'yes' }, 'explain', /true or false/u],
-    [{ text: '长津湖', options: { 'graph.window': 'wide' } }, 'options', /window/u],
+    [{ text: '长津湖', options: { 'graph.window': 'wide' } }, 'options', /^bad value for graph\.window: "wide" \(expected an integer/u],
+    [{ text: '长津湖', options: { 'prior.idf': 'none' } }, 'options', /^bad value for prior\.idf: "none" \(expected 'off' \| 'multiply'\)$/u],
     [{ text: '长津湖', options: { 'no.such': 1 } }, 'options', /no\.such|unknown/u],
     [{ text: '长津湖', options: [1] }, 'options', /object/u],
     ['{"text": ', undefined, /must be JSON/u],
@@ -277,6 +279,16 @@ test('batch: only the files given, filters, most frequent keywords, gold hits', 
   );
   assert.ok(byName.json.matched >= 1);
   assert.equal((await call(`/api/batch/0?entity=${encodeURIComponent('没有这个人')}`)).json.matched, 0);
+  // scores against the gold keywords: filmkw eval's protocol at K = the run's top K, for the file and the filtered records
+  const judged = (ls: typeof lines) => ls.map((l) => ({ id: l.id, gold: samples.find((x) => x.id === l.id)!.tag, predicted: l.keywords.map((k: { word: string }) => k.word) }));
+  const want = (ls: typeof lines) => {
+    const e = evaluate(judged(ls), { ks: [5] });
+    const r4 = (x: { p: number; r: number; f1: number }) => ({ p: Math.round(x.p * 1e4) / 1e4, r: Math.round(x.r * 1e4) / 1e4, f1: Math.round(x.f1 * 1e4) / 1e4 });
+    return { docs: ls.length, k: 5, macro: r4(e.macro['5']), micro: r4(e.micro['5']) };
+  };
+  assert.deepEqual(page.json.scores, { file: want(lines), matched: want(lines) });
+  assert.deepEqual(filtered.json.scores, { file: want(lines), matched: want(lines.filter((l) => l.keywords.some((k: { word: string }) => k.word.includes('长津湖')))) });
+  assert.ok(page.json.scores.file.macro.f1 > 0.3, 'the samples are tagged well');
   for (const path of ['/api/batch/1', '/api/batch/..%2F..%2Fetc%2Fpasswd', '/api/batch/-1']) {
     const r = await call(path);
     assert.equal(r.status, 404, path);
@@ -295,4 +307,36 @@ test('batch files: a bad line is an error naming file, line and field', async ()
   writeFileSync(other, '{"id":"zzz","keywords":[]}\n');
   await assert.rejects(loadBatch({ files: [other], input: SAMPLES, idField: 'id' }), /no record id of .*other\.jsonl is in --input/u);
   await assert.rejects(loadBatch({ files: [join(dir, 'missing.jsonl')] }), /cannot read .*missing\.jsonl \(ENOENT\)/u);
+});
+
+test('the document context: film and title go to the extractor (the answer says how the KG resolved the film); the film picker searches films only; bad values are 400 naming the field', async () => {
+  const text = samples[0].text;
+  const kgFilm = await call('/api/extract', { text, film: '长津湖', title: '透过伍万里的眼睛看长津湖' });
+  assert.equal(kgFilm.status, 200);
+  assert.deepEqual(kgFilm.json.film, { value: '长津湖', id: 'movie/name/长津湖', name: '长津湖' });
+  // the same keywords as the library given the same context
+  const ex = createExtractor({ preset: 'filmkw-rerank', kg });
+  const expected = JSON.parse(keywordsJson(ex.extract(text, { topK: 5, explain: true, film: '长津湖', title: '透过伍万里的眼睛看长津湖' }), true)) as { word: string }[];
+  assert.deepEqual(kgFilm.json.keywords.map((k: { word: string }) => k.word), expected.map((k) => k.word));
+  const byId = await call('/api/extract', { text, film: 'movie/name/长津湖' });
+  assert.equal(byId.json.film.id, 'movie/name/长津湖', 'a KG film id, as the picker gives it');
+  const unknown = await call('/api/extract', { text, film: '没有这部电影' });
+  assert.deepEqual(unknown.json.film, { value: '没有这部电影', id: null, name: null });
+  const none = await call('/api/extract', { text, film: '  ' });
+  assert.equal(none.json.film, undefined, 'a blank film is no film');
+  const compare = await call('/api/compare', { text, presets: ['filmkw', 'filmkw-rerank'], film: '长津湖' });
+  assert.equal(compare.status, 200);
+  assert.equal(compare.json.results[1].film.id, 'movie/name/长津湖');
+  for (const [body, field] of [[{ text, film: 5 }, 'film'], [{ text, title: ['x'] }, 'title'], [{ text, film: 'x'.repeat(501) }, 'film']] as const) {
+    const r = await call('/api/extract', body);
+    assert.equal(r.status, 400, JSON.stringify(body).slice(0, 60));
+    assert.equal(r.json.field, field);
+  }
+  const films = await call('/api/kg/search?q=长津湖&kind=Movie');
+  assert.ok(films.json.matches.length > 0 && films.json.matches.every((m: { kind: string }) => m.kind === 'Movie'));
+  assert.deepEqual((await call('/api/kg/search?q=吴京&kind=Movie')).json.matches, [], 'a person is no film');
+  assert.equal((await call('/api/kg/search?q=吴京')).json.matches[0].kind, 'Person');
+  const bad = await call('/api/kg/search?q=长津湖&kind=Film');
+  assert.equal(bad.status, 400);
+  assert.equal(bad.json.field, 'kind');
 });

@@ -1,7 +1,26 @@
 // Batch view: the tag outputs given to `filmkw serve --files`: records page by page, filtered by
 // keyword or entity, with the most frequent keywords of the (filtered) corpus; gold hits marked.
-import { api, byId, chip, clear, h, kindOf, showError } from './dom.js';
+import { api, byId, chip, clear, fmt, h, kindOf, showError } from './dom.js';
 import type { BatchPage } from './types.js';
+
+type Scores = NonNullable<NonNullable<BatchPage['scores']>['file']>;
+
+/** One line of scores: F1, P and R at the run's K, macro over the records with gold (micro F1 after). */
+function scoreLine(what: string, s: Scores): string {
+  return `${what}: F1@${s.k} ${fmt(s.macro.f1)} · P ${fmt(s.macro.p)} · R ${fmt(s.macro.r)} (macro over ${s.docs} record${s.docs === 1 ? '' : 's'} with gold; micro F1 ${fmt(s.micro.f1)})`;
+}
+
+/** The file's scores against its gold keywords, and those of the filtered records when a filter is on. */
+function renderScores(page: BatchPage): void {
+  const box = byId('batch-scores');
+  const s = page.scores;
+  if (!s?.file) {
+    box.replaceChildren();
+    return;
+  }
+  box.replaceChildren(h('div', { 'data-scope': 'file' }, scoreLine('this file', s.file)));
+  if (page.matched < page.total) box.append(h('div', { 'data-scope': 'matched' }, s.matched ? scoreLine('the records shown', s.matched) : 'the records shown: none has gold keywords'));
+}
 
 const PAGE = 25;
 
@@ -30,6 +49,7 @@ export class BatchView {
     const page = await api<BatchPage>(`/api/batch/${file}?${q}`);
     this.offset = page.offset;
     byId('batch-count').replaceChildren(`${page.matched} of ${page.total} record(s)${page.matched ? `, ${page.offset + 1}–${Math.min(page.matched, page.offset + PAGE)} shown` : ''}`);
+    renderScores(page);
     const table = byId('batch-records');
     clear(table);
     table.append(h('tr', {}, h('th', {}, 'id'), h('th', {}, 'keywords'), h('th', {}, '')));

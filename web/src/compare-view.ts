@@ -12,8 +12,10 @@ interface CompareResult {
   hits?: string[][];
 }
 
-export async function runCompare(body: Record<string, unknown>): Promise<CompareResult> {
+/** Compare the presets and draw the columns, unless `isCurrent()` says the input changed meanwhile. */
+export async function runCompare(body: Record<string, unknown>, isCurrent: () => boolean = () => true): Promise<CompareResult> {
   const r = await api<CompareResult>('/api/compare', body);
+  if (!isCurrent()) return r;
   const out = byId('compare-out');
   out.style.gridTemplateColumns = `repeat(${r.results.length}, minmax(0, 1fr))`;
   out.replaceChildren(...r.results.map((res, i) => column(res, r.only[i], i > 0 ? r.added[i] : null, r.hits?.[i], r.gold)));

@@ -87,3 +87,43 @@ export function chip(text: string, kind: string): HTMLElement {
 }
 
 export const fmt = (x: number | undefined): string => (x === undefined ? '–' : Number.isInteger(x) ? String(x) : Math.abs(x) >= 100 ? x.toFixed(1) : Math.abs(x) >= 1 ? x.toFixed(3) : x.toPrecision(3));
+
+/**
+ * Run `work` as a busy step: the `buttons` disabled, `progress` shown with `label` and the seconds so far
+ * (an indeterminate bar: one request has no steps to count), the element `dim` marked as out of date
+ * until the work ends. Everything is restored however the work ends.
+ */
+export async function busy<T>(what: { buttons: readonly string[]; progress: HTMLElement; label: string; dim?: HTMLElement }, work: () => Promise<T>): Promise<T> {
+  const buttons = what.buttons.map((id) => byId<HTMLButtonElement>(id));
+  for (const b of buttons) b.disabled = true;
+  const t0 = performance.now();
+  const text = h('span', {}, `${what.label}…`);
+  what.progress.replaceChildren(h('progress', {}), ' ', text);
+  what.progress.hidden = false;
+  what.dim?.classList.add('stale');
+  const timer = setInterval(() => (text.textContent = `${what.label}… ${Math.round((performance.now() - t0) / 1000)} s`), 1000);
+  try {
+    return await work();
+  } finally {
+    clearInterval(timer);
+    for (const b of buttons) b.disabled = false;
+    what.progress.hidden = true;
+    what.progress.replaceChildren();
+    what.dim?.classList.remove('stale');
+  }
+}
+
+/**
+ * The latest of a kind of request: `start()` returns a ticket, `current(ticket)` whether no newer request
+ * started since. An answer that arrives after a newer request started is dropped, so a view never shows
+ * the answer to an input it no longer has.
+ */
+export class Latest {
+  private n = 0;
+  start(): number {
+    return ++this.n;
+  }
+  current(ticket: number): boolean {
+    return ticket === this.n;
+  }
+}

@@ -79,6 +79,29 @@ export function buildGraph(result: ExtractResult): Graph<NodeAttrs, EdgeAttrs> {
   return g;
 }
 
+/** What each node colour means, in plain words (the kinds of dom.ts KIND_COLOURS). */
+export const NODE_KIND_WORDS: Readonly<Record<string, string>> = Object.freeze({
+  Movie: 'film (KG)',
+  Person: 'person (KG)',
+  Character: 'character (KG)',
+  Genre: 'genre (KG)',
+  phrase: 'keyphrase',
+  word: 'other word',
+});
+
+/** The legend of node colours: the kinds present in this graph, then what size and ring mean. */
+function renderNodeLegend(result: ExtractResult): void {
+  const kinds = new Set(result.nodes.map((n) => kindOf(n)));
+  const items = Object.keys(NODE_KIND_WORDS)
+    .filter((k) => kinds.has(k))
+    .map((k) => {
+      const dot = h('i', { class: 'dot' });
+      dot.style.background = KIND_COLOURS[k]; // through the CSSOM: the page's CSP allows no style attribute
+      return h('span', { class: 'node-kind', 'data-kind': k }, dot, NODE_KIND_WORDS[k]);
+    });
+  byId('node-legend').replaceChildren(h('b', {}, 'Node colour: '), ...items);
+}
+
 export class GraphView {
   private sigma: Sigma<NodeAttrs, EdgeAttrs> | null = null;
   private graph: Graph<NodeAttrs, EdgeAttrs> | null = null;
@@ -100,12 +123,26 @@ export class GraphView {
   private drawn: Graph<NodeAttrs, EdgeAttrs> | null = null;
   private zoomedIn = false;
 
+  /** Forget the result (a new text, not tagged yet): the canvas and the node panel are emptied. */
+  clear(): void {
+    this.result = null;
+    this.graph = null;
+    this.drawn = null;
+    this.selected = null;
+    this.sigma?.kill();
+    this.sigma = null;
+    clear(byId('sigma'));
+    clear(byId('node-info'));
+    clear(byId('node-legend'));
+  }
+
   /** Keep the result; the graph is laid out now and drawn when the view is visible. */
   set(result: ExtractResult): void {
     this.result = result;
     this.graph = buildGraph(result);
     this.selected = null;
     clear(byId('node-info'));
+    renderNodeLegend(result);
   }
 
   /** Draw (the container must be visible); resolves after the first frame. One sigma instance is kept. */

@@ -1,6 +1,7 @@
 // Text view: the document with every candidate occurrence marked, the top-K keywords highlighted by
 // rank and coloured by kind, the keyword list, and the explain parts on hover.
 import { append, byId, chip, clear, fmt, h, kindOf, KIND_COLOURS } from './dom.js';
+import { FEATURE_GLOSSARY, TERM_GLOSSARY } from '../../src/pipeline/glossary.js';
 import type { ExtractResult, Keyword } from './types.js';
 
 export interface TextViewHooks {
@@ -11,6 +12,7 @@ export interface TextViewHooks {
 /** Render the document and the keyword list. */
 export function renderText(text: string, result: ExtractResult, hooks: TextViewHooks): void {
   const doc = byId('doc');
+  resetExplain();
   const byRank = new Map(result.keywords.map((k) => [k.rank, k]));
   const frag = document.createDocumentFragment();
   const firstSeen = new Set<number>();
@@ -106,39 +108,75 @@ export function renderText(text: string, result: ExtractResult, hooks: TextViewH
   doc.onmouseleave = () => (tip.hidden = true);
 }
 
+const EXPLAIN_PLACEHOLDER = 'Hover a marked word to see what lifted it.';
+
+/** Empty the Text view (a new text not tagged yet): document, keyword list, legend, explain panel, tooltip. */
+export function clearText(): void {
+  for (const id of ['doc', 'keywords', 'legend']) clear(byId(id));
+  resetExplain();
+  byId('tip').hidden = true;
+}
+
+/** The explain panel back to its placeholder (a new document: no keyword of it is hovered yet). */
+function resetExplain(): void {
+  const box = byId('explain');
+  box.classList.add('muted');
+  box.replaceChildren(EXPLAIN_PLACEHOLDER);
+}
+
 function showExplain(k: Keyword): void {
   const box = byId('explain');
   box.classList.remove('muted');
   box.replaceChildren(explainBlock(k));
 }
 
-/** The `--explain` parts of a keyword as a small table. */
+/** A term of the explain output with its glossary sentence as the tooltip (src/pipeline/glossary.ts). */
+export function term(key: keyof typeof TERM_GLOSSARY & string, text = TERM_GLOSSARY[key].label): HTMLElement {
+  return h('span', { class: 'term', title: TERM_GLOSSARY[key].means, 'data-term': key }, text);
+}
+
+/** A re-ranker feature's name with its glossary sentence as the tooltip. */
+function featureName(feature: string): HTMLElement {
+  const gloss = (FEATURE_GLOSSARY as Record<string, { means: string } | undefined>)[feature];
+  return h('span', { class: 'term', title: gloss?.means, 'data-feature': feature }, feature);
+}
+
+/** The `--explain` parts of a keyword: the sentence that reads them, then the parts as small tables. */
 export function explainBlock(k: Keyword): DocumentFragment {
   const f = document.createDocumentFragment();
   const e = k.explain;
-  append(f, h('b', {}, `${k.rank}. ${k.word}`), ' ', k.kind ? `(${k.kind})` : e?.phrase ? '(phrase)' : '', h('br'), `score ${fmt(k.score)}`);
+  append(f, h('b', {}, `${k.rank}. ${k.word}`), ' ', k.kind ? `(${k.kind})` : e?.phrase ? '(phrase)' : '', h('br'));
+  if (e?.why) f.append(h('div', { class: 'why' }, e.why));
+  append(f, term('score'), ` ${fmt(k.score)}`);
   if (!e) return f;
-  const graphScore = e.rank === undefined ? '' : `rank ${fmt(e.rank)}${e.idf !== undefined ? ` × idf ${fmt(e.idf)}` : ''}`;
+  const graphScore = e.rank === undefined ? null : h('span', {}, term('rank'), ` ${fmt(e.rank)}`, ...(e.idf !== undefined ? [' × ', term('idf'), ` ${fmt(e.idf)}`] : []));
   // under the re-ranker (filmkw-rerank) the score is the model's σ(logit); the graph score is one of its inputs
-  if (e.rerank) append(f, ` = σ(logit ${fmt(e.rerank.logit)})`, graphScore ? ` · graph score ${graphScore}` : '');
-  else if (graphScore) append(f, ` = ${graphScore}`);
-  append(f, h('br'), `edges: co-occurrence ${fmt(e.cooc)} · KG ${fmt(e.kg)} · semantic ${fmt(e.sem)}`, e.position !== undefined ? ` · position ${fmt(e.position)}` : '');
-  if (e.phrase) append(f, h('br'), `phrase of ${e.phrase.words.map((w) => `${w.word} (${fmt(w.score)})`).join(' + ')}, ${e.phrase.occurrences}× in the text`);
+  if (e.rerank) append(f, ' = ', term('sigmoid', 'σ'), '(', term('logit'), ` ${fmt(e.rerank.logit)})`, graphScore ? ' · ' : '', graphScore);
+  else if (graphScore) append(f, ' = ', graphScore);
+  append(f, h('br'), 'edges: ', term('cooc'), ` ${fmt(e.cooc)} · `, term('kg'), ` ${fmt(e.kg)} · `, term('sem'), ` ${fmt(e.sem)}`, e.position !== undefined ? h('span', {}, ' · ', term('position'), ` ${fmt(e.position)}`) : null);
+  if (e.phrase) append(f, h('br'), term('phrase'), ` of ${e.phrase.words.map((w) => `${w.word} (${fmt(w.score)})`).join(' + ')}, ${e.phrase.occurrences}× in the text`);
   if (e.neighbours.length > 0) {
-    const table = h('table', {}, h('tr', {}, h('th', {}, 'neighbour'), h('th', {}, 'co-oc'), h('th', {}, 'KG'), h('th', {}, 'sem')));
+    const table = h('table', {}, h('tr', {}, h('th', {}, term('neighbours', 'neighbour')), h('th', {}, term('cooc', 'co-oc')), h('th', {}, term('kg')), h('th', {}, term('sem', 'sem'))));
     for (const n of e.neighbours) table.append(h('tr', {}, h('td', {}, n.word), h('td', {}, fmt(n.cooc)), h('td', {}, fmt(n.kg)), h('td', {}, fmt(n.sem))));
     f.append(table);
   }
   if (e.rerank) {
     // the largest contributions to the logit (the list is sorted by |contribution|)
     const shown = e.rerank.features.slice(0, RERANK_SHOWN);
-    const table = h('table', { class: 'rerank' }, h('tr', {}, h('th', {}, 're-ranker feature'), h('th', {}, 'value'), h('th', {}, 'logit +')));
-    for (const c of shown) table.append(h('tr', {}, h('td', {}, c.feature), h('td', {}, fmt(c.value)), h('td', {}, fmt(c.contribution))));
+    const table = h('table', { class: 'rerank' }, h('tr', {}, h('th', {}, 're-ranker feature'), h('th', {}, term('value')), h('th', {}, term('logit', 'logit'), ' +')));
+    for (const c of shown) table.append(h('tr', {}, h('td', {}, featureName(c.feature)), h('td', {}, fmt(c.value)), h('td', {}, fmt(c.contribution))));
     const rest = e.rerank.features.slice(RERANK_SHOWN).reduce((a, c) => a + c.contribution, 0);
-    append(f, h('br'), `logit = bias ${fmt(e.rerank.bias)} + Σ contributions${e.rerank.features.length > RERANK_SHOWN ? ` (${e.rerank.features.length - RERANK_SHOWN} more: ${fmt(rest)})` : ''}`);
+    append(f, h('br'), term('logit'), ' = ', term('bias'), ` ${fmt(e.rerank.bias)} + Σ `, term('contribution', 'contributions'), e.rerank.features.length > RERANK_SHOWN ? ` (${e.rerank.features.length - RERANK_SHOWN} more: ${fmt(rest)})` : '');
     f.append(table);
   }
   return f;
+}
+
+/** The glossary panel under the explain panel: every explain term and re-ranker feature in plain words. */
+export function renderGlossary(): void {
+  const list = byId('glossary-list');
+  const rows: [string, string][] = [...Object.values(TERM_GLOSSARY).map((t): [string, string] => [t.label, t.means]), ...Object.entries(FEATURE_GLOSSARY).map(([name, g]): [string, string] => [name, g.means])];
+  list.replaceChildren(...rows.flatMap(([name, means]) => [h('dt', {}, name), h('dd', {}, means)]));
 }
 
 /** How many of the re-ranker's feature contributions the explain block lists. */

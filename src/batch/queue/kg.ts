@@ -10,11 +10,11 @@
  */
 import { createWriteStream, existsSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { FilmkwError, inputError, usageError } from '../../errors.js';
-import { readSnapshotHeader } from '../../kg/snapshot.js';
+import { MAX_SNAPSHOT_BYTES, readSnapshotHeader, SNAPSHOT_MAGIC } from '../../kg/snapshot.js';
 import { loadTagKg, prepareWorkerKg } from '../kg-source.js';
 import type { KgLocation } from './protocol.js';
 
@@ -40,23 +40,76 @@ function fetchFailure(err: unknown): string {
   return text;
 }
 
-/** Download a snapshot to `file` (via a temporary name, so a partial download is never used). */
+/**
+ * Bounds of a KG download (submitter and workers alike): the snapshot bound of src/kg/snapshot.ts, a
+ * deadline for the whole transfer, and the snapshot's magic bytes checked on the first bytes received, so
+ * a URL that serves anything else (a 3 GB file, an HTML page) is dropped at once instead of after the whole
+ * body. The deadline can be changed with FILMKW_KG_DOWNLOAD_TIMEOUT_MS.
+ */
+export const KG_DOWNLOAD = Object.freeze({ maxBytes: MAX_SNAPSHOT_BYTES, timeoutMs: 600_000 });
+
+function downloadTimeoutMs(): number {
+  const raw = process.env.FILMKW_KG_DOWNLOAD_TIMEOUT_MS;
+  if (raw === undefined || raw === '') return KG_DOWNLOAD.timeoutMs;
+  const n = Number(raw);
+  if (!/^\d+$/u.test(raw) || n < 1) throw usageError(`FILMKW_KG_DOWNLOAD_TIMEOUT_MS must be a positive integer (milliseconds), got ${JSON.stringify(raw)}`);
+  return n;
+}
+
+/** The body of `res`, checked as it streams: magic bytes first, then the size bound. */
+async function* checkedBody(res: Response, url: string): AsyncGenerator<Buffer> {
+  let seen = 0;
+  let head = Buffer.alloc(0);
+  for await (const part of Readable.fromWeb(res.body as import('node:stream/web').ReadableStream)) {
+    const chunk = part as Buffer;
+    seen += chunk.length;
+    if (seen > KG_DOWNLOAD.maxBytes) throw inputError(`KG ${url}: download stopped: more than ${KG_DOWNLOAD.maxBytes} bytes, the bound of a snapshot`);
+    if (head.length < SNAPSHOT_MAGIC.length) {
+      head = Buffer.concat([head, chunk]);
+      if (head.length >= SNAPSHOT_MAGIC.length && head.toString('latin1', 0, SNAPSHOT_MAGIC.length) !== SNAPSHOT_MAGIC) {
+        throw inputError(`KG ${url}: not a filmkw KG snapshot (it starts with ${JSON.stringify(head.toString('latin1', 0, 8))}, not ${SNAPSHOT_MAGIC}); download stopped`);
+      }
+    }
+    yield chunk;
+  }
+}
+
+/** Download a snapshot to `file` (via a temporary name, so a partial download is never used), within {@link KG_DOWNLOAD}. */
 async function download(url: string, file: string): Promise<void> {
+  const timeoutMs = downloadTimeoutMs();
+  const signal = AbortSignal.timeout(timeoutMs);
+  const timedOut = () => inputError(`KG ${url}: download stopped: not complete after ${timeoutMs} ms (FILMKW_KG_DOWNLOAD_TIMEOUT_MS)`);
   let res: Response;
   try {
-    res = await fetch(url);
+    res = await fetch(url, { signal, redirect: 'follow' });
   } catch (err) {
+    if (signal.aborted) throw timedOut();
     throw inputError(`KG ${url}: download failed: ${fetchFailure(err)}`, err);
   }
   if (!res.ok || !res.body) throw inputError(`KG ${url}: download failed: HTTP ${res.status}`);
+  const length = Number(res.headers.get('content-length') ?? NaN);
+  if (length > KG_DOWNLOAD.maxBytes) {
+    await res.body.cancel().catch(() => undefined);
+    throw inputError(`KG ${url}: ${length} bytes, over the ${KG_DOWNLOAD.maxBytes}-byte bound of a snapshot; not downloaded`);
+  }
   const tmp = `${file}.${process.pid}.part`;
   try {
-    await pipeline(Readable.fromWeb(res.body as import('node:stream/web').ReadableStream), createWriteStream(tmp));
+    await pipeline(checkedBody(res, url), createWriteStream(tmp));
     renameSync(tmp, file);
   } catch (err) {
     rmSync(tmp, { force: true });
+    if (signal.aborted) throw timedOut();
+    if (err instanceof FilmkwError) throw err;
     throw inputError(`KG ${url}: download failed: ${(err as Error).message}`, err);
   }
+}
+
+/** `name` inside the download cache; throws if it would resolve outside it (never delete or write elsewhere). */
+function inCache(name: string): string {
+  const dir = resolve(cacheDir());
+  const file = resolve(dir, name);
+  if (dirname(file) !== dir) throw new Refusal(`refusing the cache file name ${JSON.stringify(name)} (outside the cache)`);
+  return file;
 }
 
 const cacheDir = () => join(process.env.FILMKW_CACHE_DIR ?? join(tmpdir(), `filmkw-cache-${process.getuid?.() ?? 'u'}`), 'queue-kg');
@@ -66,7 +119,7 @@ export async function describeKg(opts: { kg?: string; neo4j?: boolean; onProgres
   if (opts.kg !== undefined && opts.neo4j) throw usageError('tag: give --kg or --neo4j, not both');
   if (opts.kg !== undefined && isUrl(opts.kg)) {
     mkdirSync(cacheDir(), { recursive: true });
-    const file = join(cacheDir(), `submit-${process.pid}.fkg`);
+    const file = inCache(`submit-${process.pid}.fkg`);
     try {
       await download(opts.kg, file);
       return { hash: (await readSnapshotHeader(file)).contentHash, location: { kind: 'url', url: opts.kg }, source: opts.kg };
@@ -113,11 +166,13 @@ export async function workerSnapshot(hash: string, location: KgLocation, localKg
   switch (location.kind) {
     case 'snapshot':
       if (!existsSync(location.path)) throw new Refusal(`the run's KG snapshot ${location.path} is not on this machine (give the worker --kg FILE with a copy)`);
+      // readSnapshotHeader opens it without blocking and refuses anything but a regular file of bounded size
       await check(location.path, location.path);
       return { snapshot: location.path, cleanup() {} };
     case 'url': {
+      if (!/^[0-9a-f]{64}$/u.test(hash)) throw new Refusal(`malformed KG content hash ${JSON.stringify(hash.slice(0, 80))}`);
       mkdirSync(cacheDir(), { recursive: true });
-      const file = join(cacheDir(), `${hash}.fkg`);
+      const file = inCache(`${hash}.fkg`);
       if (!existsSync(file)) {
         try {
           await download(location.url, file);

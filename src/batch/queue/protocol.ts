@@ -35,6 +35,8 @@ export interface ChunkOptions {
   backend?: SegmenterBackend;
   topK?: number;
   explain: boolean;
+  /** `none`: tag without corpus statistics; absent: the extractor's default (the table shipped with the build). */
+  corpusStats?: 'none';
 }
 
 /** The data of one chunk job. */
@@ -53,6 +55,8 @@ export interface ChunkJob {
 export interface ChunkResult {
   lines: string;
   worker: string;
+  /** The film values of the chunk's records that the KG did not know, one per such record (the submitter reports them once). */
+  unknownFilms?: string[];
 }
 
 export const jobId = (run: string, chunk: number) => `${run}-${chunk}`;

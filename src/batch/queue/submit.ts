@@ -26,9 +26,10 @@ import { FilmkwError, usageError } from '../../errors.js';
 import { encodingWarning, readRecords, type InputRecord, type ReadStats } from '../../io/readers.js';
 import { lockOutput } from '../../util/files.js';
 import { flattenIdentity, progressPath, removeProgress, type InputIdentity } from '../resume.js';
-import { checkpointer, checkRun, openOutput, resolveTagOptions, summaryLine, type CheckedRun, type Sink, type TagRunOptions, type TagRunSummary } from '../tag-run.js';
+import { checkpointer, checkRun, openOutput, resolveTagOptions, summaryLine, unknownFilmCounter, unknownFilmsWarning, type CheckedRun, type Sink, type TagRunOptions, type TagRunSummary } from '../tag-run.js';
 import { closeQueue, lastRedisError, redisClient, retrying } from './connection.js';
 import { describeKg } from './kg.js';
+import { checkChunkResult, MAX_CHUNK_DOCS } from './schema.js';
 import { checkRedisUrl, codeVersion, jobId, PROTOCOL_VERSION, QUEUE_NAME, showUrl, type ChunkJob, type ChunkOptions, type ChunkResult } from './protocol.js';
 
 export interface QueueTagOptions extends Omit<TagRunOptions, 'workers' | 'ordered' | 'factory'> {
@@ -59,6 +60,8 @@ export const DEFAULT_CHUNK_DOCS = 256;
 export const DEFAULT_WINDOW = 64;
 /** Defaults of {@link QueueTagOptions}' own options (frozen). */
 export const QUEUE_TAG_DEFAULTS = Object.freeze({ chunkDocs: DEFAULT_CHUNK_DOCS, window: DEFAULT_WINDOW, timeoutMs: 60_000, pollMs: 100 });
+/** Upper bounds of the queue options (issue 26; `--chunk-docs` is bounded by schema.ts MAX_CHUNK_DOCS, which workers accept). */
+export const QUEUE_LIMITS = Object.freeze({ window: 10_000, timeoutMs: 24 * 3600 * 1000 });
 /** Length of BullMQ's event stream (see runQueueTag). */
 export const EVENTS_MAX_LEN = 100;
 /** Jobs of an abandoned run are removed by Redis after this many seconds (resume before that). */
@@ -99,6 +102,8 @@ interface Pending {
   id: string;
   records: InputRecord[];
   data: ChunkJob;
+  /** A malformed result was refused once and the chunk enqueued again. */
+  redone?: boolean;
 }
 
 
@@ -110,7 +115,15 @@ export async function runQueueTag(o: QueueTagOptions): Promise<QueueTagSummary> 
   const window = o.window ?? QUEUE_TAG_DEFAULTS.window;
   const timeoutMs = o.timeoutMs ?? QUEUE_TAG_DEFAULTS.timeoutMs;
   const pollMs = o.pollMs ?? QUEUE_TAG_DEFAULTS.pollMs;
-  for (const [k, v] of [['--chunk-docs', C], ['--queue-window', window]] as const) if (!Number.isInteger(v) || v < 1) throw usageError(`tag: ${k} must be an integer ≥ 1, got ${v}`);
+  for (const [k, v, max] of [
+    ['--chunk-docs', C, MAX_CHUNK_DOCS],
+    ['--queue-window', window, QUEUE_LIMITS.window],
+  ] as const) {
+    if (!Number.isInteger(v) || v < 1 || v > max) throw usageError(`tag: ${k} must be an integer from 1 to ${max}, got ${v}`);
+  }
+  if (!Number.isInteger(timeoutMs) || timeoutMs < 1000 || timeoutMs > QUEUE_LIMITS.timeoutMs) {
+    throw usageError(`tag: --queue-timeout must be a whole number of seconds from 1 to ${QUEUE_LIMITS.timeoutMs / 1000} (how long Redis may stay unreachable), got ${timeoutMs / 1000}`);
+  }
   const checked = checkRun(o);
   const { stdin, maxRecordBytes } = checked;
   // One run per output: a second run on the same --out (and its checkpoint) fails naming the first.
@@ -131,7 +144,8 @@ async function submitLocked(
   const resolved = resolveTagOptions(o);
   const explain = o.explain === true;
   const kg = await describeKg({ kg: o.kg, neo4j: o.neo4j, onProgress: (m) => stderr.write(`${m}\n`) });
-  const options: ChunkOptions = { preset: o.preset, overrides: o.overrides, backend: o.backend, topK: o.topK, explain };
+  if (o.corpusStats !== undefined && o.corpusStats !== 'none') throw usageError('tag: --queue takes --corpus-stats none or no --corpus-stats (the workers use the table shipped with their build); for a table of your own, tag without --queue');
+  const options: ChunkOptions = { preset: o.preset, overrides: o.overrides, backend: o.backend, topK: o.topK, explain, ...(o.corpusStats === 'none' ? { corpusStats: 'none' as const } : {}) };
   const code = codeVersion();
 
   const client = redisClient(url);
@@ -158,6 +172,9 @@ async function submitLocked(
         format: o.format,
         textField: o.textField ?? null,
         idField: o.idField ?? null,
+        filmField: o.filmField ?? null,
+        titleField: o.titleField ?? null,
+        corpusStats: o.corpusStats ?? 'default',
         encoding: o.encoding ?? null,
         maxRecordBytes,
         topK: o.topK ?? null,
@@ -186,7 +203,8 @@ async function submitLocked(
     // Read, enqueue, collect.
     const t0 = Date.now();
     const stats: ReadStats = { invalidUtf8: 0 };
-    const it = readRecords(o.input, { format: o.format, textField: o.textField, idField: o.idField, encoding: o.encoding, maxRecordBytes, stats })[Symbol.asyncIterator]();
+    const it = readRecords(o.input, { format: o.format, textField: o.textField, idField: o.idField, filmField: o.filmField, titleField: o.titleField, encoding: o.encoding, maxRecordBytes, stats, onNote: (m) => stderr.write(`${m}\n`) })[Symbol.asyncIterator]();
+    const unknownFilms = unknownFilmCounter();
     const startChunk = Math.floor(resumed / chunkDocs);
     let skipLines = resumed - startChunk * chunkDocs;
     for (let i = 0; i < startChunk * chunkDocs; i++) {
@@ -226,7 +244,7 @@ async function submitLocked(
       return true;
     };
     // The output lines of the oldest chunk, once it is done.
-    const collect = async (p: Pending): Promise<string> => {
+    const collect = async (p: Pending): Promise<ChunkResult> => {
       for (;;) {
         const state = await redis(`reading chunk ${p.chunk}`, () => queue.getJobState(p.id));
         if (state !== 'completed' && state !== 'failed' && state !== 'unknown') {
@@ -245,7 +263,20 @@ async function submitLocked(
         }
         if (job.finishedOn) {
           const r = job.returnvalue as ChunkResult | null;
-          if (r && typeof r.lines === 'string') return r.lines;
+          if (r && typeof r === 'object' && !job.failedReason) {
+            // untrusted too: one JSON line per record, the ids and order as sent (schema.ts), or nothing is written
+            const bad = checkChunkResult(r, p.records);
+            if (bad === null) return r;
+            const by = typeof r.worker === 'string' ? ` from worker ${r.worker.slice(0, 200)}` : '';
+            if (!p.redone) {
+              p.redone = true;
+              stderr.write(`tag: chunk ${p.chunk}: the result${by} is malformed (${bad}); the chunk is tagged again\n`);
+              await redis(`removing chunk ${p.chunk}`, () => queue.remove(p.id));
+              await add(p);
+              continue;
+            }
+            throw new FilmkwError('QUEUE', `tag: chunk ${p.chunk} (input lines ${p.records[0].line}–${p.records[p.records.length - 1].line}): the result${by} is malformed again (${bad}); nothing of it was written; check the workers and run the same command with --resume`);
+          }
           s.failed++;
           const lines = p.records.map((x) => x.line);
           throw new FilmkwError(
@@ -278,9 +309,12 @@ async function submitLocked(
         while (!inputDone && inflight.length < window) if (!(await enqueue())) break;
         const head = inflight[0];
         if (!head) break;
-        let text = await collect(head);
+        const result = await collect(head);
+        let text = result.lines;
         inflight.shift();
         let n = head.records.length;
+        // a resumed chunk's skipped lines may count a film twice: the warning is about the run, not a tally
+        for (const film of Array.isArray(result.unknownFilms) ? result.unknownFilms : []) if (typeof film === 'string') unknownFilms.add(film);
         if (skipLines > 0) {
           // a resumed run: the first lines of this chunk are already in the output
           let cut = 0;
@@ -329,6 +363,8 @@ async function submitLocked(
     }
     const warning = encodingWarning(stats);
     if (warning) stderr.write(`${warning}\n`);
+    const unknown = unknownFilms.result();
+    if (unknown) stderr.write(`${unknownFilmsWarning(unknown)}\n`);
     const seconds = (Date.now() - t0) / 1000;
     return {
       records: s.records,
@@ -343,6 +379,7 @@ async function submitLocked(
       setupSeconds,
       seconds,
       docsPerSecond: seconds > 0 ? s.documents / seconds : 0,
+      ...(unknown ? { unknownFilms: unknown } : {}),
       run,
       chunks: nextChunk - startChunk,
       enqueued: s.enqueued,

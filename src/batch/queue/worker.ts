@@ -4,7 +4,9 @@
  * jobs keep the same ones). Always threads, even for one: the main thread stays free to renew the job
  * locks, so a long chunk is never taken for a dead worker.
  *
- * Each job is checked first: protocol and code version (codeVersion(): package version + hash of the
+ * Each job is untrusted input: its whole payload is validated against the schema of schema.ts first (a
+ * malformed job is refused alone, the worker takes the next), KG paths are opened only as regular files
+ * of bounded size and KG URLs downloaded within a size bound and a deadline (kg.ts). Then: protocol and code version (codeVersion(): package version + hash of the
  * build) must equal the submitter's, and the KG the worker can load must have the content hash of the
  * job. Otherwise the chunk is refused loudly: the job fails with the reason (UnrecoverableError, never
  * retried by another attempt), the reason is printed, and on a code mismatch the worker stops, since it
@@ -27,6 +29,7 @@ import type { TagExtractorArgs } from '../tag-extractor.js';
 import { connection } from './connection.js';
 import { Refusal, workerSnapshot } from './kg.js';
 import { codeVersion, PROTOCOL_VERSION, QUEUE_NAME, showUrl, type ChunkJob, type ChunkResult } from './protocol.js';
+import { parseChunkJob } from './schema.js';
 
 export interface QueueWorkerOptions {
   /** Redis URL. */
@@ -84,7 +87,7 @@ export async function runQueueWorker(o: QueueWorkerOptions): Promise<QueueWorker
       if (old) await (await old.pool.catch(() => null))?.close();
       const kg = await workerSnapshot(job.kg.hash, job.kg.location, o.kg);
       try {
-        const args: TagExtractorArgs = { preset: job.options.preset, overrides: job.options.overrides, backend: job.options.backend, cacheDir: o.cacheDir === undefined ? cacheDirFromEnv() : o.cacheDir, kg: { snapshot: kg.snapshot } };
+        const args: TagExtractorArgs = { preset: job.options.preset, overrides: job.options.overrides, backend: job.options.backend, cacheDir: o.cacheDir === undefined ? cacheDirFromEnv() : o.cacheDir, kg: { snapshot: kg.snapshot }, ...(job.options.corpusStats === 'none' ? { corpusStats: null } : {}) };
         const factory: ExtractorFactorySpec = o.factory
           ? { ...o.factory, args: { ...(o.factory.args as object), kg: args.kg } }
           : { module: siblingModule('../tag-extractor', import.meta.url), export: 'createTagExtractor', args };
@@ -114,8 +117,12 @@ export async function runQueueWorker(o: QueueWorkerOptions): Promise<QueueWorker
   };
 
   const process_ = async (job: Job): Promise<ChunkResult> => {
-    const d = job.data as ChunkJob;
-    if (d?.protocol !== PROTOCOL_VERSION) refuse(job, `job format ${d?.protocol}, this worker speaks ${PROTOCOL_VERSION}`);
+    const raw = job.data as { protocol?: unknown } | null;
+    if (raw?.protocol !== PROTOCOL_VERSION) refuse(job, `job format ${JSON.stringify(raw?.protocol ?? null).slice(0, 40)}, this worker speaks ${PROTOCOL_VERSION}`);
+    // untrusted: the whole payload is checked before any field is used (schema.ts); a bad job fails alone
+    const parsed = parseChunkJob(raw);
+    if ('reason' in parsed) refuse(job, parsed.reason);
+    const d = (parsed as { job: ChunkJob }).job;
     if (d.code !== code) {
       fatal ??= new FilmkwError('QUEUE', `worker ${name}: stopped: the run was submitted by filmkw ${d.code} and this worker runs ${code}; run the same build on every machine`);
       setImmediate(() => void stop());
@@ -134,13 +141,15 @@ export async function runQueueWorker(o: QueueWorkerOptions): Promise<QueueWorker
     }
     let lines = '';
     let docs = 0;
+    const unknownFilms: string[] = [];
     for await (const l of tagOrdered(records(), pool)) {
       lines += l.text;
       if (!l.error) docs++;
+      if (l.unknownFilm !== undefined) unknownFilms.push(l.unknownFilm);
     }
     summary.chunks++;
     summary.documents += docs;
-    return { lines, worker: name };
+    return unknownFilms.length > 0 ? { lines, worker: name, unknownFilms } : { lines, worker: name };
   };
 
   const worker = new Worker(QUEUE_NAME, process_, {

@@ -1,5 +1,6 @@
 /**
- * `filmkw replay <manifest.tsv>… [--port N] [--host H]`: serve saved pages at their original URLs
+ * `filmkw replay <manifest.tsv>… [--port N] [--host H] [--latency MS|MIN-MAX [--per-host]] [--slow-host HOST=MS…]`:
+ * serve saved pages at their original URLs
  * (src/crawl/replay.ts) until SIGINT/SIGTERM; prints `replay: listening on http://H:PORT …` on stdout.
  * `filmkw crawl …`, `crawl testweb`, `crawl eval`: registered here, run by src/crawl/cli.ts.
  * Exit codes: 0 done, 2 usage, 3 input (bad manifest, port in use), 7 output not writable.
@@ -14,11 +15,26 @@ export function registerReplay(program: Command): void {
     .argument('<manifest...>', 'manifest TSV file(s): url<TAB>file<TAB>label[<TAB>content_type]')
     .option('--port <n>', 'port to listen on (0 = any free port)', '0')
     .option('--host <addr>', 'address to listen on', '127.0.0.1')
-    .action(async (manifests: string[], flags: { port: string; host: string }) => {
+    .option('--latency <ms|min-max>', 'answer every request after a latency (ms), fixed or uniform in min-max (drawn from a hash: the same each run)')
+    .option('--per-host', 'with --latency: one latency per host instead of per request')
+    .option('--slow-host <host=ms...>', 'add ms to every answer of this host (host:port as in the URLs)')
+    .action(async (manifests: string[], flags: { port: string; host: string; latency?: string; perHost?: boolean; slowHost?: string[] }) => {
       const port = Number(flags.port);
       if (!/^\d+$/u.test(flags.port) || port > 65535) throw usageError(`replay: --port must be an integer in [0, 65535], got ${JSON.stringify(flags.port)}`);
-      const { startReplay } = await import('../../crawl/replay.js');
-      const server = await startReplay(manifests, { port, host: flags.host });
+      const { startReplay, parseLatency } = await import('../../crawl/replay.js');
+      let latency: { minMs: number; maxMs: number; perHost: boolean } | undefined;
+      if (flags.latency !== undefined) {
+        const l = parseLatency(flags.latency);
+        if (!l) throw usageError(`replay: --latency must be MS or MIN-MAX (milliseconds, MIN ≤ MAX), got ${JSON.stringify(flags.latency)}`);
+        latency = { ...l, perHost: flags.perHost === true };
+      } else if (flags.perHost) throw usageError('replay: --per-host needs --latency');
+      const slowHosts = new Map<string, number>();
+      for (const kv of flags.slowHost ?? []) {
+        const m = /^([a-z0-9.-]+(?::\d+)?)=(\d{1,7})$/iu.exec(kv);
+        if (!m) throw usageError(`replay: --slow-host must be HOST=MS, got ${JSON.stringify(kv)}`);
+        slowHosts.set(m[1]!.toLowerCase(), Number(m[2]));
+      }
+      const server = await startReplay(manifests, { port, host: flags.host, ...(latency ? { latency } : {}), ...(slowHosts.size ? { slowHosts } : {}) });
       process.stdout.write(`replay: listening on ${server.url} (${server.entries} URLs on ${server.hosts} hosts)\n`);
       await new Promise<void>((resolve) => {
         const stop = () => resolve();
@@ -44,11 +60,13 @@ export function registerCrawl(program: Command): void {
     .option('--seeds <url|file...>', 'seed URLs and/or seed files (one URL per line)')
     .option('--out <dir>', 'output directory (refused when it already holds a crawl, unless --resume)')
     .option('--via <url>', 'send every request to this replay server (http://127.0.0.1:N) with the original Host')
-    .option('--mode <mode>', 'focused (default) | bfs | static | one-step')
+    .option('--mode <mode>', 'focused (default) | bfs | static | one-step | best-first | shark')
     .option('--max-pages <n>', 'page budget (default 1000)')
     .option('--max-depth <n>', 'largest link depth from a seed (default 8)')
     .option('--threshold <eta>', 'relevance threshold η (default 0.12)')
-    .option('--delay-ms <n>', 'least delay between two requests to one host (default 0; robots Crawl-delay raises it)')
+    .option('--concurrency <n>', 'requests in flight at once, at most one per host (default 8; 1 = the deterministic sequential order)')
+    .option('--delay-ms <n>', 'least delay between two requests to one host (default 1000 on the real web, 0 with --via; robots Crawl-delay raises it)')
+    .option('--contact <url|email>', 'how site operators reach you, sent in the User-Agent (filmkw-crawler (+contact))')
     .option('--allow-host <host...>', 'fetch only these hosts (and their subdomains)')
     .option('--deny-host <host...>', 'never fetch these hosts (and their subdomains)')
     .option('--set <key=value...>', 'any crawler option (src/crawl/options.ts), JSON value')

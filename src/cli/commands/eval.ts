@@ -12,6 +12,7 @@ import type { Command } from 'commander';
 import { assertNotAnInput } from '../../util/files.js';
 import type { KgView } from '../../kg/model.js';
 import { usageError } from '../../errors.js';
+import { loadCorpusStats } from '../../pipeline/corpus-stats.js';
 import { NO_GROUP, readGold, type GoldDocument, type ReadGoldOptions } from '../../eval/readers.js';
 import { createMatcher, evaluateGroups, parseKs, resolveEvalOptions, type EvalOptions } from '../../eval/metrics.js';
 import { goldPlacement, placementTable } from '../../eval/placement.js';
@@ -43,6 +44,9 @@ interface GoldFlags {
   idField: string;
   /** `eval --by`: the jsonl field that groups the documents. */
   by?: string;
+  /** jsonl fields of each text's film and title (the document context). */
+  filmField?: string;
+  titleField?: string;
 }
 
 interface KgFlags {
@@ -52,7 +56,14 @@ interface KgFlags {
 
 function readGoldFlags(flags: GoldFlags): GoldDocument[] {
   if (flags.by !== undefined && flags.by.trim() === '') throw usageError(`eval: --by needs a field name, got ${JSON.stringify(flags.by)}`);
-  const options: Partial<ReadGoldOptions> = { format: flags.format as ReadGoldOptions['format'], textField: flags.textField, idField: flags.idField, ...(flags.by !== undefined ? { groupField: flags.by } : {}) };
+  const options: Partial<ReadGoldOptions> = {
+    format: flags.format as ReadGoldOptions['format'],
+    textField: flags.textField,
+    idField: flags.idField,
+    ...(flags.by !== undefined ? { groupField: flags.by } : {}),
+    ...(flags.filmField !== undefined ? { filmField: flags.filmField } : {}),
+    ...(flags.titleField !== undefined ? { titleField: flags.titleField } : {}),
+  };
   return readGold(flags.gold, options, flags.gold);
 }
 
@@ -84,6 +95,8 @@ function addGoldOptions(cmd: Command): Command {
     .option('--format <format>', 'gold file format: jsonl (paper, keywords in "tag") or csl (CSL benchmark TSV)', 'jsonl')
     .option('--text-field <field>', 'jsonl: field holding the text', 'text')
     .option('--id-field <field>', 'jsonl: field holding the document id', 'id')
+    .option('--film-field <field>', 'jsonl: field holding the film each text is about (a Douban id or a film name, e.g. doubanId), given to the extractor as the document context')
+    .option('--title-field <field>', 'jsonl: field holding each text\'s title (e.g. title), given to the extractor as the document context')
     .option('--kg <file>', 'KG snapshot file or csv directory (default: the bundled demo KG)')
     .option('--no-kg', 'run without a KG (an empty KG: +W/+G/+R add nothing)')
     .option('--backend <name>', 'segmenter backend passed to the pipeline (default: the pipeline default)');
@@ -100,6 +113,7 @@ interface EvalFlags extends GoldFlags, KgFlags {
   backend?: string;
   json?: boolean;
   placement?: boolean;
+  corpusStats?: string;
 }
 
 async function runEval(flags: EvalFlags): Promise<void> {
@@ -116,7 +130,8 @@ async function runEval(flags: EvalFlags): Promise<void> {
   const docs = readGoldFlags(flags);
   await new SystemBuilder({ kg: null }).validate([spec]);
   const { kg } = needsKg([spec], evalOptions) ? await loadKgFlag(flags) : { kg: null };
-  const builder = new SystemBuilder({ kg, backend: flags.backend, cache: diskCacheFromEnv() });
+  const corpusStats = flags.corpusStats === undefined ? undefined : flags.corpusStats === 'none' ? null : loadCorpusStats(flags.corpusStats);
+  const builder = new SystemBuilder({ kg, backend: flags.backend, cache: diskCacheFromEnv(), ...(corpusStats !== undefined ? { corpusStats } : {}) });
   try {
     await builder.validate([spec]);
     const system = await builder.build(spec);
@@ -235,13 +250,14 @@ export function registerEval(program: Command): void {
     .option('--kg-aliases', 'also count a match when prediction and gold name a common KG entity')
     .option('--json', 'print {"system","docs","macro","micro"} as one JSON line')
     .option('--by <field>', 'also give the macro scores per group of documents, the groups being the values of this jsonl field (e.g. kind, film; in --json as "groups")')
+    .option('--corpus-stats <file|none>', 'corpus statistics for the re-ranker\'s corpus features: a table of `filmkw corpus build`, or none (default: the table shipped with the package, when the model uses it)')
     .option('--placement', 'also say where the gold keywords land: top K (the largest --k), ranked K+1–2K, 2K+1–4K, lower, hidden by a longer or a shorter overlapping variant ranked higher, outside the re-rank pool, never a candidate (presets only; in --json as "placement")')
     .action(async (flags: EvalFlags) => runEval(flags));
 
   addGoldOptions(
     program
       .command('experiments')
-      .description("run the paper's experiments (Fig. 5, Fig. 6, nodejieba baselines, option sweep) and write results.md, results.json and SVG charts"),
+      .description("run the paper's experiments (Fig. 5, Fig. 6, nodejieba baselines, option sweep) and write results.md, results.json, SVG charts and report.html (every chart on one page)"),
   )
     .requiredOption('--out <dir>', 'output directory')
     .option('--config <file>', 'experiment config (JSON)', `${packageRoot()}eval/configs/experiments.json`)

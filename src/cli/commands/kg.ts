@@ -2,10 +2,13 @@
  * `filmkw kg`: build and inspect the film KG. Thin: the work is in src/kg/{import,load,snapshot,neo4j}.ts.
  *
  *   filmkw kg import (--out FILE | --neo4j) [--strict] [--json] [--openkg-composer wrote|skip] [--no-played] SOURCE...
- *       SOURCE = openkg:<dir> | kgqa:<file|dir> | douban-csv:<file|dir> | csv:<dir> | html-list:<file|dir>
+ *       SOURCE = openkg:<dir> | kgqa:<file|dir> | douban-csv:<file|dir> | csv:<dir> | html-list:<file|dir> | demo
  *       Summary on stderr (or one JSON object on stdout with --json), progress on stderr.
  *       Exit 0; 2 usage (unknown source prefix, bad option); 3 input (missing file, wrong header,
  *       any skipped row under --strict — nothing is written then); 4/5/6 Neo4j; 7 output not writable.
+ *   filmkw kg show <name|alias|id> [--kg FILE|DIR | --neo4j] [--json] [--limit N]
+ *       One entity (every entity of a name): what tells it apart, aliases, neighbours by relation; --json
+ *       prints the answer of the viewer's GET /api/kg/entity. Exit 3 when none has that name, alias or id.
  *   filmkw kg stats [--kg FILE|DIR | --neo4j] [--json]
  *       Counts by kind; --json prints exactly {"entities":{"total":N,"byKind":{…}},"relations":{…}}.
  */
@@ -13,9 +16,12 @@ import type { Command } from 'commander';
 import { assertNotAnInput } from '../../util/files.js';
 import { FilmkwError, inputError, usageError } from '../../errors.js';
 import { importSources, importSummary, formatSummary, parseSource } from '../../kg/import.js';
-import { loadKg } from '../../kg/load.js';
+import { loadKg, progressLines } from '../../kg/load.js';
+import { commonWordTest } from '../../lexicon/title-policy.js';
 import { saveSnapshot } from '../../kg/snapshot.js';
 import type { KgStats } from '../../kg/model.js';
+import { KgBrowser, type EntityDetail } from '../../serve/kg-browse.js';
+import { groupByRelation } from '../../serve/kg-words.js';
 import type * as Neo4j from '../../kg/neo4j.js'; // types only: the module (and neo4j-driver) is loaded with --neo4j
 
 interface ImportFlags {
@@ -28,6 +34,13 @@ interface ImportFlags {
   examples: string;
 }
 
+interface ShowFlags {
+  kg?: string;
+  neo4j?: boolean;
+  json?: boolean;
+  limit: string;
+}
+
 interface StatsFlags {
   kg?: string;
   neo4j?: boolean;
@@ -37,13 +50,14 @@ interface StatsFlags {
 const err = (s: string) => process.stderr.write(s.endsWith('\n') ? s : `${s}\n`);
 
 export async function runKgImport(sources: string[], flags: ImportFlags): Promise<void> {
+  const started = performance.now();
   if (!!flags.out === !!flags.neo4j) throw usageError('kg import: give exactly one of --out FILE or --neo4j');
   if (flags.openkgComposer !== 'wrote' && flags.openkgComposer !== 'skip') {
     throw usageError(`kg import: --openkg-composer must be wrote or skip, got ${JSON.stringify(flags.openkgComposer)}`);
   }
   const examples = Number(flags.examples);
   if (!/^\d+$/.test(flags.examples) || examples > 1_000_000) throw usageError(`kg import: --examples must be an integer from 0 to 1000000, got ${JSON.stringify(flags.examples)}`);
-  if (sources.length === 0) throw usageError('kg import: no SOURCE given (valid sources: openkg:<dir>, kgqa:<file|dir>, douban-csv:<file|dir>, csv:<dir>, html-list:<file|dir>)');
+  if (sources.length === 0) throw usageError('kg import: no SOURCE given (valid sources: openkg:<dir>, kgqa:<file|dir>, douban-csv:<file|dir>, csv:<dir>, html-list:<file|dir>, demo)');
   const specs = sources.map(parseSource); // usage errors before any work
   if (flags.out) assertNotAnInput('kg import', '--out', flags.out, specs.map((s) => s.path));
   const progress = (m: string) => err(m);
@@ -60,7 +74,7 @@ export async function runKgImport(sources: string[], flags: ImportFlags): Promis
   const result = await importSources(specs, {
     onProgress: progress,
     openkg: { composer: flags.openkgComposer === 'wrote' ? 'WROTE' : 'skip' },
-    builder: { minePlayed: flags.played, examples },
+    builder: { minePlayed: flags.played, examples, commonWord: commonWordTest() },
   });
   const skipped = result.report.skipped.reduce((n, g) => n + g.count, 0);
   if (flags.strict && skipped > 0) {
@@ -85,19 +99,13 @@ export async function runKgImport(sources: string[], flags: ImportFlags): Promis
   } else {
     if (!neo || !cfg) throw new Error('kg import: Neo4j is not set up'); // unreachable: set up above with --neo4j
     progress(`kg import: writing to Neo4j at ${neo.redactUri(cfg.uri)}`);
-    let last = 0;
     const w = await neo.writeKgToNeo4j(result.store.toData(), cfg, {
-      onProgress: (done, total, phase) => {
-        const now = Date.now();
-        if (now - last > 1000 || done === total) {
-          last = now;
-          progress(`kg import: neo4j ${phase} ${done}/${total}`);
-        }
-      },
+      onProgress: progressLines((m) => progress(`kg import: ${m}`), process.stderr.isTTY === true),
     });
-    output = { neo4j: neo.redactUri(cfg.uri), nodes: w.nodes, relationships: w.relationships, created: w.created, written: w.written, skipped: w.skipped, writeMs: w.ms };
+    output = { neo4j: neo.redactUri(cfg.uri), nodes: w.nodes, relationships: w.relationships, created: w.created, written: w.written, removed: w.removed, skipped: w.skipped, writeMs: w.ms };
   }
   const s = importSummary(result, output);
+  s.totalMs = Math.round(performance.now() - started);
   if (flags.json) process.stdout.write(`${JSON.stringify(s)}\n`);
   else err(formatSummary(s));
 }
@@ -131,11 +139,47 @@ export async function runKgStats(flags: StatsFlags): Promise<void> {
   } else process.stdout.write(formatStats(stats, source));
 }
 
+/** One entity as text: name, kind and id; what tells it apart; aliases; neighbours by relation. */
+export function formatEntity(e: EntityDetail): string {
+  const lines = [`${e.name} · ${e.kind} · ${e.id}`, `  ${e.about ?? ''}`];
+  if (e.aliases.length > 0) lines.push(`  aliases: ${e.aliases.join(', ')}`);
+  if (e.surfaces.length > 0 && e.surfaces.join() !== e.name) lines.push(`  surfaces: ${e.surfaces.join(', ')}`);
+  for (const g of groupByRelation(e.neighbours)) {
+    // a name twice in one group (two people called 王伟) is followed by its id
+    const twice = new Set(g.neighbours.map((n) => n.name).filter((n, i, all) => all.indexOf(n) !== i));
+    lines.push(`  ${g.label} (${g.neighbours.length}): ${g.neighbours.map((n) => (twice.has(n.name) ? `${n.name} [${n.id}]` : n.name)).join(', ')}`);
+  }
+  const shown = e.neighbours.length < e.neighbourCount ? `, the first ${e.neighbours.length} listed (--limit)` : '';
+  lines.push(`  ${e.neighbourCount} neighbour${e.neighbourCount === 1 ? '' : 's'}${shown}`);
+  return `${lines.join('\n')}\n`;
+}
+
+export async function runKgShow(query: string, flags: ShowFlags): Promise<void> {
+  if (flags.kg !== undefined && flags.neo4j) throw usageError('kg show: give --kg or --neo4j, not both');
+  if (!/^\d+$/u.test(flags.limit) || Number(flags.limit) < 1 || Number(flags.limit) > 1_000_000) throw usageError(`kg show: --limit must be an integer from 1 to 1000000, got ${JSON.stringify(flags.limit)}`);
+  if (query.trim() === '') throw usageError('kg show: name an entity (name, alias or id)');
+  const store = await loadKg({ kg: flags.kg, neo4j: flags.neo4j === true, onWarning: (m) => err(m) });
+  const browser = new KgBrowser(store);
+  const limit = Number(flags.limit);
+  const byId = browser.byId(query, limit);
+  const matches = byId ? [byId] : browser.named(query, limit);
+  if (matches.length === 0) {
+    const near = browser.search(query, 5);
+    throw inputError(`kg show: no entity has the name, alias or id ${JSON.stringify(query)}${near.length > 0 ? `; names containing it: ${near.map((n) => `${n.name} (${n.id})`).join(', ')}` : ''}`);
+  }
+  if (flags.json) {
+    process.stdout.write(`${JSON.stringify({ query, matches })}\n`);
+    return;
+  }
+  const head = matches.length > 1 ? `${matches.length} entities are named ${query}:\n\n` : '';
+  process.stdout.write(head + matches.map(formatEntity).join('\n'));
+}
+
 /** Registers `filmkw kg`. */
 export function registerKg(program: Command): void {
   const kg = program.command('kg').description('build and inspect the film knowledge graph');
   kg.command('import')
-    .description('import KG sources into a snapshot file or Neo4j (SOURCE: openkg:<dir>, kgqa:<file|dir>, douban-csv:<file|dir>, csv:<dir>, html-list:<file|dir> = saved Douban list pages)')
+    .description('import KG sources into a snapshot file or Neo4j, merging the same film or person across them (SOURCE: openkg:<dir>, kgqa:<file|dir>, douban-csv:<file|dir>, csv:<dir>, html-list:<file|dir> = saved Douban list pages, demo = the bundled demo KG)')
     .argument('<source...>', 'sources to merge')
     .option('--out <file>', 'write the merged KG as a snapshot file (atomically)')
     .option('--neo4j', 'write into Neo4j (NEO4J_URI, NEO4J_USER, NEO4J_PASSWORD)')
@@ -143,9 +187,19 @@ export function registerKg(program: Command): void {
     .option('--json', 'print the summary as one JSON object on stdout')
     .option('--openkg-composer <mode>', 'OpenKG composer.csv rows are screenwriter credits: wrote | skip', 'wrote')
     .option('--no-played', 'do not mine PLAYED (饰演) from synopses')
-    .option('--examples <n>', 'examples kept per report group (skipped rows, dropped and cleaned names, stripped 之子/副官 prefixes)', '5')
+    .option('--examples <n>', 'examples kept per report group (merges by rule, ambiguous names left apart, aliases changed and dropped, skipped rows, dropped and cleaned names, stripped 之子/副官 prefixes)', '5')
     .action(async (sources: string[], flags: ImportFlags) => {
       await runKgImport(sources, flags);
+    });
+  kg.command('show')
+    .description('one entity by name, alias or id: what tells it apart, its aliases, its neighbours by relation (the JSON of the viewer\'s GET /api/kg/entity with --json)')
+    .argument('<entity>', 'a name or alias (every entity of that name is shown), or an entity id such as movie/douban/1292052')
+    .option('--kg <file>', 'KG snapshot file or csv directory (default: the bundled demo KG)')
+    .option('--neo4j', 'read the KG from Neo4j (NEO4J_URI, NEO4J_USER, NEO4J_PASSWORD)')
+    .option('--json', 'print {"query", "matches": [{id, kind, name, about, aliases, surfaces, movieId?, neighbours: [{id, kind, name, relations: [{kind, direction, movieId?}]}], neighbourCount}]}')
+    .option('--limit <n>', 'neighbours listed at most per entity', '300')
+    .action(async (entity: string, flags: ShowFlags) => {
+      await runKgShow(entity, flags);
     });
   kg.command('stats')
     .description('count entities and relations by kind (default: the bundled demo KG)')

@@ -4,10 +4,13 @@
  *
  *   filmkw serve [--kg FILE|DIR | --neo4j] [--host 127.0.0.1] [--port 0] [--preset P]
  *                [--files TAGS.jsonl...] [--input FILE] [--text-field F] [--id-field F] [--gold FILE]
- *                [--max-body-bytes N]
+ *                [--max-body-bytes N] [--workers N] [--request-timeout-ms N] [--request-heap-mb N]
  */
+import { statSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { Command, Option } from 'commander';
 import { usageError } from '../../errors.js';
+import { SERVE_DEFAULTS } from '../../serve/limits.js';
 import { DEFAULT_PRESET } from '../../pipeline/options.js';
 import { findPreset, listPresets } from '../../pipeline/presets.js';
 
@@ -23,6 +26,9 @@ interface ServeFlags {
   idField?: string;
   gold?: string;
   maxBodyBytes: string;
+  workers: string;
+  requestTimeoutMs: string;
+  requestHeapMb: string;
 }
 
 function integer(name: string, raw: string, min: number, max: number): number {
@@ -34,6 +40,9 @@ function integer(name: string, raw: string, min: number, max: number): number {
 export async function runServeCommand(flags: ServeFlags): Promise<void> {
   const port = integer('--port', flags.port, 0, 65535);
   const maxBodyBytes = integer('--max-body-bytes', flags.maxBodyBytes, 1024, 1 << 30);
+  const workers = integer('--workers', flags.workers, 1, 64);
+  const requestTimeoutMs = integer('--request-timeout-ms', flags.requestTimeoutMs, 100, 3_600_000);
+  const requestHeapMb = integer('--request-heap-mb', flags.requestHeapMb, 64, 65_536);
   if (!findPreset(flags.preset)) throw usageError(`serve: unknown --preset ${JSON.stringify(flags.preset)} (valid: ${listPresets().join(', ')})`);
   if ((flags.input !== undefined || flags.gold !== undefined) && flags.files.length === 0) throw usageError('serve: --input and --gold go with --files (the tag outputs to browse)');
   const [{ loadKg }, { loadBatch }, { startServer }] = await Promise.all([import('../../kg/load.js'), import('../../serve/batch.js'), import('../../serve/server.js')]);
@@ -46,7 +55,9 @@ export async function runServeCommand(flags: ServeFlags): Promise<void> {
     preset: findPreset(flags.preset)!.name,
     host: flags.host,
     port,
-    limits: { maxBodyBytes },
+    limits: { maxBodyBytes, workers, requestTimeoutMs, requestHeapMb },
+    // the extraction workers load a snapshot file given with --kg themselves (otherwise the server writes one)
+    kgSnapshot: flags.kg !== undefined && statSync(flags.kg).isFile() ? resolve(flags.kg) : undefined,
   });
   process.stdout.write(`filmkw serve: ${server.url}  (KG: ${kg.entityCount} entities; Ctrl-C to stop)\n`);
   await new Promise<void>((resolve) => {
@@ -77,6 +88,9 @@ export function registerServe(program: Command): void {
     .addOption(new Option('--text-field <field>', 'text field / column of --input (default: "text")'))
     .addOption(new Option('--id-field <field>', 'id field / column of --input, as given to filmkw tag (default: the line number)'))
     .addOption(new Option('--gold <file>', 'gold keywords (jsonl with id, text, tag) for hits and misses'))
-    .option('--max-body-bytes <n>', 'largest API request body', String(1024 * 1024))
+    .option('--max-body-bytes <n>', 'largest API request body', String(SERVE_DEFAULTS.maxBodyBytes))
+    .option('--workers <n>', 'extraction worker threads', String(SERVE_DEFAULTS.workers))
+    .option('--request-timeout-ms <n>', 'time budget of one extraction request (over it: 413)', String(SERVE_DEFAULTS.requestTimeoutMs))
+    .option('--request-heap-mb <n>', 'memory budget of one extraction request, the heap of its worker thread (over it: 413)', String(SERVE_DEFAULTS.requestHeapMb))
     .action((flags: ServeFlags) => runServeCommand(flags));
 }

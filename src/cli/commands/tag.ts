@@ -3,14 +3,17 @@
  * prints the summary on stderr.
  *
  *   filmkw tag [INPUT|-] [--format jsonl|csv|tsv|txt|html] [--text-field F] [--id-field F]
+ *              [--film-field F] [--title-field F] [--corpus-stats FILE|self|none]
  *              [--kg FILE|DIR | --neo4j] [--preset P] [--set key=value]... [--backend B] [--top K]
- *              [--explain] [--out FILE] [--workers N] [--resume] [--max-record-bytes N] [--fail-on-error]
+ *              [--explain] [--out FILE] [--workers N] [--worker-heap-mb N] [--resume] [--max-record-bytes N] [--fail-on-error]
  *
  * Output: JSON lines, one per input record, in input order (src/batch/format.ts). `tag - --format
  * txt|jsonl` writing to stdout is a Unix filter: one line per input line, nothing position-dependent
  * (src/batch/pipe.ts; `--pipe` asks for the same with --out or an input file).
  * `--format html`: INPUT is a saved page or a directory of pages (one record per page, main text by
- * src/html/maintext.ts, id = relative path); a directory without --format is read as html.
+ * src/html/maintext.ts, id = relative path); a directory without --format is read as html when it holds
+ * pages, else refused naming what it holds. `--format json` (`.json`): JSON lines or one JSON array.
+ * stdin without --format: jsonl when its first non-blank character is {, else txt (said on stderr).
  * Exit codes: 0 done (error records included), 1 error records and --fail-on-error, 2 usage (unknown
  * option, preset, format, bad value, --resume refused), 3 input (missing file, bad header, KG), 4–6 Neo4j,
  * 7 output not writable.
@@ -18,7 +21,8 @@
 import { statSync } from 'node:fs';
 import { Command, Option } from 'commander';
 import { checkUntrustedKey, usageError, EXIT } from '../../errors.js';
-import { checkEncoding, checkFormat, DEFAULT_TEXT_FIELD, inferFormat, INPUT_FORMATS, type InputFormat } from '../../io/readers.js';
+import { checkEncoding, checkFormat, DEFAULT_TEXT_FIELD, folderFormat, inferFormat, INPUT_FORMATS, type InputFormat } from '../../io/readers.js';
+import { peekStreamFirstChar } from '../../io/json.js';
 import { DEFAULT_MAX_RECORD_BYTES } from '../../io/lines.js';
 import { DEFAULT_OPTIONS, DEFAULT_PRESET, describeOptions, parseOverride, resolveOptions } from '../../pipeline/options.js';
 import { listPresets } from '../../pipeline/presets.js';
@@ -27,11 +31,15 @@ import { runTag, summaryLine } from '../../batch/tag-run.js';
 import { PIPE_FORMATS } from '../../batch/pipe.js';
 import { readProgress } from '../../batch/resume.js';
 import { cacheDirFromEnv } from '../../lexicon/cache.js';
+import { endBySignal } from '../signals.js';
 
 interface TagFlags {
   format?: string;
   textField?: string;
   idField?: string;
+  filmField?: string;
+  titleField?: string;
+  corpusStats?: string;
   encoding?: string;
   kg?: string;
   neo4j?: boolean;
@@ -42,6 +50,7 @@ interface TagFlags {
   explain?: boolean;
   out?: string;
   workers: string;
+  workerHeapMb?: string;
   resume?: boolean;
   maxRecordBytes: string;
   failOnError?: boolean;
@@ -69,13 +78,15 @@ function integer(name: string, raw: string): number {
 }
 
 /**
- * SIGINT / SIGTERM: say what is saved and how to continue, exit 130 / 143. The checkpoint on disk is
- * always consistent (resume.ts), so stopping at once is safe; worker threads end with the process and
- * the output lock is removed by its exit hook.
+ * SIGINT / SIGTERM: say what is saved and how to continue, then end by the signal (130 / 143; cli/signals.ts:
+ * the process ends even when a pipe read blocks). The checkpoint on disk is always consistent (resume.ts),
+ * so stopping at once is safe; worker threads end with the process and the output lock is removed first.
  */
-function interrupted(sig: 'SIGINT' | 'SIGTERM', out: string | undefined): never {
+function interrupted(sig: 'SIGINT' | 'SIGTERM', out: string | undefined, readOnce: boolean): never {
   let msg: string;
-  if (out) {
+  if (out && readOnce) {
+    msg = `tag: interrupted (${sig}); the input is a pipe, which cannot be read again: ${out} is incomplete, run the command again from the start`;
+  } else if (out) {
     let saved: number | null = null;
     try {
       saved = readProgress(out)?.records ?? null;
@@ -90,7 +101,18 @@ function interrupted(sig: 'SIGINT' | 'SIGTERM', out: string | undefined): never 
     msg = `tag: interrupted (${sig}); the output on stdout is incomplete (a long run written with --out FILE can be continued with --resume)`;
   }
   process.stderr.write(`${process.stderr.isTTY ? '\n' : ''}filmkw: ${msg}\n`);
-  process.exit(EXIT[sig]);
+  endBySignal(sig);
+}
+
+/** Whether `input` can be read only once (a FIFO, `<(…)`, a device). */
+function readOnlyOnce(input: string): boolean {
+  if (input === '-') return false;
+  try {
+    const st = statSync(input);
+    return !st.isFile() && !st.isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 export async function runTagCommand(inputArg: string | undefined, flags: TagFlags): Promise<void> {
@@ -101,9 +123,13 @@ export async function runTagCommand(inputArg: string | undefined, flags: TagFlag
   }
   let format: InputFormat;
   if (flags.format !== undefined) format = checkFormat(flags.format);
-  else if (input === '-') throw usageError(`tag: --format is required when reading stdin (${INPUT_FORMATS.join(', ')})`);
+  else if (input === '-') {
+    // stdin without --format: JSON lines when the first character is {, else one text per line
+    format = (await peekStreamFirstChar(process.stdin)) === '{' ? 'jsonl' : 'txt';
+    process.stderr.write(`tag: reading stdin as ${format} (${format === 'jsonl' ? 'it starts with {' : 'it does not start with {'}; --format to choose)\n`);
+  }
   else {
-    const f = isDirectory(input) ? 'html' : inferFormat(input);
+    const f = isDirectory(input) ? folderFormat(input) : inferFormat(input);
     if (!f) throw usageError(`tag: cannot tell the format of ${input} from its extension; pass --format ${INPUT_FORMATS.join('|')}`);
     format = f;
   }
@@ -111,7 +137,7 @@ export async function runTagCommand(inputArg: string | undefined, flags: TagFlag
     throw usageError(`tag: unknown --backend ${JSON.stringify(flags.backend)} (valid: ${SEGMENTER_BACKENDS.join(', ')})`);
   }
   if (flags.kg !== undefined && flags.neo4j) throw usageError('tag: give --kg or --neo4j, not both');
-  for (const [name, value] of [['--text-field', flags.textField], ['--id-field', flags.idField]] as const) {
+  for (const [name, value] of [['--text-field', flags.textField], ['--id-field', flags.idField], ['--film-field', flags.filmField], ['--title-field', flags.titleField]] as const) {
     if (value !== undefined && value.trim() === '') throw usageError(`tag: ${name} must name a field, got an empty string`);
     if (value !== undefined) checkUntrustedKey(value, `tag: ${name}`);
   }
@@ -120,7 +146,8 @@ export async function runTagCommand(inputArg: string | undefined, flags: TagFlag
     const [k, v] = parseOverride(a);
     overrides[k] = v;
   }
-  const stopOnSignal = (sig: 'SIGINT' | 'SIGTERM') => interrupted(sig, flags.out);
+  const readOnce = readOnlyOnce(input);
+  const stopOnSignal = (sig: 'SIGINT' | 'SIGTERM') => interrupted(sig, flags.out, readOnce);
   const onInt = () => stopOnSignal('SIGINT');
   const onTerm = () => stopOnSignal('SIGTERM');
   process.on('SIGINT', onInt);
@@ -130,6 +157,9 @@ export async function runTagCommand(inputArg: string | undefined, flags: TagFlag
     format,
     textField: flags.textField,
     idField: flags.idField,
+    filmField: flags.filmField,
+    titleField: flags.titleField,
+    corpusStats: flags.corpusStats,
     encoding: flags.encoding === undefined ? undefined : checkEncoding(flags.encoding),
     maxRecordBytes: integer('--max-record-bytes', flags.maxRecordBytes),
     out: flags.out,
@@ -155,7 +185,7 @@ export async function runTagCommand(inputArg: string | undefined, flags: TagFlag
     summary = await runQueueTag({ ...common, ...q });
     process.stderr.write(queueSummaryLine(summary, flags.out));
   } else {
-    summary = await runTag({ ...common, workers: integer('--workers', flags.workers) });
+    summary = await runTag({ ...common, workers: integer('--workers', flags.workers), workerHeapMb: flags.workerHeapMb === undefined ? undefined : integer('--worker-heap-mb', flags.workerHeapMb) });
     process.stderr.write(summaryLine(summary, flags.out));
   }
   process.off('SIGINT', onInt);
@@ -169,9 +199,12 @@ export function registerTag(program: Command): void {
     .command('tag')
     .description('Tag documents with keywords: JSON lines out, one per input record, in input order')
     .argument('[input]', 'input file (or, for --format html, a directory of pages), or - for stdin (default: stdin when it is not a terminal)')
-    .addOption(new Option('--format <format>', `input format: ${INPUT_FORMATS.join(', ')} (default: from the file extension; required for stdin)`))
+    .addOption(new Option('--format <format>', `input format: ${INPUT_FORMATS.join(', ')} (json: JSON lines or one JSON array, told by the first character; default: from the file extension; stdin: jsonl when it starts with {, else txt)`))
     .addOption(new Option('--text-field <field>', `jsonl: field path of the text (string or array of strings); csv/tsv: column name (default: "${DEFAULT_TEXT_FIELD}")`))
     .addOption(new Option('--id-field <field>', 'field path / column of the record id (default: jsonl: the record\'s own "id" when it is a string or a number, else the line number; csv/tsv/txt: the line number)'))
+    .addOption(new Option('--film-field <field>', 'field path / column of the film each text is about: a Douban subject id (or a Douban subject URL) or a film name, resolved in the KG (movie/douban/<id> first, then name and alias); read by the re-ranker\'s context features; a film the KG lacks is reported once per run'))
+    .addOption(new Option('--title-field <field>', 'field path / column of each text\'s title (a review headline), read by the re-ranker\'s context features'))
+    .addOption(new Option('--corpus-stats <stats>', 'corpus statistics for the re-ranker\'s corpus features: a table file of `filmkw corpus build`, self (counted over this input first: it is read twice), or none (default: the table shipped with the package, when the model uses it)'))
     .addOption(new Option('--encoding <name>', 'input encoding, e.g. gbk, gb18030, big5, utf-16le (default: UTF-8, or UTF-16 when the file starts with its byte-order mark)'))
     .addOption(new Option('--kg <path>', 'KG snapshot file or csv directory (default: the bundled demo KG)'))
     .option('--neo4j', 'read the KG from Neo4j (NEO4J_URI, NEO4J_USER, NEO4J_PASSWORD)', false)
@@ -179,9 +212,10 @@ export function registerTag(program: Command): void {
     .option('--set <key=value>', 'pipeline option override group.key=value, repeatable (e.g. graph.window=3; value read as JSON when it parses)', collect, [] as string[])
     .option('--backend <name>', `segmenter backend: ${SEGMENTER_BACKENDS.join(', ')}`, DEFAULT_BACKEND)
     .addOption(new Option('--top <k>', `keywords per document (default: the preset's output.topK, ${DEFAULT_OPTIONS.output.topK})`))
-    .option('--explain', 'add per keyword the co-occurrence, KG and semantic contributions; with the re-ranker (filmkw-rerank, the default) also its logit and each feature\'s contribution to it', false)
+    .option('--explain', 'add per keyword the co-occurrence, KG and semantic contributions; with the re-ranker (filmkw-rerank, the default) also its logit and each feature\'s contribution to it; `why` reads them in plain words (every term: filmkw glossary)', false)
     .addOption(new Option('--out <file>', 'output file (default: stdout)'))
     .option('--workers <n>', 'worker threads (1 = tag in the main thread)', '1')
+    .addOption(new Option('--worker-heap-mb <n>', 'heap cap of each worker thread in MB: a document that needs more on its own becomes an error record and the run goes on (given, tagging runs in worker threads even with --workers 1)'))
     .option('--resume', 'continue an interrupted run of the same --out file (same input and options)', false)
     .option('--max-record-bytes <n>', 'longest line / csv record; longer ones become error records', String(DEFAULT_MAX_RECORD_BYTES))
     .option('--fail-on-error', 'exit with code 1 when any record is an error record', false)

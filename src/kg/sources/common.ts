@@ -12,6 +12,7 @@ import { createInterface } from 'node:readline';
 import { parseCsvRows, type CsvErrorKind } from '../../io/csv.js';
 import { DEFAULT_MAX_RECORD_BYTES, splitLines } from '../../io/lines.js';
 import { inputError } from '../../errors.js';
+import { stripRegionTags } from '../aliases.js';
 
 /** Where a record came from: the file (as given on the command line) and its 1-based line. */
 export interface Loc {
@@ -197,14 +198,10 @@ export function decodeEntities(s: string): string {
 }
 
 /**
- * Region / note markers Douban appends to alternative titles, e.g. `神隐少女(台)`, `再战击情(港)`,
- * `我的愚蠢丈夫(豆友译名)`: removed so that the alias is the title itself.
+ * Region / note markers Douban appends to alternative titles, e.g. `神隐少女(台)`, `国定杀戮日(台/港)`,
+ * `我的愚蠢丈夫(豆友译名)`: removed so that the alias is the title itself (src/kg/aliases.ts `stripRegionTags`).
  */
-const REGION_SUFFIX = /\s*[(（](?:台|港|澳|日|英|美|韩|法|德|新|马|新马|大陆|内地|台湾|香港|澳门|中国大陆|豆友译名|暂译|原名|译名)[)）]\s*$/u;
-
-export function stripRegionSuffix(s: string): string {
-  return s.replace(REGION_SUFFIX, '').trim();
-}
+export const stripRegionSuffix = stripRegionTags;
 
 /** Douban subject id from a movie URL (`…/subject/25746375/`), or undefined. */
 export function subjectIdFromUrl(url: string | undefined | null): string | undefined {

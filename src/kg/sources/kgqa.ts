@@ -10,12 +10,13 @@
  * content (a person line has a `/celebrity/` id), so the two files may also be given one by one.
  *
  * Titles: Douban writes "<Chinese title> <original title>" ({@link splitDoubanTitle}); the Chinese
- * part is the name and the rest an alias. Aliases lose region notes such as "(台)".
+ * part is the name and the rest an alias. Aliases lose region notes such as "(台)" in the builder
+ * (src/kg/aliases.ts), which also joins `other_names` items split inside brackets ("麦迪逊之桥(港", "台)").
  */
 import { readdir } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { KgMergeBuilder, SourceCtx, CreditRole } from '../builder.js';
-import { celebrityIdFromHref, decodeEntities, readJsonLines, requirePath, stripRegionSuffix, type Loc } from './common.js';
+import { celebrityIdFromHref, decodeEntities, readJsonLines, requirePath, type Loc } from './common.js';
 
 const HAN = /\p{Script=Han}/u;
 /** Tokens that continue a Chinese title: season / part markers, numerals, edition words. */
@@ -91,7 +92,7 @@ export async function readKgqa(path: string, b: KgMergeBuilder, src: SourceCtx):
       const { name, alt } = splitDoubanTitle(rawName);
       const aliases = [
         ...(alt ? [alt] : []),
-        ...((value.other_names as unknown[] | undefined) ?? []).map((x) => stripRegionSuffix(decodeEntities(str(x)))).filter((x) => x !== ''),
+        ...((value.other_names as unknown[] | undefined) ?? []).map((x) => decodeEntities(str(x))).filter((x) => x !== ''),
       ];
       const genres = ((value.genres as unknown[] | undefined) ?? []).map(str).filter((x) => x.trim() !== '');
       const movieId = b.movie({ subjectId: idRaw.trim(), title: name, aliases, genres, surfaces: [rawName.trim()] }, src, loc);

@@ -18,7 +18,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { inputError } from '../../errors.js';
 import type { CreditRole, KgMergeBuilder, SourceCtx } from '../builder.js';
-import { decodeEntities, displayName, readCsv, requirePath, splitList, stripRegionSuffix, subjectIdFromUrl, type Loc } from './common.js';
+import { decodeEntities, displayName, readCsv, requirePath, splitList, subjectIdFromUrl, type Loc } from './common.js';
 
 export interface OpenKgOptions {
   /** How composer.csv is read: as WROTE (screenwriter credits, see module header) or skipped. @default 'WROTE' */
@@ -76,7 +76,8 @@ export async function readOpenKg(dir: string, b: KgMergeBuilder, src: SourceCtx,
       b.skip('Movie.csv: missing field title', r.loc, subject);
       continue;
     }
-    const aliases = splitList(decodeEntities(r.get('othername:String[]')), /;/).map(stripRegionSuffix);
+    // split as given; the builder joins items split inside brackets and removes region tags (src/kg/aliases.ts)
+    const aliases = splitList(decodeEntities(r.get('othername:String[]')), /;/);
     const genres = splitList(r.get('category:String[]'), /;/);
     const id = b.movie({ subjectId: subject, title, aliases, genres }, src, r.loc);
     if (id) {

@@ -13,9 +13,12 @@
  * A miss is asked of the backend, never re-derived here, by at most three native `tag` calls per text,
  * each smaller than the last resort: (1) the text's new words joined by `\n` (a separator both jiebas
  * cut at, so each new word is cut on its own); (2) for a new word cut differently on its own (发过 →
- * 发/过, joined by the HMM only in context), the blocks around it (the tokens between the nearest
- * punctuation or space tokens, cut as in the text); (3) the whole text, exact by definition. A tag is
- * taken only from a token equal to the word, so a wrong guess costs a call, never a wrong tag.
+ * 发/过, joined by the HMM only in context), a window around its first occurrence ({@link WINDOW_TOKENS}
+ * tokens either side, cut as in the text, never past a punctuation or space token), overlapping windows
+ * merged; (3) the whole text, exact by definition. A tag is taken only from a token equal to the word,
+ * so a wrong guess costs a call, never a wrong tag. Each step gives native `tag` at most the text's
+ * length, so tagging is linear in the text whatever its punctuation (issue 26: text without
+ * punctuation used to send the whole block once per such word, quadratic).
  *
  * The cache ({@link TagCache}) holds at most {@link TAG_CACHE_MAX} words and is emptied when full:
  * memory is bounded (≈ 6 MB at the bound), eviction deterministic, and the output does not depend on
@@ -66,6 +69,13 @@ class TagCache {
   }
 }
 
+/**
+ * Tokens of context either side of a new word cut differently on its own (tag-cache.ts `resolve`): enough
+ * for jieba to cut the word as in the text (its DAG path and HMM runs are local), small enough that
+ * text without punctuation costs a bounded span per word, not the whole text per word.
+ */
+export const WINDOW_TOKENS = 16;
+
 /** Separator between the pieces tagged together in one native call (both jiebas cut at it, so each piece is cut on its own). */
 const SEP = '\n';
 
@@ -90,6 +100,10 @@ export interface TagCacheStats {
   blockCalls: number;
   /** Native `tag` calls on a whole text (a new word found neither way). */
   wholeCalls: number;
+  /** Characters (UTF-16 units) given to native `tag`, all calls together: the tagging work, linear in the text. */
+  taggedChars: number;
+  /** Characters given to native `cut`. */
+  cutChars: number;
 }
 
 /** Internal knobs: tests use them to reach eviction and the last-resort path; the product uses the defaults. */
@@ -132,6 +146,12 @@ export function createCachedTagging(native: NativeTagging, backend: string, opts
   let wordCalls = 0;
   let blockCalls = 0;
   let wholeCalls = 0;
+  let taggedChars = 0;
+  let cutChars = 0;
+  const nativeTag = (text: string) => {
+    taggedChars += text.length;
+    return native.tag(text);
+  };
 
   const remember = (word: string, tag: string): string => {
     let t = tagNames.get(tag);
@@ -145,13 +165,43 @@ export function createCachedTagging(native: NativeTagging, backend: string, opts
    * how many wanted words are still without a tag.
    */
   const tagPieces = (pieces: string[], wanted: Map<string, string | null>, left: number): number => {
-    for (const r of native.tag(pieces.join(SEP))) {
+    for (const r of nativeTag(pieces.join(SEP))) {
       if (wanted.get(r.word) === null) {
         wanted.set(r.word, remember(r.word, r.tag));
         left--;
       }
     }
     return left;
+  };
+  /**
+   * For each new word still without a tag (e.g. 发过 → 发/过 on its own, joined by the HMM only in
+   * context), its first occurrence with {@link WINDOW_TOKENS} tokens either side, cut as in the text and
+   * never crossing a boundary token; overlapping windows are merged, so each token is sent at most once
+   * and the pieces together are never longer than the text (linear whatever the text's punctuation).
+   */
+  const windowsAround = (words: string[], missing: number[], wanted: Map<string, string | null>): string[] => {
+    const pieces: string[] = [];
+    const done = new Set<string>();
+    let from = -1;
+    let to = -1;
+    for (const i of missing) {
+      const w = words[i];
+      if (wanted.get(w) !== null || done.has(w)) continue;
+      done.add(w);
+      let a = i;
+      while (a > 0 && i - a < WINDOW_TOKENS && !native.isBoundary(words[a - 1])) a--;
+      let b = i + 1;
+      while (b < words.length && b - i <= WINDOW_TOKENS && !native.isBoundary(words[b])) b++;
+      if (from >= 0 && a <= to) {
+        to = Math.max(to, b); // overlaps or touches the previous window: one piece
+        continue;
+      }
+      if (from >= 0) pieces.push(words.slice(from, to).join(''));
+      from = a;
+      to = b;
+    }
+    if (from >= 0) pieces.push(words.slice(from, to).join(''));
+    return pieces;
   };
   /** Tags of the words at `missing` (indices into `words`, the cut of `text`), written into `tags`. */
   const resolve = (text: string, words: string[], tags: string[], missing: number[]): void => {
@@ -162,26 +212,13 @@ export function createCachedTagging(native: NativeTagging, backend: string, opts
       wordCalls++;
       left = tagPieces([...wanted.keys()], wanted, left);
       if (left > 0) {
-        // Cut differently on its own (e.g. 发过 → 发/过): the block around the word, cut as in the text.
-        const blocks: string[] = [];
-        const done = new Set<string>();
-        for (const i of missing) {
-          const w = words[i];
-          if (wanted.get(w) !== null || done.has(w)) continue;
-          done.add(w);
-          let a = i;
-          while (a > 0 && !native.isBoundary(words[a - 1])) a--;
-          let b = i + 1;
-          while (b < words.length && !native.isBoundary(words[b])) b++;
-          blocks.push(words.slice(a, b).join(''));
-        }
         blockCalls++;
-        left = tagPieces(blocks, wanted, left);
+        left = tagPieces(windowsAround(words, missing, wanted), wanted, left);
       }
     }
     if (left > 0) {
       wholeCalls++;
-      const full = native.tag(text);
+      const full = nativeTag(text);
       if (full.length !== words.length) throw new Error(`segment: ${backend} tag and cut disagree on ${JSON.stringify(text.slice(0, 40))}… (please report)`);
       for (const i of missing) {
         const r = full[i];
@@ -193,8 +230,9 @@ export function createCachedTagging(native: NativeTagging, backend: string, opts
   };
 
   return {
-    stats: () => ({ size: cache.size, wordCalls, blockCalls, wholeCalls }),
+    stats: () => ({ size: cache.size, wordCalls, blockCalls, wholeCalls, taggedChars, cutChars }),
     tag(text: string): TaggedWords {
+      cutChars += text.length;
       const words = native.cut(text);
       const n = words.length;
       const tags = new Array<string>(n);

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { WARCParser } from 'warcio';
-import { filmPage, offPage, serveWeb, type WebPage } from '../../crawl/web.js';
+import { filmPage, manyHostWeb, offPage, serveWeb, type WebPage } from '../../crawl/web.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 
@@ -40,7 +40,7 @@ function gridWeb(): WebPage[] {
 }
 
 // a generous timeout: on a loaded machine a 10 s timeout of one page would change the crawl (legitimately)
-const args = (out: string, via: string) => ['bin/filmkw', 'crawl', '--seeds', 'http://films.example/', '--out', out, '--via', via, '--max-pages', '120', '--delay-ms', '8', '--set', 'updateEvery=20', '--set', 'timeoutMs=120000'];
+const args = (out: string, via: string) => ['bin/filmkw', 'crawl', '--seeds', 'http://films.example/', '--out', out, '--via', via, '--max-pages', '120', '--delay-ms', '8', '--concurrency', '1', '--set', 'updateEvery=20', '--set', 'timeoutMs=120000'];
 type Line = { url: string; relevant: boolean; status: number; error?: string };
 const index = (out: string): Line[] => readFileSync(join(out, 'index.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Line);
 async function warcResponses(out: string): Promise<string[]> {
@@ -126,6 +126,60 @@ test('kill -9 at many points, --resume each time: same pages, order and decision
     assert.deepEqual(readdirSync(join(outB, '.state', 'pending')), []);
   } finally {
     await b.close();
+  }
+});
+
+test('kill -9 at many points at concurrency 8, --resume each time: no completed page fetched twice, nothing lost, one WARC record per fetched page, texts and pages match the saves', { timeout: 1_200_000 }, async () => {
+  const base = mkdtempSync(join(tmpdir(), 'filmkw-resume-cc-'));
+  // latency keeps several requests in flight (the kills land with up to 8 open); the front server as above
+  const s = await serveWeb(manyHostWeb(16, 12, 4), { front: true, replay: { latency: { minMs: 10, maxMs: 40, perHost: false } } });
+  const out = join(base, 'c');
+  const argv = ['bin/filmkw', 'crawl', '--seeds', 'http://h0.example/', 'http://h5.example/', 'http://h10.example/', '--out', out, '--via', s.url, '--max-pages', '150', '--concurrency', '8', '--set', 'updateEvery=10', '--set', 'timeoutMs=120000'];
+  try {
+    const inFlight = new Set<string>();
+    let kills = 0;
+    let resumed = false;
+    for (const at of [3, 15, 30, 48, 66, 85, 104, 122, 140, 149]) {
+      const killed = await runAndKill(resumed ? [...argv, '--resume'] : argv, out, at);
+      resumed = true;
+      if (!killed) break;
+      kills++;
+      // requests taken and not finished at the kill: an intent line without its fetch line
+      const open = new Set<string>();
+      for (const l of readFileSync(join(out, '.state', 'journal.jsonl'), 'utf8').split('\n')) {
+        let e: { t: string; url: string };
+        try {
+          e = JSON.parse(l) as { t: string; url: string };
+        } catch {
+          continue;
+        }
+        if (e.t === 'intent') open.add(e.url);
+        if (e.t === 'fetch') open.delete(e.url);
+      }
+      for (const u of open) inFlight.add(u);
+    }
+    assert.ok(kills >= 7, `killed ${kills} times`);
+    const r = await runCli([...argv, '--resume']);
+    assert.equal(r.status, 0, r.stderr);
+    const lines = index(out);
+    assert.equal(lines.length, 150, 'the budget, no line lost or doubled');
+    assert.equal(new Set(lines.map((l) => l.url)).size, 150);
+    assert.deepEqual(lines.filter((l) => l.error && !/^HTTP 404$/u.test(l.error)), []);
+    const twice = [...s.stats.hits].filter(([k, n]) => n > 1 && !k.endsWith('/robots.txt'));
+    assert.ok(twice.every(([, n]) => n === 2), `requested more than twice: ${JSON.stringify(twice)}`);
+    for (const [k] of twice) assert.ok([...inFlight].some((u) => u.replace(/^https?:\/\//u, '') === k), `${k} was requested twice but was not in flight at a kill`);
+    const fetchedOnce = lines.filter((l) => l.status === 200).map((l) => l.url).sort();
+    assert.deepEqual((await warcResponses(out)).sort(), fetchedOnce, 'one WARC response record per fetched page');
+    const saved = lines.filter((l) => l.relevant).map((l) => l.url).sort();
+    const texts = readFileSync(join(out, 'texts.jsonl'), 'utf8').trim().split('\n').map((l) => (JSON.parse(l) as { id: string }).id);
+    assert.deepEqual([...texts].sort(), saved, 'one text per saved page');
+    assert.equal((readdirSync(join(out, 'pages'), { recursive: true }) as string[]).filter((f) => f.endsWith('.html')).length, saved.length);
+    assert.deepEqual(readdirSync(join(out, '.state', 'pending')), []);
+    const idx = await runCli([join('node_modules', 'warcio', 'dist', 'cli.js'), 'index', join(out, 'crawl.warc.gz')]);
+    assert.equal(idx.status, 0, idx.stderr);
+    assert.equal(idx.stdout.trim().split('\n').length, fetchedOnce.length + 1 + lines.filter((l) => l.status !== 200 && l.status > 0).length, 'warcio index reads every record');
+  } finally {
+    await s.close();
   }
 });
 

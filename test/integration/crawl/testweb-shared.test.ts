@@ -40,7 +40,7 @@ test('full test web from the shared data: labels, real pages at their URLs, focu
       const kg = KgStore.fromData(inputs.kg);
       let seeds = ['http://www.newsportal.example/'];
       const run = async (mode: 'focused' | 'bfs') => {
-        const o = resolveCrawlOptions({ mode, maxPages: 150 });
+        const o = resolveCrawlOptions({ mode, maxPages: 150, concurrency: 1 });
         const out = join(dir, `crawl-${mode}-${seeds.length}-${urlHash(seeds[0]!, 6)}`);
         await crawl({ seeds, out, via: server.url }, o, crawlResources(kg, o));
         const lines = readFileSync(join(out, 'index.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as IndexLine);

@@ -65,7 +65,7 @@ test('train:rerank variant flags: CV of a variant with the paired comparison, no
     const optional = run('--with', 'positionRank', '--compare');
     assert.equal(optional.status, 0, optional.stderr);
     assert.match(optional.stderr, /ΔF1@5 [+-][0-9.]+ /);
-    assert.match(variant.stderr, /5-fold CV \(folds by film\) macro F1@1\.\.5( [0-9.]+){5}/);
+    assert.match(variant.stderr, /5-fold CV \(folds by film\) macro F1@1\.\.5 with context:( [0-9.]+){5}\n.*without context:( [0-9.]+){5}\n.*without context or corpus statistics:( [0-9.]+){5}/);
     for (let k = 1; k <= 5; k++) assert.match(variant.stderr, new RegExp(`ΔF1@${k} [+-][0-9.]+ \\[-?[0-9.]+, -?[0-9.]+\\], \\d+ better / \\d+ worse`));
     assert.ok(!existsSync(out));
     // with --out, the variant's model is written with its recipe recorded
@@ -87,6 +87,50 @@ test('train:rerank variant flags: CV of a variant with the paired comparison, no
       assert.match(r.stderr, /^filmkw: train-rerank: /m);
       assert.match(r.stderr, message);
       assert.ok(!/\n\s+at /.test(r.stderr), 'no stack trace');
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('train:rerank --gold twice: the files\' documents together, each file recorded; a duplicate id or file is one line; --pool above the preset\'s reads the larger pool', { skip: !existsSync(join(root, 'dist', 'index.js')) && 'needs npm run build' }, () => {
+  const dir = mkdtempSync(join(tmpdir(), 'filmkw-rerank-gold2-'));
+  try {
+    const a = join(dir, 'a.jsonl');
+    const b = join(dir, 'b.jsonl');
+    const dup = join(dir, 'dup.jsonl');
+    writeFileSync(a, '{"id":"a1","film":"长津湖","text":"《长津湖》由吴京、易烊千玺主演，讲述抗美援朝战争中伍万里的成长。","tag":["长津湖","吴京"]}\n');
+    writeFileSync(b, '{"id":"b1","film":"百鸟朝凤","text":"唢呐艺人焦三爷收徒天鸣，传承百鸟朝凤。","tag":["唢呐","焦三爷"]}\n{"id":"b2","text":"吴京主演的战狼讲述冷锋的故事。","tag":["战狼","冷锋"]}\n');
+    writeFileSync(dup, '{"id":"x","text":"唢呐","tag":["唢呐"]}\n{"id":"a1","text":"唢呐班","tag":["唢呐班"]}\n');
+    const out = join(dir, 'model.json');
+    const run = (...extra: string[]) => spawnSync(process.execPath, [script, '--kg', join(root, 'kg', 'demo'), ...extra], { encoding: 'utf8' });
+    const both = run('--gold', a, '--gold', b, '--trees', '3', '--grouped', '--compare', '--out', out);
+    assert.equal(both.status, 0, both.stderr);
+    assert.match(both.stderr, /train-rerank: 3 documents \(a\.jsonl 1 \+ b\.jsonl 2\), 0 with a film, \d+ candidates/);
+    assert.match(both.stderr, /ΔF1@5 [+-][0-9.]+ /);
+    const training = JSON.parse(readFileSync(out, 'utf8')).training;
+    assert.deepEqual(training.files.map((f: { file: string }) => f.file), ['a.jsonl', 'b.jsonl']);
+    assert.ok(training.files.every((f: { sha256: string; bytes: number }) => /^[0-9a-f]{64}$/.test(f.sha256) && f.bytes > 0));
+    assert.equal(training.documents, 3);
+    assert.equal(training.file, undefined);
+    const one = run('--gold', a, '--trees', '3', '--out', out, '--force');
+    assert.equal(one.status, 0, one.stderr);
+    assert.equal(JSON.parse(readFileSync(out, 'utf8')).training.file, 'a.jsonl', 'one file: recorded as before');
+    // a pool above the preset's 60 reads the candidates with that pool (not an error)
+    const pool = run('--gold', b, '--pool', '100', '--trees', '3', '--compare');
+    assert.equal(pool.status, 0, pool.stderr);
+    assert.match(pool.stderr, /ΔF1@1 /);
+    const bad: [string[], number, RegExp][] = [
+      [['--gold', a, '--gold', dup, '--cv'], 3, /dup\.jsonl:2: id "a1" is also in a\.jsonl:1/],
+      [['--gold', a, '--gold', a, '--cv'], 2, /--gold names the same file twice/],
+      [['--gold', a, '--gold', b, '--grouped', '--check'], 2, /--check compares the committed recipe/],
+      [['--gold', a, '--gold', join(dir, 'none.jsonl'), '--cv'], 3, /none\.jsonl: no such file/],
+    ];
+    for (const [args, code, message] of bad) {
+      const r = run(...args);
+      assert.equal(r.status, code, `${args.join(' ')}: ${r.stderr}`);
+      assert.match(r.stderr, /^filmkw: train-rerank: [^\n]+\n$/);
+      assert.match(r.stderr, message);
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -1,0 +1,255 @@
+/**
+ * The crawl scheduler (Scrapy's scheduler, Crawlee's request queue): the frontier of fetched pages waiting
+ * to be expanded, the seen-set, and the expansions in progress. An expansion is one popped frontier entry
+ * whose children are being fetched ahead (004's lookahead; the seeds are one expansion too). Its children
+ * are requests in one priority order: earlier expansion first, then child order (best link prior first).
+ *
+ * Every change of state is one of five transitions, each journalled by the crawler so that a resume
+ * replays them without the network: `pop` (take the frontier's best entry), `take` (a child becomes a
+ * request: the journal's intent), `complete` (a request's page joins its expansion), `finish` (an
+ * expansion is over: its children and, for the two-step frontier, the page itself go back to the
+ * frontier with a continuation of its unfetched links) and the save decisions (in crawler.ts).
+ *
+ * Which child is taken next is decided by {@link Expansion.next}: children in order, seen ones skipped,
+ * closed at `maxLookahead` children, at the budget, or (lookahead gate) at the first child whose link
+ * prior is below the best entry waiting when the page was popped. With a `ready` test (concurrency > 1),
+ * a child whose host may not be asked yet is passed over and taken later, so one slow host never blocks
+ * the others (the Mercator per-host queue).
+ */
+import { Frontier, type FrontierEntry } from './frontier.js';
+import type { CrawlOptions } from './options.js';
+import { twoStepScore } from './relevance.js';
+import { createSeenSet, type SeenSet } from './seen.js';
+import { hostKey, urlKey } from './url.js';
+import { documentOrder } from './links.js';
+
+const TAKEN = 1;
+const SKIPPED = 2;
+
+/** A child taken for fetching: the request the crawler makes. */
+export interface CrawlRequest {
+  url: string;
+  host: string;
+  depth: number;
+  /** The page whose expansion took it (null: a seed). */
+  parent: FrontierEntry | null;
+  expansion: Expansion;
+  /** Index of the child in its expansion. */
+  index: number;
+}
+
+/** One expansion: the candidate children of a page (or the seeds) and which of them were taken. */
+export class Expansion {
+  readonly urls: string[];
+  readonly priors: number[];
+  private readonly keys: number[];
+  private readonly hosts: (string | undefined)[];
+  private readonly marks: Uint8Array;
+  /** Children taken so far. */
+  count = 0;
+  /** Children taken and not completed yet. */
+  inFlight = 0;
+  /** Index where the expansion closed (−1 while open). */
+  stop = -1;
+  /** First index not examined yet; below it, every child is taken, skipped (seen) or waiting for its host. */
+  private scanned = 0;
+  /** First index below `scanned` that may still be untaken. */
+  private cursor = 0;
+  readonly kids: FrontierEntry[] = [];
+
+  /**
+   * `gate`: the key of the best entry waiting when the page was popped (null: no lookahead gate).
+   * `closed`: the page is at the depth limit; its links are dropped (no child, no continuation).
+   */
+  constructor(
+    readonly entry: FrontierEntry | null,
+    all: readonly { url: string; prior: number }[],
+    private readonly limit: number,
+    private readonly gate: number | null,
+    closed = false,
+  ) {
+    const links = closed ? [] : all;
+    this.urls = links.map((l) => l.url);
+    this.priors = links.map((l) => l.prior);
+    this.keys = this.urls.map(urlKey);
+    this.hosts = new Array<string | undefined>(links.length);
+    this.marks = new Uint8Array(links.length);
+  }
+
+  /** The page this expansion belongs to ('' for the seeds). */
+  get url(): string {
+    return this.entry?.url ?? '';
+  }
+
+  host(i: number): string {
+    return (this.hosts[i] ??= hostKey(this.urls[i]!));
+  }
+
+  /**
+   * Index of the next child to take, or −1 (closed, or every open child waits for its host). Closing
+   * conditions are tested on a child when it is examined for the first time, in the order of the
+   * sequential crawler: limit, budget, gate, seen.
+   */
+  next(seen: SeenSet, budgetOk: () => boolean, ready?: (host: string) => boolean): number {
+    if (this.stop >= 0) return -1;
+    // children passed over before (seen since, or waiting for their host)
+    for (let i = this.cursor; i < this.scanned; i++) {
+      if (this.marks[i]) {
+        if (i === this.cursor) this.cursor++;
+        continue;
+      }
+      if (seen.has(this.keys[i]!)) {
+        this.marks[i] = SKIPPED;
+        if (i === this.cursor) this.cursor++;
+        continue;
+      }
+      if (this.count >= this.limit || !budgetOk()) return this.close(this.scanned);
+      if (!ready || ready(this.host(i))) return i;
+    }
+    let waiting = this.cursor < this.scanned;
+    for (; this.scanned < this.urls.length; this.scanned++) {
+      const i = this.scanned;
+      if (this.count >= this.limit || !budgetOk() || (this.gate !== null && this.count > 0 && this.priors[i]! < this.gate)) return this.close(i);
+      if (seen.has(this.keys[i]!)) {
+        this.marks[i] = SKIPPED;
+        continue;
+      }
+      if (!ready || ready(this.host(i))) return i;
+      waiting = true;
+    }
+    return waiting ? -1 : this.close(this.urls.length);
+  }
+
+  private close(at: number): number {
+    this.stop = at;
+    return -1;
+  }
+
+  /** Marks child `i` as taken (a request): counted, its URL seen. */
+  take(i: number, seen: SeenSet): void {
+    this.marks[i] = TAKEN;
+    this.count++;
+    this.inFlight++;
+    if (i >= this.scanned) this.scanned = i + 1;
+    seen.add(this.keys[i]!);
+  }
+
+  /** Closes the expansion at `stop` (a replayed `done`): as {@link next} closes it, at the first child not examined. */
+  closeAt(stop: number): void {
+    this.stop = stop;
+    this.scanned = Math.max(this.scanned, stop);
+  }
+
+  /** Unfetched links left when the expansion closed: never taken, and either past the close or not seen. */
+  rest(seen: SeenSet): { url: string; prior: number }[] {
+    const out: { url: string; prior: number }[] = [];
+    for (let i = 0; i < this.urls.length; i++) {
+      if (this.marks[i] === TAKEN || (i < this.stop && seen.has(this.keys[i]!))) continue;
+      out.push({ url: this.urls[i]!, prior: this.priors[i]! });
+    }
+    return out;
+  }
+}
+
+/** Frontier entry links are stored as `url<TAB>prior` lines (compact: one string per page). */
+export function entryLinks(e: FrontierEntry): { url: string; prior: number }[] {
+  if (!e.links) return [];
+  return e.links.split('\n').map((l) => {
+    const [url, prior] = l.split('\t') as [string, string | undefined];
+    return { url, prior: Number(prior ?? 0) };
+  });
+}
+
+type SchedulerOptions = Pick<CrawlOptions, 'frontier' | 'linkPrior' | 'lookaheadGate' | 'maxLookahead' | 'maxDepth' | 'maxFrontier' | 'alpha' | 'tauLow' | 'threshold' | 'seenSet' | 'bloomCapacity' | 'bloomFpRate'>;
+
+export class CrawlScheduler {
+  readonly frontier: Frontier;
+  readonly seen: SeenSet;
+  /** Expansions in progress, in the order they were started (the priority order of their children). */
+  readonly active: Expansion[] = [];
+  private seq = 0;
+
+  /** `onEvict` decides the pending saves of a dropped frontier entry. */
+  constructor(
+    private readonly o: Readonly<SchedulerOptions>,
+    onEvict: (e: FrontierEntry) => void,
+  ) {
+    this.frontier = new Frontier(o.maxFrontier, onEvict);
+    this.seen = createSeenSet(o);
+  }
+
+  /** Discovery order of the next frontier entry. */
+  nextSeq(): number {
+    return this.seq++;
+  }
+
+  /** The seeds as the first expansion: taken in order, no limit, no gate. */
+  startSeeds(seeds: readonly string[]): void {
+    this.active.push(new Expansion(null, seeds.map((url) => ({ url, prior: 0 })), Infinity, null));
+  }
+
+  /**
+   * Pops the best frontier entry: an entry not expanded yet becomes an expansion (its children fetched
+   * ahead); an entry whose two-step score is known releases its children into the frontier.
+   */
+  pop(): FrontierEntry | undefined {
+    const e = this.frontier.pop();
+    if (!e) return undefined;
+    if (e.score === undefined) {
+      const byDocument = documentOrder(this.o);
+      const best = this.frontier.peekKey() ?? -Infinity;
+      const gate = !byDocument && this.o.lookaheadGate ? best : null;
+      this.active.push(new Expansion(e, entryLinks(e), byDocument ? Infinity : this.o.maxLookahead, gate, e.depth >= this.o.maxDepth));
+    } else {
+      for (const k of e.kids ?? []) this.frontier.push(k);
+      e.kids = undefined;
+    }
+    return e;
+  }
+
+  /** Takes child `i` of `x`: the request to make. */
+  take(x: Expansion, i: number): CrawlRequest {
+    x.take(i, this.seen);
+    const parent = x.entry;
+    return { url: x.urls[i]!, host: x.host(i), depth: parent ? parent.depth + 1 : 0, parent, expansion: x, index: i };
+  }
+
+  /** The active expansion of page `url` ('' for the seeds). */
+  expansionOf(url: string): Expansion | undefined {
+    return this.active.find((x) => x.url === url);
+  }
+
+  /** A request completed: its page (an entry when it has links) joins its expansion; seeds go to the frontier at once. */
+  complete(r: CrawlRequest, entry: FrontierEntry | null): void {
+    r.expansion.inFlight--;
+    if (!entry) return;
+    if (r.expansion.entry === null) this.frontier.push(entry);
+    else r.expansion.kids.push(entry);
+  }
+
+  /**
+   * Ends a closed expansion with nothing in flight (see the module header): bfs and shark push its
+   * children; the two-step frontier scores the page (004), has its save decided and pushes it back
+   * holding its children. Then the continuation of its unfetched links, while the budget lasts.
+   */
+  finish(x: Expansion, budgetLeft: () => boolean, decide: (url: string, twoStep: number) => void): void {
+    this.active.splice(this.active.indexOf(x), 1);
+    const e = x.entry;
+    if (!e) return;
+    const rest = x.rest(this.seen);
+    e.links = '';
+    if (this.o.frontier !== 'two-step') {
+      for (const k of x.kids) this.frontier.push(k);
+      if (this.o.frontier === 'fifo') return;
+    } else {
+      e.kids = x.kids;
+      e.score = twoStepScore(e.sim, x.kids.map((k) => k.sim), this.o.alpha, this.o.tauLow, this.o.threshold);
+      e.key = e.score;
+      decide(e.url, e.score);
+      this.frontier.push(e);
+    }
+    if (rest.length > 0 && budgetLeft()) {
+      this.frontier.push({ seq: this.seq++, url: e.url, depth: e.depth, sim: e.sim, key: rest[0]!.prior, links: rest.map((l) => `${l.url}\t${l.prior}`).join('\n'), inherited: e.inherited });
+    }
+  }
+}

@@ -1,0 +1,199 @@
+/**
+ * The corpus statistics in memory (corpus-stats.ts): flat arrays packed into one byte array, as the IDF
+ * table is packed (idf.ts), so that a loaded table is a few typed-array views and a cached table costs
+ * a file read, not a parse of ~100k lines. Surfaces are UTF-16 code units with offsets (kg/packed.ts
+ * StringTable) found through an open-addressing FNV-1a table; per-film counts are one list per surface
+ * (offsets, film, count); documents are their 64-bit text hashes, sorted, searched by halving.
+ *
+ * Layout: 12 Int32 of sizes, then the sections, each at a multiple of 8 bytes: df, spread, per-film
+ * offsets, films, counts, hash slots, surface offsets, film documents, film-key offsets, document hashes
+ * (high and low halves), document films, surface units, film-key units, and the header as JSON (with the
+ * content hash).
+ */
+import { FilmkwError } from '../errors.js';
+import { StringTable } from '../kg/packed.js';
+import { hashName } from '../util/hash.js';
+import type { CorpusStats, CorpusStatsHeader } from './corpus-stats.js';
+
+/** A table's arrays (module header); `docHi`/`docLo` sorted together, ascending. */
+export interface CorpusTable {
+  readonly header: CorpusStatsHeader;
+  readonly contentHash: string;
+  readonly words: StringTable;
+  readonly slots: Int32Array;
+  readonly df: Int32Array;
+  readonly spread: Int32Array;
+  readonly perOffsets: Int32Array;
+  readonly perFilm: Int32Array;
+  readonly perCount: Int32Array;
+  readonly filmKeys: StringTable;
+  readonly filmDocs: Int32Array;
+  readonly docHi: Uint32Array;
+  readonly docLo: Uint32Array;
+  readonly docFilm: Int32Array;
+}
+
+/** The hash slots of a string table (a power of two ≥ 2 × its size and ≥ 8; -1 empty; linear probing). */
+export function hashSlots(words: readonly string[]): Int32Array {
+  let cap = 8;
+  while (cap < 2 * words.length) cap *= 2;
+  const slots = new Int32Array(cap).fill(-1);
+  const mask = cap - 1;
+  for (let k = 0; k < words.length; k++) {
+    let p = hashName(words[k]) & mask;
+    while (slots[p] !== -1) p = (p + 1) & mask;
+    slots[p] = k;
+  }
+  return slots;
+}
+
+/** The two 32-bit halves of a 16-hex-digit document hash. */
+export function hashHalves(hex: string): [number, number] {
+  return [parseInt(hex.slice(0, 8), 16) >>> 0, parseInt(hex.slice(8, 16), 16) >>> 0];
+}
+
+const HEADER_INTS = 12;
+const align8 = (x: number): number => (x + 7) & ~7;
+
+interface Sizes {
+  n: number;
+  wordUnits: number;
+  cap: number;
+  films: number;
+  filmUnits: number;
+  docs: number;
+  per: number;
+  json: number;
+}
+
+/** Byte offsets of the sections (module header). */
+function sections(z: Sizes) {
+  let at = HEADER_INTS * 4;
+  const take = (bytes: number): number => {
+    const start = align8(at);
+    at = start + bytes;
+    return start;
+  };
+  const s = {
+    df: take(4 * z.n),
+    spread: take(4 * z.n),
+    perOffsets: take(4 * (z.n + 1)),
+    perFilm: take(4 * z.per),
+    perCount: take(4 * z.per),
+    slots: take(4 * z.cap),
+    wordOffsets: take(4 * (z.n + 1)),
+    filmDocs: take(4 * z.films),
+    filmOffsets: take(4 * (z.films + 1)),
+    docHi: take(4 * z.docs),
+    docLo: take(4 * z.docs),
+    docFilm: take(4 * z.docs),
+    wordUnits: take(2 * z.wordUnits),
+    filmUnits: take(2 * z.filmUnits),
+    json: take(z.json),
+  };
+  return { ...s, end: at };
+}
+
+/** The table as one byte array (module header). */
+export function packCorpusTable(t: CorpusTable): Uint8Array {
+  const json = Buffer.from(JSON.stringify({ header: t.header, contentHash: t.contentHash }), 'utf8');
+  const z: Sizes = { n: t.df.length, wordUnits: t.words.units.length, cap: t.slots.length, films: t.filmDocs.length, filmUnits: t.filmKeys.units.length, docs: t.docHi.length, per: t.perFilm.length, json: json.length };
+  const at = sections(z);
+  const out = new Uint8Array(at.end);
+  new Int32Array(out.buffer, 0, HEADER_INTS).set([z.n, z.wordUnits, z.cap, z.films, z.filmUnits, z.docs, z.per, z.json]);
+  const put = (offset: number, a: Int32Array | Uint32Array | Uint16Array) => new Uint8Array(out.buffer, offset, a.byteLength).set(new Uint8Array(a.buffer, a.byteOffset, a.byteLength));
+  put(at.df, t.df);
+  put(at.spread, t.spread);
+  put(at.perOffsets, t.perOffsets);
+  put(at.perFilm, t.perFilm);
+  put(at.perCount, t.perCount);
+  put(at.slots, t.slots);
+  put(at.wordOffsets, t.words.offsets);
+  put(at.filmDocs, t.filmDocs);
+  put(at.filmOffsets, t.filmKeys.offsets);
+  put(at.docHi, t.docHi);
+  put(at.docLo, t.docLo);
+  put(at.docFilm, t.docFilm);
+  put(at.wordUnits, t.words.units);
+  put(at.filmUnits, t.filmKeys.units);
+  out.set(json, at.json);
+  return out;
+}
+
+/** The table over packed bytes (views, nothing decoded but the header); INPUT error when the bytes are not one. */
+export function unpackCorpusTable(packed: Uint8Array, source: string): CorpusTable {
+  const bytes = packed.byteOffset % 8 === 0 ? packed : new Uint8Array(packed.buffer.slice(packed.byteOffset, packed.byteOffset + packed.byteLength));
+  const bad = (why: string) => new FilmkwError('INPUT', `corpus statistics: packed table ${source}: ${why}`);
+  if (bytes.byteLength < HEADER_INTS * 4) throw bad('too short');
+  const [n, wordUnits, cap, films, filmUnits, docs, per, json] = new Int32Array(bytes.buffer, bytes.byteOffset, HEADER_INTS);
+  const z: Sizes = { n, wordUnits, cap, films, filmUnits, docs, per, json };
+  if (Object.values(z).some((v) => v < 0) || cap < 2 * n || (cap & (cap - 1)) !== 0) throw bad('bad sizes');
+  const at = sections(z);
+  if (at.end !== bytes.byteLength) throw bad(`${bytes.byteLength} bytes, the sizes say ${at.end}`);
+  const b = bytes.buffer;
+  const o = bytes.byteOffset;
+  const i32 = (offset: number, length: number) => new Int32Array(b, o + offset, length);
+  const meta = JSON.parse(Buffer.from(b, o + at.json, json).toString('utf8')) as { header: CorpusStatsHeader; contentHash: string };
+  const table: CorpusTable = {
+    header: meta.header,
+    contentHash: meta.contentHash,
+    words: new StringTable(new Uint16Array(b, o + at.wordUnits, wordUnits), i32(at.wordOffsets, n + 1)),
+    slots: i32(at.slots, cap),
+    df: i32(at.df, n),
+    spread: i32(at.spread, n),
+    perOffsets: i32(at.perOffsets, n + 1),
+    perFilm: i32(at.perFilm, per),
+    perCount: i32(at.perCount, per),
+    filmKeys: new StringTable(new Uint16Array(b, o + at.filmUnits, filmUnits), i32(at.filmOffsets, films + 1)),
+    filmDocs: i32(at.filmDocs, films),
+    docHi: new Uint32Array(b, o + at.docHi, docs),
+    docLo: new Uint32Array(b, o + at.docLo, docs),
+    docFilm: i32(at.docFilm, docs),
+  };
+  for (const [name, t] of [['surfaces', table.words], ['film keys', table.filmKeys]] as const) {
+    const why = t.check();
+    if (why) throw bad(`${name}: ${why}`);
+  }
+  return table;
+}
+
+/** The lookups of a table (corpus-stats.ts CorpusStats). */
+export function corpusStatsOf(t: CorpusTable, source: string): CorpusStats & { readonly header: CorpusStatsHeader } {
+  const mask = t.slots.length - 1;
+  const filmIndex = new Map<string, number>();
+  for (let j = 0; j < t.filmDocs.length; j++) filmIndex.set(t.filmKeys.get(j), j);
+  const { df, spread, perOffsets, perFilm, perCount, filmDocs, docHi, docLo, docFilm } = t;
+  return Object.freeze({
+    source,
+    contentHash: t.contentHash,
+    header: t.header,
+    docs: docHi.length,
+    films: filmDocs.length,
+    word(s: string): number {
+      for (let p = hashName(s) & mask; ; p = (p + 1) & mask) {
+        const k = t.slots[p];
+        if (k < 0 || t.words.equals(k, s)) return k;
+      }
+    },
+    df: (k: number) => df[k],
+    spread: (k: number) => spread[k],
+    filmIndex: (key: string) => filmIndex.get(key) ?? -1,
+    filmDocs: (j: number) => filmDocs[j],
+    filmDf(k: number, j: number): number {
+      for (let q = perOffsets[k]; q < perOffsets[k + 1]; q++) if (perFilm[q] === j) return perCount[q];
+      return 0;
+    },
+    docFilm(hash: string): number {
+      if (hash.length !== 16) return -2;
+      const [hi, lo] = hashHalves(hash);
+      let a = 0;
+      let b = docHi.length;
+      while (a < b) {
+        const m = (a + b) >>> 1;
+        if (docHi[m] < hi || (docHi[m] === hi && docLo[m] < lo)) a = m + 1;
+        else b = m;
+      }
+      return a < docHi.length && docHi[a] === hi && docLo[a] === lo ? docFilm[a] : -2;
+    },
+  });
+}

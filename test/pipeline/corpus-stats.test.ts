@@ -1,0 +1,108 @@
+/**
+ * Corpus statistics (issue 24 item 2): the table (src/pipeline/corpus-stats.ts: counting, text format,
+ * parsing with errors naming file and line) and the re-ranker's corpus features (rerank-context.ts:
+ * document frequency, film spread, keyness, leave one out, the gate).
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { gzipSync } from 'node:zlib';
+import { FilmkwError } from '../../src/errors.js';
+import { loadKg } from '../../src/kg/load.js';
+import { CorpusCounter, corpusStatsText, parseCorpusStats, textHash } from '../../src/pipeline/corpus-stats.js';
+import { createExtractor } from '../../src/pipeline/extract.js';
+import { zeroRerankModel } from '../../src/pipeline/rerank-model.js';
+
+test('CorpusCounter: distinct surfaces per text, identical texts once, films with ≥ 2 texts get per-film counts, surfaces below minDf left out (golden)', () => {
+  const c = new CorpusCounter();
+  assert.equal(c.add('a', ['好看', '吴京', '好看'], 'movie/douban/1'), true);
+  assert.equal(c.add('b', ['好看', '吴京'], 'movie/douban/1'), true);
+  assert.equal(c.add('c', ['好看', '战狼'], 'movie/douban/2'), true);
+  assert.equal(c.add('d', ['好看'], null), true);
+  assert.equal(c.add('a', ['好看'], 'movie/douban/3'), false, 'the same text again');
+  assert.equal(c.duplicates, 1);
+  assert.equal(c.documents, 4);
+  const lines = c.serialize({ note: 'x' }).trimEnd().split('\n');
+  assert.deepEqual(JSON.parse(lines[0]), { format: 'filmkw-corpus-stats', version: 1, docs: 4, films: 2, minDf: 2, note: 'x' });
+  assert.deepEqual(lines.slice(1, 3), ['F\tmovie/douban/1\t2', 'F\tmovie/douban/2\t1']);
+  const docs = lines.filter((l) => l.startsWith('D\t'));
+  assert.deepEqual(docs.map((l) => l.split('\t')[1]), ['a', 'b', 'c', 'd'].map(textHash).sort());
+  // 吴京: 2 texts of film 0; 好看: 4 texts, 2 films, per-film count for film 0 only (film 1 has one text); 战狼: df 1, left out
+  assert.deepEqual(lines.filter((l) => l.startsWith('W\t')), ['W\t吴京\t2\t1\t0:2', 'W\t好看\t4\t2\t0:2']);
+  assert.equal(c.serialize({}, 1).split('\n').filter((l) => l.startsWith('W\t')).length, 3);
+});
+
+test('parseCorpusStats: the counts back, gzip or plain; a bad table fails naming the file and the line', () => {
+  const c = new CorpusCounter();
+  c.add('a', ['好看', '吴京'], 'f1');
+  c.add('b', ['好看', '吴京'], 'f1');
+  c.add('c', ['好看'], null);
+  const text = c.serialize();
+  for (const bytes of [Buffer.from(text), gzipSync(text)]) {
+    const s = parseCorpusStats(corpusStatsText(bytes, 't.gz'), 't.gz');
+    assert.equal(s.docs, 3);
+    assert.equal(s.films, 1);
+    const k = s.word('好看');
+    assert.deepEqual([s.df(k), s.spread(k), s.filmDf(k, s.filmIndex('f1'))], [3, 1, 2]);
+    assert.equal(s.word('没有'), -1);
+    assert.equal(s.filmIndex('f2'), -1);
+    assert.equal(s.docFilm(textHash('c')), -1);
+    assert.equal(s.docFilm(textHash('a')), 0);
+    assert.equal(s.docFilm(textHash('zzz')), -2);
+    assert.match(s.contentHash, /^[0-9a-f]{64}$/u);
+  }
+  const bad = (t: string, pattern: RegExp) => assert.throws(() => parseCorpusStats(t, 'x.tsv'), (e: unknown) => e instanceof FilmkwError && e.code === 'INPUT' && pattern.test(e.message));
+  bad('not json\n', /^x\.tsv:1: corpus statistics: the first line is not the JSON header/u);
+  bad('{"format":"other","version":1}\n', /x\.tsv:1: .*not a filmkw-corpus-stats table of version 1/u);
+  const lines = text.trimEnd().split('\n');
+  const at = lines.findIndex((l) => l.startsWith('W\t'));
+  const broken = [...lines];
+  broken[at] = 'W\t好看\tmany\t1';
+  bad(broken.join('\n'), new RegExp(`x\\.tsv:${at + 1}: corpus statistics: df: expected an integer ≥ 1, got "many"`, 'u'));
+  bad([...lines, 'Q\tnothing'].join('\n'), new RegExp(`x\\.tsv:${lines.length + 1}: .*expected an F, D or W line`, 'u'));
+  bad([lines[0].replace('"docs":3', '"docs":5'), ...lines.slice(1)].join('\n'), /the header says 5 documents, the table lists 3/u);
+  bad([...lines, 'W\t新\t2\t1\t7:2'].join('\n'), /film index 7 is not one of the 1 films/u);
+  assert.throws(() => corpusStatsText(Buffer.from([0x1f, 0x8b, 1, 2]), 'y.gz'), /y\.gz: corpus statistics: not a readable gzip file/u);
+});
+
+const A = '吴京主演的长津湖很好看。长津湖的故事。';
+const B = '长津湖里吴京演得好，长津湖真好看。';
+const C = '战狼2的吴京，好看。';
+const D = '吴京的长津湖，好看的电影。';
+
+test('corpus features: df and film spread over the other texts (leave one out by text hash), keyness with the film known, the gate', async () => {
+  const kg = await loadKg({});
+  const plain = createExtractor({ preset: 'filmkw-rerank', kg, corpusStats: null });
+  const counter = new CorpusCounter();
+  counter.add(A, plain.candidateSurfaces(A), 'movie/name/长津湖');
+  counter.add(B, plain.candidateSurfaces(B), 'movie/name/长津湖');
+  counter.add(C, plain.candidateSurfaces(C), 'movie/name/战狼2');
+  const stats = parseCorpusStats(counter.serialize({}, 1), 'mini');
+  const extractor = createExtractor({ preset: 'filmkw-rerank', kg, rerankModel: zeroRerankModel(['corpusFilmDocs']), corpusStats: stats });
+  const features = (text: string, film?: string) => {
+    const out = new Map<string, Map<string, number>>();
+    for (const k of extractor.extract(text, { topK: 100, explain: true, film })) out.set(k.word, new Map(k.explain!.rerank!.features.map((x) => [x.feature, x.value])));
+    return out;
+  };
+  const close = (a: number | undefined, b: number, what: string) => assert.ok(a !== undefined && Math.abs(a - b) < 1e-9, `${what}: ${a} ≠ ${b}`);
+  // A is in the table: its own counts are left out (2 other texts, 2 films: 长津湖 (B), 战狼2 (C))
+  const a = features(A, '长津湖');
+  const j = a.get('吴京')!;
+  assert.equal(j.get('corpusOn'), 1);
+  close(j.get('corpusDf'), Math.log1p(2) / Math.log1p(2), '吴京 df: B and C');
+  close(j.get('corpusSpread'), Math.log1p(2) / Math.log1p(2), '吴京 spread: both films');
+  close(j.get('corpusFilmDocs'), Math.log1p(1) / 10, 'one other text of 长津湖');
+  close(j.get('corpusKeyness'), Math.log(1.5 / 2) - Math.log(2.5 / 3), '吴京 keyness in 长津湖');
+  // D is not in the table: every text counts
+  const d = features(D, '长津湖').get('吴京')!;
+  close(d.get('corpusDf'), Math.log1p(3) / Math.log1p(3), '吴京 df for a new text');
+  close(d.get('corpusFilmDocs'), Math.log1p(2) / 10, 'two texts of 长津湖');
+  close(d.get('corpusKeyness'), Math.log(2.5 / 3) - Math.log(3.5 / 4), '吴京 keyness, nothing left out');
+  // film unknown: no keyness, the gate by KG entities (长津湖, 吴京: 2 < 3) keeps the corpus features off
+  const off = features(D).get('吴京')!;
+  assert.deepEqual(['corpusOn', 'corpusDf', 'corpusSpread', 'corpusKeyness', 'corpusFilmDocs'].map((f) => off.get(f)), [0, 0, 0, 0, 0]);
+  const gateOpen = createExtractor({ preset: 'filmkw-rerank', kg, rerankModel: zeroRerankModel(['corpusFilmDocs']), corpusStats: stats, overrides: { 'rerank.corpusGate': 2 } });
+  const open = new Map(gateOpen.extract(D, { topK: 100, explain: true }).find((k) => k.word === '吴京')!.explain!.rerank!.features.map((x) => [x.feature, x.value]));
+  assert.equal(open.get('corpusOn'), 1);
+  close(open.get('corpusDf'), 1, 'df with the gate open');
+  assert.equal(open.get('corpusKeyness'), 0, 'no film, no keyness');
+});

@@ -1,0 +1,111 @@
+/**
+ * Issue 26, `filmkw tag` through bin/filmkw (run `npm run build` first): inputs that can be read only once
+ * (a FIFO, bash process substitution `<(zcat …)`), special outputs (`/dev/null`, `/dev/full`), signals
+ * while a read is blocked, a worker thread out of memory, documents whose graph options are over the work
+ * bound, and a long document without punctuation. Each case checks the exit code, the records and the
+ * one-line message; waits are on states (a lock file appearing), never on times.
+ */
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync, execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startCli } from './cli-helpers.js';
+import { unpunctuatedText } from '../pipeline/long-texts.js';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const bin = join(root, 'bin', 'filmkw');
+const skip = existsSync(join(root, 'dist', 'cli', 'main.js')) ? false : 'run `npm run build` first (the tests spawn bin/filmkw)';
+const SAMPLES = readFileSync(join(root, 'datasets', 'samples', 'reviews.jsonl'), 'utf8').trim().split('\n');
+
+let dir: string;
+before(() => {
+  dir = mkdtempSync(join(tmpdir(), 'filmkw-tag-io-'));
+  writeFileSync(join(dir, 'in.jsonl'), `${SAMPLES.slice(0, 4).join('\n')}\n`);
+  execFileSync('gzip', ['-k', join(dir, 'in.jsonl')]);
+});
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+const cli = (args: string[], opts: { input?: string } = {}) => spawnSync(process.execPath, [bin, ...args], { cwd: root, encoding: 'utf8', input: opts.input });
+const lines = (file: string) => readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { id: string; error?: string; keywords?: unknown[] });
+const oneLine = (stderr: string) => stderr.split('\n').filter((l) => l.startsWith('filmkw:'));
+
+test('tag <(zcat in.jsonl.gz) --out F: tagged like the file (was: hung forever, the fingerprint drained the pipe)', { skip }, () => {
+  const out = join(dir, 'sub.jsonl');
+  const r = spawnSync('bash', ['-c', `"${process.execPath}" "${bin}" tag <(zcat "${join(dir, 'in.jsonl.gz')}") --format jsonl --preset textrank --out "${out}"`], { cwd: root, encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  const ref = join(dir, 'ref.jsonl');
+  assert.equal(cli(['tag', join(dir, 'in.jsonl'), '--preset', 'textrank', '--out', ref]).status, 0);
+  assert.equal(readFileSync(out, 'utf8'), readFileSync(ref, 'utf8'));
+  assert.ok(!existsSync(`${out}.progress.json`) && !existsSync(`${out}.lock`), 'no checkpoint or lock is left');
+});
+
+test('tag FIFO --out F with a writer: tagged; --resume on a FIFO or process substitution is refused with one clear line (exit 2)', { skip }, () => {
+  const fifo = join(dir, 'fifo');
+  execFileSync('mkfifo', [fifo]);
+  const out = join(dir, 'fifo.jsonl');
+  const r = spawnSync('bash', ['-c', `cat "${join(dir, 'in.jsonl')}" > "${fifo}" & "${process.execPath}" "${bin}" tag "${fifo}" --format jsonl --preset textrank --out "${out}"; s=$?; wait; exit $s`], { cwd: root, encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(lines(out).length, 4);
+  const resume = spawnSync('bash', ['-c', `"${process.execPath}" "${bin}" tag <(cat "${join(dir, 'in.jsonl')}") --format jsonl --out "${out}" --resume`], { cwd: root, encoding: 'utf8' });
+  assert.equal(resume.status, 2, resume.stderr);
+  assert.equal(oneLine(resume.stderr).length, 1);
+  assert.match(resume.stderr, /--resume needs a regular input file: .* is a pipe or a device .* cannot be fingerprinted/u);
+});
+
+test('SIGTERM while the input FIFO has no writer ends the process (143), says so, and leaves no lock (was: "interrupted" printed, the process stayed)', { skip }, async () => {
+  const fifo = join(dir, 'stalled');
+  execFileSync('mkfifo', [fifo]);
+  const out = join(dir, 'stalled.jsonl');
+  const p = startCli(['tag', fifo, '--format', 'jsonl', '--preset', 'textrank', '--out', out]);
+  // the lock is taken before the input is opened: wait for it (a state), then signal
+  for (let i = 0; i < 600 && !existsSync(`${out}.lock`); i++) await new Promise((r) => setTimeout(r, 50));
+  assert.ok(existsSync(`${out}.lock`), 'the run started');
+  p.child.kill('SIGTERM');
+  assert.equal(await p.done, 143, p.stderr());
+  assert.match(p.stderr(), /interrupted \(SIGTERM\); the input is a pipe, which cannot be read again/u);
+  assert.ok(!existsSync(`${out}.lock`), 'the lock is released');
+});
+
+test('--out /dev/null works (was: fsync EINVAL); --out /dev/full is one line naming ENOSPC, exit 7 (was: EINVAL)', { skip }, () => {
+  const input = join(dir, 'in.jsonl');
+  const nul = cli(['tag', input, '--preset', 'textrank', '--out', '/dev/null']);
+  assert.equal(nul.status, 0, nul.stderr);
+  assert.match(nul.stderr, /4 records \(4 tagged/u);
+  assert.ok(!existsSync('/dev/null.lock') && !existsSync('/dev/null.progress.json'), 'no lock or checkpoint beside a device');
+  const full = cli(['tag', input, '--preset', 'textrank', '--out', '/dev/full']);
+  assert.equal(full.status, 7, full.stderr);
+  assert.equal(oneLine(full.stderr).length, 1, full.stderr);
+  assert.match(full.stderr, /writing \/dev\/full failed: no space left on the device \(ENOSPC\)/u);
+  assert.doesNotMatch(full.stderr, /EINVAL|\n\s+at /u);
+});
+
+test('a worker thread out of memory: that document is an error record, the others are tagged, exit 0 (was: exit 70, a stack trace, earlier records lost)', { skip }, () => {
+  const input = join(dir, 'oom.jsonl');
+  writeFileSync(input, `${[SAMPLES[0], JSON.stringify({ id: 'huge', text: unpunctuatedText(400_000, 3) }), SAMPLES[1], SAMPLES[2]].join('\n')}\n`);
+  const out = join(dir, 'oom-out.jsonl');
+  const r = cli(['tag', input, '--workers', '2', '--worker-heap-mb', '64', '--out', out]);
+  assert.equal(r.status, 0, r.stderr);
+  const got = lines(out);
+  assert.deepEqual(got.map((l) => l.id), ['sample-01', 'huge', 'sample-02', 'sample-03']);
+  assert.match(got[1].error ?? '', /out of memory: .*--worker-heap-mb 64/u);
+  for (const k of [0, 2, 3]) assert.ok((got[k].keywords?.length ?? 0) > 0, `record ${k} tagged`);
+  assert.doesNotMatch(r.stderr, /internal error|\n\s+at /u);
+});
+
+test('graph options over the work bound: that document is an error record naming the option, the others are tagged; 200k characters without punctuation are tagged', { skip }, () => {
+  const input = join(dir, 'graph.jsonl');
+  const long = JSON.stringify({ id: 'long', text: unpunctuatedText(200_000, 4) });
+  writeFileSync(input, `${[SAMPLES[0], long, SAMPLES[1]].join('\n')}\n`);
+  const out = join(dir, 'graph-out.jsonl');
+  const r = cli(['tag', input, '--preset', 'textrank+w+g+r', '--set', 'semantic.smScope=allPairs', '--set', 'semantic.jaccardNeighbours=docGraph', '--out', out]);
+  assert.equal(r.status, 0, r.stderr);
+  const got = lines(out);
+  assert.deepEqual(got.map((l) => l.id), ['sample-01', 'long', 'sample-02']);
+  assert.match(got[1].error ?? '', /too large for semantic\.smScope "allPairs"/u);
+  const plain = cli(['tag', input, '--preset', 'filmkw-rerank', '--out', out]);
+  assert.equal(plain.status, 0, plain.stderr);
+  assert.equal(lines(out)[1].keywords?.length, 5, 'the long document is tagged with the default preset');
+});
