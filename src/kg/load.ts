@@ -46,14 +46,22 @@ export async function loadCsvKg(dir: string, onWarning?: (msg: string) => void):
 
 /**
  * The progress callback of a Neo4j read or write as lines `neo4j <phase> <done>/<total>`: with `live` (a
- * terminal) at most one a second plus the last of each phase; without, only the last of each phase.
+ * terminal) at most one a second plus the last of each phase; without (a log), one at each 1/`steps` of a
+ * phase and the last (`steps` 1: the last only): the same lines for the same work whatever the machine's speed.
  */
-export function progressLines(say: (line: string) => void, live: boolean, now: () => number = Date.now): (done: number, total: number, phase: string) => void {
+export function progressLines(
+  say: (line: string) => void,
+  opts: { live: boolean; steps?: number; now?: () => number },
+): (done: number, total: number, phase: string) => void {
+  const { live, steps = 1, now = Date.now } = opts;
   let last = -Infinity;
+  let step = 0;
   return (done, total, phase) => {
     const t = now();
-    if (done === total || (live && t - last >= 1000)) {
+    const k = total > 0 ? Math.floor((steps * done) / total) : steps;
+    if (done === total || (live ? t - last >= 1000 : k > step)) {
       last = t;
+      step = done === total ? 0 : k;
       say(`neo4j ${phase} ${done}/${total}`);
     }
   };
@@ -68,7 +76,7 @@ export async function loadKg(opts: LoadKgOptions = {}): Promise<KgStore> {
     const cfg = neo.neo4jConfigFromEnv();
     say?.(`kg: reading the KG from Neo4j at ${neo.redactUri(cfg.uri)}`);
     const data = await neo.readKgFromNeo4j(cfg, {
-      onProgress: say && progressLines((m) => say(`kg: ${m}`), opts.liveProgress === true),
+      onProgress: say && progressLines((m) => say(`kg: ${m}`), { live: opts.liveProgress === true }),
       onWarning: (m) => warn?.(`kg: ${m}`),
     });
     return KgStore.fromData(data, { dangling: 'drop' });

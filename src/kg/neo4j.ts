@@ -320,23 +320,23 @@ export function sweepQueries(): {
   deleteNodes: string;
   deleteOrphanAliases: string;
 } {
-  const pattern = (kind: RelationKind, a: string, b: string) =>
-    kind === 'ALIAS' ? `(a:Entity${a})-[r:ALIAS]->(x:Alias${b})` : `(a:Entity${a})-[r:${checkRelationKind(kind)}]->(x:Entity${b})`;
+  // `movieId` is '' for every kind but PLAYED (no property → coalesce), so one statement shape serves all kinds
+  const relations = (kind: RelationKind): string => {
+    if (kind === 'ALIAS') return "MATCH (a:Entity)-[r:ALIAS]->(x:Alias) WHERE a.id > '' RETURN a.id AS from, x.name AS to, '' AS movieId";
+    const k = checkRelationKind(kind);
+    return `MATCH (a:Entity)-[r:${k}]->(x:Entity) WHERE a.id > '' RETURN a.id AS from, x.id AS to, coalesce(r.movieId, '') AS movieId`;
+  };
+  // both ends by their unique index, hinted: on a small graph the planner may prefer an index scan
+  const deleteRelations = (kind: RelationKind): string => {
+    if (kind === 'ALIAS') {
+      return 'UNWIND $rows AS row\nMATCH (a:Entity {id: row.from})-[r:ALIAS]->(x:Alias {name: row.to})\nUSING INDEX SEEK a:Entity(id) USING INDEX SEEK x:Alias(name)\nDELETE r\nRETURN count(*) AS n';
+    }
+    const k = checkRelationKind(kind);
+    return `UNWIND $rows AS row\nMATCH (a:Entity {id: row.from})-[r:${k}]->(x:Entity {id: row.to})\nUSING INDEX SEEK a:Entity(id) USING INDEX SEEK x:Entity(id)\nWHERE coalesce(r.movieId, '') = row.movieId\nDELETE r\nRETURN count(*) AS n`;
+  };
   return {
-    relations: (kind) =>
-      `MATCH ${pattern(kind, '', '')} WHERE a.id > '' RETURN a.id AS from, ${kind === 'ALIAS' ? 'x.name' : 'x.id'} AS to, ${kind === 'PLAYED' ? "coalesce(r.movieId, '')" : "''"} AS movieId`,
-    deleteRelations: (kind) =>
-      [
-        'UNWIND $rows AS row',
-        // both ends by their unique index, hinted: on a small graph the planner may prefer an index scan
-        `MATCH ${pattern(kind, ' {id: row.from}', kind === 'ALIAS' ? ' {name: row.to}' : ' {id: row.to}')}`,
-        `USING INDEX SEEK a:Entity(id) USING INDEX SEEK x:${kind === 'ALIAS' ? 'Alias(name)' : 'Entity(id)'}`,
-        kind === 'PLAYED' ? "WHERE coalesce(r.movieId, '') = row.movieId" : '',
-        'DELETE r',
-        'RETURN count(*) AS n',
-      ]
-        .filter(Boolean)
-        .join('\n'),
+    relations,
+    deleteRelations,
     ids: "MATCH (n:Entity) WHERE n.id > '' RETURN n.id AS id",
     deleteNodes: [
       'UNWIND $ids AS id',

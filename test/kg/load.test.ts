@@ -44,17 +44,23 @@ test('errors: missing path, foreign file, --kg with --neo4j', async () => {
   await assert.rejects(loadKg({ kg: 'a', neo4j: true }), (e: unknown) => e instanceof FilmkwError && e.code === 'USAGE');
 });
 
-test('progressLines: not a terminal, the last line of each phase only (tag --neo4j printed one per page); a terminal, one a second and the last', () => {
+test('progressLines: not a terminal, the last line of each phase (tag --neo4j printed one per page), or one per step (kg import: quarters); a terminal, one a second and the last', () => {
   const pages = (cb: (done: number, total: number, phase: string) => void) => {
     for (let done = 1000; done < 45_976; done += 1000) cb(done, 45_976, 'entities');
     cb(45_976, 45_976, 'entities');
   };
   const log: string[] = [];
-  pages(progressLines((l) => log.push(l), false));
+  pages(progressLines((l) => log.push(l), { live: false }));
   assert.deepEqual(log, ['neo4j entities 45976/45976']);
+  log.length = 0;
+  const quarters = progressLines((l) => log.push(l), { live: false, steps: 4 });
+  pages(quarters);
+  assert.deepEqual(log, ['neo4j entities 12000/45976', 'neo4j entities 23000/45976', 'neo4j entities 35000/45976', 'neo4j entities 45976/45976']);
+  pages(quarters); // the next phase through the same callback: the same lines again
+  assert.equal(log.length, 8);
   let clock = 0;
   const tty: string[] = [];
-  const cb = progressLines((l) => tty.push(l), true, () => clock);
+  const cb = progressLines((l) => tty.push(l), { live: true, now: () => clock });
   pages((d, t, p) => {
     clock += 250; // four pages a second
     cb(d, t, p);

@@ -130,13 +130,15 @@ test('MERGE statements: exact text, parameters only, labels from the enums', () 
   assert.equal(s.entities.Character, 'MATCH (n:Entity:Character) RETURN count(n) AS n');
   assert.equal(s.relations.ALIAS, 'MATCH (:Entity)-[r:ALIAS]->(:Alias) RETURN count(r) AS n');
   assert.equal(s.relations.PLAYED, 'MATCH (:Entity)-[r:PLAYED]->(:Entity) RETURN count(r) AS n');
+  const w0 = sweepQueries();
+  assert.equal(w0.relations('DIRECTED'), "MATCH (a:Entity)-[r:DIRECTED]->(x:Entity) WHERE a.id > '' RETURN a.id AS from, x.id AS to, coalesce(r.movieId, '') AS movieId");
   // the stale-data sweep: fixed texts, data only in parameters, the relation type from the enum
   const w = sweepQueries();
   assert.equal(w.relations('PLAYED'), "MATCH (a:Entity)-[r:PLAYED]->(x:Entity) WHERE a.id > '' RETURN a.id AS from, x.id AS to, coalesce(r.movieId, '') AS movieId");
   assert.equal(w.relations('ALIAS'), "MATCH (a:Entity)-[r:ALIAS]->(x:Alias) WHERE a.id > '' RETURN a.id AS from, x.name AS to, '' AS movieId");
   assert.equal(
     w.deleteRelations('ACTED_IN'),
-    'UNWIND $rows AS row\nMATCH (a:Entity {id: row.from})-[r:ACTED_IN]->(x:Entity {id: row.to})\nUSING INDEX SEEK a:Entity(id) USING INDEX SEEK x:Entity(id)\nDELETE r\nRETURN count(*) AS n',
+    "UNWIND $rows AS row\nMATCH (a:Entity {id: row.from})-[r:ACTED_IN]->(x:Entity {id: row.to})\nUSING INDEX SEEK a:Entity(id) USING INDEX SEEK x:Entity(id)\nWHERE coalesce(r.movieId, '') = row.movieId\nDELETE r\nRETURN count(*) AS n",
   );
   assert.equal(
     w.deleteRelations('PLAYED'),

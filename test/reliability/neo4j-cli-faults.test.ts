@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { KgStore } from '../../src/kg/store.js';
 import { ENTITY_KINDS, RELATION_KINDS } from '../../src/kg/model.js';
-import { entityMergeQuery, readCountQuery, readPageQuery, relationMergeQuery, schemaStatements, statsQueries } from '../../src/kg/neo4j.js';
+import { entityMergeQuery, readCountQuery, readPageQuery, relationMergeQuery, schemaStatements, statsQueries, sweepQueries } from '../../src/kg/neo4j.js';
 import { FakeBolt } from '../fixtures/neo4j/fake-bolt.js';
 import { demoKg } from '../fixtures/neo4j/demo-kg.js';
 import { TcpProxy } from './tcp-proxy.js';
@@ -35,6 +35,10 @@ const ALLOWED = new Set<string>([
   readCountQuery(),
   ...Object.values(statsQueries().entities),
   ...Object.values(statsQueries().relations),
+  ...RELATION_KINDS.flatMap((k) => [sweepQueries().relations(k), sweepQueries().deleteRelations(k)]),
+  sweepQueries().ids,
+  sweepQueries().deleteNodes,
+  sweepQueries().deleteOrphanAliases,
 ]);
 
 /** `filmkw ARGS` in this process with the NEO4J_* / FILMKW_NEO4J_* variables of this process replaced by `env`. */

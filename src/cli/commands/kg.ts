@@ -100,7 +100,7 @@ export async function runKgImport(sources: string[], flags: ImportFlags): Promis
     if (!neo || !cfg) throw new Error('kg import: Neo4j is not set up'); // unreachable: set up above with --neo4j
     progress(`kg import: writing to Neo4j at ${neo.redactUri(cfg.uri)}`);
     const w = await neo.writeKgToNeo4j(result.store.toData(), cfg, {
-      onProgress: progressLines((m) => progress(`kg import: ${m}`), process.stderr.isTTY === true),
+      onProgress: progressLines((m) => progress(`kg import: ${m}`), { live: process.stderr.isTTY === true, steps: 4 }),
     });
     output = { neo4j: neo.redactUri(cfg.uri), nodes: w.nodes, relationships: w.relationships, created: w.created, written: w.written, removed: w.removed, skipped: w.skipped, writeMs: w.ms };
   }
