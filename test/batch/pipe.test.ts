@@ -128,15 +128,15 @@ test('tag --pipe takes only one-record-per-line formats', async () => {
   assert.match(r.stderr, /^filmkw: tag: --pipe reads one record per line: --format txt or jsonl, not csv\n$/u);
 });
 
-test('tag - --film-field --title-field (the document context) keeps the filter contract: partitions concatenate to one run, one line per line', () => {
+test('tag - --film-field --title-field (the document context) keeps the filter contract: partitions concatenate to one run, one line per line', async () => {
   const films = ['长津湖', '没有这部电影', ''];
   const input = texts.map((t, i) => JSON.stringify({ id: `f${i}`, text: t.replace(/\s+/gu, ' '), film: films[i % 3], headline: `标题${i}` }));
   const args = ['--format', 'jsonl', '--id-field', 'id', '--film-field', 'film', '--title-field', 'headline', '--explain'];
-  const whole = tag(args, `${input.join('\n')}\n`);
+  const whole = await tag(args, `${input.join('\n')}\n`);
   assert.equal(whole.status, 0, whole.stderr);
   assert.equal(whole.stdout.trimEnd().split('\n').length, input.length);
   assert.match(whole.stderr, /tag: WARNING: 1 film of \d+ records? not in the KG \("没有这部电影"\)/u);
   let joined = '';
-  for (const [a, b] of [[0, 2], [2, input.length]]) joined += tag(args, `${input.slice(a, b).join('\n')}\n`).stdout;
+  for (const [a, b] of [[0, 2], [2, input.length]]) joined += (await tag(args, `${input.slice(a, b).join('\n')}\n`)).stdout;
   assert.equal(joined, whole.stdout);
 });

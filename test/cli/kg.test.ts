@@ -147,10 +147,10 @@ test('kg import: relation prefixes stripped from mined character names are repor
   }
 });
 
-test('kg import: the named source demo is the bundled demo KG; merges by rule, ambiguous names and alias changes are reported, --examples N of each', () => {
+test('kg import: the named source demo is the bundled demo KG; merges by rule, ambiguous names and alias changes are reported, --examples N of each', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'filmkw-kg-resolve-'));
-  const demo = run(['kg', 'import', '--out', join(dir, 'demo.fkg'), '--json', 'demo']);
-  const csv = run(['kg', 'import', '--out', join(dir, 'csv.fkg'), '--json', 'csv:kg/demo']);
+  const demo = await run(['kg', 'import', '--out', join(dir, 'demo.fkg'), '--json', 'demo']);
+  const csv = await run(['kg', 'import', '--out', join(dir, 'csv.fkg'), '--json', 'csv:kg/demo']);
   assert.equal(demo.status, 0, demo.stderr);
   assert.equal(JSON.parse(demo.stdout).contentHash, JSON.parse(csv.stdout).contentHash);
   // a douban-csv film with 吴京 and 张艺谋 by name; the demo has both by name too, the kgqa fixture has two Douban 张三
@@ -170,7 +170,7 @@ test('kg import: the named source demo is the bundled demo KG; merges by rule, a
       JSON.stringify({ id: '2', name: '乙片', directors: [{ name: '张三', href: '/celebrity/2/' }], writers: [], actors: [], other_names: [], genres: [] }) +
       '\n',
   );
-  const r = run(['kg', 'import', '--out', join(dir, 'm.fkg'), '--json', '--examples', '1', `douban-csv:${movies}`, `kgqa:${kgqa}`, 'demo']);
+  const r = await run(['kg', 'import', '--out', join(dir, 'm.fkg'), '--json', '--examples', '1', `douban-csv:${movies}`, `kgqa:${kgqa}`, 'demo']);
   assert.equal(r.status, 0, r.stderr);
   const s = JSON.parse(r.stdout);
   const rules = Object.fromEntries(s.resolved.rules.map((g: { reason: string; count: number }) => [g.reason, g.count]));
@@ -180,7 +180,7 @@ test('kg import: the named source demo is the bundled demo KG; merges by rule, a
   assert.deepEqual(s.resolved.ambiguous.map((g: { reason: string; count: number }) => [g.reason, g.count]), [['person left apart: several id-bearing people of the name', 1]]);
   assert.match(s.resolved.ambiguous[0].examples[0], /^张三: person\/name\/张三 apart from person\/douban\/1, person\/douban\/2$/);
   assert.deepEqual(s.aliases.changed.reasons.map((g: { reason: string }) => g.reason).sort(), ['region or note tag removed', 'split inside brackets, joined again']);
-  const human = run(['kg', 'import', '--out', join(dir, 'h.fkg'), '--examples', '2', `douban-csv:${movies}`, `kgqa:${kgqa}`, 'demo']);
+  const human = await run(['kg', 'import', '--out', join(dir, 'h.fkg'), '--examples', '2', `douban-csv:${movies}`, `kgqa:${kgqa}`, 'demo']);
   assert.equal(human.status, 0, human.stderr);
   assert.match(human.stderr, /\nkg import: entity resolution: \d+ entities merged into another \(.*film: same title and people in common 1.*\), \d+ relations joined; 1 name-only people left apart \(ambiguous\)\n/);
   assert.match(human.stderr, /\n  1× film: same title and people in common  e\.g\. movie\/name\/长津湖 → movie\/douban\/25845392 \(长津湖; \d+ people, \d+ directors? in common\)\n/);
