@@ -49,7 +49,8 @@ test('crawl --out lock: a second run on the same folder fails with exit 7 naming
   await s.close();
   try {
     const out = join(mkdtempSync(join(tmpdir(), 'filmkw-crawl-lock-')), 'c');
-    const args = ['crawl', '--seeds', 'http://films.example/', '--out', out, '--via', slow.url, '--max-pages', '5'];
+    // the held request must not time out (the default 10 s) while the other runs start on a loaded machine
+    const args = ['crawl', '--seeds', 'http://films.example/', '--out', out, '--via', slow.url, '--max-pages', '5', '--set', 'timeoutMs=600000'];
     const first = runCli(args);
     await until(() => slow.stats.requests > 0, 'the first run to make a request');
     for (const extra of [[], ['--resume']]) {
