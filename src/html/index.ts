@@ -3,13 +3,16 @@
  * turns one saved page into the record `filmkw tag` reads; {@link listHtmlPages} lists the pages of a
  * file or directory in a deterministic order. List-page records (seed 002) live in src/html/records.ts.
  */
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { HTML_PAGE, walkFiles } from '../util/files.js';
+import { fileKind, HTML_PAGE, walkFiles } from '../util/files.js';
+import { readPage, type PageReadOptions } from './read.js';
 import { FilmkwError, inputError } from '../errors.js';
 import { mainTextOfBytes, type MainTextOptions } from './maintext.js';
 
 export { decodeHtml, DECODE_DEFAULTS, type DecodedHtml } from './decode.js';
+export { NESTING_DEFAULTS } from './depth.js';
+export { PAGE_MAX_BYTES_RANGE, PAGE_READ_DEFAULTS, readPage, type PageReadOptions } from './read.js';
 export { extractMainText, mainTextOfBytes, MAINTEXT_DEFAULTS, type MainText, type MainTextOptions } from './maintext.js';
 
 /** One page as a text record (JSONL line of `filmkw html text`). */
@@ -39,14 +42,14 @@ export interface HtmlErrorRecord {
  * empty, not HTML, wrong encoding, no main text / truncated). Never throws for a page problem.
  * `src` is a file path or the page bytes; `id` defaults to the path.
  */
-export async function htmlToRecord(src: string | Uint8Array, id?: string, opts: MainTextOptions = {}): Promise<HtmlTextRecord | HtmlErrorRecord> {
+export async function htmlToRecord(src: string | Uint8Array, id?: string, opts: MainTextOptions & PageReadOptions = {}): Promise<HtmlTextRecord | HtmlErrorRecord> {
   const rid = id ?? (typeof src === 'string' ? src : 'page');
   let bytes: Uint8Array;
   if (typeof src === 'string') {
     try {
-      const b = await readFile(src);
-      bytes = new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
+      bytes = await readPage(src, rid, 'html', opts);
     } catch (err) {
+      if (err instanceof FilmkwError) return { id: rid, error: err.message };
       return { id: rid, error: `html: ${rid}: cannot read: ${(err as Error).message}` };
     }
   } else bytes = src;
@@ -71,7 +74,7 @@ export function htmlBytesToRecord(bytes: Uint8Array, id: string, opts: MainTextO
 /**
  * The pages of a path: the file itself (id = its base name), or every `*.html`/`*.htm` file under a
  * directory, recursively, sorted by relative path (id = that path, `/`-separated). Throws INPUT when the
- * path does not exist; `cmd` prefixes the message.
+ * path does not exist or is neither a file, a directory nor a pipe (`/dev/zero`); `cmd` prefixes the message.
  */
 export async function listHtmlPages(path: string, cmd = 'html'): Promise<{ path: string; id: string; problem?: string }[]> {
   let st;
@@ -81,7 +84,10 @@ export async function listHtmlPages(path: string, cmd = 'html'): Promise<{ path:
     const code = (err as NodeJS.ErrnoException).code;
     throw inputError(`${cmd}: ${path}: ${code === 'ENOENT' ? 'no such file or directory' : (err as Error).message}`, err);
   }
-  if (!st.isDirectory()) return [{ path, id: basename(path) }];
+  if (!st.isDirectory()) {
+    if (!st.isFile() && !st.isFIFO()) throw inputError(`${cmd}: ${path}: not an HTML file, a directory of pages or a pipe (${fileKind(st)})`);
+    return [{ path, id: basename(path) }];
+  }
   // symlinked directories are followed (each real directory once); a symlink loop, a dangling link or an
   // unreadable directory comes back with its `problem`, which the callers turn into an error record
   let out: { path: string; id: string; problem?: string }[];

@@ -26,7 +26,7 @@
 import { inputError } from '../errors.js';
 import { decodeHtml } from './decode.js';
 import { pageMeta, type PageMetaFields } from './meta.js';
-import { findFirst, parseTree, textWithBreaks, type TElem, type TNode, type TreeOptions } from './tree.js';
+import { findFirst, parseTree, textWithBreaks, TREE_DEFAULTS, type TElem, type TNode, type TreeOptions } from './tree.js';
 
 /** Options of {@link extractMainText}. */
 export interface MainTextOptions extends TreeOptions {
@@ -98,6 +98,8 @@ export interface MainText extends PageMetaFields {
     textChars: number;
     /** Link blocks removed. */
     linkBlocksRemoved: number;
+    /** Start tags dropped below the nesting cap ({@link TreeOptions.maxDepth}; 0 on ordinary pages). */
+    nestingDropped: number;
   };
 }
 
@@ -158,7 +160,7 @@ export function isLinkBlock(e: TElem, opts: { maxLinkDensity?: number; minAnchor
 /** Extracts title, main text and stated metadata from a decoded page. Throws INPUT when no main text is found. */
 export function extractMainText(html: string, opts: MainTextOptions & { path?: string; truncated?: boolean } = {}): MainText {
   const o = { ...MAINTEXT_DEFAULTS, ...opts };
-  const { root, head } = parseTree(html, opts);
+  const { root, head, depth } = parseTree(html, opts);
   const body = findFirst(root, (e) => e.tag === 'body') ?? root;
   const { node, steps } = findTopic(body, o);
   let removed = 0;
@@ -187,6 +189,7 @@ export function extractMainText(html: string, opts: MainTextOptions & { path?: s
       topicChars: clearText(node),
       textChars: text.replace(/\s+/g, '').length,
       linkBlocksRemoved: removed,
+      nestingDropped: depth.dropped,
     },
   };
 }
@@ -196,5 +199,10 @@ export function mainTextOfBytes(bytes: Uint8Array, opts: MainTextOptions & { pat
   const d = decodeHtml(bytes, { path: opts.path });
   const truncated = d.warnings.some((w) => /truncated/.test(w));
   const r = extractMainText(d.html, { ...opts, truncated });
-  return { ...r, encoding: d.encoding, warnings: d.warnings };
+  const warnings = [...d.warnings];
+  if (r.meta.nestingDropped > 0) {
+    const cap = opts.maxDepth ?? TREE_DEFAULTS.maxDepth;
+    warnings.push(`html: ${opts.path ?? '<input>'}: elements nested deeper than ${cap} levels: ${r.meta.nestingDropped} start tag(s) below that depth ignored, their text kept`);
+  }
+  return { ...r, encoding: d.encoding, warnings };
 }

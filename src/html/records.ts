@@ -10,16 +10,18 @@
  * record `{id, error}` (id = the page's path, as `html text` writes; `error` one line of text); a truncated page keeps its complete records and marks them.
  */
 import { existsSync } from 'node:fs';
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { walkFiles } from '../util/files.js';
+import { fileKind, walkFiles } from '../util/files.js';
 import type { Element } from 'domhandler';
 import { FilmkwError, inputError } from '../errors.js';
 
 export { decodeHtml };
 import { decodeHtml } from './decode.js';
+import { NESTING_DEFAULTS } from './depth.js';
+import { PAGE_READ_DEFAULTS, readPage } from './read.js';
 import { doubanListRecord, type FilmRecord } from './douban-fields.js';
-import { findRecordsStructural, parseHtml, textOf, type StructuralOptions } from './structural.js';
+import { findRecordsStructural, parseHtml, parseHtmlCapped, textOf, type StructuralOptions } from './structural.js';
 
 export type RecordsMode = 'auto' | 'rendered' | 'structural';
 
@@ -86,9 +88,11 @@ export interface RecordsOptions {
   structural: Partial<StructuralOptions>;
   /** Text kept per generic record, characters. @default 400 */
   maxText: number;
+  /** Largest page read, bytes (src/html/read.ts; the crawler's cap). @default 5242880 */
+  maxBytes: number;
 }
 
-export const RECORDS_DEFAULTS: Readonly<RecordsOptions> = Object.freeze({ mode: 'auto', structural: Object.freeze({}), maxText: 400 });
+export const RECORDS_DEFAULTS: Readonly<RecordsOptions> = Object.freeze({ mode: 'auto', structural: Object.freeze({}), maxText: 400, maxBytes: PAGE_READ_DEFAULTS.maxBytes });
 
 /** Turns one record element into its output line. */
 export function recordLine(el: Element, file: string, mode: PageRecord['mode'], n: number, maxText: number): PageRecord {
@@ -137,6 +141,7 @@ export async function recordsOfHtml(
   const truncated = looksTruncated(html);
   let els: Element[];
   let mode: PageRecord['mode'];
+  let dropped = 0;
   if (opts.renderer) {
     mode = 'rendered';
     const blocks = await opts.renderer.recordBlocks(html);
@@ -146,14 +151,19 @@ export async function recordsOfHtml(
     }).filter((e) => e !== undefined);
   } else {
     mode = 'structural';
-    els = findRecordsStructural(parseHtml(html), o.structural).records;
+    const { doc, depth } = parseHtmlCapped(html);
+    dropped = depth.dropped;
+    els = findRecordsStructural(doc, o.structural).records;
   }
   if (els.length === 0) {
     return [{ file, mode, n: 0, empty: true, reason: truncated ? 'no record blocks (page truncated)' : 'no group of similar record blocks' }];
   }
   return els.map((e, i) => {
     const r = recordLine(e, file, mode, i + 1, o.maxText);
-    if (truncated) r.warning = 'page truncated (no </body> or </html>): later records may be missing';
+    const warnings = [];
+    if (truncated) warnings.push('page truncated (no </body> or </html>): later records may be missing');
+    if (dropped) warnings.push(`elements nested deeper than ${NESTING_DEFAULTS.maxDepth} levels: ${dropped} start tag(s) below that depth ignored, their text kept`);
+    if (warnings.length) r.warning = warnings.join('; ');
     return r;
   });
 }
@@ -164,8 +174,8 @@ export async function recordsOfFile(path: string, display: string, opts: Partial
   const mode: PageResult['mode'] = opts.renderer ? 'rendered' : 'structural';
   let lines: RecordsLine[];
   try {
-    const bytes = await readFile(path);
-    const { html } = decodeHtml(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), { path: display });
+    const bytes = await readPage(path, display, 'html records', { maxBytes: opts.maxBytes ?? RECORDS_DEFAULTS.maxBytes, flag: '--max-bytes' });
+    const { html } = decodeHtml(bytes, { path: display });
     lines = await recordsOfHtml(html, display, opts);
   } catch (err) {
     if (err instanceof FilmkwError) lines = [{ id: display, error: oneLineMessage(err.message) }];
@@ -183,7 +193,10 @@ export async function listPages(path: string): Promise<{ path: string; display: 
   } catch (err) {
     throw inputError(`html records: ${path}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file or directory' : (err as Error).message}`, err);
   }
-  if (!st.isDirectory()) return [{ path, display: basename(path) }];
+  if (!st.isDirectory()) {
+    if (!st.isFile() && !st.isFIFO()) throw inputError(`html records: ${path}: not an HTML file, a directory of pages or a pipe (${fileKind(st)})`);
+    return [{ path, display: basename(path) }];
+  }
   // a symlink loop, a dangling link or an unreadable directory is listed with its problem (an error line
   // or a skip with the reason for the caller), never an exception that ends the run
   try {

@@ -19,8 +19,8 @@
  *      the other children of the new ancestor for groups similar to the base record, add them, and keep
  *      climbing while a level adds something (at most `maxClimb` levels).
  */
-import { parseDocument } from 'htmlparser2';
-import { Element, type AnyNode, type Document, isTag, isText } from 'domhandler';
+import { DomHandler, Element, type AnyNode, type Document, isTag, isText } from 'domhandler';
+import { cappedParser, NESTING_DEFAULTS, type DepthCapStats } from './depth.js';
 
 /** Options of the structural record finder. Defaults in STRUCTURAL_DEFAULTS. */
 export interface StructuralOptions {
@@ -72,8 +72,21 @@ export const PRUNED_TAGS: ReadonlySet<string> = new Set([
   'script', 'style', 'noscript', 'template', 'head', 'select', 'option', 'textarea', 'input', 'button', 'svg', 'iframe', 'object', 'embed', 'link', 'meta',
 ]);
 
-/** Parses HTML (htmlparser2; nodes carry `startIndex` for file:line locations). */
-export const parseHtml = (html: string): Document => parseDocument(html, { decodeEntities: true, withStartIndices: true });
+/**
+ * Parses HTML (htmlparser2; nodes carry `startIndex` for file:line locations) into a tree at most
+ * `maxDepth` levels deep (src/html/depth.ts: deeper start tags are dropped, their text kept), in time
+ * linear in the page; `depth` says how many tags were dropped.
+ */
+export function parseHtmlCapped(html: string, maxDepth: number = NESTING_DEFAULTS.maxDepth): { doc: Document; depth: DepthCapStats } {
+  const options = { decodeEntities: true, withStartIndices: true };
+  const handler = new DomHandler(undefined, options);
+  const { parser, stats } = cappedParser(handler, options, maxDepth);
+  parser.end(html);
+  return { doc: handler.root, depth: stats };
+}
+
+/** {@link parseHtmlCapped} with the default cap, the tree only. */
+export const parseHtml = (html: string): Document => parseHtmlCapped(html).doc;
 
 export const elementChildren = (n: AnyNode): Element[] =>
   'children' in n ? (n.children as AnyNode[]).filter((c): c is Element => isTag(c)) : [];

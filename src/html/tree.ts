@@ -14,12 +14,14 @@
  * Every node carries `text` (non-whitespace characters below it) and `link` (those inside `<a>`), so
  * "non-link text" is `text - link` — the Lc() of the paper.
  *
- * Depth is handled without recursion (malformed pages nest thousands of unclosed tags).
+ * Depth is handled without recursion (malformed pages nest thousands of unclosed tags), and the parser
+ * builds at most {@link TreeOptions.maxDepth} levels (src/html/depth.ts: deeper start tags are dropped
+ * before they reach it, their text kept), so a page of any nesting is parsed in linear time.
  *
  * Speed: the text of pruned script and style elements is cut out before parsing (src/html/rawtext.ts),
  * with a check against the parser's events and a fallback to the whole page, so the tree is the same.
  */
-import { Parser } from 'htmlparser2';
+import { cappedParser, checkMaxDepth, NESTING_DEFAULTS, type DepthCapStats } from './depth.js';
 import { CUT_PROBE, CUTTABLE, cutRawText, type RawTextCut } from './rawtext.js';
 
 /** Options of {@link parseTree}. */
@@ -42,6 +44,11 @@ export interface TreeOptions {
    * @default 0.5
    */
   cutMinShare?: number;
+  /**
+   * Deepest nesting built; start tags below it are dropped and their text kept in the element at this
+   * depth (src/html/depth.ts). Range 8 to 100,000. @default 512
+   */
+  maxDepth?: number;
 }
 
 /** Defaults (frozen). */
@@ -50,6 +57,8 @@ export const TREE_DEFAULTS = Object.freeze({
   cutRawText: true,
   /** Share of the page script/style text must hold for the pre-scan to cut it (src/html/rawtext.ts). */
   cutMinShare: 0.5,
+  /** {@link TreeOptions.maxDepth} */
+  maxDepth: NESTING_DEFAULTS.maxDepth,
   pruneTags: Object.freeze(['script', 'style', 'select', 'option', 'iframe', 'textarea', 'object', 'input', 'noscript', 'template', 'svg', 'math', 'head']) as readonly string[],
 });
 
@@ -122,7 +131,7 @@ export interface CutInfo {
  * be 99 % inline script). The parse of the cut page checks every cut against the parser's own events; if
  * one does not hold, the page is parsed again uncut, so the result is always the tree of the whole page.
  */
-export function parseTree(html: string, opts: TreeOptions = {}): { root: TElem; head: PageHead; cut: CutInfo } {
+export function parseTree(html: string, opts: TreeOptions = {}): { root: TElem; head: PageHead; cut: CutInfo; depth: DepthCapStats } {
   const prune = new Set(opts.pruneTags ?? TREE_DEFAULTS.pruneTags);
   const cuttable = new Set([...CUTTABLE].filter((t) => prune.has(t)));
   if ((opts.cutRawText ?? TREE_DEFAULTS.cutRawText) !== false && cuttable.size) {
@@ -143,7 +152,7 @@ export function parseTree(html: string, opts: TreeOptions = {}): { root: TElem; 
  * text, then close the element, and that text must be text the tree ignores. Returns null when a check
  * fails.
  */
-function buildTree(parts: readonly string[], prune: ReadonlySet<string>, opts: TreeOptions, cuts: readonly RawTextCut[] | null): { root: TElem; head: PageHead } | null {
+function buildTree(parts: readonly string[], prune: ReadonlySet<string>, opts: TreeOptions, cuts: readonly RawTextCut[] | null): { root: TElem; head: PageHead; depth: DepthCapStats } | null {
   const pruneHidden = opts.pruneHidden ?? TREE_DEFAULTS.pruneHidden;
   const root: TElem = { type: 'el', tag: '#root', attrs: {}, children: [], parent: null, text: 0, link: 0, anchors: 0 };
   const head: PageHead = { title: '', metas: [], jsonLd: [] };
@@ -163,7 +172,7 @@ function buildTree(parts: readonly string[], prune: ReadonlySet<string>, opts: T
     failed = true;
     parser.pause(); // the page will be parsed again uncut
   };
-  const parser = new Parser(
+  const { parser, stats: depth } = cappedParser(
     {
       onopentag(name, attribs) {
         if (name === 'meta') head.metas.push(attribs);
@@ -230,6 +239,7 @@ function buildTree(parts: readonly string[], prune: ReadonlySet<string>, opts: T
       },
     },
     { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
+    checkMaxDepth(opts.maxDepth ?? TREE_DEFAULTS.maxDepth, 'html: maxDepth'),
   );
   // the cut page is written piece by piece (no copy); piece boundaries fall right after a start tag's
   // '>' and right before an end tag's '<', where the tokenizer has no pending text to split
@@ -239,7 +249,7 @@ function buildTree(parts: readonly string[], prune: ReadonlySet<string>, opts: T
   if (cuts && (failed || next !== cuts.length)) return null;
   head.title = head.title.replace(/\s+/g, ' ').trim();
   computeStats(root);
-  return { root, head };
+  return { root, head, depth };
 }
 
 /** Post-order pass: fills text/link/anchors and removes elements without text (keeps br/hr). */

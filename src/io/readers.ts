@@ -36,14 +36,13 @@
  *   page (id `stdin`). No fields.
  */
 import { createReadStream } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { inputError, usageError } from '../errors.js';
 import iconv from 'iconv-lite';
 import { DEFAULT_MAX_RECORD_BYTES, splitLines, type RawLine } from './lines.js';
 import { parseCsvRows, parseTsvRows, type CsvRow } from './csv.js';
 import { arrayElements, FieldCheck, peekFirstChar } from './json.js';
-import { HTML_PAGE, walkFiles, type WalkedFile } from '../util/files.js';
+import { HTML_PAGE, readCapped, walkFiles, type WalkedFile } from '../util/files.js';
 
 export const INPUT_FORMATS = ['jsonl', 'json', 'csv', 'tsv', 'txt', 'html'] as const;
 export type InputFormat = (typeof INPUT_FORMATS)[number];
@@ -316,6 +315,9 @@ async function* readTextRecords(source: ByteSource, opts: ReaderOptions, max: nu
   }
 }
 
+/** The input line a record starts on (the field check names the lines it read). */
+const recordLine = (r: InputRecord): number => r.line;
+
 /**
  * `jsonl` (and a `.json` file of JSON lines): one object per non-blank line, through the text-field
  * check (json.ts FieldCheck). `fromJson` (a `.json` file, called once its first line is read as JSON): a
@@ -324,7 +326,7 @@ async function* readTextRecords(source: ByteSource, opts: ReaderOptions, max: nu
  */
 async function* jsonlRecords(lines: AsyncIterable<RawLine>, opts: ReaderOptions, max: number, name: string, countInvalid: (raw: RawLine) => void, fromJson?: () => void): AsyncGenerator<InputRecord> {
   const textField = opts.textField ?? DEFAULT_TEXT_FIELD;
-  const check = new FieldCheck<InputRecord>(textField, { source: name, cmd: 'tag', fieldWasGiven: opts.textField !== undefined });
+  const check = new FieldCheck<InputRecord>(textField, { source: name, cmd: 'tag', fieldWasGiven: opts.textField !== undefined, lineOf: recordLine });
   let first = fromJson !== undefined;
   for await (const raw of lines) {
     if (opts.stats) opts.stats.lines = raw.line;
@@ -353,7 +355,7 @@ async function* jsonlRecords(lines: AsyncIterable<RawLine>, opts: ReaderOptions,
 /** One JSON array (json.ts arrayElements): one record per element; the default id is its position (1, 2, …). */
 async function* arrayRecords(chars: AsyncIterable<string>, opts: ReaderOptions, max: number, name: string): AsyncGenerator<InputRecord> {
   const textField = opts.textField ?? DEFAULT_TEXT_FIELD;
-  const check = new FieldCheck<InputRecord>(textField, { source: name, cmd: 'tag', fieldWasGiven: opts.textField !== undefined });
+  const check = new FieldCheck<InputRecord>(textField, { source: name, cmd: 'tag', fieldWasGiven: opts.textField !== undefined, lineOf: recordLine });
   let index = 0;
   for await (const el of arrayElements(chars, max)) {
     index++;
@@ -403,6 +405,11 @@ async function* htmlRecords(source: ByteSource, opts: ReaderOptions, max: number
       chunks.push(b);
       read += b.byteLength;
       opts.onBytes?.(read);
+      if (read > max) {
+        // the page is refused; the rest of stdin is not read (a page that never ends, `< /dev/zero`)
+        yield { line: 1, id: 'stdin', error: `page is larger than ${max} bytes (more than ${max} bytes read); record skipped` };
+        return;
+      }
     }
     const all = Buffer.concat(chunks);
     yield toRecord(1, 'stdin', new Uint8Array(all.buffer, all.byteOffset, all.byteLength));
@@ -418,9 +425,10 @@ async function* htmlRecords(source: ByteSource, opts: ReaderOptions, max: number
     }
     let bytes: Buffer;
     try {
-      bytes = await readFile(p.path);
+      bytes = await readCapped(p.path, max);
     } catch (err) {
-      yield { line: i + 1, id: p.id, error: `cannot read ${p.id}: ${(err as Error).message}` };
+      const m = (err as Error).message;
+      yield { line: i + 1, id: p.id, error: m.startsWith('larger than the cap of') ? `page is ${m.replace('the cap of ', '')}; record skipped` : `cannot read ${p.id}: ${m}` };
       continue;
     }
     read += bytes.byteLength;

@@ -10,14 +10,17 @@
  *   A lock whose owner is gone (same host, pid no longer alive: SIGKILL, power loss) is stale and taken
  *   over. A library such as proper-lockfile was considered: its lock is a directory refreshed by mtime
  *   and records no owner, so the second run could not say which run holds the file.
+ * - {@link readCapped}: reads a whole input file (a saved page) with a size cap, also from a pipe or a
+ *   device that never ends (`/dev/zero`): at most cap + 1 bytes are read.
  * - {@link walkFiles}: a directory walk that never throws on a bad entry (symlink loop, dangling link,
  *   unreadable directory): each such entry is listed with its reason, so that readers turn it into an
  *   error record or a skip with that reason.
  */
+import { open } from 'node:fs/promises';
 import { closeSync, lstatSync, openSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeSync, type Stats } from 'node:fs';
 import { hostname } from 'node:os';
 import { basename, dirname, join, relative } from 'node:path';
-import { FilmkwError, usageError, writeFailureReason } from '../errors.js';
+import { FilmkwError, inputError, usageError, writeFailureReason } from '../errors.js';
 
 const key = (st: Stats) => `${st.dev}:${st.ino}`;
 
@@ -123,6 +126,46 @@ export function walkFiles(dir: string, opts: { filter?: (name: string) => boolea
   };
   visit(dir);
   return out;
+}
+
+/** What kind of file system entry `st` is, in words, for messages ("a character device"). */
+export function fileKind(st: Stats): string {
+  if (st.isFile()) return 'a regular file';
+  if (st.isDirectory()) return 'a directory';
+  if (st.isFIFO()) return 'a pipe';
+  if (st.isCharacterDevice()) return 'a character device';
+  if (st.isBlockDevice()) return 'a block device';
+  if (st.isSocket()) return 'a socket';
+  return 'a special file';
+}
+
+/**
+ * The whole content of a regular file or a pipe, at most `maxBytes`. A regular file larger than that is
+ * refused from its size, before a byte is read; a pipe is read until it ends or `maxBytes + 1` bytes came.
+ * FilmkwError INPUT (message without the path, which the caller adds): `larger than the cap of N bytes
+ * (M bytes)`, `… (more than N bytes from a pipe)`, `not a regular file or a pipe (a character device)`.
+ * Other failures (ENOENT, EACCES) are thrown as they come.
+ */
+export async function readCapped(path: string, maxBytes: number): Promise<Buffer> {
+  const fh = await open(path, 'r');
+  try {
+    const st = await fh.stat();
+    if (!st.isFile() && !st.isFIFO()) throw inputError(`not a regular file or a pipe (${fileKind(st)})`);
+    if (st.isFile() && st.size > maxBytes) throw inputError(`larger than the cap of ${maxBytes} bytes (${st.size} bytes)`);
+    const chunks: Buffer[] = [];
+    let total = 0;
+    for (;;) {
+      const buf = Buffer.allocUnsafe(Math.min(1 << 16, maxBytes + 1 - total));
+      const { bytesRead } = await fh.read(buf, 0, buf.length, null);
+      if (bytesRead === 0) break;
+      chunks.push(buf.subarray(0, bytesRead));
+      total += bytesRead;
+      if (total > maxBytes) throw inputError(`larger than the cap of ${maxBytes} bytes (more than ${maxBytes} bytes read${st.isFIFO() ? ' from a pipe' : ''})`);
+    }
+    return Buffer.concat(chunks, total);
+  } finally {
+    await fh.close();
+  }
 }
 
 function describeFsError(err: unknown): string {

@@ -3,7 +3,7 @@
 // names only the sample on screen; a KG search without a match leaves no entity behind; Tag, Compare and
 // Ladder show their progress and disable their buttons until the answer (requests held by page.route,
 // so the busy state is looked at while it lasts, never timed); the word graph's node-colour legend;
-// F1 per batch file (and of the filtered records); same-name KG entities told apart. Every wait is on a
+// F1 per batch file (and of the filtered records), an older batch page answer dropped; same-name KG entities told apart. Every wait is on a
 // DOM state. Skips only where /usr/bin/chromium is absent.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -190,6 +190,51 @@ test('Batch: F1 of the whole file against its gold keywords, and of the records 
   const kept = goldScores(file.records.filter((r) => r.keywords.some((k) => k.word.includes('长津湖'))))!;
   assert.equal(await page.textContent('#batch-scores [data-scope=matched]'), `the records shown: F1@5 ${f(kept.macro.f1)} · P ${f(kept.macro.p)} · R ${f(kept.macro.r)} (macro over ${kept.docs} records with gold; micro F1 ${f(kept.micro.f1)})`);
   await page.fill('#batch-keyword', '');
+});
+
+test('Batch: a page answer that arrives after a newer filter\'s answer is dropped (the records shown are the filter\'s)', { skip }, async () => {
+  const file = (await loadBatch({ files: [tags], input: SAMPLES, idField: 'id', gold: SAMPLES }))[0];
+  const kept = file.records.filter((r) => r.keywords.some((k) => k.word.includes('长津湖')));
+  assert.ok(kept.length > 0 && kept.length < file.records.length, 'the filter keeps some records, not all');
+  await page.click('#tabs button[data-view=batch]');
+  await page.fill('#batch-keyword', '');
+  const before: number = await page.evaluate(() => window.filmkw.batchAnswers);
+  // hold the first page request (no filter); let every later one through
+  let release!: () => void;
+  const gate = new Promise<void>((r) => (release = r));
+  let arrived!: () => void;
+  const held = new Promise<void>((r) => (arrived = r));
+  let first = true;
+  const isBatch = (url: URL) => url.pathname.startsWith('/api/batch/');
+  const handler = async (route: Route) => {
+    if (first) {
+      first = false;
+      arrived();
+      await gate;
+    }
+    await route.continue();
+  };
+  await page.route(isBatch, handler);
+  try {
+    await page.click('#batch-go');
+    await held;
+    await page.fill('#batch-keyword', '长津湖');
+    await page.click('#batch-go');
+    await page.waitForFunction((n) => window.filmkw.batchAnswers === n, before + 1);
+    const filtered = `${kept.length} of ${file.records.length} record(s), 1–${kept.length} shown`;
+    assert.equal(await page.textContent('#batch-count'), filtered);
+    const rows = await page.$$eval('#batch-records tr td:first-child', (els) => els.map((e) => e.textContent));
+    assert.deepEqual(rows, kept.map((r) => r.id));
+    release();
+    await page.waitForFunction((n) => window.filmkw.batchAnswers === n, before + 2);
+    assert.equal(await page.textContent('#batch-count'), filtered, 'the older, unfiltered answer is not shown');
+    assert.deepEqual(await page.$$eval('#batch-records tr td:first-child', (els) => els.map((e) => e.textContent)), rows);
+    assert.ok(await page.isVisible('#batch-scores [data-scope=matched]'), 'the scores are the filter\'s too');
+  } finally {
+    release();
+    await page.unroute(isBatch, handler);
+    await page.fill('#batch-keyword', '');
+  }
 });
 
 test('KG: entities of the same name, each with the line that tells it apart (films, directors, Douban ids)', { skip }, async () => {

@@ -49,7 +49,7 @@ test('crawl --out lock: a second run on the same folder fails with exit 7 naming
   await s.close();
   try {
     const out = join(mkdtempSync(join(tmpdir(), 'filmkw-crawl-lock-')), 'c');
-    // the held request must not time out (the default 10 s) while the other runs start on a loaded machine
+    // the held answer must outlast the second runs however loaded the machine: the longest fetch timeout
     const args = ['crawl', '--seeds', 'http://films.example/', '--out', out, '--via', slow.url, '--max-pages', '5', '--set', 'timeoutMs=600000'];
     const first = runCli(args);
     await until(() => slow.stats.requests > 0, 'the first run to make a request');

@@ -25,6 +25,7 @@ import { RECORDS_DEFAULTS } from '../../src/html/records.js';
 import { RENDER_DEFAULTS } from '../../src/html/render.js';
 import { STRUCTURAL_DEFAULTS } from '../../src/html/structural.js';
 import { TREE_DEFAULTS } from '../../src/html/tree.js';
+import { PAGE_READ_DEFAULTS } from '../../src/html/read.js';
 import { BUILDER_DEFAULTS } from '../../src/kg/builder.js';
 import { NEO4J_DEFAULTS } from '../../src/kg/neo4j.js';
 import { PLAYED_DEFAULTS } from '../../src/kg/played.js';
@@ -86,6 +87,7 @@ const TABLE: [string, string, object, Exempt?][] = [
   ['src/html/structural.ts', 'StructuralOptions', STRUCTURAL_DEFAULTS],
   ['src/html/records.ts', 'RecordsOptions', RECORDS_DEFAULTS],
   ['src/html/render.ts', 'RenderOptions', RENDER_DEFAULTS],
+  ['src/html/read.ts', 'PageReadOptions', PAGE_READ_DEFAULTS],
   ['src/kg/builder.ts', 'BuilderOptions', BUILDER_DEFAULTS],
   ['src/kg/played.ts', 'PlayedOptions', PLAYED_DEFAULTS, { lists: ['roleNouns', 'cutAfter', 'notNames', 'titles'] }],
   ['src/kg/sources/openkg.ts', 'OpenKgOptions', OPENKG_DEFAULTS],

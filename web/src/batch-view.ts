@@ -1,6 +1,6 @@
 // Batch view: the tag outputs given to `filmkw serve --files`: records page by page, filtered by
 // keyword or entity, with the most frequent keywords of the (filtered) corpus; gold hits marked.
-import { api, byId, chip, clear, fmt, h, kindOf, showError } from './dom.js';
+import { api, byId, chip, clear, fmt, h, kindOf, Latest, showError } from './dom.js';
 import type { BatchPage } from './types.js';
 
 type Scores = NonNullable<NonNullable<BatchPage['scores']>['file']>;
@@ -26,6 +26,10 @@ const PAGE = 25;
 
 export class BatchView {
   private offset = 0;
+  /** The latest page asked for: an older answer arriving later (a slower filter) is dropped. */
+  private readonly asking = new Latest();
+  /** Page answers received, the dropped ones included (tests wait on it instead of on time). */
+  answers = 0;
   constructor(private readonly openText: (text: string, gold?: string[]) => void) {
     byId('batch-go').addEventListener('click', () => this.run(0));
     byId('batch-prev').addEventListener('click', () => this.run(Math.max(0, this.offset - PAGE)));
@@ -46,7 +50,10 @@ export class BatchView {
     const q = new URLSearchParams({ offset: String(offset), limit: String(PAGE) });
     if (keyword) q.set('keyword', keyword);
     if (entity) q.set('entity', entity);
+    const ticket = this.asking.start();
     const page = await api<BatchPage>(`/api/batch/${file}?${q}`);
+    this.answers++;
+    if (!this.asking.current(ticket)) return;
     this.offset = page.offset;
     byId('batch-count').replaceChildren(`${page.matched} of ${page.total} record(s)${page.matched ? `, ${page.offset + 1}–${Math.min(page.matched, page.offset + PAGE)} shown` : ''}`);
     renderScores(page);

@@ -16,9 +16,17 @@ interface FilmkwPage {
   lastGraphMs?: number;
   result?: ExtractResult;
   ready: boolean;
+  /** Batch page answers received so far, the dropped ones (older than the latest request) included. */
+  readonly batchAnswers: number;
   nodePosition(word: string): { x: number; y: number } | null;
 }
-const page: FilmkwPage = { ready: false, nodePosition: (word) => graphView.position(word) };
+const page: FilmkwPage = {
+  ready: false,
+  get batchAnswers() {
+    return batchView.answers;
+  },
+  nodePosition: (word) => graphView.position(word),
+};
 (window as unknown as { filmkw: FilmkwPage }).filmkw = page;
 
 let current: View = 'text';

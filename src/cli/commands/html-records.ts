@@ -1,23 +1,25 @@
 /**
- * `filmkw html records <file|dir> [--mode auto|rendered|structural] [--out FILE]`
+ * `filmkw html records <file|dir|pipe> [--mode auto|rendered|structural] [--out FILE] [--max-bytes N]`
  *
  * One JSON line per record found on each page (src/html/records.ts); a bad page (empty, not HTML,
- * wrong encoding) or a bad directory entry (symlink loop, dangling link) gives one error line `{id, error}`, a page without records one
+ * wrong encoding, larger than --max-bytes) or a bad directory entry (symlink loop, dangling link) gives one error line `{id, error}`, a page without records one
  * `{file, mode, n:0, empty:true, reason}` line. A summary goes to stderr, and, when the rendered mode
  * is not available under `--mode auto`, a note saying why the structural mode is used.
- * Exit 0 (also with error lines); 2 bad option (or --out is an input); 3 missing path, or --mode rendered
- * without chromium; 7 --out not writable or locked by another run; 130 / 143 SIGINT / SIGTERM (nothing is
+ * Exit 0 (also with error lines); 2 bad option (or --out is an input); 3 missing path, a path that is not a
+ * file, a directory or a pipe (`/dev/zero`), or --mode rendered without chromium; 7 --out not writable or locked by another run; 130 / 143 SIGINT / SIGTERM (nothing is
  * written for the page in progress, chromium is closed).
  */
 import { createWriteStream, type WriteStream } from 'node:fs';
 import type { Command } from 'commander';
 import { assertNotAnInput, lockOutput } from '../../util/files.js';
 import { EXIT, FilmkwError, usageError } from '../../errors.js';
+import { maxBytesOption } from './html.js';
 import { listPages, recordsOfFile, resolveMode, type RecordRenderer, type RecordsLine, type RecordsMode } from '../../html/records.js';
 
 interface Flags {
   mode: string;
   out?: string;
+  maxBytes?: string;
 }
 
 const err = (s: string) => process.stderr.write(s.endsWith('\n') ? s : `${s}\n`);
@@ -42,6 +44,7 @@ async function openRenderer(): Promise<RecordRenderer> {
 
 export async function runHtmlRecords(path: string, flags: Flags): Promise<void> {
   if (!['auto', 'rendered', 'structural'].includes(flags.mode)) throw usageError(`html records: --mode must be auto, rendered or structural, got ${JSON.stringify(flags.mode)}`);
+  const maxBytes = maxBytesOption(flags.maxBytes, 'html records');
   const pages = await listPages(path);
   const chosen = resolveMode(flags.mode as RecordsMode);
   if (chosen.note) err(chosen.note);
@@ -101,7 +104,7 @@ export async function runHtmlRecords(path: string, flags: Flags): Promise<void> 
       if (stopped) break;
       const r: { lines: RecordsLine[]; records: number } | null = p.problem
         ? { lines: [{ id: p.display, error: `html records: ${p.display}: skipped: ${p.problem}` }], records: 0 }
-        : await Promise.race([recordsOfFile(p.path, p.display, { renderer }), signalled]);
+        : await Promise.race([recordsOfFile(p.path, p.display, { renderer, maxBytes }), signalled]);
       if (stopped || r === null) break; // the page was cut by the signal: nothing false is written
       records += r.records;
       for (const l of r.lines) {
@@ -139,6 +142,7 @@ export function registerHtmlRecords(htmlCommand: Command): void {
     .argument('<path>', 'an HTML file or a directory of *.html files')
     .option('--mode <mode>', 'auto (rendered when /usr/bin/chromium exists) | rendered | structural', 'auto')
     .option('--out <file>', 'write the JSON lines to FILE instead of stdout')
+    .option('--max-bytes <N>', 'largest page read, bytes; a bigger page is an error line (default 5242880, the crawler\'s cap)')
     .action(async (path: string, flags: Flags) => {
       await runHtmlRecords(path, flags);
     });

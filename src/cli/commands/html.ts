@@ -1,22 +1,22 @@
 /**
- * `filmkw html text <file|dir> [--out FILE] [--decay T] [--stop-at current|child] [--max-link-density D]
- *                  [--fail-on-error]`
+ * `filmkw html text <file|dir|pipe> [--out FILE] [--decay T] [--stop-at current|child] [--max-link-density D]
+ *                  [--max-bytes N] [--fail-on-error]`
  *
  * One JSON line per page, in sorted path order: `{id, url?, title, text, author?, date?, warning?}` (main
  * text by the information-decay method, src/html/maintext.ts; `warning` when the page looks truncated or
  * its declared charset does not fit the bytes), or `{id, error}` for a bad page (unreadable, empty, not
- * HTML, wrong encoding, no main text / truncated). The output is what `filmkw tag --format jsonl`
- * reads. A summary goes to stderr.
- * Exit 0 (also with error lines; 1 with --fail-on-error), 2 bad option, 3 missing path, 7 --out not writable.
+ * HTML, wrong encoding, larger than --max-bytes, no main text / truncated). The output is what
+ * `filmkw tag --format jsonl` reads. A summary goes to stderr.
+ * Exit 0 (also with error lines; 1 with --fail-on-error), 2 bad option, 3 missing path or a path that is
+ * not a file, a directory or a pipe (`/dev/zero`), 7 --out not writable.
  *
  * `filmkw html records` is added by src/cli/commands/html-records.ts.
  */
 import { createWriteStream, type WriteStream } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { assertNotAnInput, lockOutput } from '../../util/files.js';
 import { EXIT, FilmkwError, usageError } from '../../errors.js';
-import { htmlBytesToRecord, listHtmlPages, type MainTextOptions } from '../../html/index.js';
+import { htmlBytesToRecord, listHtmlPages, PAGE_MAX_BYTES_RANGE, PAGE_READ_DEFAULTS, readPage, type MainTextOptions } from '../../html/index.js';
 import { registerHtmlRecords } from './html-records.js';
 
 interface TextFlags {
@@ -24,13 +24,21 @@ interface TextFlags {
   decay?: string;
   stopAt?: string;
   maxLinkDensity?: string;
+  maxBytes?: string;
   failOnError?: boolean;
 }
 
-function numberOption(name: string, v: string | undefined, lo: number, hi: number): number | undefined {
+function numberOption(name: string, v: string | undefined, lo: number, hi: number, cmd = 'html text'): number | undefined {
   if (v === undefined) return undefined;
   const n = Number(v);
-  if (!Number.isFinite(n) || n < lo || n > hi) throw usageError(`html text: ${name} must be a number in [${lo}, ${hi}], got ${JSON.stringify(v)}`);
+  if (!Number.isFinite(n) || n < lo || n > hi) throw usageError(`${cmd}: ${name} must be a number in [${lo}, ${hi}], got ${JSON.stringify(v)}`);
+  return n;
+}
+
+/** `--max-bytes` of `html text` and `html records`: an integer in {@link PAGE_MAX_BYTES_RANGE}. */
+export function maxBytesOption(v: string | undefined, cmd: string): number {
+  const n = numberOption('--max-bytes', v, PAGE_MAX_BYTES_RANGE[0], PAGE_MAX_BYTES_RANGE[1], cmd) ?? PAGE_READ_DEFAULTS.maxBytes;
+  if (!Number.isInteger(n)) throw usageError(`${cmd}: --max-bytes must be a whole number of bytes, got ${JSON.stringify(v)}`);
   return n;
 }
 
@@ -44,6 +52,7 @@ export async function runHtmlText(path: string, flags: TextFlags): Promise<void>
     if (flags.stopAt !== 'current' && flags.stopAt !== 'child') throw usageError(`html text: --stop-at must be current or child, got ${JSON.stringify(flags.stopAt)}`);
     opts.stopAt = flags.stopAt;
   }
+  const maxBytes = maxBytesOption(flags.maxBytes, 'html text');
   const pages = await listHtmlPages(path, 'html text');
   let out: WriteStream | null = null;
   let unlock = () => undefined as void;
@@ -68,10 +77,9 @@ export async function runHtmlText(path: string, flags: TextFlags): Promise<void>
       let line;
       if (p.problem) line = { id: p.id, error: `html text: ${p.id}: skipped: ${p.problem}` };
       else try {
-        const b = await readFile(p.path);
-        line = htmlBytesToRecord(new Uint8Array(b.buffer, b.byteOffset, b.byteLength), p.id, opts);
+        line = htmlBytesToRecord(await readPage(p.path, p.id, 'html text', { maxBytes, flag: '--max-bytes' }), p.id, opts);
       } catch (err) {
-        line = { id: p.id, error: `html text: ${p.id}: cannot read: ${(err as Error).message}` };
+        line = { id: p.id, error: err instanceof FilmkwError ? err.message : `html text: ${p.id}: cannot read: ${(err as Error).message}` };
       }
       if ('error' in line) errors++;
       await write(`${JSON.stringify(line)}\n`);
@@ -91,11 +99,12 @@ export function registerHtml(program: Command): void {
   html
     .command('text')
     .description('extract the main text (title, text, author, date) of saved HTML pages as JSON lines for `filmkw tag`')
-    .argument('<path>', 'an HTML file or a directory of *.html / *.htm files (recursive, sorted)')
+    .argument('<path>', 'an HTML file, a directory of *.html / *.htm files (recursive, sorted) or a pipe')
     .option('--out <file>', 'write the JSON lines to FILE instead of stdout')
     .option('--decay <T>', 'information-decay threshold T (default 0.34)')
     .option('--stop-at <node>', 'node returned where the decay exceeds T: current (default) | child')
     .option('--max-link-density <D>', 'link-density threshold DLmax for removing link blocks (default 0.65)')
+    .option('--max-bytes <N>', 'largest page read, bytes; a bigger page is an error record (default 5242880, the crawler\'s cap)')
     .option('--fail-on-error', 'exit 1 when some page gave an error record')
     .action(async (path: string, flags: TextFlags) => {
       await runHtmlText(path, flags);

@@ -11,10 +11,10 @@
  * pages without any record group. Names: the Chinese part of "弗兰克·德拉邦特 Frank Darabont" (as for
  * KGQA credits); other titles lose region notes such as "(港)".
  */
-import { readFile } from 'node:fs/promises';
 import { FilmkwError } from '../../errors.js';
 import type { KgMergeBuilder, SourceCtx, CreditRole } from '../builder.js';
 import { decodeHtml } from '../../html/decode.js';
+import { readPage } from '../../html/read.js';
 import { listPages } from '../../html/records.js';
 import { doubanListRecord } from '../../html/douban-fields.js';
 import { findRecordsStructural, parseHtml } from '../../html/structural.js';
@@ -39,8 +39,7 @@ export async function readHtmlList(path: string, b: KgMergeBuilder, src: SourceC
     }
     let html: string;
     try {
-      const bytes = await readFile(page.path);
-      html = decodeHtml(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), { path: page.display }).html;
+      html = decodeHtml(await readPage(page.path, page.display, 'html'), { path: page.display }).html;
     } catch (err) {
       if (!(err instanceof FilmkwError) && !(err as NodeJS.ErrnoException).code) throw err;
       b.count(src);
