@@ -171,7 +171,7 @@ test('three public sources: merges reported by rule, no person name with two ent
   assert.deepEqual(left, ambiguous);
 });
 
-test("three public sources: the issue's people are one entity each, holding both ids and the films of both sources", { skip: SKIP }, async () => {
+test("three public sources: the issue's people are one entity each, holding both ids and the films of both sources; every merged entity keeps the merged names", { skip: SKIP }, async () => {
   const data = (await loadKg({ kg: kg.public })).toData();
   const title = new Map(data.entities.map((e) => [e.id, e.name]));
   for (const name of ['张艺谋', '吴京', '迈克尔·法斯宾德', '彭浩翔', '霍思燕']) {
@@ -186,6 +186,19 @@ test("three public sources: the issue's people are one entity each, holding both
   for (const f of ['一秒钟', '满江红', '悬崖之上', '英雄', '活着']) assert.ok(films.has(f), `张艺谋 lacks ${f}`);
   // before: 18 films as person/douban/1054398 and 10 others (一秒钟 …) as person/name/张艺谋 (the import before issue 25; eval/results/film-dev/ANALYSIS.md §8)
   assert.equal(films.size, 26, `张艺谋: ${[...films].join(' ')}`);
+  // every merged entity keeps the names of the ids merged into it (person/name/AlainGodard → alias AlainGodard)
+  const lost: string[] = [];
+  let named = 0;
+  for (const e of data.entities) {
+    for (const id of e.sourceIds ?? []) {
+      const n = /^person\/name\/(.+)$/u.exec(id)?.[1];
+      if (n === undefined) continue;
+      named++;
+      if (n !== e.name && !e.aliases.includes(n) && !e.surfaces.includes(n)) lost.push(`${e.id} ← ${id}`);
+    }
+  }
+  assert.ok(named > 3000, `${named} name-only ids merged`);
+  assert.deepEqual(lost, []);
 });
 
 test('merged KG (+ demo): no alias of the defect classes of issue 25, no 携妻-like character, the rejections reported with their line', { skip: SKIP }, async () => {
