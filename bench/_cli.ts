@@ -53,20 +53,32 @@ export function median(xs: readonly number[]): number {
 /** A number with thousands separators and `d` decimals (en-US). */
 export const fmt = (x: number, d = 0): string => x.toLocaleString('en-US', { minimumFractionDigits: d, maximumFractionDigits: d });
 
+/** The clock of {@link timeInTurns}: `FILMKW_BENCH_CLOCK=cpu` for the process's CPU time (user + system), else wall time. */
+export const benchClock = (): 'wall' | 'cpu' => (process.env.FILMKW_BENCH_CLOCK === 'cpu' ? 'cpu' : 'wall');
+
+/** Seconds now on the clock (CPU time of this process, or a monotonic wall clock). */
+function clockSeconds(clock: 'wall' | 'cpu'): number {
+  if (clock === 'wall') return Number(process.hrtime.bigint()) / 1e9;
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1e6;
+}
+
 /**
  * Documents/s of each function over the texts, per round: one warm-up pass of each, then `rounds` rounds
  * in which every function runs over all the texts in turn, the order rotating round by round (so load
- * drift hits all alike). `result[i][r]` is function i's rate in round r.
+ * drift hits all alike). `result[i][r]` is function i's rate in round r. With the `cpu` clock the
+ * seconds are this process's CPU time (on a machine loaded by other jobs the time waiting for a core
+ * does not count; the ratios of two systems stay comparable).
  */
-export function timeInTurns(fns: readonly ((text: string) => unknown)[], texts: readonly string[], rounds: number): number[][] {
+export function timeInTurns(fns: readonly ((text: string) => unknown)[], texts: readonly string[], rounds: number, clock: 'wall' | 'cpu' = 'wall'): number[][] {
   for (const fn of fns) for (const t of texts) fn(t);
   const perRound: number[][] = fns.map(() => []);
   for (let r = 0; r < rounds; r++) {
     for (let p = 0; p < fns.length; p++) {
       const k = (p + r) % fns.length;
-      const t0 = process.hrtime.bigint();
+      const t0 = clockSeconds(clock);
       for (const t of texts) fns[k](t);
-      perRound[k].push(texts.length / (Number(process.hrtime.bigint() - t0) / 1e9));
+      perRound[k].push(texts.length / (clockSeconds(clock) - t0));
     }
   }
   return perRound;

@@ -9,6 +9,9 @@
  *
  *   node --import tsx bench/rerank-variants.ts [--rounds N] [--limit N] [--variant NAME=MODEL.json[@KEY=VALUE,…]]…
  *
+ * FILMKW_BENCH_CLOCK=cpu times each turn by the process's CPU time instead of the wall clock (a machine
+ * shared with other jobs: the time spent waiting for a core does not count).
+ *
  * e.g. --variant 'pool 40=/tmp/pool40.json@rerank.pool=40' for a model trained with --pool 40 --out /tmp/pool40.json.
  *
  * KG: as bench/tag.ts (FILMKW_BENCH_KG, else $TMPDIR/filmkw-merged.fkg, else the demo KG).
@@ -18,7 +21,7 @@ import { loadavg } from 'node:os';
 import { createExtractor } from '../src/pipeline/extract.js';
 import { parseOverride } from '../src/pipeline/options.js';
 import { parseRerankModel, zeroRerankModel } from '../src/pipeline/rerank-model.js';
-import { eachCorpus, fmt, median, timeInTurns } from './_cli.js';
+import { benchClock, eachCorpus, fmt, median, timeInTurns } from './_cli.js';
 import { benchKg, readReviews, readSynopses, REVIEWS, SYNOPSES } from './tag.js';
 
 interface Variant {
@@ -76,7 +79,7 @@ const corpora = [
   [SYNOPSES, () => readSynopses(args.limit)],
 ] as const;
 const body = eachCorpus(corpora, (c) => {
-  const perRound = timeInTurns(systems.map((s) => (t: string) => s.ex.extract(t)), c.texts, args.rounds);
+  const perRound = timeInTurns(systems.map((s) => (t: string) => s.ex.extract(t)), c.texts, args.rounds, benchClock());
   // seconds per document, per round: the re-ranking cost is committed − filmkw
   const cost = perRound[1].map((x, r) => 1 / x - 1 / perRound[0][r]);
   return [
@@ -96,7 +99,7 @@ process.stdout.write(
   [
     '## Re-ranker speed variants (bench/rerank-variants.ts, issue 13)',
     '',
-    `KG: ${shown}; one thread, a warm-up pass, then ${args.rounds} rounds with the systems in turns. Load average ${fmt(load0, 1)} at start, ${fmt(loadavg()[0], 1)} at the end.`,
+    `KG: ${shown}; one thread, a warm-up pass, then ${args.rounds} rounds with the systems in turns${benchClock() === 'cpu' ? ', timed by the process\'s CPU time (FILMKW_BENCH_CLOCK=cpu)' : ''}. Load average ${fmt(load0, 1)} at start, ${fmt(loadavg()[0], 1)} at the end.`,
     '',
     ...body,
   ]

@@ -46,7 +46,7 @@ import { hostAllowed, resolvedDelayMs, type CrawlOptions } from './options.js';
 import { CrawlOutputs, createOutputs } from './outputs.js';
 import { parsePage } from './page.js';
 import { Politeness } from './politeness.js';
-import { pageRelevance, type Idf } from './relevance.js';
+import { inheritedScore, pageRelevance, type Idf } from './relevance.js';
 import { CrawlScheduler, type CrawlRequest, type Expansion } from './scheduler.js';
 import { TopicLibrary } from './topic.js';
 import { normalizeUrl, urlKey as urlKeyOf } from './url.js';
@@ -191,6 +191,7 @@ class CrawlEngine {
     this.concurrency = o.concurrency;
     // a dropped entry is never expanded: its pending save is decided on its own sim (bounded memory)
     this.sched = new CrawlScheduler(o, (e) => {
+      if (e.tunnel) return;
       this.decide(e.url, e.sim);
       for (const k of e.kids ?? []) this.decide(k.url, k.sim);
     });
@@ -198,8 +199,9 @@ class CrawlEngine {
     this.defer = this.scored && o.saveRule === 'score';
   }
 
+  /** What a resume must share with the crawl it continues: the options but the concurrency (the journal replays exactly at any), the seeds, the KG. */
   private get fingerprint(): string {
-    return JSON.stringify({ options: this.o, seeds: this.run.seeds, kg: this.res.kg?.contentHash ?? null });
+    return JSON.stringify({ options: { ...this.o, concurrency: undefined }, seeds: this.run.seeds, kg: this.res.kg?.contentHash ?? null });
   }
 
   /** Opens the output folder: a new crawl, or the journal of the one to resume. */
@@ -281,7 +283,8 @@ class CrawlEngine {
         this.replayed++;
         this.completed(r, e);
       } else {
-        const x = this.sched.expansionOf(e.url);
+        const x = this.sched.expansionOf(e.x);
+        if (x && x.url !== e.url) throw this.mismatch(`end of ${e.url}`);
         if (!x || x.inFlight > 0) throw this.mismatch(`end of ${e.url}`);
         x.closeAt(e.stop);
         this.sched.finish(x, this.budgetLeft, this.decide);
@@ -315,7 +318,7 @@ class CrawlEngine {
     while (this.running < this.concurrency) {
       const r = this.nextRequest();
       if (!r) return;
-      this.outputs.event({ t: 'intent', url: r.url, from: r.expansion.url, i: r.index });
+      this.outputs.event({ t: 'intent', url: r.url, from: r.expansion.id, i: r.index });
       this.taken.set(r.url, r);
       this.launch(r);
     }
@@ -349,7 +352,7 @@ class CrawlEngine {
   }
 
   private finish(x: Expansion): void {
-    this.outputs.event({ t: 'done', url: x.url, stop: x.stop });
+    this.outputs.event({ t: 'done', url: x.url, x: x.id, stop: x.stop });
     this.sched.finish(x, this.budgetLeft, this.decide);
   }
 
@@ -391,7 +394,7 @@ class CrawlEngine {
   }
 
   /** Scores a fetched page: relevance, children, DTFL text; an error when the body is not a usable HTML page. */
-  private judge(url: string, base: string, body: Uint8Array, parent: FrontierEntry | null): { score: number; links?: string[]; priors?: number[]; buf?: string; error?: string } {
+  private judge(url: string, base: string, body: Uint8Array, parent: FrontierEntry | null): { score: number; links?: string[]; priors?: number[]; nav?: string[]; navPriors?: number[]; buf?: string; error?: string } {
     try {
       const page = parsePage(decodeHtml(body, { path: url }).html);
       const score = pageRelevance(page, this.lib, this.res.idf, this.o);
@@ -446,6 +449,7 @@ class CrawlEngine {
       ...(f?.finalUrl ? { finalUrl: f.finalUrl } : {}),
       ...(error ? { error } : {}),
       ...(j.links ? { links: j.links, priors: j.priors } : {}),
+      ...(j.nav ? { nav: j.nav, navPriors: j.navPriors } : {}),
       ...(dtfl ? { dtfl } : {}),
       ...(buf !== undefined ? { buf } : {}),
       ...(j.links && this.scored ? { pending: true } : {}),
@@ -475,11 +479,13 @@ class CrawlEngine {
   /** The frontier entry of a fetched page with links. */
   private entryOf(ev: FetchEvent, parent: FrontierEntry | null): FrontierEntry {
     const o = this.o;
-    const inherited = ev.score >= o.threshold ? o.delta * ev.score : o.delta * (parent?.inherited ?? 0);
+    const inherited = inheritedScore(ev.score, parent?.inherited ?? 0, o);
     const links = ev.links!.map((u, i) => `${u}\t${ev.priors?.[i] ?? 0}`).join('\n');
     const seq = this.sched.nextSeq();
     const key = o.frontier === 'fifo' ? -seq : o.frontier === 'shark' ? (ev.priors?.[0] ?? 0) : ev.score;
-    return { seq, url: ev.url, depth: ev.depth, sim: ev.score, key, links, inherited };
+    const hops = ev.score >= o.threshold ? 0 : (parent?.hops ?? 0) + 1;
+    const navLinks = ev.nav?.length ? ev.nav.map((u, i) => `${u}\t${ev.navPriors?.[i] ?? 0}`).join('\n') : undefined;
+    return { seq, url: ev.url, depth: ev.depth, sim: ev.score, key, links, inherited, hops, ...(navLinks ? { navLinks } : {}) };
   }
 
   /** 004 save decision of a page once its two-step score is known (or at the end: its own sim). */

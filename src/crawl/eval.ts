@@ -2,8 +2,9 @@
  * Crawler evaluation as the papers measure it (crawler-spec.md §5): for every mode on every seed set of
  * the test web, harvest rate HR(t) as a curve over pages fetched, filter precision / recall / F of the
  * saved pages against the gold, target recall (a held-out target set), pages per second; each for all
- * pages and for real pages only. Writes results.json, results.md (the table) and one SVG chart of the
- * harvest curves per seed set (vega-lite, rendered by src/eval/charts.ts).
+ * pages and for real pages only. Then the off-topic seed sweep (sweep.ts) and the throughput under
+ * real-world latency at concurrency 1, 4, 8, 16 (throughput.ts). Writes results.json, results.md (the
+ * tables) and one SVG chart of the harvest curves per seed set (vega-lite, rendered by src/eval/charts.ts).
  *
  * Metrics are pure functions of (index lines, gold, targets): {@link crawlMetrics}.
  */
@@ -25,6 +26,8 @@ import { decodeHtml } from '../html/decode.js';
 import { parsePage } from './page.js';
 import { pageRelevance } from './relevance.js';
 import { TopicLibrary } from './topic.js';
+import { runSeedSweep, sweepTable, tunnelSeeds, type SweepRow, type SweepSeed } from './sweep.js';
+import { measureThroughput, throughputTable, type ThroughputRow } from './throughput.js';
 
 export interface Gold {
   relevant: Map<string, boolean>;
@@ -126,6 +129,12 @@ export function harvestCurve(lines: readonly IndexLine[], gold: Gold, step: numb
   return out;
 }
 
+/** Budget of each crawl of the off-topic seed sweep. */
+export const SWEEP_BUDGET = 500;
+
+/** The throughput measurement: 24 hosts, 100–300 ms per answer, the real-web delay of 1 s per host. */
+export const THROUGHPUT_SETUP = Object.freeze({ hosts: 24, pages: 40, latency: Object.freeze({ minMs: 100, maxMs: 300, perHost: false }), delayMs: 1000, maxPages: 300, concurrencies: Object.freeze([1, 4, 8, 16]) });
+
 /** One evaluated configuration: a mode, optionally with overrides or without the KG (hand lists only). */
 export interface EvalConfig {
   label: string;
@@ -187,7 +196,8 @@ const pct = (x: number) => (100 * x).toFixed(1);
 
 /**
  * Memory of a frontier over `urls` discovered URLs: pages of 10 links each pushed into the bounded
- * frontier (default maxFrontier) and every URL into the seen-set, as the crawler keeps them. Returns the
+ * frontier (default maxFrontier), each with a tunnel entry of 8 navigation links, and every URL into the
+ * seen-set, as the crawler keeps them. Returns the
  * growth of the V8 heap plus array buffers (the Bloom filter's bits) in MB (after a forced GC when node
  * runs with --expose-gc).
  */
@@ -209,7 +219,10 @@ export function frontierMemory(urls: number, maxFrontier: number, seenSet: Crawl
       links.push(u);
     }
     const score = ((p * 7919) % 1000) / 1000;
-    f.push({ seq: p, url: `https://site${p % 997}.example/section/${p}/`, depth: 1, sim: score, key: score, links: links.join('\n'), inherited: 0 });
+    const url = `https://site${p % 997}.example/section/${p}/`;
+    f.push({ seq: 2 * p, url, depth: 1, sim: score, key: score, links: links.join('\n'), inherited: 0 });
+    const nav = [...Array(8).keys()].map((i) => `https://site${p % 997}.example/nav/${i}\t0.01`).join('\n');
+    f.push({ seq: 2 * p + 1, url, depth: 1, sim: score, key: -1 + score / 4, links: nav, inherited: 0, hops: 1, tunnel: true });
   }
   gc?.();
   const heapMB = (used() - before) / 2 ** 20;
@@ -219,7 +232,7 @@ export function frontierMemory(urls: number, maxFrontier: number, seenSet: Crawl
 }
 
 /** One row of the threshold sweep: the page filter sim ≥ η against the gold. */
-export interface SweepRow {
+export interface ThresholdRow {
   library: string;
   eta: number;
   all: { p: number; r: number; f: number };
@@ -232,7 +245,7 @@ export const SWEEP_ETAS: readonly number[] = Object.freeze([0.02, 0.03, 0.05, 0.
  * How η was chosen (crawler-spec.md §3.6): sim of every real page and of a fixed 10 % of the generated
  * pages of the test web (by line of gold.tsv), then the filter's P/R/F at each η, all pages and real only.
  */
-export function thresholdSweep(web: string, libraries: readonly { label: string; res: ReturnType<typeof crawlResources> }[]): SweepRow[] {
+export function thresholdSweep(web: string, libraries: readonly { label: string; res: ReturnType<typeof crawlResources> }[]): ThresholdRow[] {
   const files = new Map<string, string>();
   for (const line of readFileSync(join(web, 'manifest.tsv'), 'utf8').split('\n').slice(1)) {
     const [url, file] = line.split('\t');
@@ -241,7 +254,7 @@ export function thresholdSweep(web: string, libraries: readonly { label: string;
   const goldLines = readFileSync(join(web, 'gold.tsv'), 'utf8').trim().split('\n').slice(1).map((l) => l.split('\t'));
   const sample = goldLines.filter((g, i) => g[3] === 'real' || i % 10 === 0);
   const o = resolveCrawlOptions();
-  const rows: SweepRow[] = [];
+  const rows: ThresholdRow[] = [];
   for (const { label, res } of libraries) {
     const lib = TopicLibrary.fromKg(res.kg, o, res.commonWord);
     const scored = sample.flatMap((g) => {
@@ -290,7 +303,10 @@ export async function runCrawlEval(a: { web?: string; data: string; out: string;
   const server = await startReplay([join(web, 'manifest.tsv')]);
   const work = mkdtempSync(join(tmpdir(), 'filmkw-crawl-eval-'));
   const runs: RunResult[] = [];
-  let sweep: SweepRow[] = [];
+  let sweep: ThresholdRow[] = [];
+  let seedSweep: SweepRow[] = [];
+  let sweepSeeds: SweepSeed[] = [];
+  let throughput: ThroughputRow[] = [];
   const load0 = loadavg()[0]!.toFixed(1);
   try {
     a.say('crawl eval: threshold sweep (page filter against the gold)');
@@ -332,13 +348,17 @@ export async function runCrawlEval(a: { web?: string; data: string; out: string;
         rmSync(out, { recursive: true, force: true });
       }
     }
+    sweepSeeds = tunnelSeeds(web, gold);
+    a.say(`crawl eval: off-topic seed sweep from ${sweepSeeds.length} seeds`);
+    seedSweep = await runSeedSweep({ seeds: sweepSeeds, gold, via: server.url, work, maxPages: SWEEP_BUDGET, resources: (o) => (o.dynamicLibrary === 'feedback' ? withKg : { ...withKg, keywords: undefined }), say: a.say });
+    throughput = await measureThroughput({ ...THROUGHPUT_SETUP, res: withKg, say: a.say });
   } finally {
     await server.close();
     rmSync(work, { recursive: true, force: true });
     if (tmpWeb) rmSync(tmpWeb, { recursive: true, force: true });
   }
   mkdirSync(a.out, { recursive: true });
-  writeFileSync(join(a.out, 'results.json'), `${JSON.stringify({ maxPages: a.maxPages, kg: kg.contentHash, runs: runs.map(({ curve: _c, ...r }) => r), sweep }, null, 2)}\n`);
+  writeFileSync(join(a.out, 'results.json'), `${JSON.stringify({ maxPages: a.maxPages, kg: kg.contentHash, runs: runs.map(({ curve: _c, ...r }) => r), sweep, seedSweep: { seeds: sweepSeeds, rows: seedSweep }, throughput: { setup: THROUGHPUT_SETUP, rows: throughput } }, null, 2)}\n`);
   for (const set of SEED_SETS) {
     const rs = runs.filter((r) => r.set === set);
     if (rs.length) writeFileSync(join(a.out, `harvest-${set}.svg`), await renderSvg(curveChart(set, rs)));
@@ -347,7 +367,7 @@ export async function runCrawlEval(a: { web?: string; data: string; out: string;
   const seenOnly = frontierMemory(1_000_000, 1, 'exact');
   const seenOnlyBloom = frontierMemory(1_000_000, 1, 'bloom');
   a.say(`crawl eval: frontier of ${memory.urls} URLs: ${memory.kept} pages kept, ${memory.evicted} dropped, heap +${memory.heapMB} MB; seen-set alone +${seenOnly.heapMB} MB exact, +${seenOnlyBloom.heapMB} MB Bloom`);
-  const sweepTable = [
+  const thresholdTable = [
     '## Threshold η (page filter sim ≥ η against the gold; every real page and every 10th generated page)',
     '',
     '| library | η | P | R | F | real: P | real: R | real: F |',
@@ -355,7 +375,7 @@ export async function runCrawlEval(a: { web?: string; data: string; out: string;
     ...sweep.map((r) => `| ${r.library} | ${r.eta} | ${pct(r.all.p)} | ${pct(r.all.r)} | ${pct(r.all.f)} | ${pct(r.real.p)} | ${pct(r.real.r)} | ${pct(r.real.f)} |`),
     '',
   ].join('\n');
-  writeFileSync(join(a.out, 'results.md'), `${resultsTable(runs, a.maxPages, `${load0} / ${loadavg()[0]!.toFixed(1)} on ${cpus().length} cores`)}\n${sweepTable}\n## Memory\n\nA frontier over ${memory.urls.toLocaleString('en')} discovered URLs (pages of 10 links, default maxFrontier ${resolveCrawlOptions().maxFrontier.toLocaleString('en')} pages kept, ${memory.evicted.toLocaleString('en')} lowest dropped) and its exact seen-set: heap +${memory.heapMB} MB. The seen-set alone over the same URLs (a frontier of 1 entry): +${seenOnly.heapMB} MB exact, +${seenOnlyBloom.heapMB} MB as a Bloom filter (\`seenSet: bloom\`, fixed size for ${resolveCrawlOptions().bloomCapacity.toLocaleString('en')} URLs at a false-positive rate of ${resolveCrawlOptions().bloomFpRate}; ${(seenOnly.urls - seenOnlyBloom.urls).toLocaleString('en')} of the ${seenOnly.urls.toLocaleString('en')} URLs taken for seen by a false positive).\n`);
+  writeFileSync(join(a.out, 'results.md'), `${resultsTable(runs, a.maxPages, `${load0} / ${loadavg()[0]!.toFixed(1)} on ${cpus().length} cores`)}\n${thresholdTable}\n${sweepTable(sweepSeeds, seedSweep, SWEEP_BUDGET)}\n${throughputTable(throughput, THROUGHPUT_SETUP)}\n## Memory\n\nA frontier over ${memory.urls.toLocaleString('en')} discovered URLs (pages of 10 links, each with a tunnel entry of 8 navigation links, default maxFrontier ${resolveCrawlOptions().maxFrontier.toLocaleString('en')} pages kept, ${memory.evicted.toLocaleString('en')} lowest dropped) and its exact seen-set: heap +${memory.heapMB} MB. The seen-set alone over the same URLs (a frontier of 1 entry): +${seenOnly.heapMB} MB exact, +${seenOnlyBloom.heapMB} MB as a Bloom filter (\`seenSet: bloom\`, fixed size for ${resolveCrawlOptions().bloomCapacity.toLocaleString('en')} URLs at a false-positive rate of ${resolveCrawlOptions().bloomFpRate}; ${(seenOnly.urls - seenOnlyBloom.urls).toLocaleString('en')} of the ${seenOnly.urls.toLocaleString('en')} URLs taken for seen by a false positive).\n`);
   a.say(`crawl eval: results.md, results.json and harvest-*.svg written to ${a.out}`);
 }
 

@@ -38,6 +38,9 @@ interface Robots {
 /** robots-parser is CommonJS whose typings do not describe its default export under NodeNext. */
 const robotsParser = createRequire(import.meta.url)('robots-parser') as (url: string, text: string) => Robots;
 
+/** At most this many attempts of one request while kept-alive sockets turn out closed (see `once`). */
+const STALE_SOCKET_RETRIES = 32;
+
 type FetchOpts = Pick<CrawlOptions, 'timeoutMs' | 'maxBytes' | 'maxRedirects' | 'userAgent' | 'contact' | 'allowHosts' | 'denyHosts'>;
 
 /** Content codings the fetcher decodes (RFC 9110 §8.4.1), by their header value. */
@@ -88,13 +91,16 @@ export class Fetcher {
 
   /**
    * One request, no redirect handling. A kept-alive socket the server closed while it was idle fails
-   * with ECONNRESET as the request goes out: the request is made once more on a new socket (the retry
-   * node's http documentation gives for `request.reusedSocket`).
+   * with ECONNRESET as the request goes out: the request is made again (the retry node's http documentation
+   * gives for `request.reusedSocket`). Several idle sockets may have been closed at once (a crawler busy for
+   * longer than the server's keep-alive timeout), so it goes on while the failed socket was a reused one:
+   * each failure destroys that socket, and a fresh socket's failure is the answer. Bounded all the same.
    */
   private async once(url: string, limit: number): Promise<Omit<FetchResult, 'url' | 'ms'>> {
-    const first = await this.attempt(url, limit);
-    const { staleSocket: _s, ...r } = first.staleSocket ? await this.attempt(url, limit) : first;
-    return r;
+    let r = await this.attempt(url, limit);
+    for (let tries = 1; r.staleSocket && tries < STALE_SOCKET_RETRIES; tries++) r = await this.attempt(url, limit);
+    const { staleSocket: _s, ...rest } = r;
+    return rest;
   }
 
   private attempt(url: string, limit: number): Promise<Omit<FetchResult, 'url' | 'ms'> & { staleSocket?: boolean }> {

@@ -21,6 +21,15 @@ export interface FrontierEntry {
   inherited: number;
   /** Children fetched on lookahead, waiting for this page's expansion. */
   kids?: FrontierEntry[];
+  /** Pages below η on the way from the last page ≥ η (0 for a relevant page): the tunnel's decay. */
+  hops?: number;
+  /** Navigation links of the page (`url<TAB>prior` lines), waiting for the tunnel entry made when the page enters the frontier. */
+  navLinks?: string;
+  /** A tunnel entry: links the focused order leaves out, below every other entry. */
+  tunnel?: boolean;
+  /** Of this page's links fetched so far: how many, and how many were pages with links (its link yield). */
+  tried?: number;
+  fruitful?: number;
 }
 
 const before = (a: FrontierEntry, b: FrontierEntry): boolean => (a.key !== b.key ? a.key > b.key : a.seq !== b.seq ? a.seq < b.seq : a.url < b.url);

@@ -4,6 +4,8 @@
  * the crawl to where it stopped without the network. Events: `pop` (the frontier's best entry taken),
  * `intent` (a child taken as a request, before any byte is sent), `fetch` (a request's result: the index
  * line plus what a replay needs), `done` (an expansion closed) and `save` (a page's save decision).
+ * An expansion is named by its frontier entry's discovery number (`from`, `x`; −1 for the seeds): a page
+ * and its tunnel entry can be expanded at the same time.
  * A `fetch` or `save` line records the sizes of the WARC and texts.jsonl after it; a resume cuts both
  * back to the last such line (a kill between writing a record and its journal line leaves a tail).
  */
@@ -27,6 +29,9 @@ export interface FetchEvent {
   links?: string[];
   /** Their link priors (crawler-spec.md §3.4), same order. */
   priors?: number[];
+  /** Navigation links set apart for the tunnel, and their priors. */
+  nav?: string[];
+  navPriors?: number[];
   /** Terms the DTFL gained after this page (a library update happens inside one journal line). */
   dtfl?: string[];
   /** Text this page contributed to the DTFL buffers (relevant: its main text; other: a snippet). */
@@ -53,9 +58,9 @@ export interface SaveEvent {
 export type JournalEvent =
   | ({ t: 'fetch' } & FetchEvent)
   | ({ t: 'save' } & SaveEvent)
-  | { t: 'intent'; url: string; from: string; i: number }
+  | { t: 'intent'; url: string; from: number; i: number }
   | { t: 'pop'; url: string }
-  | { t: 'done'; url: string; stop: number };
+  | { t: 'done'; url: string; x: number; stop: number };
 
 const INDEX_KEYS = ['url', 'status', 'relevant', 'score', 'twoStep', 'depth', 'parent', 'time', 'finalUrl', 'error', 'pending'] as const;
 

@@ -76,8 +76,15 @@ export interface CrawlOptions {
   beta: number;
   /** @default 0.5 */
   gamma: number;
-  /** Drop out-links that sit in navigation blocks (004 §2.3 noise links) — not in bfs. @default true */
+  /** Out-links that sit in navigation blocks (004 §2.3 noise links) are not followed as ordinary links — not in bfs. @default true */
   dropNavLinks: boolean;
+  /**
+   * The tunnel: links the focused order leaves out (navigation links) wait in the frontier below every
+   * other entry, by a priority halved per page below η on the way (src/crawl/relevance.ts tunnelKey), so the crawl stops
+   * only on its budget, its depth limit or an empty reachable web. false = strict filtering: they are
+   * dropped, and the crawl stops when the focused frontier is empty. @default true
+   */
+  tunnel: boolean;
   /**
    * Children fetched ahead per page, best link prior first and only while their prior is not below the
    * best waiting frontier entry (two-step); the others wait in a continuation of the page ranked by
@@ -92,6 +99,14 @@ export interface CrawlOptions {
    * children fetched ahead whatever their prior. @default true
    */
   lookaheadGate: boolean;
+  /**
+   * A page's link yield, (pages with links among its links fetched so far + 1) / (links fetched + 1),
+   * scales the priors of its remaining links: in the lookahead gate and in the key of its continuation
+   * (a page whose links were 404s or dead ends has the rest tried later). @default false
+   */
+  linkYield: boolean;
+  /** Children fetched ahead per expansion of a page below η (the tunnel: few links of many pages). @default 30 */
+  tunnelLookahead: number;
   /** Out-links kept per page (bfs and best-first: in document order; otherwise best link prior first). @default 100 */
   maxOutLinks: number;
   /** @default 1000 */
@@ -189,8 +204,11 @@ export const CRAWL_DEFAULTS: Readonly<CrawlOptions> = Object.freeze({
   beta: 0.8,
   gamma: 0.5,
   dropNavLinks: true,
+  tunnel: true,
   maxLookahead: 30,
   lookaheadGate: true,
+  linkYield: false,
+  tunnelLookahead: 30,
   maxOutLinks: 100,
   maxPages: 1000,
   maxDepth: 8,
@@ -264,7 +282,7 @@ export function resolveCrawlOptions(overrides: Partial<CrawlOptions> = {}): Read
   oneOf(r, 'idfSource', ['bundled', 'none']);
   oneOf(r, 'dynamicLibrary', ['off', 'feedback']);
   for (const k of ['alpha', 'tauLow', 'threshold', 'lambda', 'rho', 'dtflWeight', 'delta', 'beta', 'gamma']) num(r, k, 0, 1);
-  for (const k of ['updateEvery', 'topN', 'maxLookahead', 'maxOutLinks', 'maxPages', 'maxPagesPerHost', 'maxFrontier', 'maxRedirects']) num(r, k, k === 'maxRedirects' ? 0 : 1, 1e9, true);
+  for (const k of ['updateEvery', 'topN', 'maxLookahead', 'tunnelLookahead', 'maxOutLinks', 'maxPages', 'maxPagesPerHost', 'maxFrontier', 'maxRedirects']) num(r, k, k === 'maxRedirects' ? 0 : 1, 1e9, true);
   for (const k of ['dtflMax', 'maxDepth', 'maxCrawlDelayMs', 'minMovieName', 'minPersonName']) num(r, k, 0, 1e9, true);
   if (o.delayMs !== 'auto') num(r, 'delayMs', 0, 1e9, true);
   num(r, 'concurrency', 1, 256, true);
@@ -278,7 +296,7 @@ export function resolveCrawlOptions(overrides: Partial<CrawlOptions> = {}): Read
   weights(r, 'blockTypeWeights', BLOCK_TYPES);
   weights(r, 'positionWeights', ['title', 'anchor', 'heading', 'body']);
   weights(r, 'topicWeights', ['subject', 'special', 'judgement']);
-  for (const k of ['dropNavLinks', 'respectRobots', 'lookaheadGate', 'autoThrottle'] as const) if (typeof o[k] !== 'boolean') throw usageError(`crawl: ${k} must be true or false`);
+  for (const k of ['dropNavLinks', 'tunnel', 'respectRobots', 'lookaheadGate', 'autoThrottle', 'linkYield'] as const) if (typeof o[k] !== 'boolean') throw usageError(`crawl: ${k} must be true or false`);
   if (typeof o.userAgent !== 'string' || !/^[\w.\-/ ()+:;]{1,200}$/u.test(o.userAgent)) throw usageError('crawl: userAgent must be 1–200 printable characters');
   if (typeof o.contact !== 'string' || !/^[\w.\-/:@+~%?=&#]{0,200}$/u.test(o.contact)) throw usageError(`crawl: contact must be a URL or an e-mail address (no spaces, at most 200 characters), got ${JSON.stringify(o.contact)}`);
   for (const k of ['allowHosts', 'denyHosts'] as const) {

@@ -143,6 +143,24 @@ export function linkPrior(inherited: number, anchorSim: number, contextSim: numb
   return gamma * inherited + (1 - gamma) * (beta * anchorSim + (1 - beta) * context);
 }
 
+/**
+ * Shark-Search's inherited score [HER98, UNVERIFIED-MEMORY; crawler-spec.md §3.4]: the value a page
+ * passes to its children: δ·sim for a relevant page (sim ≥ η), else δ·inherited (decayed per hop).
+ */
+export function inheritedScore(sim: number, inherited: number, o: Pick<CrawlOptions, 'threshold' | 'delta'>): number {
+  return sim >= o.threshold ? o.delta * sim : o.delta * inherited;
+}
+
+/**
+ * Frontier key of a tunnel entry (the links the focused order leaves out, crawler.ts header): in (−1, 0),
+ * below every ordinary key, so the tunnel is taken only when nothing else is waiting; among tunnel
+ * entries, δ^hops·(1 + prior)/2: each page below η on the way from the last relevant page halves the
+ * priority (δ = 0.5, Shark-Search's decay per irrelevant hop), the best link prior breaks the rest.
+ */
+export function tunnelKey(hops: number, prior: number, delta: number): number {
+  return -1 + delta ** hops * ((1 + prior) / 2);
+}
+
 /** Relevance of a short text (anchor, context) against the library: plain cosine of its tokens. */
 export function textRelevance(text: string, lib: TopicLibrary): number {
   if (!text) return 0;

@@ -18,7 +18,7 @@
  */
 import { Frontier, type FrontierEntry } from './frontier.js';
 import type { CrawlOptions } from './options.js';
-import { twoStepScore } from './relevance.js';
+import { tunnelKey, twoStepScore } from './relevance.js';
 import { createSeenSet, type SeenSet } from './seen.js';
 import { hostKey, urlKey } from './url.js';
 import { documentOrder } from './links.js';
@@ -56,10 +56,14 @@ export class Expansion {
   /** First index below `scanned` that may still be untaken. */
   private cursor = 0;
   readonly kids: FrontierEntry[] = [];
+  /** Children completed, and those that were pages with links. */
+  tried = 0;
+  fruitful = 0;
 
   /**
    * `gate`: the key of the best entry waiting when the page was popped (null: no lookahead gate).
    * `closed`: the page is at the depth limit; its links are dropped (no child, no continuation).
+   * `byYield`: the gate compares each prior times the page's link yield so far (option linkYield).
    */
   constructor(
     readonly entry: FrontierEntry | null,
@@ -67,6 +71,7 @@ export class Expansion {
     private readonly limit: number,
     private readonly gate: number | null,
     closed = false,
+    private readonly byYield = false,
   ) {
     const links = closed ? [] : all;
     this.urls = links.map((l) => l.url);
@@ -79,6 +84,11 @@ export class Expansion {
   /** The page this expansion belongs to ('' for the seeds). */
   get url(): string {
     return this.entry?.url ?? '';
+  }
+
+  /** The expansion's id in the journal: its frontier entry's discovery number (−1 for the seeds). */
+  get id(): number {
+    return this.entry?.seq ?? -1;
   }
 
   host(i: number): string {
@@ -109,7 +119,7 @@ export class Expansion {
     let waiting = this.cursor < this.scanned;
     for (; this.scanned < this.urls.length; this.scanned++) {
       const i = this.scanned;
-      if (this.count >= this.limit || !budgetOk() || (this.gate !== null && this.count > 0 && this.priors[i]! < this.gate)) return this.close(i);
+      if (this.count >= this.limit || !budgetOk() || (this.gate !== null && this.count > 0 && this.priors[i]! * this.linkYield() < this.gate)) return this.close(i);
       if (seen.has(this.keys[i]!)) {
         this.marks[i] = SKIPPED;
         continue;
@@ -118,6 +128,12 @@ export class Expansion {
       waiting = true;
     }
     return waiting ? -1 : this.close(this.urls.length);
+  }
+
+  /** (pages with links + 1) / (links fetched + 1) over the page's links fetched so far; 1 without `byYield`. */
+  linkYield(): number {
+    if (!this.byYield) return 1;
+    return ((this.entry?.fruitful ?? 0) + this.fruitful + 1) / ((this.entry?.tried ?? 0) + this.tried + 1);
   }
 
   private close(at: number): number {
@@ -160,7 +176,7 @@ export function entryLinks(e: FrontierEntry): { url: string; prior: number }[] {
   });
 }
 
-type SchedulerOptions = Pick<CrawlOptions, 'frontier' | 'linkPrior' | 'lookaheadGate' | 'maxLookahead' | 'maxDepth' | 'maxFrontier' | 'alpha' | 'tauLow' | 'threshold' | 'seenSet' | 'bloomCapacity' | 'bloomFpRate'>;
+type SchedulerOptions = Pick<CrawlOptions, 'linkYield' | 'tunnelLookahead' | 'delta' | 'frontier' | 'linkPrior' | 'lookaheadGate' | 'maxLookahead' | 'maxDepth' | 'maxFrontier' | 'alpha' | 'tauLow' | 'threshold' | 'seenSet' | 'bloomCapacity' | 'bloomFpRate'>;
 
 export class CrawlScheduler {
   readonly frontier: Frontier;
@@ -199,12 +215,23 @@ export class CrawlScheduler {
       const byDocument = documentOrder(this.o);
       const best = this.frontier.peekKey() ?? -Infinity;
       const gate = !byDocument && this.o.lookaheadGate ? best : null;
-      this.active.push(new Expansion(e, entryLinks(e), byDocument ? Infinity : this.o.maxLookahead, gate, e.depth >= this.o.maxDepth));
+      const limit = byDocument ? Infinity : e.sim < this.o.threshold ? Math.min(this.o.maxLookahead, this.o.tunnelLookahead) : this.o.maxLookahead;
+      this.active.push(new Expansion(e, entryLinks(e), limit, gate, e.depth >= this.o.maxDepth, this.o.linkYield));
     } else {
-      for (const k of e.kids ?? []) this.frontier.push(k);
+      for (const k of e.kids ?? []) this.pushNew(k);
       e.kids = undefined;
     }
     return e;
+  }
+
+  /** A page enters the frontier for the first time; its navigation links wait in a tunnel entry. */
+  private pushNew(k: FrontierEntry): void {
+    this.frontier.push(k);
+    if (k.navLinks) {
+      const first = Number(k.navLinks.slice(k.navLinks.indexOf('\t') + 1, k.navLinks.indexOf('\n') >>> 0));
+      this.frontier.push({ seq: this.seq++, url: k.url, depth: k.depth, sim: k.sim, key: tunnelKey(k.hops ?? 0, first || 0, this.o.delta), links: k.navLinks, inherited: k.inherited, hops: k.hops ?? 0, tunnel: true });
+      k.navLinks = undefined;
+    }
   }
 
   /** Takes child `i` of `x`: the request to make. */
@@ -214,16 +241,18 @@ export class CrawlScheduler {
     return { url: x.urls[i]!, host: x.host(i), depth: parent ? parent.depth + 1 : 0, parent, expansion: x, index: i };
   }
 
-  /** The active expansion of page `url` ('' for the seeds). */
-  expansionOf(url: string): Expansion | undefined {
-    return this.active.find((x) => x.url === url);
+  /** The active expansion with id `id` (see {@link Expansion.id}). */
+  expansionOf(id: number): Expansion | undefined {
+    return this.active.find((x) => x.id === id);
   }
 
   /** A request completed: its page (an entry when it has links) joins its expansion; seeds go to the frontier at once. */
   complete(r: CrawlRequest, entry: FrontierEntry | null): void {
     r.expansion.inFlight--;
+    r.expansion.tried++;
+    if (entry) r.expansion.fruitful++;
     if (!entry) return;
-    if (r.expansion.entry === null) this.frontier.push(entry);
+    if (r.expansion.entry === null) this.pushNew(entry);
     else r.expansion.kids.push(entry);
   }
 
@@ -238,8 +267,8 @@ export class CrawlScheduler {
     if (!e) return;
     const rest = x.rest(this.seen);
     e.links = '';
-    if (this.o.frontier !== 'two-step') {
-      for (const k of x.kids) this.frontier.push(k);
+    if (this.o.frontier !== 'two-step' || e.tunnel) {
+      for (const k of x.kids) this.pushNew(k);
       if (this.o.frontier === 'fifo') return;
     } else {
       e.kids = x.kids;
@@ -249,7 +278,11 @@ export class CrawlScheduler {
       this.frontier.push(e);
     }
     if (rest.length > 0 && budgetLeft()) {
-      this.frontier.push({ seq: this.seq++, url: e.url, depth: e.depth, sim: e.sim, key: rest[0]!.prior, links: rest.map((l) => `${l.url}\t${l.prior}`).join('\n'), inherited: e.inherited });
+      const tried = (e.tried ?? 0) + x.tried;
+      const fruitful = (e.fruitful ?? 0) + x.fruitful;
+      // link yield (option linkYield): the rest of a page whose links led nowhere waits longer
+      const key = e.tunnel ? tunnelKey(e.hops ?? 0, rest[0]!.prior, this.o.delta) : rest[0]!.prior * x.linkYield();
+      this.frontier.push({ seq: this.seq++, url: e.url, depth: e.depth, sim: e.sim, key, links: rest.map((l) => `${l.url}\t${l.prior}`).join('\n'), inherited: e.inherited, tried, fruitful, ...(e.tunnel ? { tunnel: true, hops: e.hops ?? 0 } : {}) });
     }
   }
 }

@@ -8,8 +8,8 @@
  *
  * `crossValidate` scores parameters by k-fold cross-validation over documents (fold = document index mod k,
  * deterministic) with the same selection as the pipeline (phrases.ts `selectItems`: logit order,
- * first occurrence on ties, no overlapping variants, under the `phrases.dedup` and `phrases.rescueWords`
- * the table was read with), macro F1@1..5 of the held-out folds.
+ * first occurrence on ties, no overlapping variants, under the `phrases.dedup`, `phrases.rescueWords`,
+ * `phrases.fullNames` and `output.castVerbs` the table was read with), macro F1@1..5 of the held-out folds.
  *
  * Driven by scripts/train-rerank.mjs (`npm run train:rerank`), which writes models/rerank.json.
  */
@@ -21,7 +21,9 @@ import { resolveOptions } from '../pipeline/options.js';
 import { RERANK_FEATURES } from '../pipeline/rerank.js';
 import { rerankLogit, zeroRerankModel, type RerankModel } from '../pipeline/rerank-model.js';
 import { fitTrees, type TreeParameters } from './rerank-fit.js';
-import { selectItems, type PhraseOptions, type RankedItem } from '../pipeline/phrases.js';
+import { isCastVerb, selectItems, type PhraseOptions, type RankedItem } from '../pipeline/phrases.js';
+import type { OutputOptions } from '../pipeline/core.js';
+import { preferFullNames } from '../pipeline/full-names.js';
 import { evaluate, normalizeKeyword, type EvalResult } from './metrics.js';
 import type { GoldDocument } from './readers.js';
 import type { CorpusStats } from '../pipeline/corpus-stats.js';
@@ -40,8 +42,8 @@ export interface TrainingDocument {
   readonly id: string;
   readonly gold: readonly string[];
   readonly items: readonly { text: string; charStart: number; phrase: boolean; count?: number; x: Float64Array; label: number }[];
-  /** The phrase stage's selection options the table was read with (dedup rule, `rescueWords`); absent: the preset's. */
-  readonly select?: Pick<PhraseOptions, 'dedup' | 'rescueWords'>;
+  /** The selection options the table was read with (dedup rule, `rescueWords`, `output.castVerbs`); absent: the preset's. */
+  readonly select?: Pick<PhraseOptions, 'dedup' | 'rescueWords'> & Partial<Pick<PhraseOptions, 'fullNames'> & Pick<OutputOptions, 'castVerbs'>>;
 }
 
 /** How {@link trainingTable} reads the documents. */
@@ -65,13 +67,22 @@ export function trainingTable(
   optional: readonly string[] = [],
   read: TableReading = {},
 ): TrainingDocument[] {
-  const extractor = createExtractor({ preset: RERANK_PRESET, kg, overrides: { ...overrides, 'phrases.dedup': 'off' }, rerankModel: zeroRerankModel(optional), corpusStats: read.corpusStats ?? null });
+  // every candidate the model scores, whatever the selection would take (no dedup, cast-list verbs and
+  // short names kept)
+  const extractor = createExtractor({
+    preset: RERANK_PRESET,
+    kg,
+    overrides: { ...overrides, 'phrases.dedup': 'off', 'phrases.fullNames': false, 'output.castVerbs': 'keep' },
+    rerankModel: zeroRerankModel(optional),
+    corpusStats: read.corpusStats ?? null,
+  });
   const context = read.context ?? true;
   const index = new Map(RERANK_FEATURES.map((f, j) => [f as string, j]));
   const countAt = index.get('logCount')!;
   // the selection of the options asked for (the table itself is read without dedup)
-  const { dedup, rescueWords } = resolveOptions(RERANK_PRESET, overrides).phrases;
-  const select = Object.freeze({ dedup, rescueWords });
+  const resolved = resolveOptions(RERANK_PRESET, overrides);
+  const { dedup, rescueWords } = resolved.phrases;
+  const select = Object.freeze({ dedup, rescueWords, fullNames: resolved.phrases.fullNames, castVerbs: resolved.output.castVerbs });
   return docs.map((d) => {
     const gold = new Set(d.gold.map(normalizeKeyword));
     const keywords = extractor.extract(d.text, { topK: 1_000_000, explain: true, ...(context ? { film: d.film, title: d.title } : {}) });
@@ -90,12 +101,14 @@ export function trainingTable(
 
 /** The top K of one document under a model, as the pipeline selects them (no overlapping variants; the table's selection options). */
 export function selectWithModel(doc: TrainingDocument, model: RerankModel, k: number): string[] {
-  const ranked: RankedItem[] = doc.items.map((it) => ({ text: it.text, value: rerankLogit(model, it.x), charStart: it.charStart, phrase: it.phrase, count: it.count }));
   const select = doc.select ?? DEFAULT_SELECT;
+  const dropCast = select.castVerbs === 'drop';
+  const logits = preferFullNames(doc.items, doc.items.map((it) => rerankLogit(model, it.x)), select.fullNames ?? false);
+  const ranked: RankedItem[] = doc.items.map((it, k) => ({ text: it.text, value: dropCast && isCastVerb(it.text) ? NaN : logits[k], charStart: it.charStart, phrase: it.phrase, count: it.count }));
   return selectItems(ranked, 'firstOccurrence', select.dedup, k, select.rescueWords).map((i) => doc.items[i].text);
 }
 
-const DEFAULT_SELECT = Object.freeze({ dedup: 'phrases', rescueWords: 'off' } as const);
+const DEFAULT_SELECT = Object.freeze({ dedup: 'phrases', rescueWords: 'off', fullNames: false, castVerbs: 'keep' } as const);
 
 /** The parameters of the committed model (chosen by cross-validation on film-train, ANALYSIS.md §7). */
 export const DEFAULT_TREE_PARAMETERS: Readonly<TreeParameters> = Object.freeze({ trees: 100, depth: 4, rate: 0.1, minLeaf: 20, bins: 32, l2: 1, objective: 'lambdarank' });

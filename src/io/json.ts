@@ -12,7 +12,8 @@
  *   kept); time is linear in the input.
  * - {@link FieldCheck}: holds back the records read until one has the text field; when none of the first
  *   {@link FIELD_CHECK_RECORDS} has it (or the input ends first), the run stops with one input error
- *   listing the fields the records do have and the likeliest one ("did you mean --text-field …").
+ *   listing the lines it read, the fields the records do have and the likeliest one ("did you mean
+ *   --text-field …").
  */
 import { inputError } from '../errors.js';
 
@@ -199,7 +200,7 @@ export class FieldCheck<R> {
   private readonly fields = new Map<string, FieldSeen>();
   constructor(
     private readonly field: string,
-    private readonly what: { source: string; cmd: string; fieldWasGiven: boolean },
+    private readonly what: { source: string; cmd: string; fieldWasGiven: boolean; lineOf?: (record: R) => number },
   ) {}
 
   push(record: R, object: Record<string, unknown> | null, hasField: boolean): R[] {
@@ -242,7 +243,9 @@ export class FieldCheck<R> {
 
   private fail(ended: boolean): never {
     const n = this.held.length;
-    const which = n === 1 && ended ? 'its only record has' : `none of ${ended ? 'its' : 'the first'} ${n} records has`;
+    const lines = this.what.lineOf ? this.held.map(this.what.lineOf) : [];
+    const where = lines.length === 0 ? '' : lines.length === 1 ? ` (line ${lines[0]})` : ` (lines ${lines[0]}–${lines[lines.length - 1]})`;
+    const which = n === 1 && ended ? `its only record${where} has` : `none of ${ended ? 'its' : 'the first'} ${n} records${where} has`;
     const names = [...this.fields.keys()];
     const shown = names.slice(0, FIELDS_SHOWN).map((k) => JSON.stringify(k)).join(', ') + (names.length > FIELDS_SHOWN ? `, … (${names.length} in all)` : '');
     const guess = likelyTextField(this.field, this.fields);

@@ -315,6 +315,9 @@ async function* readTextRecords(source: ByteSource, opts: ReaderOptions, max: nu
   }
 }
 
+/** The input line a record starts on (the field check names the lines it read). */
+const recordLine = (r: InputRecord): number => r.line;
+
 /**
  * `jsonl` (and a `.json` file of JSON lines): one object per non-blank line, through the text-field
  * check (json.ts FieldCheck). `fromJson` (a `.json` file, called once its first line is read as JSON): a
@@ -323,7 +326,7 @@ async function* readTextRecords(source: ByteSource, opts: ReaderOptions, max: nu
  */
 async function* jsonlRecords(lines: AsyncIterable<RawLine>, opts: ReaderOptions, max: number, name: string, countInvalid: (raw: RawLine) => void, fromJson?: () => void): AsyncGenerator<InputRecord> {
   const textField = opts.textField ?? DEFAULT_TEXT_FIELD;
-  const check = new FieldCheck<InputRecord>(textField, { source: name, cmd: 'tag', fieldWasGiven: opts.textField !== undefined });
+  const check = new FieldCheck<InputRecord>(textField, { source: name, cmd: 'tag', fieldWasGiven: opts.textField !== undefined, lineOf: recordLine });
   let first = fromJson !== undefined;
   for await (const raw of lines) {
     if (opts.stats) opts.stats.lines = raw.line;
@@ -352,7 +355,7 @@ async function* jsonlRecords(lines: AsyncIterable<RawLine>, opts: ReaderOptions,
 /** One JSON array (json.ts arrayElements): one record per element; the default id is its position (1, 2, …). */
 async function* arrayRecords(chars: AsyncIterable<string>, opts: ReaderOptions, max: number, name: string): AsyncGenerator<InputRecord> {
   const textField = opts.textField ?? DEFAULT_TEXT_FIELD;
-  const check = new FieldCheck<InputRecord>(textField, { source: name, cmd: 'tag', fieldWasGiven: opts.textField !== undefined });
+  const check = new FieldCheck<InputRecord>(textField, { source: name, cmd: 'tag', fieldWasGiven: opts.textField !== undefined, lineOf: recordLine });
   let index = 0;
   for await (const el of arrayElements(chars, max)) {
     index++;

@@ -139,6 +139,23 @@ export function filmOnlyStopwords(): ReadonlySet<string> {
   return new Set(builtinStopwords('film').filter((w) => !general.has(w)));
 }
 
+/**
+ * The generic film nouns that may head a compound under `phrases.stopHeads` (邪典电影, 第四代导演, 爆米花片,
+ * 华裔演员, 圣母情节): the film vocabulary of the annotation guideline's rule 3, all film stop words but
+ * 片 and 剧, which are one character long (no candidates) and tagged as a classifier or a noun. Not the
+ * other film stop words: a verb or an evaluative word (觉得, 讲述, 出现, 精彩) heads no keyword (真心觉得,
+ * 此剧讲述 are accidental neighbours).
+ */
+export const FILM_HEAD_NOUNS: readonly string[] = Object.freeze([
+  '电影', '影片', '片子', '片', '剧', '故事', '剧情', '镜头', '观众', '演员', '导演', '角色', '主角', '配角', '画面',
+  '情节', '结局', '人物', '主人公', '台词', '桥段', '编剧', '剧本', '作品', '续集', '前作', '影院', '电影院', '银幕',
+]);
+
+/** {@link FILM_HEAD_NOUNS} as a set. */
+export function filmHeadNouns(): ReadonlySet<string> {
+  return new Set(FILM_HEAD_NOUNS);
+}
+
 /** Validate and complete options (usage errors name the option and the valid values). */
 export function resolveCandidateOptions(opts: Partial<CandidateOptions> = {}): CandidateOptions {
   const o: CandidateOptions = { ...DEFAULT_CANDIDATE_OPTIONS, ...opts };

@@ -21,8 +21,9 @@ import { positionBias } from './positions.js';
 import { codePointOrder, orderByScore, rankGraph } from './rank.js';
 import { applyTitlePolicy } from '../lexicon/title-policy.js';
 import type { IdfTable } from './idf.js';
-import { findCompounds, findPhrases, nodeCounts, phraseScores, selectItems, type PhraseCandidate, type RankedItem } from './phrases.js';
+import { findCompounds, findPhrases, isCastVerb, nodeCounts, phraseScores, selectItems, type PhraseCandidate, type RankedItem } from './phrases.js';
 import { RERANK_FEATURES, rerankItems } from './rerank.js';
+import { preferFullNames } from './full-names.js';
 import { isStopword } from './candidates.js';
 import { rerankBias, rerankContributions, rerankLogits, sigmoid, type RerankModel } from './rerank-model.js';
 import type { OptionRules } from '../util/option-rules.js';
@@ -60,15 +61,26 @@ export interface OutputOptions {
    * @default true
    */
   annotateEntities: boolean;
+  /**
+   * Cast-list verbs (饰演, 扮演, 主演, 客串, 执导 …; phrases.ts `CAST_VERBS`) and the compounds with one
+   * in them (张三饰演): output like any word (`'keep'`, the paper presets), or never output (`'drop'`, the
+   * preset `filmkw-rerank`). They stay graph words and candidates either way, so the ranking of the other
+   * words does not change.
+   * @default 'keep'
+   */
+  castVerbs: (typeof CAST_VERB_RULES)[number];
 }
 
-export const DEFAULT_OUTPUT_OPTIONS: Readonly<OutputOptions> = Object.freeze({ topK: 5, scoreScale: 'raw', isolated: 'keep', annotateEntities: true });
+export const CAST_VERB_RULES = ['keep', 'drop'] as const;
+
+export const DEFAULT_OUTPUT_OPTIONS: Readonly<OutputOptions> = Object.freeze({ topK: 5, scoreScale: 'raw', isolated: 'keep', annotateEntities: true, castVerbs: 'keep' });
 
 export const OUTPUT_OPTION_RULES: OptionRules<OutputOptions> = Object.freeze({
   topK: { type: 'number', min: 1, max: 1000, integer: true },
   scoreScale: { type: 'enum', values: SCORE_SCALES },
   isolated: { type: 'enum', values: ISOLATED_RULES },
   annotateEntities: { type: 'boolean' },
+  castVerbs: { type: 'enum', values: CAST_VERB_RULES },
 });
 
 /** What the pure core needs besides the tokens. */
@@ -88,7 +100,7 @@ export interface DocumentContext {
   rerankModel?: RerankModel | null;
   /** The candidate stage's stop words, needed by `phrases.parts: 'content'` (phrases.ts findCompounds). */
   stopwords?: ReadonlySet<string> | null;
-  /** The film-domain stop words that may head a compound, needed by `phrases.stopHeads` (candidates.ts `filmOnlyStopwords`). */
+  /** The film nouns that may head a compound, needed by `phrases.stopHeads` (candidates.ts `filmHeadNouns`). */
   headStopwords?: ReadonlySet<string> | null;
   /** Resolves the film a call names (`extract(text, { film })`) in the KG (context.ts); absent: films are not resolved. */
   subjects?: SubjectResolver | null;
@@ -202,7 +214,8 @@ export function extractFromTokens(
 
   const topK = checkTopK(call, o);
   const keep = new Uint8Array(n);
-  for (const i of included) keep[i] = 1;
+  const dropCast = o.output.castVerbs === 'drop';
+  for (const i of included) keep[i] = dropCast && isCastVerb(doc.words[i]) ? 0 : 1;
   const order = orderByScore(values, doc.words, o.rank.tieBreak, topK, keep);
   const out: Keyword[] = [];
   let adjacency: number[][] | null = null;
@@ -296,7 +309,7 @@ function withPhrases(ranked: RankedDocument, context: DocumentContext, call: Ext
   for (let i = 0; i < n; i++) items.push({ text: doc.words[i], value: eligible[i] ? all[i] : NaN, charStart: firstChar[i], phrase: false, count: counts[i] });
   for (let p = 0; p < phrases.length; p++) items.push({ text: phrases[p].text, value: all[n + p], charStart: phrases[p].charStart, phrase: true, count: phrases[p].count });
   call.candidates?.(items.filter((it) => !Number.isNaN(it.value)).map((it) => ({ text: it.text, scored: true })));
-  const order = selectItems(items, o.rank.tieBreak, o.phrases.dedup, topK, o.phrases.rescueWords);
+  const order = selectItems(withoutCastVerbs(items, o), o.rank.tieBreak, o.phrases.dedup, topK, o.phrases.rescueWords);
 
   const out: Keyword[] = [];
   let adjacency: number[][] | null = null;
@@ -320,16 +333,28 @@ function withPhrases(ranked: RankedDocument, context: DocumentContext, call: Ext
 function phraseCandidates(tokens: readonly TokenLike[], doc: CandidateDoc, entities: (Int32Array | null)[] | null, context: DocumentContext): PhraseCandidate[] {
   const o = context.options;
   if (!o.phrases.enabled) return [];
-  const exclude = o.phrases.entityWords === 'exclude' ? entities : null;
+  const exclude = o.phrases.entityWords === 'allow' || !entities ? null : o.phrases.entityWords === 'people' ? peopleOnly(entities, context.kg!) : entities;
   if (o.phrases.parts === 'content') {
     const stop = context.stopwords;
     if (!stop) throw usageError('extract: phrases.parts "content" needs the stop words in the document context (DocumentContext.stopwords)');
     const heads = context.headStopwords;
-    if (o.phrases.stopHeads !== 'off' && !heads) throw usageError('extract: phrases.stopHeads needs the film stop words in the document context (DocumentContext.headStopwords)');
+    if (o.phrases.stopHeads !== 'off' && !heads) throw usageError('extract: phrases.stopHeads needs the film head nouns in the document context (DocumentContext.headStopwords)');
     const head = o.phrases.stopHeads !== 'off' ? (w: string): boolean => isStopword(heads!, w) : null;
     return findCompounds(tokens as readonly (TokenLike & { tag?: string })[], doc, o.phrases, (w) => isStopword(stop, w), exclude, head);
   }
   return findPhrases(tokens, doc, o.phrases, exclude);
+}
+
+/** The entities of the words that name a person or a character (`phrases.entityWords: 'people'`); null for the others. */
+function peopleOnly(entities: readonly (Int32Array | null)[], kg: KgView): (Int32Array | null)[] {
+  return entities.map((set) => {
+    if (!set) return null;
+    for (let k = 0; k < set.length; k++) {
+      const kind = kg.kindOf(set[k]);
+      if (kind === 'Person' || kind === 'Character') return set;
+    }
+    return null;
+  });
 }
 
 const POSITION_RANK_FEATURE = RERANK_FEATURES.indexOf('positionRank');
@@ -383,20 +408,22 @@ function withRerank(ranked: RankedDocument, context: DocumentContext, call: Extr
   // only the pool best by the graph score are items; the rest are never output
   const logits = rerankLogits(model, matrix, items.length, floats(items.length));
   const rescue = o.phrases.rescueWords;
+  // a short name's place to its full form (phrases.fullNames, full-names.ts): the values the selection reads
+  const selectValues = preferFullNames(items.map((it) => ({ text: it.text, x: it.features })), Array.from(logits), o.phrases.fullNames);
   const candidates: RankedItem[] = items.map((it, k) => ({
     text: it.text,
-    value: logits[k],
+    value: selectValues[k],
     charStart: it.charStart,
     phrase: it.phrase >= 0,
     count: rescue === 'off' ? undefined : it.phrase >= 0 ? phrases[it.phrase].count : counts[it.node],
   }));
   if (call.candidates) call.candidates(outputCandidates(n, eligible, phrases, phraseValues, items, doc.words));
-  const order = selectItems(candidates, o.rank.tieBreak, o.phrases.dedup, topK, rescue);
+  const order = selectItems(withoutCastVerbs(candidates, o), o.rank.tieBreak, o.phrases.dedup, topK, rescue);
   const out: Keyword[] = [];
   let adjacency: number[][] | null = null;
   for (const k of order) {
     const it = items[k];
-    const keyword: Keyword = { word: it.text, score: sigmoid(logits[k]) };
+    const keyword: Keyword = { word: it.text, score: sigmoid(selectValues[k]) };
     if (kg && o.output.annotateEntities) annotate(keyword, kg, it.entity);
     if (call.explain) {
       adjacency ??= incidentEdges(graph);
@@ -407,6 +434,12 @@ function withRerank(ranked: RankedDocument, context: DocumentContext, call: Extr
     out.push(keyword);
   }
   return out;
+}
+
+/** The items with the cast-list verbs set to NaN (never selected) under `output.castVerbs: 'drop'`; the same array otherwise. */
+function withoutCastVerbs(items: RankedItem[], o: ResolvedOptions): RankedItem[] {
+  if (o.output.castVerbs !== 'drop') return items;
+  return items.map((it) => (isCastVerb(it.text) ? { ...it, value: NaN } : it));
 }
 
 /** The caller's context of one document as the re-ranker takes it (rerank-context.ts), or null when the model reads none of it. */

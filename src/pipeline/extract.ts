@@ -24,7 +24,7 @@ import { commonEntityNames } from '../lexicon/title-policy.js';
 import { createSegmenter } from './segment.js';
 import { DEFAULT_BACKEND, type SegmenterBackend } from '../lexicon/base.js';
 import { prepareUserDict, preparedFromStrings, preparedToStrings, type PreparedUserDict } from '../lexicon/user-dict.js';
-import { createCandidateFilter, filmOnlyStopwords, selectCandidateIndices, stopwordSet } from './candidates.js';
+import { createCandidateFilter, filmHeadNouns, selectCandidateIndices, stopwordSet } from './candidates.js';
 import { loadBundledIdf, type IdfTable } from './idf.js';
 import { exportUserDict } from '../lexicon/dict.js';
 import { baseLexicon } from '../lexicon/base.js';
@@ -32,6 +32,7 @@ import { cachedStrings, type DiskCache } from '../lexicon/cache.js';
 import { loadBundledRerankModel, usesCorpusFeatures, type RerankModel } from './rerank-model.js';
 import { SubjectResolver } from './context.js';
 import { loadBundledCorpusStats, type CorpusStats } from './corpus-stats.js';
+import { callAsWritten, keywordsAsWritten, simplifiedCopy } from './script.js';
 
 const NO_COMMON: ReadonlySet<string> = new Set();
 
@@ -136,11 +137,12 @@ export function createExtractor(create: CreateExtractorOptions = {}): Extractor 
   // the compound candidates of the re-ranker's phrases (phrases.parts 'content') test the same stop words
   const compounds = options.phrases.enabled && options.phrases.parts === 'content';
   const stopwords = create.stopwords ?? (compounds ? stopwordSet(options.candidates.stopwords) : undefined);
-  const headStopwords = compounds && options.phrases.stopHeads !== 'off' ? filmOnlyStopwords() : null;
+  const headStopwords = compounds && options.phrases.stopHeads !== 'off' ? filmHeadNouns() : null;
   const subjects = kg ? new SubjectResolver(kg) : null;
   const corpusStats = create.corpusStats !== undefined ? create.corpusStats : rerankModel && usesCorpusFeatures(rerankModel) ? loadBundledCorpusStats({ cache }) : null;
   const context: DocumentContext = { options, kg, common, cache: null, jaccardMemo: kg ? new JaccardMemo() : null, idf, rerankModel, stopwords: stopwords ?? null, headStopwords, subjects, corpusStats };
   const filter = createCandidateFilter(options.candidates, stopwords);
+  const simplify = options.lexicon.script === 'simplified';
   const described = Object.freeze({
     ...options,
     segmenter: Object.freeze({ backend: segmenter.backend, dictionaries: { ...segmenter.dictionaries }, userEntries: segmenter.userEntries }),
@@ -151,12 +153,20 @@ export function createExtractor(create: CreateExtractorOptions = {}): Extractor 
     options: described,
     extract(text: string, call?: ExtractCallOptions): Keyword[] {
       if (call !== undefined && (call === null || typeof call !== 'object' || Array.isArray(call))) throw usageError(`extract: the call options must be an object or absent, got ${call === null ? 'null' : Array.isArray(call) ? 'an array' : typeof call}`);
-      const tokens = segmenter.tag(text);
-      return extractFromTokens(text, tokens, selectCandidateIndices(tokens, filter), context, call);
+      // a text in traditional script is matched in a simplified copy (lexicon.script, script.ts)
+      const copy = simplify ? simplifiedCopy(text) : null;
+      if (copy === null) {
+        const tokens = segmenter.tag(text);
+        return extractFromTokens(text, tokens, selectCandidateIndices(tokens, filter), context, call);
+      }
+      const tokens = segmenter.tag(copy);
+      return keywordsAsWritten(extractFromTokens(copy, tokens, selectCandidateIndices(tokens, filter), context, callAsWritten(call, text, copy)), text, copy);
     },
     candidateSurfaces(text: string): string[] {
-      const tokens = segmenter.tag(text);
-      return candidateSurfaces(text, tokens, selectCandidateIndices(tokens, filter), context);
+      // the surfaces the pipeline matches: those of the simplified copy of a text in traditional script
+      const matched = (simplify ? simplifiedCopy(text) : null) ?? text;
+      const tokens = segmenter.tag(matched);
+      return candidateSurfaces(matched, tokens, selectCandidateIndices(tokens, filter), context);
     },
     resolveFilm(film: string): { id: string; name: string } | null {
       const s = subjects?.resolve(film) ?? null;

@@ -72,7 +72,9 @@ export interface PhraseOptions {
    * Whether a phrase may contain a word that names a KG entity (after the title policy): `'exclude'`
    * (entity names are already units of the lexicon, and an entity name plus other words — 吴天明导演,
    * 神山冈仁波齐, X战警小队 — is a variant of the entity, which guideline rule 4 rules out in favour of
-   * the name) or `'allow'`. No effect without a KG.
+   * the name), `'people'` (only a word naming a person or a character is excluded: a film title or a
+   * genre that is a common word is a part like any other, 山村+邮递员, 鸣梁+海峡, 家庭+伦理片), or
+   * `'allow'`. No effect without a KG.
    * @default 'exclude'
    */
   entityWords: (typeof PHRASE_ENTITY_WORDS)[number];
@@ -127,18 +129,28 @@ export interface PhraseOptions {
    */
   nameTail: boolean;
   /**
-   * `parts: 'content'` only: whether a film-domain stop word (dictionaries/stopwords-film.txt and not
-   * nodejieba's general list; 电影, 导演, 人物) may be a part of a compound: `'last'` — as its last part
-   * (the head noun: 邪典电影, 中国电影, 爆米花电影), `'edges'` — as its first or last part (人物塑造
-   * too), `'off'` — never. Never alone and never inside a compound.
+   * `parts: 'content'` only: whether a generic film noun (candidates.ts `FILM_HEAD_NOUNS`: the film stop
+   * words 电影, 导演, 演员, 人物, 情节 … and 片, 剧, whatever their POS tag) may be a part of a compound:
+   * `'last'` — as its last part (the head noun: 邪典电影, 中国电影, 第四代导演, 爆米花片), `'edges'` — as
+   * its first or last part (人物塑造, 主角光环 too; 片 and 剧 only last), `'off'` — never. Only in a
+   * compound of two parts, never alone. (Before issue 24 every film stop word could head a compound of up
+   * to `maxTokens` parts, verbs too: 真心觉得, 此剧讲述.)
    * @default 'off'
    */
   stopHeads: (typeof PHRASE_STOP_HEADS)[number];
+  /**
+   * Re-ranker only (`rerank.enabled`): a short name (堀越, 天鸣) gives its place in the selection to its
+   * full form among the pooled candidates (堀越二郎, 游天鸣: a person or name word, a surname plus the
+   * short name, a joined name with the short name as a part), which then ranks at the better of the
+   * two places; `false`: the two are ranked on their own (full-names.ts).
+   * @default false
+   */
+  fullNames: boolean;
 }
 
 export const PHRASE_SPANS = ['ngrams', 'maximal'] as const;
 export const PHRASE_POS = ['contentWords', 'any'] as const;
-export const PHRASE_ENTITY_WORDS = ['exclude', 'allow'] as const;
+export const PHRASE_ENTITY_WORDS = ['exclude', 'people', 'allow'] as const;
 export const PHRASE_SCORES = ['sum', 'mean', 'max', 'shareSum'] as const;
 export const PHRASE_DEDUP = ['phrases', 'all', 'off'] as const;
 export const PHRASE_PARTS = ['candidates', 'content'] as const;
@@ -158,6 +170,7 @@ export const DEFAULT_PHRASE_OPTIONS: Readonly<PhraseOptions> = Object.freeze({
   rescueWords: 'off',
   nameTail: false,
   stopHeads: 'off',
+  fullNames: false,
 });
 
 export const PHRASE_OPTION_RULES: OptionRules<PhraseOptions> = Object.freeze({
@@ -173,6 +186,7 @@ export const PHRASE_OPTION_RULES: OptionRules<PhraseOptions> = Object.freeze({
   rescueWords: { type: 'enum', values: PHRASE_RESCUE_WORDS },
   nameTail: { type: 'boolean' },
   stopHeads: { type: 'enum', values: PHRASE_STOP_HEADS },
+  fullNames: { type: 'boolean' },
 });
 
 /** The candidate occurrences the stage reads (graph.ts `CandidateDoc` satisfies it). */
@@ -491,9 +505,10 @@ export function findCompounds(
     if (part[t] < 0) {
       const tok = tokens[t];
       if (tokenNode[t] >= 0) part[t] = 1;
+      // a film head noun, whatever its tag (片/q, 导演/v)
+      else if (stopHeads !== 'off' && head!(tok.word)) part[t] = 2;
       else if (isFunctionTag(tok.tag) || !hasLetter(tok.word) || hasWhitespace(tok.word)) part[t] = 0;
-      else if (!stop(tok.word)) part[t] = 1;
-      else part[t] = stopHeads !== 'off' && head!(tok.word) ? 2 : 0;
+      else part[t] = stop(tok.word) ? 0 : 1;
     }
     return part[t] > 0;
   };
@@ -571,8 +586,9 @@ export function findCompounds(
           if (isLong(p)) long = true;
           else oneChar++;
           if (isEntity(p)) entity = true;
-          // a film stop word only as the last part, or the first under 'edges'
-          if (part[p] === 2 && m !== b && !(m === a && stopHeads === 'edges')) inner = true;
+          // a film head noun only as the last part, or the first under 'edges' (not 片, 剧: one character),
+          // of a compound of two parts (爆米花+电影; 爆米花+商业+电影 is no keyword)
+          if (part[p] === 2 && ((m !== b && !(m === a && stopHeads === 'edges' && isLong(p))) || b > a + 1)) inner = true;
         }
         if (!hasNode || !long || inner || (entity && !joined)) continue;
         let text = '';
@@ -631,5 +647,28 @@ function hasNameDot(w: string): boolean {
  * (里 多 比 加 内 提 因 万 本 通 南 文 金 米 达 安 什 西 丁 亚 伊 拉 汉 隆 耶 吉 玛 宁 娃 莫 利).
  */
 export const NAME_TAIL_CHARS = '斯尔特德克森曼恩顿格纳夫勒尼奇姆兹林诺基罗茨蒂伦迪兰登逊根瑞普雷洛奥卡朗托丝科弗塔瑟瓦坦伯维默菲赫娜布泽索松蒙莱珀农希萨妮莉丹汀肯彻博塞威';
+
+/**
+ * Verbs of a cast or credits list (饰演, 扮演, 主演, 客串, 执导 …): what a text says of who plays or makes
+ * a film, never what it is about (guideline rule 3). Not stop words (the paper presets keep them as
+ * graph words); `output.castVerbs: 'drop'` keeps them out of the output ({@link isCastVerb}).
+ */
+export const CAST_VERBS: readonly string[] = Object.freeze([
+  '饰演', '扮演', '饰', '主演', '出演', '参演', '合演', '客串', '领衔', '领衔主演', '联袂主演', '共同主演',
+  '特别出演', '友情出演', '特别客串', '友情客串', '担纲', '执导', '联合执导', '监制',
+]);
+const CAST_VERB_SET: ReadonlySet<string> = new Set(CAST_VERBS);
+const LONG_CAST_VERBS = CAST_VERBS.filter((v) => v.length >= 2);
+
+/**
+ * Whether the surface is a cast-list verb ({@link CAST_VERBS}) or a compound with one of two or more
+ * characters in it (张三饰演, 饰演李四, 王五饰演赵六; not 服饰 or 装饰: 饰 alone counts only as the whole surface).
+ */
+export function isCastVerb(text: string): boolean {
+  if (CAST_VERB_SET.has(text)) return true;
+  if (text.length < 3) return false;
+  for (const v of LONG_CAST_VERBS) if (text.includes(v)) return true;
+  return false;
+}
 
 const NOT_AFTER_SEQUEL = /^[0-9A-Za-z年月日号个部集季次岁代期章回场点分秒倍亿万千百元块米%％]/u;

@@ -26,7 +26,8 @@
  * 3 tokens, seen once) ordered by the learned re-ranker (`rerank.enabled`, rerank.ts; model
  * models/rerank.json trained on film-train): film-dev F1@5 0.5156 vs 0.4811, csl-dev 0.2302 vs 0.2112,
  * every K up on both (ANALYSIS.md §7, §8): the best measured system, the default of the CLI and the library
- * (options.ts `DEFAULT_PRESET`) and the alias `best`.
+ * (options.ts `DEFAULT_PRESET`) and the alias `best`. Since issue 24 it never outputs a cast-list verb
+ * (`output.castVerbs`, a selection rule the paper presets do not have; ANALYSIS.md §9).
  *
  * Parity presets reproduce two standard implementations on the same tokens (spec §4.1, §4.3):
  * - `jieba-textrank`: `jieba.analyse.textrank` — allowPOS (ns, n, vn, v), length ≥ 2, jieba's 32
@@ -108,13 +109,15 @@ export const PRESETS: readonly Preset[] = Object.freeze([
   {
     name: 'filmkw-rerank',
     aliases: ['best'],
-    description: 'filmkw with compound phrase candidates (content-word parts, up to 3 tokens, seen once) ordered by the learned re-ranker (models/rerank.json)',
+    description:
+      'filmkw with compound phrase candidates (content-word parts, up to 3 tokens, seen once) ordered by the learned re-ranker (models/rerank.json); cast-list verbs never output',
     overrides: {
       ...WGR,
       candidates: { posFilter: 'none' },
       prior: { idf: 'multiply' },
       phrases: { enabled: true, parts: 'content', maxTokens: 3, minCount: 1 },
       rerank: { enabled: true },
+      output: { castVerbs: 'drop' },
     },
     needsKg: true,
   },

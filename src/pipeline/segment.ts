@@ -38,6 +38,7 @@ import { alignTokens, buildCompoundIndex, findCompounds } from './segmenters/com
 import { createNodejiebaTagger } from './segmenters/nodejieba.js';
 import { createNodeRsTagger } from './segmenters/node-rs.js';
 import type { OptionRules } from '../util/option-rules.js';
+import { SCRIPT_RULES } from './script.js';
 
 /** Ablation "W" (group `lexicon`). */
 export interface LexiconOptions {
@@ -47,11 +48,18 @@ export interface LexiconOptions {
    * @default false
    */
   useDomainLexicon: boolean;
+  /**
+   * A text in traditional script: segmented and matched as written (`'asWritten'`, the paper's presets),
+   * or in a simplified copy of the same length with the output surfaces taken back from the text as
+   * written (`'simplified'`, the preset `filmkw-rerank`; script.ts).
+   * @default 'asWritten'
+   */
+  script: (typeof SCRIPT_RULES)[number];
 }
 
-export const DEFAULT_LEXICON_OPTIONS: Readonly<LexiconOptions> = Object.freeze({ useDomainLexicon: false });
+export const DEFAULT_LEXICON_OPTIONS: Readonly<LexiconOptions> = Object.freeze({ useDomainLexicon: false, script: 'asWritten' });
 
-export const LEXICON_OPTION_RULES: OptionRules<LexiconOptions> = Object.freeze({ useDomainLexicon: { type: 'boolean' } });
+export const LEXICON_OPTION_RULES: OptionRules<LexiconOptions> = Object.freeze({ useDomainLexicon: { type: 'boolean' }, script: { type: 'enum', values: SCRIPT_RULES } });
 
 /** A token: surface word, POS tag (jieba tagset; `x` for punctuation, whitespace, symbols) and offsets. */
 export interface Token {

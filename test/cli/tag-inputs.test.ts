@@ -26,7 +26,7 @@ test('a text field that none of the first records has: exit 3 naming the fields 
   const out = join(d, 'out.jsonl');
   const r = run(['tag', file, '--out', out]);
   assert.equal(r.status, 3, r.stderr);
-  assert.equal(r.stderr, `filmkw: tag: ${file}: none of its ${sampleLines.length} records has the default text field "text" (fields: "id", "review_full", "rating"); did you mean --text-field review_full?\n`);
+  assert.equal(r.stderr, `filmkw: tag: ${file}: none of its ${sampleLines.length} records (lines 1–${sampleLines.length}) has the default text field "text" (fields: "id", "review_full", "rating"); did you mean --text-field review_full?\n`);
   assert.equal(existsSync(out), false, 'no output left behind');
   const typo = run(['tag', file, '--text-field', 'review_ful']);
   assert.equal(typo.status, 3);
@@ -67,6 +67,12 @@ test('.json files: JSON lines or one JSON array (pretty or on one line), said on
   const c = run(['tag', noIds, '--top', '1']);
   assert.equal(c.status, 0, c.stderr);
   assert.deepEqual(c.stdout.trim().split('\n').map((l) => { const o = JSON.parse(l); return o.error ? o : { id: o.id }; }), [{ id: '1' }, { id: '2', line: 3, error: 'field "text" is missing' }, { id: '3', line: 4, error: 'element is a string, not a JSON object' }]);
+  // a JSON array whose elements all lack the text field: exit 3 naming the lines its elements start on
+  const wrong = join(d, 'wrong.json');
+  writeFileSync(wrong, '[\n  {"id": "a", "review_full": "《长津湖》"},\n  {"id": "b", "review_full": "《英雄》"}\n]\n');
+  const w = run(['tag', wrong]);
+  assert.equal(w.status, 3, w.stderr);
+  assert.equal(w.stderr, `tag: ${wrong}: one JSON array; one record per element\nfilmkw: tag: ${wrong}: none of its 2 records (lines 2–3) has the default text field "text" (fields: "id", "review_full"); did you mean --text-field review_full?\n`);
   const one = join(d, 'one.json');
   writeFileSync(one, '{\n  "douban.html": {"text": "《长津湖》"}\n}\n');
   const e = run(['tag', one]);
@@ -120,7 +126,8 @@ const douban = join(root, '..', 'shared', 'data', 'texts', 'douban-reviews-baini
 test('the real douban_reviews.json (its text in review_full): refused with the guess, read with it', { skip: !existsSync(douban) && 'needs ../shared/data/texts/douban-reviews-bainiaochaofeng' }, () => {
   const r = run(['tag', douban, '--format', 'jsonl']);
   assert.equal(r.status, 3);
-  assert.match(r.stderr, /none of the first 100 records has the default text field "text" \(fields: "rating", "title", "review_link", "review_full", .*\); did you mean --text-field review_full\?\n$/u);
+  // lines 1–199: the file has a blank line between records
+  assert.match(r.stderr, /: none of the first 100 records \(lines 1–199\) has the default text field "text" \(fields: "rating", "title", "review_link", "review_full", .*\); did you mean --text-field review_full\?\n$/u);
   const ok = run(['tag', douban, '--text-field', 'review_full', '--id-field', 'review_link', '--top', '1']);
   assert.equal(ok.status, 0, ok.stderr);
   assert.match(ok.stderr, /JSON lines; one record per line\n[\s\S]*302 records \(297 tagged, 5 error records\)/u);

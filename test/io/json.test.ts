@@ -93,6 +93,8 @@ test('peekFirstChar / peekStreamFirstChar: the first non-blank character, and th
 });
 
 const check = (field = 'text', given = false) => new FieldCheck<number>(field, { source: 'x.json', cmd: 'tag', fieldWasGiven: given });
+/** Records are line numbers here: the record on line 2 × n. */
+const checkLines = () => new FieldCheck<number>('text', { source: 'x.json', cmd: 'tag', fieldWasGiven: false, lineOf: (n) => 2 * n });
 const inputErr = (re: RegExp) => (e: unknown) => e instanceof FilmkwError && e.code === 'INPUT' && re.test(e.message);
 
 test('FieldCheck: records held until one has the field, then passed on in order', () => {
@@ -122,4 +124,10 @@ test('FieldCheck: none of the first N records (or of a shorter input) has the fi
   two.push(1, { a: 1 }, false);
   two.push(2, { b: 2 }, false);
   assert.throws(() => two.end(), inputErr(/none of its 2 records has the default text field "text" \(fields: "a", "b"\)$/u), 'no string field: no guess');
+  const lined = checkLines();
+  for (let i = 1; i < FIELD_CHECK_RECORDS; i++) lined.push(i, { body: 'x' }, false);
+  assert.throws(() => lined.push(FIELD_CHECK_RECORDS, { body: 'y' }, false), inputErr(/^tag: x\.json: none of the first 100 records \(lines 2–200\) has the default text field "text" \(fields: "body"\); did you mean --text-field body\?$/u), 'the lines read are named');
+  const one = checkLines();
+  one.push(3, { body: 'x' }, false);
+  assert.throws(() => one.end(), inputErr(/^tag: x\.json: its only record \(line 6\) has the default text field "text"/u));
 });

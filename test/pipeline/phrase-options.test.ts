@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { findCompounds, selectItems, type RankedItem } from '../../src/pipeline/phrases.js';
-import { filmOnlyStopwords } from '../../src/pipeline/candidates.js';
+import { FILM_HEAD_NOUNS, filmHeadNouns, filmOnlyStopwords } from '../../src/pipeline/candidates.js';
 import { resolveOptions } from '../../src/pipeline/options.js';
 import { createExtractor } from '../../src/pipeline/extract.js';
 import { selectWithModel, type TrainingDocument } from '../../src/eval/rerank-train.js';
@@ -51,6 +51,27 @@ test('stopHeads: a film stop word heads a compound (邪典电影, 中国电影),
   assert.deepEqual(texts(findCompounds(tokens, doc, { ...o, stopHeads: 'edges' }, stop, null, head)), ['邪典电影', '人物塑造', '中国电影']);
   // without the film list (head = null) the option has nothing to go by
   assert.deepEqual(texts(findCompounds(tokens, doc, { ...o, stopHeads: 'last' }, stop, null, null)), []);
+});
+
+test('stopHeads with the film head nouns: 片/q and 导演/v head a two-part compound (爆米花片, 第四代导演); no verb heads (真心觉得), no three parts', () => {
+  // 爆米花/n 片/q 。 真心/d 觉得/v 。 爆米花/n 商业/n 电影/n 。 第四代/m 导演/v 吴天明/nr 。 中国/ns 电影/n
+  const pairs: [string, string][] = [
+    ['爆米花', 'n'], ['片', 'q'], ['。', 'x'], ['真心', 'd'], ['觉得', 'v'], ['。', 'x'], ['爆米花', 'n'], ['商业', 'n'], ['电影', 'n'], ['。', 'x'],
+    ['第四代', 'm'], ['导演', 'v'], ['吴天明', 'nr'], ['。', 'x'], ['中国', 'ns'], ['电影', 'n'],
+  ];
+  const { tokens, doc } = tokenDoc(pairs, [0, 3, 6, 7, 10, 12, 14]);
+  const filmStop = new Set(['觉得', '电影', '导演', '片子']);
+  const heads = filmHeadNouns();
+  const head = (w: string): boolean => heads.has(w);
+  const o = { maxTokens: 3, minCount: 1, stopHeads: 'last' as const };
+  const found = texts(findCompounds(tokens, doc, o, (w) => filmStop.has(w), null, head));
+  assert.deepEqual(found, ['爆米花片', '爆米花商业', '商业电影', '第四代导演', '中国电影']);
+  // every film stop word as a head (the head list before issue 24): 真心觉得 forms
+  const old = texts(findCompounds(tokens, doc, o, (w) => filmStop.has(w), null, (w) => filmStop.has(w)));
+  assert.ok(old.includes('真心觉得'), old.join(' '));
+  for (const w of ['电影', '导演', '演员', '片', '剧', '情节']) assert.ok(heads.has(w), w);
+  for (const w of ['觉得', '讲述', '出现', '精彩', '东西']) assert.ok(!heads.has(w), w);
+  assert.deepEqual(FILM_HEAD_NOUNS.filter((w) => w.length > 1 && !filmOnlyStopwords().has(w)), [], 'the longer heads are film stop words');
 });
 
 test('filmOnlyStopwords: the film list without the general one', () => {
@@ -123,4 +144,21 @@ test('stopHeads through the extractor: the film stop words reach the compound st
   };
   assert.ok(!candidates({}).includes('邪典电影'));
   assert.ok(candidates({ 'phrases.stopHeads': 'last' }).includes('邪典电影'));
+});
+
+test('entityWords people: a film title inside a longer term is a compound part (长津湖+战役), a person never (吴京+粉丝)', async () => {
+  const kg = await loadKg({});
+  const text = '长津湖战役是抗美援朝的一战。长津湖战役中志愿军冒着严寒作战，吴京粉丝去看了电影，吴京粉丝说长津湖战役很惨烈。';
+  const compounds = (entityWords: string): string[] => {
+    let list: string[] = [];
+    createExtractor({ preset: 'filmkw-rerank', kg, overrides: { 'phrases.entityWords': entityWords } }).extract(text, { candidates: (l) => (list = l.map((c) => c.text)) });
+    return list;
+  };
+  const exclude = compounds('exclude');
+  // the defect: 长津湖 (a Movie of the KG) blocks the compound
+  assert.ok(!exclude.includes('长津湖战役') && !exclude.includes('吴京粉丝'), exclude.join(' '));
+  const people = compounds('people');
+  assert.ok(people.includes('长津湖战役') && !people.includes('吴京粉丝'), people.join(' '));
+  const allow = compounds('allow');
+  assert.ok(allow.includes('长津湖战役') && allow.includes('吴京粉丝'), allow.join(' '));
 });

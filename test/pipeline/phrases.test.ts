@@ -193,7 +193,7 @@ test('phrases in the pipeline: deterministic, a document alone equals it in a ba
 });
 
 test('options: group phrases, defaults frozen, off in every preset except filmkw and filmkw-rerank, validation errors list the values', () => {
-  assert.deepEqual({ ...DEFAULT_OPTIONS.phrases }, { enabled: false, spans: 'ngrams', pos: 'any', entityWords: 'exclude', maxTokens: 2, minCount: 2, score: 'shareSum', dedup: 'phrases', parts: 'candidates', rescueWords: 'off', nameTail: false, stopHeads: 'off' });
+  assert.deepEqual({ ...DEFAULT_OPTIONS.phrases }, { enabled: false, spans: 'ngrams', pos: 'any', entityWords: 'exclude', maxTokens: 2, minCount: 2, score: 'shareSum', dedup: 'phrases', parts: 'candidates', rescueWords: 'off', nameTail: false, stopHeads: 'off', fullNames: false });
   assert.ok(Object.isFrozen(DEFAULT_OPTIONS.phrases) && Object.isFrozen(DEFAULT_PHRASE_OPTIONS));
   for (const preset of listPresets()) assert.equal(resolveOptions(preset).phrases.enabled, preset === 'filmkw' || preset === 'filmkw-rerank', preset);
   // the re-ranker and compound parts only in filmkw-rerank
@@ -212,7 +212,7 @@ test('options: group phrases, defaults frozen, off in every preset except filmkw
   assert.throws(() => resolveOptions('textrank', { 'phrases.dedup': true }), usage(/expected 'phrases' \| 'all' \| 'off'/));
   assert.throws(() => resolveOptions('textrank', { 'phrases.spans': 'all' }), usage(/expected 'ngrams' \| 'maximal'/));
   assert.throws(() => resolveOptions('textrank', { 'phrases.pos': 'nouns' }), usage(/expected 'contentWords' \| 'any'/));
-  assert.throws(() => resolveOptions('textrank', { 'phrases.entityWords': 'keep' }), usage(/expected 'exclude' \| 'allow'/));
+  assert.throws(() => resolveOptions('textrank', { 'phrases.entityWords': 'keep' }), usage(/expected 'exclude' \| 'people' \| 'allow'/));
   assert.throws(() => resolveOptions('textrank', { 'phrases.enabled': 'yes' }), usage(/expected true \| false/));
   // `enabled` alone is now ambiguous between semantic and phrases
   assert.throws(() => resolveOptions('textrank', { enabled: true }), usage(/"enabled" is ambiguous; use one of semantic\.enabled, phrases\.enabled, rerank\.enabled/));

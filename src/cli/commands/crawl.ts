@@ -42,7 +42,7 @@ export function registerReplay(program: Command): void {
         process.once('SIGTERM', stop);
       });
       await server.close();
-      process.stderr.write(`replay: stopped after ${server.stats.requests} request(s)\n`);
+      process.stderr.write(`replay: stopped after ${server.stats.requests} request(s), at most ${server.stats.maxInFlight} at once (${server.stats.maxHostInFlight} for one host)\n`);
     });
 }
 

@@ -1,0 +1,124 @@
+/**
+ * The frontier that spends the budget (issue 27): links the focused order leaves out (navigation links)
+ * wait in tunnel entries below every other entry, by a priority halved per page below η on the way; the
+ * crawl reaches a film page five links away through off-topic pages whose only way on is their
+ * navigation bar (Douban's case), takes the tunnel only when nothing else waits, and `tunnel: false`
+ * (strict filtering) stops with the frontier empty as before.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { crawl } from '../../src/crawl/crawler.js';
+import { Frontier } from '../../src/crawl/frontier.js';
+import { tunnelKey } from '../../src/crawl/relevance.js';
+import { filmPage, opts, plainResources, serveWeb, type WebPage } from './web.js';
+
+const outDir = () => join(mkdtempSync(join(tmpdir(), 'filmkw-crawl-tunnel-')), 'out');
+const index = (out: string) => readFileSync(join(out, 'index.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { url: string; relevant: boolean; depth: number; status: number });
+
+/** An off-topic page whose only links sit in its navigation bar (plus content links, if any). */
+const navPage = (title: string, nav: string[], content: string[] = []): string =>
+  `<html><head><title>${title}</title></head><body><div id="db-global-nav" class="global-nav">${nav.map((l, i) => `<a href="${l}">栏目${i}</a>`).join(' ')}</div>` +
+  `<h1>${title}</h1><div class="article"><p>今天的天气很好，市场上的蔬菜价格平稳，居民出行方便，公园里有很多人散步，城市交通运行正常。</p></div>` +
+  `<ul>${content.map((l, i) => `<li><a href="${l}">新闻${i}</a></li>`).join('')}</ul></body></html>`;
+
+/**
+ * seed → (nav) s1 → (nav) s2 → (nav) s3 → (nav) s4 → (content) film, five links; the seed's content
+ * links lead to a small film hub (reached first) and to a dead-end off-topic page.
+ */
+function tunnelWeb(): WebPage[] {
+  const hub = [...Array(4).keys()].map((i) => `http://films.example/f/${i}`);
+  return [
+    { url: 'http://books.example/', body: navPage('读书首页', ['http://books.example/s1'], ['http://films.example/', 'http://books.example/dead']) },
+    { url: 'http://books.example/dead', body: navPage('死胡同', []) },
+    { url: 'http://films.example/', body: filmPage('影片首页', hub) },
+    ...hub.map((u, i) => ({ url: u, body: filmPage(`影片${i}号`, [hub[(i + 1) % hub.length]!]) })),
+    { url: 'http://books.example/s1', body: navPage('音乐', ['http://books.example/s2']) },
+    { url: 'http://books.example/s2', body: navPage('小组', ['http://books.example/s3']) },
+    { url: 'http://books.example/s3', body: navPage('话题', ['http://books.example/s4']) },
+    { url: 'http://books.example/s4', body: navPage('日记', [], ['http://far.example/film']) },
+    { url: 'http://far.example/film', body: filmPage('远处的影片', []) },
+  ];
+}
+
+test('tunnel: a film page five links away through pages whose only way on is the navigation bar is reached; the tunnel is taken only when nothing else waits', async () => {
+  const s = await serveWeb(tunnelWeb());
+  try {
+    for (const mode of ['focused', 'shark', 'one-step', 'static'] as const) {
+      const out = outDir();
+      const sum = await crawl({ seeds: ['http://books.example/'], out, via: s.url }, opts({ mode, maxPages: 100 }), plainResources);
+      const lines = index(out);
+      const urls = lines.map((l) => l.url);
+      const far = lines.find((l) => l.url === 'http://far.example/film');
+      assert.ok(far, `${mode}: the far film page is reached: ${urls.join(' ')}`);
+      assert.equal(far.depth, 5);
+      assert.equal(far.relevant, true);
+      assert.equal(sum.stoppedBy, 'frontier empty', 'the whole reachable web was crawled');
+      // 12 pages, and the film pages' navigation link to far.example/ (the small web has no such page)
+      assert.equal(sum.fetched, 13, urls.join(' '));
+      // the tunnel (s1…) only after every page reachable without it
+      const firstTunnel = urls.indexOf('http://books.example/s1');
+      for (const u of ['http://films.example/', 'http://films.example/f/0', 'http://films.example/f/3', 'http://books.example/dead']) assert.ok(urls.indexOf(u) < firstTunnel, `${mode}: ${u} before the tunnel`);
+    }
+  } finally {
+    await s.close();
+  }
+});
+
+test('tunnel: false is strict filtering: navigation links dropped, the crawl stops with the frontier empty before the far page', async () => {
+  const s = await serveWeb(tunnelWeb());
+  try {
+    const out = outDir();
+    const sum = await crawl({ seeds: ['http://books.example/'], out, via: s.url }, opts({ maxPages: 100, tunnel: false }), plainResources);
+    assert.equal(sum.stoppedBy, 'frontier empty');
+    assert.deepEqual(
+      index(out).map((l) => l.url).sort(),
+      ['http://books.example/', 'http://books.example/dead', 'http://films.example/', ...[0, 1, 2, 3].map((i) => `http://films.example/f/${i}`)].sort(),
+    );
+    assert.equal(s.stats.hits.get('books.example/s1'), undefined, 'the navigation link is never requested');
+  } finally {
+    await s.close();
+  }
+});
+
+test('tunnel key: below every ordinary key, halved per page below η on the way, the link prior breaking ties; evicted first', () => {
+  const keys = [0, 1, 2, 5].map((h) => tunnelKey(h, 0.2, 0.5));
+  assert.ok(keys.every((k) => k > -1 && k < 0));
+  assert.ok(keys.every((k, i) => i === 0 || k < keys[i - 1]!), 'decays with hops');
+  assert.equal(tunnelKey(1, 0, 0.5) + 1, 0.25);
+  assert.equal(tunnelKey(2, 0, 0.5) + 1, 0.125);
+  assert.ok(tunnelKey(1, 0.8, 0.5) > tunnelKey(1, 0.1, 0.5));
+  const f = new Frontier(3);
+  const entry = (url: string, key: number, tunnel = false) => ({ seq: 0, url, depth: 1, sim: 0, key, links: '', inherited: 0, ...(tunnel ? { tunnel } : {}) });
+  f.push(entry('t1', tunnelKey(0, 0.9, 0.5), true));
+  f.push(entry('a', 0));
+  f.push(entry('t2', tunnelKey(3, 0, 0.5), true));
+  f.push(entry('b', 0.01));
+  for (let i = 0; i < 20; i++) f.push(entry(`c${i}`, 0.001));
+  assert.deepEqual(
+    [f.pop(), f.pop(), f.pop()].map((e) => e?.url),
+    ['b', 'c0', 'c1'],
+    'ordinary entries first; tunnel entries were dropped first when the frontier shrank',
+  );
+  const rest: string[] = [];
+  for (let e = f.pop(); e; e = f.pop()) rest.push(e.url);
+  assert.ok(!rest.includes('t1') && !rest.includes('t2'), rest.join(' '));
+});
+
+test('sweep seeds: real off-topic pages from which a relevant page is reachable (navigation links and redirects followed), nearest first', async () => {
+  const { tunnelSeeds } = await import('../../src/crawl/sweep.js');
+  const { writeWeb } = await import('./web.js');
+  const web = tunnelWeb();
+  web.push({ url: 'http://books.example/moved', special: 'redirect:http://books.example/s3' });
+  web.push({ url: 'http://island.example/', body: navPage('孤岛', ['http://island.example/x', 'http://books.example/gone']) });
+  web.push({ url: 'http://near.example/', body: navPage('近处', ['http://books.example/moved']) });
+  const { dir } = writeWeb(web);
+  const relevant = new Map(web.map((p) => [p.url, /films\.example|far\.example/u.test(p.url)]));
+  const real = new Set(['http://books.example/', 'http://books.example/dead', 'http://island.example/', 'http://near.example/', 'http://films.example/']);
+  assert.deepEqual(tunnelSeeds(dir, { relevant, real }), [
+    { url: 'http://books.example/', distance: 1 },
+    { url: 'http://near.example/', distance: 3 },
+  ]);
+});
