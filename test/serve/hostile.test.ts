@@ -27,6 +27,7 @@ import type { KgStore } from '../../src/kg/store.js';
 import { startServer, type RunningServer, type ServeLimits } from '../../src/serve/server.js';
 import { hostAllowed, isLoopbackBind, postRefusal } from '../../src/serve/guard.js';
 import { unpunctuatedText } from '../pipeline/long-texts.js';
+import { until } from '../helpers/wait.js';
 
 const SHORT = '以易烊千玺扮演的伍万里这个孩子的视角，拎起《长津湖》整篇故事的主线。吴京饰演的连长伍千里是他的哥哥。';
 
@@ -236,8 +237,7 @@ test('long texts run in a pool of their own at a lower priority: short requests 
   const info = async () => (await raw(`${s.url}api/info`)).json.load as { light: { completed: number }; heavy: { completed: number; running: number; waiting: number } };
   const before = await info();
   const long = Array.from({ length: 3 }, (_, i) => post(s, 'api/extract', { text: unpunctuatedText(150_000, 40 + i) }));
-  // wait for the state "a long text is running" (polled, with a deadline)
-  for (const end = Date.now() + 60_000; (await info()).heavy.running === 0; ) assert.ok(Date.now() < end, 'a long text started');
+  await until('a long text running', async () => (await info()).heavy.running > 0);
   const shorts = await Promise.all(Array.from({ length: 40 }, (_, i) => post(s, 'api/extract', { text: `${SHORT}第${i}条。`, preset: 'textrank' })));
   assert.deepEqual([...new Set(shorts.map((r) => r.status))], [200]);
   const mid = await info();

@@ -11,14 +11,16 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import { connect } from 'node:net';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CHROMIUM_ARGS, ChromiumRecordRenderer, NETWORK_BLOCK_ARGS, allowedUrl, withoutRefresh } from '../../src/html/render.js';
 import { CHROMIUM_PATH } from '../../src/html/records.js';
+import { until } from '../helpers/wait.js';
+import { chromiumSkip } from './chromium.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
-const skip = existsSync(CHROMIUM_PATH) ? false : `no chromium at ${CHROMIUM_PATH}`;
+const skip = chromiumSkip();
 
 interface Counter {
   host: string;
@@ -101,8 +103,7 @@ test('control: chromium with the request router alone lets the page reach the co
     await context.route('**/*', (route) => (allowedUrl(route.request().url()) ? route.continue() : route.abort('blockedbyclient')));
     const page = await context.newPage();
     await page.setContent(withoutRefresh(hostilePage()), { waitUntil: 'domcontentloaded' });
-    const deadline = Date.now() + 60_000;
-    while (counters[0]!.hits.length === 0 && Date.now() < deadline) await new Promise((ok) => setTimeout(ok, 50));
+    await until('the first hit on the counter', () => counters[0]!.hits.length > 0);
     assert.ok(counters[0]!.hits.includes('/prefetch'), `hits: ${JSON.stringify(counters[0]!.hits)}`);
   } finally {
     await browser.close();
