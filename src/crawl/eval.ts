@@ -13,7 +13,6 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TopLevelSpec } from 'vega-lite';
 import { inputError } from '../errors.js';
-import type { KgStore } from '../kg/store.js';
 import { renderSvg } from '../eval/charts.js';
 import { crawl } from './crawler.js';
 import { CRAWL_MODES, resolveCrawlOptions, type CrawlMode, type CrawlOptions } from './options.js';
@@ -27,7 +26,7 @@ import { decodeHtml } from '../html/decode.js';
 import { parsePage } from './page.js';
 import { pageRelevance } from './relevance.js';
 import { TopicLibrary } from './topic.js';
-import { runSeedSweepInWorkers, sweepTable, tunnelSeeds, type SweepRow, type SweepSeed } from './sweep.js';
+import { runSeedSweep, sweepTable, tunnelSeeds, type SweepRow, type SweepSeed } from './sweep.js';
 import { measureThroughput, throughputTable, type ThroughputRow } from './throughput.js';
 
 export interface Gold {
@@ -132,16 +131,6 @@ export function harvestCurve(lines: readonly IndexLine[], gold: Gold, step: numb
 
 /** Budget of each crawl of the off-topic seed sweep. */
 export const SWEEP_BUDGET = 500;
-
-/** Worker threads that share the sweep's configurations. */
-export const SWEEP_WORKERS = 4;
-
-/** The KG of the topic library in every evaluation run: the three KG sources of the shared data. */
-export async function evalKg(data: string): Promise<KgStore> {
-  const { importSources } = await import('../kg/import.js');
-  const kgDir = join(data, 'kg');
-  return (await importSources([`douban-csv:${join(kgDir, 'douban-movies-2065')}`, `kgqa:${join(kgDir, 'douban-kgqa-small')}`, `openkg:${join(kgDir, 'openkg-douban-movie')}`], { builder: { minePlayed: false }, tagger: null })).store;
-}
 
 /** The throughput measurement: 24 hosts, 100–300 ms per answer, the real-web delay of 1 s per host. */
 export const THROUGHPUT_SETUP = Object.freeze({ hosts: 24, pages: 40, latency: Object.freeze({ minMs: 100, maxMs: 300, perHost: false }), delayMs: 1000, maxPages: 300, concurrencies: Object.freeze([1, 4, 8, 16]) });
@@ -307,11 +296,10 @@ export async function runCrawlEval(a: { web?: string; data: string; out: string;
     if (!seedSets.has(set)) seedSets.set(set, []);
     seedSets.get(set)!.push(url);
   }
+  const { importSources } = await import('../kg/import.js');
+  const kgDir = join(a.data, 'kg');
   a.say('crawl eval: importing the KG for the topic library');
-  // the seed sweep runs in worker threads beside the table's crawls (each crawl stays sequential)
-  const sweepDone = runSeedSweepInWorkers({ web, data: a.data, maxPages: SWEEP_BUDGET, workers: SWEEP_WORKERS, say: a.say });
-  sweepDone.catch(() => {});
-  const kg = await evalKg(a.data);
+  const kg = (await importSources([`douban-csv:${join(kgDir, 'douban-movies-2065')}`, `kgqa:${join(kgDir, 'douban-kgqa-small')}`, `openkg:${join(kgDir, 'openkg-douban-movie')}`], { builder: { minePlayed: false }, tagger: null })).store;
   const server = await startReplay([join(web, 'manifest.tsv')]);
   const work = mkdtempSync(join(tmpdir(), 'filmkw-crawl-eval-'));
   const runs: RunResult[] = [];
@@ -361,7 +349,8 @@ export async function runCrawlEval(a: { web?: string; data: string; out: string;
       }
     }
     sweepSeeds = tunnelSeeds(web, gold);
-    seedSweep = await sweepDone;
+    a.say(`crawl eval: off-topic seed sweep from ${sweepSeeds.length} seeds`);
+    seedSweep = await runSeedSweep({ seeds: sweepSeeds, gold, via: server.url, work, maxPages: SWEEP_BUDGET, resources: (o) => (o.dynamicLibrary === 'feedback' ? withKg : { ...withKg, keywords: undefined }), say: a.say });
     throughput = await measureThroughput({ ...THROUGHPUT_SETUP, res: withKg, say: a.say });
   } finally {
     await server.close();

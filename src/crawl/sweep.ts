@@ -8,8 +8,6 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Worker } from 'node:worker_threads';
-import { inputError } from '../errors.js';
 import { decodeHtml } from '../html/decode.js';
 import { crawl, type CrawlResources } from './crawler.js';
 import type { Gold, IndexLine } from './eval.js';
@@ -134,11 +132,9 @@ export async function runSeedSweep(a: {
   maxPages: number;
   resources: (o: Readonly<CrawlOptions>) => CrawlResources;
   say: (m: string) => void;
-  /** The configurations to run (default: all of {@link SWEEP_CONFIGS}). */
-  configs?: readonly SweepConfig[];
 }): Promise<SweepRow[]> {
   const rows: SweepRow[] = [];
-  for (const [ci, c] of (a.configs ?? SWEEP_CONFIGS).entries()) {
+  for (const [ci, c] of SWEEP_CONFIGS.entries()) {
     const row: SweepRow = { label: c.label, seeds: a.seeds.length, reached: 0, fetched: 0, relevant: 0, firstRelevant: [], harvests: [], budgetSpent: 0 };
     for (const [si, seed] of a.seeds.entries()) {
       const o = resolveCrawlOptions({ mode: c.mode, maxPages: a.maxPages, concurrency: 1, ...c.overrides });
@@ -191,30 +187,4 @@ export function sweepTable(seeds: readonly SweepSeed[], rows: readonly SweepRow[
         ]
       : []),
   ].join('\n');
-}
-
-/**
- * The sweep over `workers` worker threads (sweep-worker.ts), the configurations dealt round-robin; rows in
- * the order of {@link SWEEP_CONFIGS}. Each crawl is the same sequential crawl as {@link runSeedSweep}'s:
- * only the configurations run side by side.
- */
-export async function runSeedSweepInWorkers(a: { web: string; data: string; maxPages: number; workers: number; say: (m: string) => void }): Promise<SweepRow[]> {
-  const shares = [...Array(Math.min(a.workers, SWEEP_CONFIGS.length)).keys()].map((w) => SWEEP_CONFIGS.map((_, i) => i).filter((i) => i % a.workers === w));
-  const results = await Promise.all(
-    shares.map(
-      (configs) =>
-        new Promise<SweepRow[]>((resolve, reject) => {
-          const w = new Worker(new URL('./sweep-worker.js', import.meta.url), { workerData: { web: a.web, data: a.data, maxPages: a.maxPages, configs } });
-          let rows: SweepRow[] | undefined;
-          w.on('message', (m: { say?: string; rows?: SweepRow[] }) => {
-            if (m.say) a.say(m.say);
-            if (m.rows) rows = m.rows;
-          });
-          w.once('error', reject);
-          w.once('exit', (code) => (rows ? resolve(rows) : reject(inputError(`crawl eval: a sweep worker ended without its rows (exit ${code})`))));
-        }),
-    ),
-  );
-  const byLabel = new Map(results.flat().map((r) => [r.label, r]));
-  return SWEEP_CONFIGS.map((c) => byLabel.get(c.label)!);
 }
