@@ -80,7 +80,8 @@ const NEEDS = {
   neo4j: { what: 'Java 17+ and Maven for a local Neo4j (apt-get install openjdk-17-jre-headless maven)', has: () => which('java') && which('mvn') },
   curl: { what: 'curl', has: () => which('curl') },
   iconv: { what: 'iconv', has: () => which('iconv') },
-  testweb: { what: 'the test web served by the two examples above (not run)', has: () => false },
+  // built and served by the two examples before the crawl, which run with --long
+  testweb: { what: 'the test web the two examples above build and serve (with --long)', has: (opts) => Boolean(opts.long) && NEEDS.shared.has() },
 };
 const which = (cmd) => spawnSync('sh', ['-c', `command -v ${cmd}`], { stdio: 'ignore' }).status === 0;
 
@@ -133,7 +134,7 @@ function paths(text) {
 /** The plan: each example with what to do (`run` / `skip` with the reason) and its rules. */
 export function plan(sections, opts = { long: false }) {
   const notWritten = new Map(); // scratch path → why the command that writes it did not run
-  const has = Object.fromEntries(Object.entries(NEEDS).map(([k, v]) => [k, v.has()]));
+  const has = Object.fromEntries(Object.entries(NEEDS).map(([k, v]) => [k, v.has(opts)]));
   const out = [];
   for (const s of sections) {
     const items = [];
