@@ -9,7 +9,8 @@
 // bash, so `P=…` holds for the lines after it) and the ```ts library snippet. Each README section (a heading
 // of level 2 or 3) gets its own bash; what a section left running (`serve`, `replay … &`, a worker) is
 // stopped at its end. The walk changes only port numbers: 6379, 8080 and Neo4j's Bolt port become free
-// ports, so that a walk never meets another server of the machine. The RULES below say which commands
+// ports, so that a walk never meets another server of the machine; the examples get a TMPDIR and a
+// cache folder of their own (a fresh user's, not this machine's cached KG). The RULES below say which commands
 // run in the background (and when they are ready), which need something this machine may lack (then they
 // are skipped, said why, and so is every command that reads what they would have written), which are long
 // (`--long` runs them: the test suites, benchmarks, regenerating eval/results/) and which cannot run
@@ -22,7 +23,7 @@
 // --clone DIR  walk an existing clone (no clone, no install)
 // Exit 0: every example that ran succeeded and the clone is clean; 1 otherwise.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -54,6 +55,8 @@ export const RULES = [
   { match: /^\.\/bin\/filmkw experiments /u, long: 'runs every experiment system on film-dev' },
   { match: /^npm run train:rerank -- .*--compare/u, long: 'cross-validates two recipes' },
   { match: /^node --import tsx bench\//u, long: 'a benchmark' },
+  { match: /^npm run train:rerank -- .*--out scratch\/(base|script)\.json/u, long: 'trains on film-train and film-train-b, for the held-out comparison after it' },
+  { match: /^node scripts\/rerank-heldout\.mjs /u, long: 'scores trained models on film-dev' },
   { match: /^(tags = |tags\.zip\()/u, never: 'PySpark, not a shell command' },
   { match: /^hadoop jar /u, never: 'needs a Hadoop cluster' },
   // the test web: built from ../shared/data (minutes of CPU) and served; the crawl through it needs it running
@@ -77,7 +80,8 @@ const NEEDS = {
   neo4j: { what: 'Java 17+ and Maven for a local Neo4j (apt-get install openjdk-17-jre-headless maven)', has: () => which('java') && which('mvn') },
   curl: { what: 'curl', has: () => which('curl') },
   iconv: { what: 'iconv', has: () => which('iconv') },
-  testweb: { what: 'the test web served by the two examples above (not run)', has: () => false },
+  // built and served by the two examples before the crawl, which run with --long
+  testweb: { what: 'the test web the two examples above build and serve (with --long)', has: (opts) => Boolean(opts.long) && NEEDS.shared.has() },
 };
 const which = (cmd) => spawnSync('sh', ['-c', `command -v ${cmd}`], { stdio: 'ignore' }).status === 0;
 
@@ -130,7 +134,7 @@ function paths(text) {
 /** The plan: each example with what to do (`run` / `skip` with the reason) and its rules. */
 export function plan(sections, opts = { long: false }) {
   const notWritten = new Map(); // scratch path → why the command that writes it did not run
-  const has = Object.fromEntries(Object.entries(NEEDS).map(([k, v]) => [k, v.has()]));
+  const has = Object.fromEntries(Object.entries(NEEDS).map(([k, v]) => [k, v.has(opts)]));
   const out = [];
   for (const s of sections) {
     const items = [];
@@ -268,6 +272,8 @@ async function main() {
     execFileSync('git', ['clone', '--quiet', '--no-hardlinks', root, clone], { stdio: 'inherit' });
     if (flag('--link-modules')) {
       symlinkSync(join(root, 'node_modules'), join(clone, 'node_modules'));
+      // the .gitignore's `node_modules/` matches a folder, not this link: the clone's git is told of it
+      appendFileSync(join(clone, '.git', 'info', 'exclude'), '/node_modules\n');
       execFileSync('npm', ['run', 'build', '--silent'], { cwd: clone, stdio: 'inherit' });
     } else {
       log('readme-walk: npm ci in the clone');
@@ -277,10 +283,13 @@ async function main() {
   // the examples read ../shared/…: next to the clone, a link to the checkout's neighbour
   if (!existsSync(join(clone, '..', 'shared')) && existsSync(join(root, '..', 'shared'))) symlinkSync(join(root, '..', 'shared'), join(clone, '..', 'shared'));
   const ports = { 6379: await freePort(), 8080: await freePort() };
-  const env = { ...process.env, FILMKW_CACHE_DIR: join(work, 'cache'), FORCE_COLOR: '0' };
-  for (const k of Object.keys(env)) if (k.startsWith('NEO4J_')) delete env[k];
+  // a temporary folder of the walk's own: what the examples cache there ($TMPDIR/filmkw-merged.fkg, which
+  // train:rerank and experiments build once and then reuse) is built by the clone's code, never an older
+  // checkout's file left in the machine's /tmp; no KG or Neo4j of the caller's environment either
+  const env = { ...process.env, FILMKW_CACHE_DIR: join(work, 'cache'), TMPDIR: join(work, 'tmp'), FORCE_COLOR: '0' };
+  for (const k of Object.keys(env)) if (k.startsWith('NEO4J_') || k === 'FILMKW_KG') delete env[k];
   const logs = join(work, 'logs');
-  execFileSync('mkdir', ['-p', logs]);
+  execFileSync('mkdir', ['-p', logs, env.TMPDIR]);
   const printed = [];
   const results = [];
   let n = 0;

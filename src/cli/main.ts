@@ -66,7 +66,7 @@ export async function buildProgram(argv?: readonly string[]): Promise<Command> {
  * A closed stdout (`filmkw … | head -1`) ends every command the same way: one line, exit 7. Without a
  * listener, Node throws the EPIPE as an uncaught exception (a stack trace, exit 1). This is the one place
  * the CLI exits the process itself: the command cannot be told to stop from an event handler, and its
- * output has nowhere to go. Lock files are removed by their exit hook (src/io/files.ts).
+ * output has nowhere to go. Lock files are removed by their exit hook (src/util/files.ts `lockOutput`).
  */
 let stdoutGuarded = false;
 

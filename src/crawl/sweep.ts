@@ -105,7 +105,7 @@ export const SWEEP_CONFIGS: readonly SweepConfig[] = Object.freeze([
   { label: 'best-first', mode: 'best-first' },
   { label: 'shark', mode: 'shark' },
   { label: 'focused, strict (tunnel off)', mode: 'focused', overrides: { tunnel: false } },
-  { label: 'focused, deep tunnel', mode: 'focused', overrides: { maxDepth: 1000, linkYield: true, tunnelLookahead: 1 } },
+  { label: 'focused, deep tunnel (maxDepth 1000, linkYield, tunnelLookahead 1)', mode: 'focused', overrides: { maxDepth: 1000, linkYield: true, tunnelLookahead: 1 } },
 ] as SweepConfig[]);
 
 export interface SweepRow {

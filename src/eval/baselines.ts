@@ -19,6 +19,7 @@ import { createRequire } from 'node:module';
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { usageError } from '../errors.js';
+import { nodejiebaDefaultFiles } from '../lexicon/base.js';
 import type { EvalSystem } from './systems.js';
 import type { BaselineWorkerData, BaselineWorkerReply } from './baseline-worker.js';
 
@@ -45,7 +46,6 @@ export interface BaselineUserDict {
 }
 
 const require = createRequire(import.meta.url);
-const nodejiebaDir = (): string => require.resolve('nodejieba/package.json').replace(/package\.json$/, '');
 const nodejiebaVersion = (): string => (require('nodejieba/package.json') as { version: string }).version;
 
 /** Fully resolved description of a baseline (what results.json records as its options). */
@@ -85,7 +85,7 @@ export async function createBaselineSystem(nameRaw: string, opts: { userDict?: B
   const name = checkBaseline(nameRaw);
   const needsDict = baselineNeedsDict(name);
   if (needsDict && !opts.userDict) throw usageError(`eval: baseline ${name} needs the KG user dictionary (a KG is required)`);
-  const bundledUser = `${nodejiebaDir()}submodules/cppjieba/dict/user.dict.utf8`;
+  const bundledUser = nodejiebaDefaultFiles().userDict;
   const data: BaselineWorkerData = {
     method: name.startsWith('nodejieba-textrank') ? 'textRankExtract' : 'extract',
     userDict: needsDict ? `${bundledUser}|${opts.userDict!.path}` : bundledUser,

@@ -2,11 +2,13 @@
  * Rendered mode of `filmkw html records`: Debian's chromium (/usr/bin/chromium, never a downloaded
  * browser) driven by playwright-core. Each page is loaded from its decoded text with every request
  * blocked but data: URLs and about:blank (no network, and no file: URL either: a saved page must not
- * read the local disk), and scripts off, its layout is collected (box,
+ * read the local disk; below the router, every host name resolves to nothing, {@link NETWORK_BLOCK_ARGS},
+ * and refresh elements are cut out, {@link withoutRefresh}), and scripts off, its layout is collected (box,
  * background colour, font size, position, display, own text of every element) and handed to the
  * visual record finder (src/html/vips.ts); the record blocks come back as outer HTML.
  */
 import type { Browser, BrowserContext } from 'playwright-core';
+import { Parser } from 'htmlparser2';
 import { importOptional } from '../util/optional.js';
 import { inputError } from '../errors.js';
 import { CHROMIUM_PATH, type RecordRenderer } from './records.js';
@@ -36,6 +38,16 @@ export const RENDER_DEFAULTS: Readonly<RenderOptions> = Object.freeze({
   visual: Object.freeze({}),
 });
 
+/**
+ * The network block under the request router (issue 26): every host name, IP literals included, resolves
+ * to nothing, so no connection leaves chromium. Needed because the router (Playwright's `route`) does not
+ * see every request: `<link rel="prefetch">` and speculation-rules prefetch / prerender are fetched by
+ * the browser process and reached a local hit counter with the router alone; preconnect and dns-prefetch
+ * open sockets or resolve names without a request at all.
+ */
+export const NETWORK_BLOCK_ARGS: readonly string[] = Object.freeze(['--host-resolver-rules=MAP * ~NOTFOUND']);
+
+/** Chromium's switches shared with the viewer's browser tests (src/serve/browser.ts), which need the network. */
 export const CHROMIUM_ARGS: readonly string[] = Object.freeze([
   '--headless',
   '--disable-gpu',
@@ -53,7 +65,7 @@ export const CHROMIUM_ARGS: readonly string[] = Object.freeze([
  * are off and every request but data: is blocked.
  */
 export function chromiumArgs(uid: number | undefined = process.getuid?.()): string[] {
-  return uid === 0 ? [...CHROMIUM_ARGS, '--no-sandbox'] : [...CHROMIUM_ARGS];
+  return [...CHROMIUM_ARGS, ...NETWORK_BLOCK_ARGS, ...(uid === 0 ? ['--no-sandbox'] : [])];
 }
 
 /** The stderr note when the sandbox is off, or undefined. */
@@ -65,6 +77,29 @@ export function sandboxNote(uid: number | undefined = process.getuid?.()): strin
 
 /** Whether the rendered page may load a URL: only inline data and the blank page (no network, no file:). */
 export const allowedUrl = (url: string): boolean => url.startsWith('data:') || url === 'about:blank';
+
+/**
+ * The page without its `<meta http-equiv="refresh">` elements (cut out at htmlparser2's offsets). A refresh
+ * would replace the page while its layout is read (an error record, or the records of another page);
+ * its request would be blocked anyway. Everything else is left byte for byte.
+ */
+export function withoutRefresh(html: string): string {
+  const cuts: [number, number][] = [];
+  const parser = new Parser({
+    onopentag(name, attribs) {
+      if (name === 'meta' && (attribs['http-equiv'] ?? '').trim().toLowerCase() === 'refresh') cuts.push([parser.startIndex, parser.endIndex + 1]);
+    },
+  }, { lowerCaseTags: true, lowerCaseAttributeNames: true, decodeEntities: true });
+  parser.end(html);
+  if (cuts.length === 0) return html;
+  let out = '';
+  let at = 0;
+  for (const [a, b] of cuts) {
+    out += html.slice(at, a);
+    at = b;
+  }
+  return out + html.slice(at);
+}
 
 /** Runs in the page (as a string, so no compiler helper leaks into it): layout of every element. */
 const COLLECT = `(() => {
@@ -141,7 +176,7 @@ export class ChromiumRecordRenderer implements RecordRenderer {
   async layout(html: string): Promise<Collected> {
     const page = await this.context.newPage();
     try {
-      await page.setContent(html, { waitUntil: 'domcontentloaded', timeout: this.opts.timeoutMs });
+      await page.setContent(withoutRefresh(html), { waitUntil: 'domcontentloaded', timeout: this.opts.timeoutMs });
       return (await page.evaluate(COLLECT)) as Collected;
     } finally {
       await page.close();
@@ -151,7 +186,7 @@ export class ChromiumRecordRenderer implements RecordRenderer {
   async recordBlocks(html: string): Promise<string[]> {
     const page = await this.context.newPage();
     try {
-      await page.setContent(html, { waitUntil: 'domcontentloaded', timeout: this.opts.timeoutMs });
+      await page.setContent(withoutRefresh(html), { waitUntil: 'domcontentloaded', timeout: this.opts.timeoutMs });
       const c = (await page.evaluate(COLLECT)) as Collected;
       const r = findRecordsVisual(c.nodes, { width: c.width, height: c.height }, c.copyright, this.opts.visual);
       if (r.records.length === 0) return [];

@@ -88,6 +88,26 @@ export interface MergeReport {
    * match a text. One group per kind of name, with examples.
    */
   cleaned: ReportGroup[];
+  /**
+   * Names longer than {@link LONG_NAME_CHARS} characters (no film, person or role is named so: a broken
+   * row or a hostile file). Kept whole in the KG; reported, shown shortened ({@link forReport}).
+   */
+  long: ReportGroup[];
+}
+
+/** A name longer than this, in UTF-16 code units, is reported as absurdly long (issue 26). */
+export const LONG_NAME_CHARS = 200;
+
+/**
+ * `s` as shown in a report line: whole when it has at most {@link LONG_NAME_CHARS} code units, else its
+ * first 120 and last 40 characters around `…[N characters]…` (issue 26: `kg import` printed a
+ * 100,000-character name in full, several times).
+ */
+export function forReport(s: string): string {
+  if (s.length <= LONG_NAME_CHARS) return s;
+  const cps = [...s];
+  if (cps.length <= LONG_NAME_CHARS) return s;
+  return `${cps.slice(0, 120).join('')}…[${cps.length} characters]…${cps.slice(-40).join('')}`;
 }
 
 /**
@@ -204,7 +224,7 @@ class Groups {
     let g = this.map.get(reason);
     if (!g) this.map.set(reason, (g = { reason, count: 0, examples: [] }));
     g.count++;
-    if (example !== undefined && g.examples.length < this.max) g.examples.push(example);
+    if (example !== undefined && g.examples.length < this.max) g.examples.push(forReport(example));
   }
   list(): ReportGroup[] {
     return [...this.map.values()].sort((a, b) => b.count - a.count || (a.reason < b.reason ? -1 : 1));
@@ -255,6 +275,7 @@ export class KgMergeBuilder {
   private readonly skippedG: Groups;
   private readonly droppedG: Groups;
   private readonly cleanedG: Groups;
+  private readonly longG: Groups;
   private readonly resolvedG: Groups;
   private readonly ambiguousG: Groups;
   private readonly aliasChangedG: Groups;
@@ -276,15 +297,20 @@ export class KgMergeBuilder {
     this.skippedG = new Groups(this.opts.examples);
     this.droppedG = new Groups(this.opts.examples);
     this.cleanedG = new Groups(this.opts.examples);
+    this.longG = new Groups(this.opts.examples);
     this.resolvedG = new Groups(this.opts.examples);
     this.ambiguousG = new Groups(this.opts.examples);
     this.aliasChangedG = new Groups(this.opts.examples);
     this.aliasDroppedG = new Groups(this.opts.examples);
   }
 
-  /** `raw` without invisible characters; a change is counted in the report (`cleaned`). */
+  /**
+   * `raw` without invisible characters; a change is counted in the report (`cleaned`), and so is a name
+   * longer than {@link LONG_NAME_CHARS} (`long`).
+   */
   private clean(raw: string, what: string, loc: Loc | undefined): string {
     const { text, removed } = stripInvisible(raw);
+    if (text.length > LONG_NAME_CHARS) this.longG.add(`${what}: longer than ${LONG_NAME_CHARS} characters (kept whole)`, loc ? `${fmtLoc(loc)}: ${text}` : text);
     if (removed > 0) {
       const shown = [...raw].map((c) => (stripInvisible(c).removed ? `<U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}>` : c)).join('');
       this.cleanedG.add(`${what}: invisible characters removed`, loc ? `${fmtLoc(loc)}: ${shown}` : shown);
@@ -555,6 +581,7 @@ export class KgMergeBuilder {
       skipped: this.skippedG.list(),
       dropped: this.droppedG.list(),
       cleaned: this.cleanedG.list(),
+      long: this.longG.list(),
     };
     return { data: { entities: keep, relations: finalRels }, report };
   }
@@ -780,7 +807,7 @@ export class KgMergeBuilder {
         if (m.stripped) {
           this.report.played.stripped++;
           if (this.report.played.strippedExamples.length < this.opts.examples) {
-            this.report.played.strippedExamples.push({ from: m.stripped + m.character, to: m.character, at: `${syn.loc.file}:${syn.loc.line}` });
+            this.report.played.strippedExamples.push({ from: forReport(m.stripped + m.character), to: forReport(m.character), at: `${syn.loc.file}:${syn.loc.line}` });
           }
         }
         const cid = this.entity({ kind: 'Character', name: m.character, movieId: syn.movieId }, src, syn.loc, false);

@@ -7,7 +7,7 @@
  * (names are chosen by source priority, not by arrival).
  */
 import { inputError, usageError } from '../errors.js';
-import { KgMergeBuilder, type BuilderOptions, type MergeReport, type SourceKind, type ReportGroup } from './builder.js';
+import { KgMergeBuilder, LONG_NAME_CHARS, type BuilderOptions, type MergeReport, type SourceKind, type ReportGroup } from './builder.js';
 import { KgStore } from './store.js';
 import type { KgData, KgStats } from './model.js';
 import { readProjectCsv } from './sources/csv.js';
@@ -154,6 +154,8 @@ export interface ImportSummary {
   dropped: { total: number; reasons: ReportGroup[] };
   /** Names whose invisible characters were removed (zero-width, bidi marks, controls). */
   cleaned: { total: number; reasons: ReportGroup[] };
+  /** Names longer than LONG_NAME_CHARS (src/kg/builder.ts), kept whole, shown shortened. */
+  long: { total: number; reasons: ReportGroup[] };
   output?: Record<string, unknown>;
   /** Reading and merging the sources, ms. */
   ms: number;
@@ -182,6 +184,7 @@ export function importSummary(r: ImportResult, output?: Record<string, unknown>)
     skipped: { total: total(r.report.skipped), reasons: r.report.skipped },
     dropped: { total: total(r.report.dropped), reasons: r.report.dropped },
     cleaned: { total: total(r.report.cleaned), reasons: r.report.cleaned },
+    long: { total: total(r.report.long), reasons: r.report.long },
     ms: r.ms,
   };
   if (output) s.output = output;
@@ -231,6 +234,7 @@ export function formatSummary(s: ImportSummary): string {
   groups('skipped rows (bad input)', s.skipped);
   groups('dropped (by design / not resolvable)', s.dropped);
   if (s.cleaned.total > 0) groups('names with invisible characters removed (zero-width, bidi marks, control characters; kept, cleaned)', s.cleaned);
+  if (s.long.total > 0) groups(`WARNING: names longer than ${LONG_NAME_CHARS} characters (a broken row or a hostile file? kept whole, shown shortened here)`, s.long);
   if (s.output) lines.push(`kg import: output: ${Object.entries(s.output).map(([k, v]) => `${k} ${typeof v === 'object' ? JSON.stringify(v) : String(v)}`).join(', ')}`);
   const write = typeof s.output?.writeMs === 'number' ? `, write ${s.output.writeMs} ms` : '';
   const all = s.totalMs !== undefined ? `, in all ${(s.totalMs / 1000).toFixed(1)} s` : '';

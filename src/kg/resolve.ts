@@ -31,6 +31,7 @@
  * id in code-unit order. Everything is a function of the entities' ids, names and films, iterated in id
  * order: the same sources give the same merges, whatever their order.
  */
+import { cmpStr } from '../util/sorted.js';
 
 /** A Person entity as the resolution sees it. */
 export interface ResolvePerson {
@@ -77,7 +78,6 @@ export interface ResolveResult {
   ambiguous: ResolveAmbiguous[];
 }
 
-const cmpStr = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 function sharedFilms(a: ReadonlySet<string>, b: ReadonlySet<string>): string[] {
   const [small, big] = a.size <= b.size ? [a, b] : [b, a];

@@ -45,7 +45,7 @@ import {
   type Relation,
   type RelationKind,
 } from './model.js';
-import { lowerBound } from '../util/sorted.js';
+import { cmpStr, lowerBound, sortedUnique } from '../util/sorted.js';
 
 const EMPTY: readonly number[] = Object.freeze([]);
 const EMPTY_STRINGS: readonly string[] = Object.freeze([]);
@@ -171,12 +171,6 @@ class GrowInt32 {
     return this.a.slice(0, this.n);
   }
 }
-
-const cmpStr = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
-const sortedUnique = (xs: readonly string[]): string[] => {
-  const s = [...new Set(xs)].sort(cmpStr);
-  return s;
-};
 
 /**
  * Incremental builder: add entities, then relations (their ends must already be added), then `build()`.

@@ -4,8 +4,8 @@
  * measure names against). The segmenters themselves are in src/pipeline/segment.ts.
  */
 import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { createRequire } from 'node:module';
-import nodejieba from 'nodejieba';
 
 export const SEGMENTER_BACKENDS = ['node-rs', 'nodejieba'] as const;
 export type SegmenterBackend = (typeof SEGMENTER_BACKENDS)[number];
@@ -28,15 +28,29 @@ export const NODE_RS_BASE = '@node-rs/jieba/dict.txt';
 /** Identifier of the nodejieba backend's base dictionary (package-relative, no machine path). */
 export const NODEJIEBA_BASE = 'nodejieba/submodules/cppjieba/dict/jieba.dict.utf8';
 
-/** nodejieba's bundled dictionary files (absolute paths at runtime; the typings omit these constants). */
-export function nodejiebaDefaultFiles(): { dict: string; hmmDict: string; idfDict: string; stopWordDict: string } {
-  const m = nodejieba as unknown as Record<string, unknown>;
-  const get = (k: string): string => {
-    const v = m[k];
-    if (typeof v !== 'string') throw new Error(`segment: nodejieba.${k} is missing (unsupported nodejieba version?)`);
-    return v;
+/** nodejieba's bundled dictionary files, as `nodejieba.load()` defaults to them. */
+export interface NodejiebaFiles {
+  dict: string;
+  hmmDict: string;
+  userDict: string;
+  idfDict: string;
+  stopWordDict: string;
+}
+
+/**
+ * nodejieba's bundled dictionary files (absolute paths at runtime): the one place that locates them. Found
+ * from the package's folder (its index.js names the same files as its DEFAULT_* constants, which the
+ * typings omit), so neither nodejieba's module nor its native addon is loaded to learn four paths.
+ */
+export function nodejiebaDefaultFiles(): NodejiebaFiles {
+  const dir = join(dirname(createRequire(import.meta.url).resolve('nodejieba/package.json')), 'submodules', 'cppjieba', 'dict');
+  return {
+    dict: join(dir, 'jieba.dict.utf8'),
+    hmmDict: join(dir, 'hmm_model.utf8'),
+    userDict: join(dir, 'user.dict.utf8'),
+    idfDict: join(dir, 'idf.utf8'),
+    stopWordDict: join(dir, 'stop_words.utf8'),
   };
-  return { dict: get('DEFAULT_DICT'), hmmDict: get('DEFAULT_HMM_DICT'), idfDict: get('DEFAULT_IDF_DICT'), stopWordDict: get('DEFAULT_STOP_WORD_DICT') };
 }
 
 /** A base dictionary as a frequency table. */

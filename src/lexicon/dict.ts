@@ -48,6 +48,7 @@ import { FilmkwError, usageError } from '../errors.js';
 import { baseLexicon, DEFAULT_BACKEND, SEGMENTER_BACKENDS, type BaseLexicon, type SegmenterBackend } from './base.js';
 import { isHoldableWord, splitRoute } from './user-dict.js';
 import { isCommonPhrase } from './title-policy.js';
+import { cmpStr } from '../util/sorted.js';
 
 export interface ExportUserDictOptions {
   /**
@@ -192,8 +193,6 @@ function resolveOptions(opts: Partial<ExportUserDictOptions>): ExportUserDictOpt
   return o;
 }
 
-const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
-
 /** Build the user dictionary of a KG (see module header). Deterministic for a given KG and options. */
 export function exportUserDict(kg: KgView, opts: Partial<ExportUserDictOptions> = {}): UserDictExport {
   const o = resolveOptions(opts);
@@ -212,7 +211,7 @@ export function exportUserDict(kg: KgView, opts: Partial<ExportUserDictOptions> 
   let compounds = 0;
   let commonWords = 0;
   const freqOf = (w: string): number => (o.fixedFreq > 0 ? o.fixedFreq : Math.max(Math.ceil(suggestFreq(w, lex) * o.freqMargin), lex.freq.get(w) ?? 1));
-  for (const name of [...kindsOf.keys()].sort(cmp)) {
+  for (const name of [...kindsOf.keys()].sort(cmpStr)) {
     let kinds = ENTITY_KINDS.filter((k) => kindsOf.get(name)!.has(k));
     const len = [...name].length;
     if (name === '') {
@@ -286,8 +285,8 @@ export function exportUserDict(kg: KgView, opts: Partial<ExportUserDictOptions> 
     entries.set(part, { freq: freqOf(part), tag });
     parts++;
   }
-  const lines = [...entries.keys()].sort(cmp).map((w) => `${w} ${entries.get(w)!.freq} ${entries.get(w)!.tag}`);
-  skipped.sort((a, b) => cmp(a.name, b.name));
+  const lines = [...entries.keys()].sort(cmpStr).map((w) => `${w} ${entries.get(w)!.freq} ${entries.get(w)!.tag}`);
+  skipped.sort((a, b) => cmpStr(a.name, b.name));
   const skippedByReason: Record<string, number> = {};
   for (const s of skipped) {
     const key = s.reason.split(':')[0];

@@ -36,7 +36,7 @@
  * tokens denote entities.
  */
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { nodejiebaDefaultFiles } from './base.js';
 import type { EntityKind, KgView } from '../kg/model.js';
 import { ENTITY_KINDS, normalizeName } from '../kg/model.js';
 import { splitRoute } from './user-dict.js';
@@ -93,9 +93,7 @@ export const TITLE_POLICY_OPTION_RULES: OptionRules<TitlePolicyOptions> = Object
 
 /** Path of the base jieba dictionary shipped with nodejieba (the same lexicon @node-rs/jieba embeds). */
 export function defaultBaseDictionary(): string {
-  const require = createRequire(import.meta.url);
-  const pkg = require.resolve('nodejieba/package.json');
-  return pkg.replace(/package\.json$/, 'submodules/cppjieba/dict/jieba.dict.utf8');
+  return nodejiebaDefaultFiles().dict;
 }
 
 /**

@@ -164,7 +164,7 @@ export interface UserDictSource {
 /**
  * A user dictionary made ready for the backends (parsed, validated, de-duplicated, split into holdable
  * words and compounds): all that the segmenter (src/pipeline/segment.ts `createSegmenter`) needs of it, in a form that can be stored
- * (src/lexicon/prepare.ts keeps the KG lexicon's in the on-disk cache, so a cold start neither parses
+ * (src/pipeline/extract.ts keeps the KG lexicon's in the on-disk cache, src/lexicon/cache.ts, so a cold start neither parses
  * nor re-renders its ~56k entries).
  */
 export interface PreparedUserDict {

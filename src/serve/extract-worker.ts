@@ -11,6 +11,7 @@
  * refused by the graph stage's work bound (pipeline/graph.ts GRAPH_WORK_LIMIT) or a result larger than
  * `maxResponseBytes` is 413.
  */
+import { getPriority, setPriority } from 'node:os';
 import { workerData } from 'piscina';
 import { FilmkwError } from '../errors.js';
 import type { KgStore } from '../kg/store.js';
@@ -29,6 +30,11 @@ export interface ServeWorkerData {
   extractorCache: number;
   maxEdges: number;
   maxResponseBytes: number;
+  /**
+   * Added to this thread's nice value at start (the long-text pool, src/serve/pool.ts). Linux only:
+   * there the nice value belongs to the thread; elsewhere setpriority(0) would lower the whole server.
+   */
+  nice: number;
 }
 
 /** A validated request (server.ts checks the body first). `warm`: only wait until the worker is ready. */
@@ -60,6 +66,13 @@ let kg: KgStore;
 /** Loads the KG and warms the preset up, once (on the first task: the pool's warm-up). No top-level await: piscina loads the module with require first. */
 let ready: Promise<void> | null = null;
 async function start(): Promise<void> {
+  if (data.nice > 0 && process.platform === 'linux') {
+    try {
+      setPriority(0, Math.min(19, getPriority(0) + data.nice));
+    } catch {
+      // not allowed (a sandbox without setpriority): the thread keeps the server's priority
+    }
+  }
   kg = await loadSnapshot(data.snapshot);
   extractorFor(data.preset, {}).extract(WARM_TEXT, { explain: true, inspect: () => undefined });
 }

@@ -21,8 +21,10 @@ export interface ServeLimits {
   requestTimeoutMs: number;
   /** Heap budget of one extraction request (its worker thread's cap), MB; over it: 413. @default 1024 */
   requestHeapMb: number;
-  /** A text longer than this (characters × presets) is heavy: at most workers − 1 threads run heavy requests. @default 20000 */
+  /** A text longer than this (characters × presets) is heavy: it runs in a pool of its own of workers − 1 threads (at least 1), at a lower CPU priority. @default 20000 */
   heavyChars: number;
+  /** Nice value added to the heavy pool's threads (Linux; 0–19, 0 = the server's priority). @default 10 */
+  heavyNice: number;
   /** Heavy requests that may wait for a thread; beyond: 503. @default 4 */
   heavyQueue: number;
   /** Requests that may wait for a thread in all; beyond: 503. @default 2048 */
@@ -43,6 +45,7 @@ export const SERVE_DEFAULTS: Readonly<ServeLimits> = Object.freeze({
   requestTimeoutMs: 30_000,
   requestHeapMb: 1024,
   heavyChars: 20_000,
+  heavyNice: 10,
   heavyQueue: 4,
   maxQueue: 2048,
   maxEdges: 20_000,

@@ -9,10 +9,15 @@
  * - memory: a request that reaches the thread's heap cap (`requestHeapMb`) ends that thread only and is
  *   answered 413;
  * - fairness: a "heavy" request (a text of more than `heavyChars` characters, counted once per preset)
- *   may occupy at most `workers − 1` threads (one with a single thread), starts only on a thread no
- *   short request is waiting for (short requests go first), and at most `heavyQueue` heavy requests
- *   wait, each at most `requestTimeoutMs`; so short requests always have a thread, and a flood of long
- *   ones gets 503;
+ *   runs in a pool of its own, `workers − 1` threads (one with a single worker) at a lower CPU priority
+ *   (Linux: each of its threads raises its own nice value by `heavyNice`; Linux keeps nice per thread),
+ *   and at most `heavyQueue` heavy requests wait, each at most `requestTimeoutMs`. Short requests have
+ *   all `workers` threads of the other pool, never wait for a thread a long text holds, and the kernel
+ *   runs them (and the server's event loop) before the long texts whenever they compete for a core; a
+ *   flood of long texts gets 503. (Before, both kinds shared the `workers` threads: a long text started
+ *   while no short one waited kept its thread, and its CPU share, when short ones arrived; at load 14,
+ *   535 of 900 benign requests of bench/serve-load.ts were answered within 2 s.) The price: up to
+ *   `2 × workers − 1` threads, each with its own copy of the KG;
  * - queue: at most `maxQueue` requests wait in all; beyond, 503 with Retry-After.
  *
  * Every worker loads the KG from one snapshot file (the server's, or a temporary one it writes).
@@ -35,6 +40,8 @@ export interface PoolOptions {
   extractorCache: number;
   maxEdges: number;
   maxResponseBytes: number;
+  /** Added to the nice value of the heavy pool's threads (Linux; 0 = same priority). */
+  heavyNice: number;
 }
 
 /** A reply the pool makes itself (over budget, busy); `retryAfter` in seconds for 503. */
@@ -48,58 +55,70 @@ function workerFile(): string {
   return new URL(ts ? './extract-worker.ts' : './extract-worker.js', import.meta.url).href;
 }
 
+/** One pool's counters (for /api/info and tests). */
+export interface PoolStats {
+  threads: number;
+  queued: number;
+  completed: number;
+}
+
+/** Start a piscina pool of `threads` and wait until each thread has loaded the KG and warmed the preset up. */
+async function startPool(o: PoolOptions, threads: number, maxQueue: number, nice: number): Promise<Piscina> {
+  const workerData: ServeWorkerData = { snapshot: o.snapshot, preset: o.preset, extractorCache: o.extractorCache, maxEdges: o.maxEdges, maxResponseBytes: o.maxResponseBytes, nice };
+  const pool = new Piscina({
+    filename: workerFile(),
+    minThreads: threads,
+    maxThreads: threads,
+    idleTimeout: Infinity,
+    maxQueue,
+    resourceLimits: { maxOldGenerationSizeMb: o.requestHeapMb },
+    workerData,
+  });
+  const warm: ServeTask = { kind: 'warm', text: '', presets: [], options: {}, explain: false, gold: null };
+  try {
+    await Promise.all(Array.from({ length: threads }, () => pool.run(warm)));
+  } catch (err) {
+    await pool.destroy();
+    throw new Error(`serve: the extraction workers could not start: ${(err as Error).message}`, { cause: err });
+  }
+  return pool;
+}
+
+const statsOf = (p: Piscina): PoolStats => ({ threads: p.threads.length, queued: p.queueSize, completed: p.completed });
+
 export class ExtractionPool {
   private heavyRunning = 0;
-  private lightInFlight = 0;
   private readonly heavyWaiting: (() => void)[] = [];
-  private readonly heavyLimit: number;
   private constructor(
     private readonly pool: Piscina,
+    private readonly heavyPool: Piscina,
+    private readonly heavyLimit: number,
     private readonly o: PoolOptions,
-  ) {
-    this.heavyLimit = Math.max(1, o.workers - 1);
-  }
+  ) {}
 
-  /** Start the threads and wait until each has loaded the KG and warmed the preset up. */
+  /** Start both pools' threads (see the module header) and wait until every thread is ready. */
   static async create(o: PoolOptions): Promise<ExtractionPool> {
-    const workerData: ServeWorkerData = { snapshot: o.snapshot, preset: o.preset, extractorCache: o.extractorCache, maxEdges: o.maxEdges, maxResponseBytes: o.maxResponseBytes };
-    const pool = new Piscina({
-      filename: workerFile(),
-      minThreads: o.workers,
-      maxThreads: o.workers,
-      idleTimeout: Infinity,
-      maxQueue: o.maxQueue,
-      resourceLimits: { maxOldGenerationSizeMb: o.requestHeapMb },
-      workerData,
-    });
-    const self = new ExtractionPool(pool, o);
-    const warm: ServeTask = { kind: 'warm', text: '', presets: [], options: {}, explain: false, gold: null };
+    const heavyLimit = Math.max(1, o.workers - 1);
+    const pool = await startPool(o, o.workers, o.maxQueue, 0);
+    let heavyPool: Piscina;
     try {
-      await Promise.all(Array.from({ length: o.workers }, () => pool.run(warm)));
+      heavyPool = await startPool(o, heavyLimit, o.heavyQueue + heavyLimit, o.heavyNice);
     } catch (err) {
       await pool.destroy();
-      throw new Error(`serve: the extraction workers could not start: ${(err as Error).message}`, { cause: err });
+      throw err;
     }
-    return self;
+    return new ExtractionPool(pool, heavyPool, heavyLimit, o);
   }
 
-  /** Threads busy or waiting (for /api/info and tests). */
-  get stats(): { threads: number; queued: number; heavyRunning: number; heavyWaiting: number; completed: number } {
-    return { threads: this.pool.threads.length, queued: this.pool.queueSize, heavyRunning: this.heavyRunning, heavyWaiting: this.heavyWaiting.length, completed: this.pool.completed };
+  /** Threads, queues and completed tasks of the short-text pool (`light`) and the long-text pool (`heavy`). */
+  get stats(): { light: PoolStats; heavy: PoolStats & { running: number; waiting: number } } {
+    return { light: statsOf(this.pool), heavy: { ...statsOf(this.heavyPool), running: this.heavyRunning, waiting: this.heavyWaiting.length } };
   }
 
   /** Run one validated request within the budgets (see module header); never rejects. */
   async run(task: ServeTask): Promise<PoolReply> {
     const heavy = task.text.length * Math.max(1, task.presets.length) > this.o.heavyChars;
-    if (!heavy) {
-      this.lightInFlight++;
-      try {
-        return await this.submit(task);
-      } finally {
-        this.lightInFlight--;
-        this.wakeHeavy();
-      }
-    }
+    if (!heavy) return this.submit(this.pool, task);
     if (this.heavyMayStart()) this.heavyRunning++;
     else {
       if (this.heavyWaiting.length >= this.o.heavyQueue) return this.busy(`${this.heavyRunning} long texts are being analysed and ${this.heavyWaiting.length} wait`);
@@ -107,16 +126,16 @@ export class ExtractionPool {
       if (!(await this.waitForHeavySlot())) return this.busy(`no thread was free for a long text within ${this.o.requestTimeoutMs} ms`);
     }
     try {
-      return await this.submit(task);
+      return await this.submit(this.heavyPool, task);
     } finally {
       this.heavyRunning--;
       this.wakeHeavy();
     }
   }
 
-  /** A heavy request may start: under its share of threads, and no short request waits for a thread. */
+  /** A heavy request may start: a thread of the heavy pool is free. */
   private heavyMayStart(): boolean {
-    return this.heavyRunning < this.heavyLimit && this.heavyRunning + this.lightInFlight < this.o.workers;
+    return this.heavyRunning < this.heavyLimit;
   }
 
   /** Wait until {@link wakeHeavy} gives this request a slot, at most requestTimeoutMs; false when the time ran out. */
@@ -146,10 +165,10 @@ export class ExtractionPool {
     return { status: 503, body: json(`the server is busy (${why}); try again shortly`), retryAfter: 1 };
   }
 
-  private async submit(task: ServeTask): Promise<PoolReply> {
-    if (this.pool.queueSize >= this.o.maxQueue) return this.busy(`${this.pool.queueSize} requests wait`);
+  private async submit(pool: Piscina, task: ServeTask): Promise<PoolReply> {
+    if (pool.queueSize >= this.o.maxQueue) return this.busy(`${pool.queueSize} requests wait`);
     try {
-      return (await this.pool.run(task, { signal: AbortSignal.timeout(this.o.requestTimeoutMs) })) as ServeReply;
+      return (await pool.run(task, { signal: AbortSignal.timeout(this.o.requestTimeoutMs) })) as ServeReply;
     } catch (err) {
       const e = err as Error & { code?: string };
       if (e.name === 'AbortError' || e.name === 'TimeoutError') {
@@ -164,6 +183,6 @@ export class ExtractionPool {
   }
 
   async close(): Promise<void> {
-    await this.pool.destroy();
+    await Promise.all([this.pool.destroy(), this.heavyPool.destroy()]);
   }
 }

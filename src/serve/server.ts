@@ -3,7 +3,7 @@
  * front end (dist/web, made by scripts/build-web.mjs) and a JSON API that other programs can use too
  * (README "Viewer"):
  *
- *   GET  /api/info                     presets, KG, batch files, limits
+ *   GET  /api/info                     presets, KG, batch files, limits, the extraction pools' load
  *   GET  /api/samples                  the bundled sample texts (datasets/samples/reviews.jsonl)
  *   POST /api/extract                  {text, preset?, options?, topK?, explain?, film?, title?} → keywords, occurrences, word graph
  *                                      (film, title: the document context; the answer's `film` says how the KG resolved it)
@@ -126,7 +126,9 @@ export function resolveLimits(given: Partial<ServeLimits> = {}): ServeLimits {
   }
   const limits: ServeLimits = { ...SERVE_DEFAULTS, ...given };
   for (const [k, v] of Object.entries(limits)) {
-    if (!Number.isInteger(v) || v < 1) throw new FilmkwError('USAGE', `serve: limit ${k} must be an integer ≥ 1, got ${JSON.stringify(v)}`);
+    if (k === 'heavyNice') {
+      if (!Number.isInteger(v) || v < 0 || v > 19) throw new FilmkwError('USAGE', `serve: limit heavyNice must be an integer from 0 to 19, got ${JSON.stringify(v)}`);
+    } else if (!Number.isInteger(v) || v < 1) throw new FilmkwError('USAGE', `serve: limit ${k} must be an integer ≥ 1, got ${JSON.stringify(v)}`);
   }
   return limits;
 }
@@ -237,6 +239,7 @@ export function createServeApp(resources: ServeResources, pool: ExtractionPool):
       kg: { label: resources.kgLabel, entities: kg.entityCount, relations: kg.relationTotal, contentHash: kg.contentHash },
       batch: resources.batch.map((f, i) => ({ index: i, name: f.name, records: f.records.length, hasText: f.hasText, hasGold: f.hasGold })),
       limits,
+      load: pool.stats,
     }),
   );
 

@@ -1,4 +1,4 @@
-/** Binary search over ascending numeric arrays (the KG store's sorted columns, sorted id lists). */
+/** Sorted arrays: binary search over ascending numeric arrays (the KG store's sorted columns, sorted id lists), and the string order of the KG's sorted lists. */
 
 /** Whether the ascending array `a` contains `value`. */
 export function sortedHas(a: Int32Array, value: number): boolean {
@@ -23,3 +23,9 @@ export function lowerBound(a: ArrayLike<number>, value: number, lo = 0, hi = a.l
   }
   return lo;
 }
+
+/** Orders strings by UTF-16 code units (the order of `<`), locale-independent: the KG's id and name order. */
+export const cmpStr = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/** The distinct strings of `xs` in {@link cmpStr} order (none for undefined). */
+export const sortedUnique = (xs: readonly string[] | undefined): string[] => [...new Set(xs ?? [])].sort(cmpStr);

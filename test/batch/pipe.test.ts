@@ -1,9 +1,10 @@
 /**
  * `filmkw tag - --format txt|jsonl` (stdin to stdout, no extra flag), the Unix-filter contract
- * (src/batch/pipe.ts), through the real entry point: a corpus split into partitions, each piped through
- * its own process, concatenates to the output of one run over the whole corpus, byte for byte, with one
- * output line per input line (blank and bad lines included) and nothing but records on stdout. `--pipe`
- * is the same contract where it is not implied (an input file, --out).
+ * (src/batch/pipe.ts): a corpus split into partitions, each piped through its own run, concatenates to the
+ * output of one run over the whole corpus, byte for byte, with one output line per input line (blank and
+ * bad lines included) and nothing but records on stdout. `--pipe` is the same contract where it is not
+ * implied (an input file, --out). The txt case runs bin/filmkw processes with real pipes, as Spark's
+ * RDD.pipe does; the others run the command in this process (test/cli/in-process.ts).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -13,9 +14,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import iconv from 'iconv-lite';
+import { filmkw, type CliResult } from '../cli/in-process.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
-const tag = (args: string[], input: string) => spawnSync(process.execPath, ['bin/filmkw', 'tag', '-', ...args], { cwd: root, encoding: 'utf8', input, maxBuffer: 1 << 26 });
+/** `filmkw tag - ARGS` with `input` on stdin: in this process, or with `binary` through bin/filmkw. */
+async function tag(args: string[], input: string | Uint8Array, binary = false): Promise<CliResult> {
+  if (!binary) return filmkw(['tag', '-', ...args], { input });
+  const r = spawnSync(process.execPath, ['bin/filmkw', 'tag', '-', ...args], { cwd: root, encoding: 'utf8', input, maxBuffer: 1 << 26 });
+  return { status: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
+}
 const texts = readFileSync(join(root, 'datasets', 'samples', 'reviews.jsonl'), 'utf8')
   .split('\n')
   .filter((l) => l.trim() !== '')
@@ -37,10 +44,11 @@ function lines(format: 'txt' | 'jsonl' | 'jsonl-noid'): string[] {
 }
 
 for (const format of ['txt', 'jsonl', 'jsonl-noid'] as const) {
-  test(`tag - --format ${format.replace('-noid', '')}${format === 'jsonl-noid' ? ' (records without ids)' : ''}: partitions through separate processes concatenate to one run`, () => {
+  const binary = format === 'txt';
+  test(`tag - --format ${format.replace('-noid', '')}${format === 'jsonl-noid' ? ' (records without ids)' : ''}: partitions through separate ${binary ? 'processes' : 'runs'} concatenate to one run`, async () => {
     const input = lines(format);
     const args = ['--format', format.replace('-noid', ''), '--max-record-bytes', '2000', ...(format === 'jsonl' ? ['--id-field', 'id'] : [])];
-    const whole = tag(args, `${input.join('\n')}\n`);
+    const whole = await tag(args, `${input.join('\n')}\n`, binary);
     assert.equal(whole.status, 0, whole.stderr);
     const out = whole.stdout.split('\n');
     assert.equal(out.pop(), '', 'ends with a newline');
@@ -66,69 +74,69 @@ for (const format of ['txt', 'jsonl', 'jsonl-noid'] as const) {
     let joined = '';
     for (let p = 0; p < 3; p++) {
       const part = input.slice(cuts[p], cuts[p + 1]).join('\n') + (p < 2 ? '\n' : '');
-      const r = tag(args, part);
+      const r = await tag(args, part, binary);
       assert.equal(r.status, 0, r.stderr);
       joined += r.stdout;
     }
     assert.equal(joined, whole.stdout);
     // and with two worker threads
-    const two = tag([...args, '--workers', '2'], `${input.join('\n')}\n`);
+    const two = await tag([...args, '--workers', '2'], `${input.join('\n')}\n`);
     assert.equal(two.stdout, whole.stdout);
     // --pipe: a no-op here; with an input file it asks for the same contract
-    assert.equal(tag([...args, '--pipe'], `${input.join('\n')}\n`).stdout, whole.stdout);
+    assert.equal((await tag([...args, '--pipe'], `${input.join('\n')}\n`)).stdout, whole.stdout);
     const file = join(mkdtempSync(join(tmpdir(), 'filmkw-pipe-')), 'in.txt');
     writeFileSync(file, `${input.join('\n')}\n`);
-    const fromFile = spawnSync(process.execPath, ['bin/filmkw', 'tag', file, ...args, '--pipe'], { cwd: root, encoding: 'utf8', maxBuffer: 1 << 26 });
+    const fromFile = await filmkw(['tag', file, ...args, '--pipe']);
     assert.equal(fromFile.stdout, whole.stdout);
   });
 }
 
-test('tag - --out FILE is not a filter: ids are line numbers, error records carry their line, blank lines are not records', () => {
+test('tag - --out FILE is not a filter: ids are line numbers, error records carry their line, blank lines are not records', async () => {
   const out = join(mkdtempSync(join(tmpdir(), 'filmkw-pipe-')), 'o.jsonl');
-  const r = tag(['--format', 'jsonl', '--out', out], '{"text":"程蝶衣"}\n\n{"id":7,"text":"巩俐"}\n{"text":\n');
+  const r = await tag(['--format', 'jsonl', '--out', out], '{"text":"程蝶衣"}\n\n{"id":7,"text":"巩俐"}\n{"text":\n');
   assert.equal(r.status, 0, r.stderr);
   const recs = readFileSync(out, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l) as { id: string; line?: number });
   assert.deepEqual(recs.map((x) => [x.id, x.line]), [['1', undefined], ['7', undefined], ['4', 4]]);
   // the same input to stdout: the filter
-  const f = tag(['--format', 'jsonl'], '{"text":"程蝶衣"}\n\n{"id":7,"text":"巩俐"}\n{"text":\n');
+  const f = await tag(['--format', 'jsonl'], '{"text":"程蝶衣"}\n\n{"id":7,"text":"巩俐"}\n{"text":\n');
   assert.deepEqual(f.stdout.trimEnd().split('\n').map((l) => (JSON.parse(l) as { id: string | null }).id), [null, null, '7', null]);
   assert.doesNotMatch(f.stdout, /"line":/u);
 });
 
-test('tag - in UTF-16 (by its BOM) and GBK: one line out per line in, as for UTF-8 (lines are counted after decoding)', () => {
+test('tag - in UTF-16 (by its BOM) and GBK: one line out per line in, as for UTF-8 (lines are counted after decoding)', async () => {
   // 上 is 0A 4E in UTF-16LE: a byte count of 0x0A would see an extra line
   const text = '上海的电影\n\n程蝶衣上场\n\n';
-  const utf8 = tag(['--format', 'txt'], text);
+  const utf8 = await tag(['--format', 'txt'], text);
   assert.equal(utf8.stdout.split('\n').length - 1, 4);
-  const le = spawnSync(process.execPath, ['bin/filmkw', 'tag', '-', '--format', 'txt'], { cwd: root, input: Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]), encoding: 'utf8' });
+  const le = await tag(['--format', 'txt'], Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]));
   assert.equal(le.status, 0, le.stderr);
   assert.equal(le.stdout, utf8.stdout);
   assert.match(le.stderr, /read as utf-16le/u);
-  const gbk = spawnSync(process.execPath, ['bin/filmkw', 'tag', '-', '--format', 'txt', '--encoding', 'gbk'], { cwd: root, input: iconv.encode(text, 'gbk'), encoding: 'utf8' });
+  const gbk = await tag(['--format', 'txt', '--encoding', 'gbk'], iconv.encode(text, 'gbk'));
   assert.equal(gbk.stdout, utf8.stdout);
 });
 
-test('tag - --format csv is not a filter (a header row): the record id is its line number, as from a file', () => {
-  const r = tag(['--format', 'csv'], 'text\n程蝶衣\n');
+test('tag - --format csv is not a filter (a header row): the record id is its line number, as from a file', async () => {
+  const r = await tag(['--format', 'csv'], 'text\n程蝶衣\n');
   assert.equal(r.status, 0, r.stderr);
   assert.equal((JSON.parse(r.stdout) as { id: string }).id, '2');
 });
 
-test('tag --pipe takes only one-record-per-line formats', () => {
-  const r = tag(['--format', 'csv', '--pipe'], 'text\na\n');
+test('tag --pipe takes only one-record-per-line formats', async () => {
+  const r = await tag(['--format', 'csv', '--pipe'], 'text\na\n');
   assert.equal(r.status, 2);
   assert.match(r.stderr, /^filmkw: tag: --pipe reads one record per line: --format txt or jsonl, not csv\n$/u);
 });
 
-test('tag - --film-field --title-field (the document context) keeps the filter contract: partitions concatenate to one run, one line per line', () => {
+test('tag - --film-field --title-field (the document context) keeps the filter contract: partitions concatenate to one run, one line per line', async () => {
   const films = ['长津湖', '没有这部电影', ''];
   const input = texts.map((t, i) => JSON.stringify({ id: `f${i}`, text: t.replace(/\s+/gu, ' '), film: films[i % 3], headline: `标题${i}` }));
   const args = ['--format', 'jsonl', '--id-field', 'id', '--film-field', 'film', '--title-field', 'headline', '--explain'];
-  const whole = tag(args, `${input.join('\n')}\n`);
+  const whole = await tag(args, `${input.join('\n')}\n`);
   assert.equal(whole.status, 0, whole.stderr);
   assert.equal(whole.stdout.trimEnd().split('\n').length, input.length);
   assert.match(whole.stderr, /tag: WARNING: 1 film of \d+ records? not in the KG \("没有这部电影"\)/u);
   let joined = '';
-  for (const [a, b] of [[0, 2], [2, input.length]]) joined += tag(args, `${input.slice(a, b).join('\n')}\n`).stdout;
+  for (const [a, b] of [[0, 2], [2, input.length]]) joined += (await tag(args, `${input.slice(a, b).join('\n')}\n`)).stdout;
   assert.equal(joined, whole.stdout);
 });

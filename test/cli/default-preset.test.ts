@@ -1,15 +1,12 @@
 // The CLI's default preset (filmkw-rerank) through the real entry point: the README quick start's
 // command (bundled demo KG, no --preset) re-ranks with the bundled model, in worker threads too, and
 // writes the first line the README shows; --preset filmkw gives the previous default's ranking.
-// Run `npm run build` first: bin/filmkw imports dist/.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { filmkw } from './in-process.js';
 
-const root = fileURLToPath(new URL('../../', import.meta.url));
-const run = (args: string[]) => spawnSync(process.execPath, ['bin/filmkw', ...args], { cwd: root, encoding: 'utf8', maxBuffer: 1 << 26 });
+const run = (args: string[]) => filmkw(args);
 const quickStart = ['tag', 'datasets/samples/reviews.jsonl', '--top', '5'];
 
 /** The output line the README's quick start quotes (the json block after "the quick start's first line is:"). */
@@ -20,8 +17,8 @@ function readmeFirstLine(): string {
   return m[1];
 }
 
-test('tag without --preset (README quick start): filmkw-rerank with the bundled model, the README\'s first line, same bytes with 2 workers; --preset filmkw differs', () => {
-  const quick = run(quickStart);
+test('tag without --preset (README quick start): filmkw-rerank with the bundled model, the README\'s first line, same bytes with 2 workers; --preset filmkw differs', async () => {
+  const quick = await run(quickStart);
   assert.equal(quick.status, 0, quick.stderr);
   assert.match(quick.stderr, /tag: 12 records \(12 tagged, 0 error records\).*preset filmkw-rerank, KG demo \(bundled\)/u);
   const lines = quick.stdout.trimEnd().split('\n');
@@ -29,11 +26,11 @@ test('tag without --preset (README quick start): filmkw-rerank with the bundled 
   assert.equal(lines[0], readmeFirstLine());
   for (const l of lines) for (const k of JSON.parse(l).keywords as { score: number }[]) assert.ok(k.score > 0 && k.score < 1, l);
   // worker threads load the same model: the explicit preset in 2 workers writes the same bytes
-  const two = run([...quickStart, '--preset', 'filmkw-rerank', '--workers', '2']);
+  const two = await run([...quickStart, '--preset', 'filmkw-rerank', '--workers', '2']);
   assert.equal(two.status, 0, two.stderr);
   assert.equal(two.stdout, quick.stdout);
   // the previous default: graph score × IDF, another order
-  const old = run([...quickStart, '--preset', 'filmkw']);
+  const old = await run([...quickStart, '--preset', 'filmkw']);
   assert.equal(old.status, 0, old.stderr);
   assert.match(old.stderr, /preset filmkw, KG demo/u);
   assert.notEqual(old.stdout, quick.stdout);

@@ -1,17 +1,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { filmkw } from './in-process.js';
 
-// Run `npm run build` first: bin/filmkw imports dist/.
-const root = fileURLToPath(new URL('../../', import.meta.url));
-const run = (...args: string[]) => spawnSync(process.execPath, ['bin/filmkw', ...args], { cwd: root, encoding: 'utf8' });
+// `filmkw dict` in this process (./in-process.ts)
+const run = (...args: string[]) => filmkw(args);
 
-test('dict export --help lists every option with its default', () => {
-  const r = run('dict', 'export', '--help');
+test('dict export --help lists every option with its default', async () => {
+  const r = await run('dict', 'export', '--help');
   assert.equal(r.status, 0, r.stderr);
   for (const o of ['--out', '--kg', '--neo4j', '--backend', '--common-word-titles', '--common-phrases', '--freq-margin', '--no-compound-parts', '--json']) {
     assert.ok(r.stdout.includes(o), o);
@@ -20,7 +18,7 @@ test('dict export --help lists every option with its default', () => {
   assert.match(r.stdout, /default: "include"/u);
 });
 
-test('dict export: bad or missing options are usage errors (exit 2) naming the valid values', () => {
+test('dict export: bad or missing options are usage errors (exit 2) naming the valid values', async () => {
   const out = join(mkdtempSync(join(tmpdir(), 'filmkw-dictcli-')), 'u.dict');
   const cases: [string[], RegExp][] = [
     [['dict', 'export'], /required option '--out/u],
@@ -31,7 +29,7 @@ test('dict export: bad or missing options are usage errors (exit 2) naming the v
     [['dict', 'export', '--out', out, '--kg', 'x', '--neo4j'], /--kg or --neo4j, not both/u],
   ];
   for (const [args, re] of cases) {
-    const r = run(...args);
+    const r = await run(...args);
     assert.equal(r.status, 2, `${args.join(' ')}: ${r.stderr}`);
     assert.match(r.stderr, re);
     assert.doesNotMatch(r.stderr, /\n\s+at /u);
@@ -39,14 +37,12 @@ test('dict export: bad or missing options are usage errors (exit 2) naming the v
   assert.ok(!existsSync(out));
 });
 
-const haveLoader = existsSync(join(root, 'dist', 'kg', 'load.js')) && existsSync(join(root, 'kg', 'demo'));
 test(
   'dict export without --kg writes the demo KG dictionary; names segment as one token',
-  { skip: !haveLoader && 'needs the KG loader (src/kg/load.ts, built) and kg/demo' },
   async () => {
     const dir = mkdtempSync(join(tmpdir(), 'filmkw-dictcli-'));
     const out = join(dir, 'demo.dict');
-    const r = run('dict', 'export', '--out', out, '--json');
+    const r = await run('dict', 'export', '--out', out, '--json');
     assert.equal(r.status, 0, r.stderr);
     const summary = JSON.parse(r.stdout) as { entries: number; kg: string };
     assert.equal(summary.kg, 'demo (bundled)');
@@ -56,23 +52,23 @@ test(
     for (const name of ['肖申克的救赎', '长津湖']) assert.ok(lines.some((l) => l.startsWith(`${name} `)), name);
     // Same KG, same bytes.
     const out2 = join(dir, 'demo2.dict');
-    assert.equal(run('dict', 'export', '--out', out2).status, 0);
+    assert.equal((await run('dict', 'export', '--out', out2)).status, 0);
     assert.equal(readFileSync(out2, 'utf8'), readFileSync(out, 'utf8'));
-    const human = run('dict', 'export', '--out', out2);
+    const human = await run('dict', 'export', '--out', out2);
     assert.match(human.stderr, /^dict export: wrote \d+ entries/u);
   },
 );
 
-test('dict export with an unreadable --kg is an input error (exit 3)', { skip: !haveLoader && 'needs the KG loader' }, () => {
-  const r = run('dict', 'export', '--out', join(tmpdir(), 'never.dict'), '--kg', join(tmpdir(), 'no-such-kg-filmkw.snapshot'));
+test('dict export with an unreadable --kg is an input error (exit 3)', async () => {
+  const r = await run('dict', 'export', '--out', join(tmpdir(), 'never.dict'), '--kg', join(tmpdir(), 'no-such-kg-filmkw.snapshot'));
   assert.equal(r.status, 3, r.stderr);
   assert.match(r.stderr, /no-such-kg-filmkw/u);
 });
 
-test('dict export to a path that cannot be written: exit 7, the message names --out (not the temp file) and why', { skip: !haveLoader && 'needs the KG loader' }, () => {
+test('dict export to a path that cannot be written: exit 7, the message names --out (not the temp file) and why', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'filmkw-dictcli-'));
   const out = join(dir, 'no', 'such', 'd.dict');
-  const r = run('dict', 'export', '--out', out);
+  const r = await run('dict', 'export', '--out', out);
   assert.equal(r.status, 7, r.stderr);
   assert.equal(r.stderr, `filmkw: dict: cannot write ${out}: ENOENT (the directory ${join(dir, 'no', 'such')} does not exist); nothing was changed at that path\n`);
   assert.doesNotMatch(r.stderr, /\.tmp/u);

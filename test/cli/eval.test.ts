@@ -1,8 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createExtractor } from '../../src/pipeline/extract.js';
@@ -10,13 +9,15 @@ import { readGold } from '../../src/eval/readers.js';
 import { evaluate } from '../../src/eval/metrics.js';
 import { roundScores } from '../../src/eval/experiments.js';
 
-// Run `npm run build` first: bin/filmkw imports dist/.
+import { filmkw } from './in-process.js';
+
+// `filmkw eval` and `filmkw experiments` in this process (./in-process.ts)
 const root = fileURLToPath(new URL('../../', import.meta.url));
-const run = (...args: string[]) => spawnSync(process.execPath, ['bin/filmkw', ...args], { cwd: root, encoding: 'utf8' });
+const run = (...args: string[]) => filmkw(args);
 const tiny = 'test/fixtures/eval/tiny.jsonl';
 
-test('eval --baseline --json: golden output on the tiny fixture', () => {
-  const r = run('eval', '--gold', tiny, '--baseline', 'nodejieba-tfidf', '--json');
+test('eval --baseline --json: golden output on the tiny fixture', async () => {
+  const r = await run('eval', '--gold', tiny, '--baseline', 'nodejieba-tfidf', '--json');
   assert.equal(r.status, 0, r.stderr);
   assert.equal(
     r.stdout,
@@ -24,8 +25,8 @@ test('eval --baseline --json: golden output on the tiny fixture', () => {
   );
 });
 
-test('eval: --k, --precision-denominator and the human table', () => {
-  const r = run('eval', '--gold', tiny, '--baseline', 'nodejieba-textrank', '--k', '1-2', '--precision-denominator', 'k');
+test('eval: --k, --precision-denominator and the human table', async () => {
+  const r = await run('eval', '--gold', tiny, '--baseline', 'nodejieba-textrank', '--k', '1-2', '--precision-denominator', 'k');
   assert.equal(r.status, 0, r.stderr);
   assert.match(r.stdout, /^system: nodejieba-textrank\ngold: {3}tiny\.jsonl, 2 documents\n/);
   assert.match(r.stdout, /\n {2}1 │ /);
@@ -33,84 +34,84 @@ test('eval: --k, --precision-denominator and the human table', () => {
   assert.doesNotMatch(r.stdout, /\n {2}3 │ /);
 });
 
-test('eval: csl format', () => {
-  const r = run('eval', '--gold', 'test/fixtures/eval/tiny-csl.tsv', '--format', 'csl', '--baseline', 'nodejieba-tfidf', '--json', '--k', '5');
+test('eval: csl format', async () => {
+  const r = await run('eval', '--gold', 'test/fixtures/eval/tiny-csl.tsv', '--format', 'csl', '--baseline', 'nodejieba-tfidf', '--json', '--k', '5');
   assert.equal(r.status, 0, r.stderr);
   const j = JSON.parse(r.stdout);
   assert.equal(j.docs, 2);
   assert.deepEqual(Object.keys(j.macro), ['5']);
 });
 
-test('eval --placement: where the gold keywords land, in the table and in --json; refused for a baseline', () => {
-  let r = run('eval', '--gold', tiny, '--preset', 'filmkw-rerank', '--placement', '--json');
+test('eval --placement: where the gold keywords land, in the table and in --json; refused for a baseline', async () => {
+  let r = await run('eval', '--gold', tiny, '--preset', 'filmkw-rerank', '--placement', '--json');
   assert.equal(r.status, 0, r.stderr);
   assert.deepEqual(JSON.parse(r.stdout).placement, { k: 5, docs: 2, gold: 10, counts: { top: 7, next: 2, later: 0, lower: 0, longer: 0, shorter: 0, unscored: 0, never: 1 } });
-  r = run('eval', '--gold', tiny, '--preset', 'filmkw-rerank', '--set', 'rerank.pool=3', '--placement', '--k', '1,2');
+  r = await run('eval', '--gold', tiny, '--preset', 'filmkw-rerank', '--set', 'rerank.pool=3', '--placement', '--k', '1,2');
   assert.equal(r.status, 0, r.stderr);
   assert.match(r.stdout, /\nwhere the 10 gold keywords of 2 documents are \(K = 2\):\n {2}in the top 2 +4 +40\.0 %\n {2}ranked 3–4 +1 +10\.0 %\n/);
   assert.match(r.stdout, /\n {2}a candidate outside the re-rank pool \(never scored\) +4 +40\.0 %\n {2}never a candidate +1 +10\.0 %\n$/);
-  r = run('eval', '--gold', tiny, '--baseline', 'nodejieba-tfidf', '--placement');
+  r = await run('eval', '--gold', tiny, '--baseline', 'nodejieba-tfidf', '--placement');
   assert.equal(r.status, 2);
   assert.match(r.stderr, /--placement needs a pipeline preset/);
 });
 
-test('eval --by: macro scores per group of a jsonl field, in the table and in --json; (none) for records without it; refused for csl, an empty name and a field no record has', () => {
-  let r = run('eval', '--gold', tiny, '--baseline', 'nodejieba-tfidf', '--by', 'id', '--json', '--k', '1,5');
+test('eval --by: macro scores per group of a jsonl field, in the table and in --json; (none) for records without it; refused for csl, an empty name and a field no record has', async () => {
+  let r = await run('eval', '--gold', tiny, '--baseline', 'nodejieba-tfidf', '--by', 'id', '--json', '--k', '1,5');
   assert.equal(r.status, 0, r.stderr);
   const j = JSON.parse(r.stdout);
   assert.equal(j.by, 'id');
   assert.deepEqual(j.groups.map((g: { group: string; docs: number; macro: Record<string, { f1: number }> }) => [g.group, g.docs, g.macro['1'].f1]), [['d1', 1, 0.333333], ['2', 1, 0.333333]]);
   // only the second record has "body": the first is in the group (none)
-  r = run('eval', '--gold', tiny, '--baseline', 'nodejieba-tfidf', '--by', 'body', '--k', '1');
+  r = await run('eval', '--gold', tiny, '--baseline', 'nodejieba-tfidf', '--by', 'body', '--k', '1');
   assert.equal(r.status, 0, r.stderr);
   assert.match(r.stdout, /\nmacro F1 by body:\n {3}docs │ {3}F1@1 │ body\n {6}1 │ 0\.3333 │ \(none\)\n {6}1 │ 0\.3333 │ 唢呐艺人焦三爷收徒天鸣，传承百鸟朝凤。\n$/);
   // no record has "kind" (a typo): an input error naming the file and the field, no table
-  r = run('eval', '--gold', tiny, '--baseline', 'nodejieba-tfidf', '--by', 'kind', '--k', '1');
+  r = await run('eval', '--gold', tiny, '--baseline', 'nodejieba-tfidf', '--by', 'kind', '--k', '1');
   assert.equal(r.status, 3, r.stderr);
   assert.equal(r.stdout, '');
   assert.equal(r.stderr, 'filmkw: test/fixtures/eval/tiny.jsonl: no record has a value in the field "kind" (--by); the first record\'s fields: id, text, tag\n');
   for (const empty of ['', ' ']) {
-    r = run('eval', '--gold', tiny, '--baseline', 'nodejieba-tfidf', '--by', empty);
+    r = await run('eval', '--gold', tiny, '--baseline', 'nodejieba-tfidf', '--by', empty);
     assert.equal(r.status, 2, r.stderr);
     assert.equal(r.stdout, '');
     assert.equal(r.stderr, `filmkw: eval: --by needs a field name, got ${JSON.stringify(empty)}\n`);
   }
-  r = run('eval', '--gold', 'test/fixtures/eval/tiny-csl.tsv', '--format', 'csl', '--baseline', 'nodejieba-tfidf', '--by', 'kind');
+  r = await run('eval', '--gold', 'test/fixtures/eval/tiny-csl.tsv', '--format', 'csl', '--baseline', 'nodejieba-tfidf', '--by', 'kind');
   assert.equal(r.status, 2);
   assert.match(r.stderr, /--by kind\) need the jsonl format/);
 });
 
-test('eval: unknown baseline → exit 2 listing the valid ones', () => {
-  const r = run('eval', '--gold', tiny, '--baseline', 'jieba');
+test('eval: unknown baseline → exit 2 listing the valid ones', async () => {
+  const r = await run('eval', '--gold', tiny, '--baseline', 'jieba');
   assert.equal(r.status, 2);
   assert.match(r.stderr, /unknown baseline "jieba" \(valid: nodejieba-tfidf, nodejieba-textrank, nodejieba-tfidf\+dict, nodejieba-textrank\+dict\)/);
 });
 
-test('eval: neither or both of --preset/--baseline, bad --k, bad --set → exit 2', () => {
+test('eval: neither or both of --preset/--baseline, bad --k, bad --set → exit 2', async () => {
   for (const args of [[], ['--preset', 'textrank', '--baseline', 'nodejieba-tfidf'], ['--baseline', 'nodejieba-tfidf', '--k', 'x'], ['--baseline', 'nodejieba-tfidf', '--set', 'window=3']]) {
-    const r = run('eval', '--gold', tiny, ...args);
+    const r = await run('eval', '--gold', tiny, ...args);
     assert.equal(r.status, 2, `${args.join(' ')}: ${r.stderr}`);
     assert.doesNotMatch(r.stderr, /\n\s+at /);
   }
-  assert.equal(run('eval', '--baseline', 'nodejieba-tfidf').status, 2, 'missing --gold');
+  assert.equal((await run('eval', '--baseline', 'nodejieba-tfidf')).status, 2, 'missing --gold');
 });
 
-test('eval: bad gold file → exit 3 with file:line', () => {
-  let r = run('eval', '--gold', 'test/fixtures/eval/bad-tag.jsonl', '--baseline', 'nodejieba-tfidf');
+test('eval: bad gold file → exit 3 with file:line', async () => {
+  let r = await run('eval', '--gold', 'test/fixtures/eval/bad-tag.jsonl', '--baseline', 'nodejieba-tfidf');
   assert.equal(r.status, 3);
   assert.match(r.stderr, /test\/fixtures\/eval\/bad-tag\.jsonl:1: field "tag" is not an array/);
-  r = run('eval', '--gold', 'test/fixtures/eval/bad-cols.tsv', '--format', 'csl', '--baseline', 'nodejieba-tfidf');
+  r = await run('eval', '--gold', 'test/fixtures/eval/bad-cols.tsv', '--format', 'csl', '--baseline', 'nodejieba-tfidf');
   assert.equal(r.status, 3);
   assert.match(r.stderr, /bad-cols\.tsv:\d+: expected 3 tab-separated columns/);
-  r = run('eval', '--gold', 'no/such/file.jsonl', '--baseline', 'nodejieba-tfidf');
+  r = await run('eval', '--gold', 'no/such/file.jsonl', '--baseline', 'nodejieba-tfidf');
   assert.equal(r.status, 3);
   assert.match(r.stderr, /no\/such\/file\.jsonl: cannot read gold file \(ENOENT\)/);
 });
 
-test('experiments: a baselines-only config writes results.md, results.json and charts', () => {
+test('experiments: a baselines-only config writes results.md, results.json and charts', async () => {
   const out = mkdtempSync(join(tmpdir(), 'filmkw-cli-exp-'));
   try {
-    const r = run('experiments', '--gold', tiny, '--config', 'test/fixtures/eval/experiments-baselines.json', '--out', out);
+    const r = await run('experiments', '--gold', tiny, '--config', 'test/fixtures/eval/experiments-baselines.json', '--out', out);
     assert.equal(r.status, 0, r.stderr);
     assert.match(r.stderr, /2 systems × 2 documents/);
     assert.match(r.stderr, /\[2\/2\] nodejieba-textrank: F1@max K/);
@@ -126,7 +127,7 @@ test('experiments: a baselines-only config writes results.md, results.json and c
     assert.match(md, /## nodejieba baselines/);
     assert.match(readFileSync(join(out, 'charts', 'baselines.svg'), 'utf8'), /^<svg[^>]*>/);
     // --only with an unknown part → exit 2
-    const bad = run('experiments', '--gold', tiny, '--config', 'test/fixtures/eval/experiments-baselines.json', '--out', out, '--only', 'fig9');
+    const bad = await run('experiments', '--gold', tiny, '--config', 'test/fixtures/eval/experiments-baselines.json', '--out', out, '--only', 'fig9');
     assert.equal(bad.status, 2);
     assert.match(bad.stderr, /unknown part "fig9" .*\(valid: baselines\)/);
   } finally {
@@ -134,8 +135,8 @@ test('experiments: a baselines-only config writes results.md, results.json and c
   }
 });
 
-test('eval --preset --set --json equals the library evaluation of the same extractor', () => {
-  const r = run('eval', '--gold', tiny, '--preset', 'textrank', '--set', 'graph.window=3', '--json');
+test('eval --preset --set --json equals the library evaluation of the same extractor', async () => {
+  const r = await run('eval', '--gold', tiny, '--preset', 'textrank', '--set', 'graph.window=3', '--json');
   assert.equal(r.status, 0, r.stderr);
   const docs = readGold(join(root, tiny));
   const extractor = createExtractor({ preset: 'textrank', overrides: { 'graph.window': 3 } });
@@ -143,22 +144,22 @@ test('eval --preset --set --json equals the library evaluation of the same extra
   assert.equal(r.stdout, JSON.stringify({ system: 'textrank [graph.window=3]', docs: 2, macro: roundScores(result.macro), micro: roundScores(result.micro) }) + '\n');
 });
 
-test('eval: unknown preset → exit 2 listing presets and baselines; bad --set value or --backend → exit 2', () => {
-  let r = run('eval', '--gold', tiny, '--preset', 'textrank+x');
+test('eval: unknown preset → exit 2 listing presets and baselines; bad --set value or --backend → exit 2', async () => {
+  let r = await run('eval', '--gold', tiny, '--preset', 'textrank+x');
   assert.equal(r.status, 2);
   assert.match(r.stderr, /unknown preset "textrank\+x" \(valid presets: textrank, .*positionrank.*; baselines: nodejieba-tfidf/);
-  r = run('eval', '--gold', tiny, '--preset', 'textrank', '--set', 'graph.window=x');
+  r = await run('eval', '--gold', tiny, '--preset', 'textrank', '--set', 'graph.window=x');
   assert.equal(r.status, 2);
   assert.match(r.stderr, /graph\.window/);
-  r = run('eval', '--gold', tiny, '--preset', 'textrank', '--backend', 'hanlp');
+  r = await run('eval', '--gold', tiny, '--preset', 'textrank', '--backend', 'hanlp');
   assert.equal(r.status, 2);
   assert.match(r.stderr, /unknown --backend "hanlp" \(valid: /);
 });
 
-test('experiments: presets, a baseline and a sweep on the tiny fixture write all outputs', () => {
+test('experiments: presets, a baseline and a sweep on the tiny fixture write all outputs', async () => {
   const out = mkdtempSync(join(tmpdir(), 'filmkw-cli-exp-'));
   try {
-    const r = run('experiments', '--gold', tiny, '--config', 'test/fixtures/eval/experiments-tiny.json', '--out', out);
+    const r = await run('experiments', '--gold', tiny, '--config', 'test/fixtures/eval/experiments-tiny.json', '--out', out);
     assert.equal(r.status, 0, r.stderr);
     // textrank, positionrank, nodejieba-tfidf, cppjieba-textrank, window=2, window=5 (= base, reused)
     assert.match(r.stderr, /6 systems × 2 documents/);
@@ -177,30 +178,20 @@ test('experiments: presets, a baseline and a sweep on the tiny fixture write all
   }
 });
 
-const filmDev = join(root, '..', 'shared', 'data', 'annotated', 'film-dev.jsonl');
-test('real data: nodejieba TF-IDF on film-dev (harness regression)', { skip: !existsSync(filmDev) && 'needs ../shared/data/annotated/film-dev.jsonl' }, () => {
-  const r = run('eval', '--gold', filmDev, '--baseline', 'nodejieba-tfidf', '--json', '--k', '1,5');
-  assert.equal(r.status, 0, r.stderr);
-  const j = JSON.parse(r.stdout);
-  assert.equal(j.docs, 180);
-  assert.deepEqual(j.macro['5'], { p: 0.323333, r: 0.323333, f1: 0.323333 });
-  assert.deepEqual(j.macro['1'], { p: 0.544444, r: 0.108889, f1: 0.181481 });
-});
-
-test('eval --ts and --kg-aliases through the CLI (demo KG): each option credits exactly its document', () => {
+test('eval --ts and --kg-aliases through the CLI (demo KG): each option credits exactly its document', async () => {
   // doc "alias": gold 刺激1995 is an alias of 肖申克的救赎 in the demo KG; the system returns 3 words, one
   // of them 肖申克的救赎. doc "trad": gold in traditional script (音樂, 攝影); the system returns 4 words,
   // 音乐 and 摄影 among them. So P@5 = 1/3 resp. 2/4 when the option is on, R = 1.
   const file = 'test/fixtures/eval/match-options.jsonl';
-  const at5 = (...flags: string[]) => {
-    const r = run('eval', '--gold', file, '--preset', 'textrank+w', '--k', '5', '--json', ...flags);
+  const at5 = async (...flags: string[]) => {
+    const r = await run('eval', '--gold', file, '--preset', 'textrank+w', '--k', '5', '--json', ...flags);
     assert.equal(r.status, 0, r.stderr);
     return JSON.parse(r.stdout).macro['5'];
   };
-  assert.deepEqual(at5(), { p: 0, r: 0, f1: 0 });
-  assert.deepEqual(at5('--ts'), { p: 0.25, r: 0.5, f1: 0.333333 });
-  assert.deepEqual(at5('--kg-aliases'), { p: 0.166667, r: 0.5, f1: 0.25 });
-  assert.deepEqual(at5('--ts', '--kg-aliases'), { p: 0.416667, r: 1, f1: 0.583333 });
+  assert.deepEqual(await at5(), { p: 0, r: 0, f1: 0 });
+  assert.deepEqual(await at5('--ts'), { p: 0.25, r: 0.5, f1: 0.333333 });
+  assert.deepEqual(await at5('--kg-aliases'), { p: 0.166667, r: 0.5, f1: 0.25 });
+  assert.deepEqual(await at5('--ts', '--kg-aliases'), { p: 0.416667, r: 1, f1: 0.583333 });
 });
 
 test('eval: the document context (doubanId, title) is read by default when the gold file has it, --film-field none turns it off; a field no record has is one line, exit 3', async () => {

@@ -5,16 +5,16 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readRecords } from '../../src/io/readers.js';
+import { filmkw } from './in-process.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const FIX = join(root, 'test', 'fixtures', 'html', 'maintext');
-const run = (args: string[], input?: string) => spawnSync(process.execPath, ['bin/filmkw', ...args], { cwd: root, encoding: 'utf8', input });
+const run = (args: string[], input?: string) => filmkw(args, { input });
 
 function pagesDir(): string {
   const d = mkdtempSync(join(tmpdir(), 'filmkw-taghtml-'));
@@ -41,24 +41,24 @@ test('reader: html records in sorted path order, error record for a bad page', a
   }, /do not apply to --format html/);
 });
 
-test('tag --format html <dir> = html text | tag --id-field id; directory and .html inferred', () => {
+test('tag --format html <dir> = html text | tag --id-field id; directory and .html inferred', async () => {
   const d = pagesDir();
-  const one = run(['tag', '--format', 'html', d, '--top', '4']);
+  const one = await run(['tag', '--format', 'html', d, '--top', '4']);
   assert.equal(one.status, 0, one.stderr);
   const lines = one.stdout.trim().split('\n').map((l) => JSON.parse(l) as { id: string; keywords?: unknown; error?: string });
   assert.deepEqual(lines.map((l) => l.id), ['a.html', 'b.htm', 'c-empty.html', 'z/review.html']);
   assert.ok(lines[2]!.error);
-  const inferred = run(['tag', d, '--top', '4']);
+  const inferred = await run(['tag', d, '--top', '4']);
   assert.equal(inferred.status, 0, inferred.stderr);
   assert.equal(inferred.stdout, one.stdout);
-  const text = run(['html', 'text', d]);
-  const two = run(['tag', '--format', 'jsonl', '--id-field', 'id', '-', '--top', '4'], text.stdout);
+  const text = await run(['html', 'text', d]);
+  const two = await run(['tag', '--format', 'jsonl', '--id-field', 'id', '-', '--top', '4'], text.stdout);
   assert.equal(two.status, 0, two.stderr);
   const strip = (s: string) => s.trim().split('\n').map((l) => JSON.parse(l) as { id: string; keywords?: unknown }).filter((l) => l.keywords).map((l) => JSON.stringify([l.id, l.keywords]));
   assert.deepEqual(strip(two.stdout), strip(one.stdout));
-  const file = run(['tag', join(d, 'z', 'review.html'), '--top', '4']);
+  const file = await run(['tag', join(d, 'z', 'review.html'), '--top', '4']);
   assert.equal(file.status, 0, file.stderr);
   assert.equal((JSON.parse(file.stdout) as { id: string }).id, 'review.html');
-  const bad = run(['tag', '--format', 'html', d, '--text-field', 'x']);
+  const bad = await run(['tag', '--format', 'html', d, '--text-field', 'x']);
   assert.equal(bad.status, 2, bad.stderr);
 });

@@ -1,6 +1,5 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -8,16 +7,18 @@ import { join } from 'node:path';
 import { demoSnapshot } from '../batch/demo-kg.js';
 import { describeOptions } from '../../src/pipeline/options.js';
 
-// Run `npm run build` first: bin/filmkw imports dist/.
+import { filmkw } from './in-process.js';
+
+// `filmkw tag` in this process (./in-process.ts); test/cli/main.test.ts runs bin/filmkw itself.
 const root = fileURLToPath(new URL('../../', import.meta.url));
-const run = (args: string[], input?: string) => spawnSync(process.execPath, ['bin/filmkw', ...args], { cwd: root, encoding: 'utf8', input, maxBuffer: 1 << 26 });
+const run = (args: string[], input?: string) => filmkw(args, { input });
 const tmp = () => mkdtempSync(join(tmpdir(), 'filmkw-tagcli-'));
 const samples = join(root, 'datasets', 'samples', 'reviews.jsonl');
 const golden = (name: string) => join(root, 'test', 'fixtures', 'io', name);
 const noStack = (s: string) => assert.doesNotMatch(s, /\n\s+at /u, 'no stack trace');
 
-test('tag --help lists every option with its default', () => {
-  const r = run(['tag', '--help']);
+test('tag --help lists every option with its default', async () => {
+  const r = await run(['tag', '--help']);
   assert.equal(r.status, 0, r.stderr);
   for (const o of ['--format', '--text-field', '--id-field', '--kg', '--neo4j', '--preset', '--set', '--backend', '--top', '--explain', '--out', '--workers', '--resume', '--max-record-bytes', '--fail-on-error']) {
     assert.match(r.stdout, new RegExp(`\\n\\s+${o}[ <]`, 'u'), o);
@@ -62,7 +63,7 @@ test('tag: user mistakes give a clear message and a documented exit code, never 
     [['tag', samples, '--kg', kg, '--out', join(d, 'no', 'such', 'dir.jsonl')], 7, /cannot write .*dir\.jsonl/u],
   ];
   for (const [args, code, re] of cases) {
-    const r = run(args, '');
+    const r = await run(args, '');
     assert.equal(r.status, code, `${args.join(' ')}: ${r.stderr}`);
     assert.match(r.stderr, re, args.join(' '));
     noStack(r.stderr);
@@ -72,7 +73,7 @@ test('tag: user mistakes give a clear message and a documented exit code, never 
 
 test('tag golden output: error records, array texts, empty and odd texts (parity preset, demo KG)', async () => {
   const kg = await demoSnapshot();
-  const r = run(['tag', golden('tag-golden.jsonl'), '--id-field', 'id', '--kg', kg, '--preset', 'cppjieba-textrank', '--top', '4']);
+  const r = await run(['tag', golden('tag-golden.jsonl'), '--id-field', 'id', '--kg', kg, '--preset', 'cppjieba-textrank', '--top', '4']);
   assert.equal(r.status, 0, r.stderr);
   if (process.env.UPDATE_GOLDEN === '1') writeFileSync(golden('tag-golden.out.jsonl'), r.stdout);
   assert.equal(r.stdout, readFileSync(golden('tag-golden.out.jsonl'), 'utf8'));
@@ -88,7 +89,7 @@ test('tag golden output: error records, array texts, empty and odd texts (parity
   );
   assert.match(r.stderr, /^tag: 10 records \(7 tagged, 3 error records\), /mu);
   // Exit code 1 only with --fail-on-error.
-  const f = run(['tag', golden('tag-golden.jsonl'), '--id-field', 'id', '--kg', kg, '--fail-on-error']);
+  const f = await run(['tag', golden('tag-golden.jsonl'), '--id-field', 'id', '--kg', kg, '--fail-on-error']);
   assert.equal(f.status, 1, f.stderr);
 });
 
@@ -96,8 +97,8 @@ test('tag: --workers 2 gives the same bytes as --workers 1; a document alone equ
   const kg = await demoSnapshot();
   const d = tmp();
   const args = ['tag', samples, '--id-field', 'id', '--kg', kg, '--explain'];
-  const one = run([...args, '--out', join(d, 'w1.jsonl')]);
-  const two = run([...args, '--out', join(d, 'w2.jsonl'), '--workers', '2']);
+  const one = await run([...args, '--out', join(d, 'w1.jsonl')]);
+  const two = await run([...args, '--out', join(d, 'w2.jsonl'), '--workers', '2']);
   assert.equal(one.status, 0, one.stderr);
   assert.equal(two.status, 0, two.stderr);
   assert.match(two.stderr, /2 workers/u);
@@ -113,7 +114,7 @@ test('tag: --workers 2 gives the same bytes as --workers 1; a document alone equ
   // Each sample alone, through stdin.
   const input = readFileSync(samples, 'utf8').trimEnd().split('\n');
   for (const i of [0, 5, 11]) {
-    const alone = run(['tag', '-', '--format', 'jsonl', '--id-field', 'id', '--kg', kg, '--explain'], `${input[i]}\n`);
+    const alone = await run(['tag', '-', '--format', 'jsonl', '--id-field', 'id', '--kg', kg, '--explain'], `${input[i]}\n`);
     assert.equal(alone.status, 0, alone.stderr);
     assert.equal(alone.stdout, `${lines[i]}\n`, `sample ${i + 1} alone`);
   }
@@ -121,33 +122,33 @@ test('tag: --workers 2 gives the same bytes as --workers 1; a document alone equ
 
 test('tag: the same texts as jsonl, csv and txt give the same keywords', async () => {
   const kg = await demoSnapshot();
-  const kw = (args: string[]) => {
-    const r = run(['tag', ...args, '--kg', kg, '--preset', 'textrank']);
+  const kw = async (args: string[]) => {
+    const r = await run(['tag', ...args, '--kg', kg, '--preset', 'textrank']);
     assert.equal(r.status, 0, r.stderr);
     return r.stdout.trimEnd().split('\n').map((l) => JSON.stringify((JSON.parse(l) as { keywords: unknown }).keywords));
   };
-  const jsonl = kw([samples]);
+  const jsonl = await kw([samples]);
   assert.equal(jsonl.length, 12);
-  assert.deepEqual(kw([join(root, 'datasets', 'samples', 'reviews.csv'), '--id-field', 'id']), jsonl);
-  assert.deepEqual(kw([join(root, 'datasets', 'samples', 'reviews.txt')]), jsonl);
+  assert.deepEqual(await kw([join(root, 'datasets', 'samples', 'reviews.csv'), '--id-field', 'id']), jsonl);
+  assert.deepEqual(await kw([join(root, 'datasets', 'samples', 'reviews.txt')]), jsonl);
 });
 
 test('tag --out writes no progress file once finished; --resume then refuses to overwrite', async () => {
   const kg = await demoSnapshot();
   const d = tmp();
   const out = join(d, 'o.jsonl');
-  const r = run(['tag', samples, '--kg', kg, '--out', out]);
+  const r = await run(['tag', samples, '--kg', kg, '--out', out]);
   assert.equal(r.status, 0, r.stderr);
   assert.ok(!existsSync(`${out}.progress.json`));
   assert.equal(r.stdout, '');
-  const again = run(['tag', samples, '--kg', kg, '--out', out, '--resume']);
+  const again = await run(['tag', samples, '--kg', kg, '--out', out, '--resume']);
   assert.equal(again.status, 2);
   assert.match(again.stderr, /no .*o\.jsonl\.progress\.json \(the run finished/u);
 });
 
-test('tag with a format-1 snapshot: tags, and says once on stderr that the file loads slowly and how to rewrite it', () => {
+test('tag with a format-1 snapshot: tags, and says once on stderr that the file loads slowly and how to rewrite it', async () => {
   const old = join(root, 'test', 'fixtures', 'kg', 'small-format1.fkg');
-  const r = run(['tag', '-', '--format', 'jsonl', '--id-field', 'id', '--kg', old, '--preset', 'textrank+w+g+r'], '{"id":"a","text":"《霸王别姬》是陈凯歌导演的电影，张国荣主演。"}\n');
+  const r = await run(['tag', '-', '--format', 'jsonl', '--id-field', 'id', '--kg', old, '--preset', 'textrank+w+g+r'], '{"id":"a","text":"《霸王别姬》是陈凯歌导演的电影，张国荣主演。"}\n');
   assert.equal(r.status, 0, r.stderr);
   assert.equal(r.stdout.trim().split('\n').length, 1);
   assert.match(JSON.parse(r.stdout).keywords.map((k: { word: string }) => k.word).join(' '), /\S/u);
@@ -157,35 +158,13 @@ test('tag with a format-1 snapshot: tags, and says once on stderr that the file 
   noStack(r.stderr);
 });
 
-const haveLoader = existsSync(join(root, 'dist', 'kg', 'load.js')) && existsSync(join(root, 'kg', 'demo'));
-test('tag without --kg uses the bundled demo KG', { skip: !haveLoader && 'needs the KG loader (src/kg/load.ts, built)' }, async () => {
+test('tag without --kg uses the bundled demo KG', async () => {
   const kg = await demoSnapshot();
-  const a = run(['tag', samples, '--id-field', 'id']);
-  const b = run(['tag', samples, '--id-field', 'id', '--kg', kg]);
+  const a = await run(['tag', samples, '--id-field', 'id']);
+  const b = await run(['tag', samples, '--id-field', 'id', '--kg', kg]);
   assert.equal(a.status, 0, a.stderr);
   assert.match(a.stderr, /KG demo \(bundled\)/u);
   assert.equal(a.stdout, b.stdout);
-});
-
-// Issue 3 "done when" on the real reviews (with the demo KG here, so it runs wherever the data is).
-const douban = join(root, '..', 'shared', 'data', 'texts', 'douban-reviews-bainiaochaofeng', 'douban_reviews.json');
-test('real data: douban_reviews.json gives 302 records, 5 error records, identical on two runs and with 2 workers', { skip: !existsSync(douban) && 'needs ../shared/data/texts/douban-reviews-bainiaochaofeng' }, async () => {
-  const kg = await demoSnapshot();
-  const d = tmp();
-  const args = ['tag', douban, '--format', 'jsonl', '--text-field', 'review_full', '--id-field', 'review_link', '--kg', kg];
-  const r1 = run([...args, '--out', join(d, 'a.jsonl')]);
-  const r2 = run([...args, '--out', join(d, 'b.jsonl'), '--workers', '2']);
-  assert.equal(r1.status, 0, r1.stderr);
-  assert.equal(r2.status, 0, r2.stderr);
-  const a = readFileSync(join(d, 'a.jsonl'), 'utf8');
-  assert.equal(readFileSync(join(d, 'b.jsonl'), 'utf8'), a);
-  const lines = a.trimEnd().split('\n').map((l) => JSON.parse(l) as { id: string | null; line?: number; error?: string; keywords?: unknown[] });
-  assert.equal(lines.length, 302);
-  const errors = lines.filter((l) => l.error !== undefined);
-  assert.deepEqual(errors.map((e) => e.line), [21, 107, 303, 447, 513]);
-  for (const e of errors) assert.match(e.error!, /^invalid JSON: /u);
-  assert.ok(lines.every((l) => l.error !== undefined || (typeof l.id === 'string' && l.id.startsWith('https://movie.douban.com/review/') && l.keywords!.length > 0)));
-  assert.match(r1.stderr, /302 records \(297 tagged, 5 error records\)/u);
 });
 
 test('tag --preset filmkw-rerank --explain (real CLI): per keyword the re-ranker\'s logit = bias + Σ feature contributions, score = σ(logit), same bytes with 2 workers and on a re-run', async () => {
@@ -193,9 +172,9 @@ test('tag --preset filmkw-rerank --explain (real CLI): per keyword the re-ranker
   const kg = await demoSnapshot();
   const d = tmp();
   const args = ['tag', samples, '--id-field', 'id', '--kg', kg, '--preset', 'filmkw-rerank', '--explain'];
-  const one = run([...args, '--out', join(d, 'a.jsonl')]);
-  const again = run([...args, '--out', join(d, 'b.jsonl')]);
-  const two = run([...args, '--out', join(d, 'c.jsonl'), '--workers', '2']);
+  const one = await run([...args, '--out', join(d, 'a.jsonl')]);
+  const again = await run([...args, '--out', join(d, 'b.jsonl')]);
+  const two = await run([...args, '--out', join(d, 'c.jsonl'), '--workers', '2']);
   for (const r of [one, again, two]) assert.equal(r.status, 0, r.stderr);
   const bytes = readFileSync(join(d, 'a.jsonl'), 'utf8');
   assert.equal(readFileSync(join(d, 'b.jsonl'), 'utf8'), bytes);

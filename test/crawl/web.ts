@@ -4,9 +4,11 @@
  * (src/crawl/topic.ts), so they are relevant without any KG; off-topic pages use none of it.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startReplay, type ReplayServer } from '../../src/crawl/replay.js';
+import { startReplay, type ReplayOptions, type ReplayServer } from '../../src/crawl/replay.js';
 import { resolveCrawlOptions, type CrawlOptions } from '../../src/crawl/options.js';
 import type { CrawlResources } from '../../src/crawl/crawler.js';
 
@@ -43,10 +45,51 @@ export function writeWeb(pages: readonly WebPage[]): { dir: string; manifest: st
   return { dir, manifest: join(dir, 'manifest.tsv') };
 }
 
-export async function serveWeb(pages: readonly WebPage[]): Promise<ReplayServer & { dir: string }> {
+/**
+ * Serves `pages` with the replay server. With `front`, the crawler talks to a server the test controls in
+ * front of it, which never closes an idle keep-alive connection and forwards each request on a connection
+ * of its own: a crawler process that pauses longer than the replay server's keep-alive timeout (a DTFL
+ * update on a loaded machine) would otherwise send its next request on a socket the server is closing and
+ * get a connection reset, and a test comparing two crawls of the same web needs every fetch to succeed.
+ */
+export async function serveWeb(pages: readonly WebPage[], opts: { front?: boolean; replay?: ReplayOptions } = {}): Promise<ReplayServer & { dir: string }> {
   const { dir, manifest } = writeWeb(pages);
-  const s = await startReplay([manifest]);
-  return Object.assign(s, { dir, close: s.close });
+  const s = await startReplay([manifest], opts.replay);
+  if (!opts.front) return Object.assign(s, { dir, close: s.close });
+  const f = await frontServer(s.port);
+  const closeReplay = s.close;
+  return Object.assign(s, { dir, port: f.port, url: f.url, close: async () => (await f.close(), await closeReplay()) });
+}
+
+/** A forwarding HTTP server on 127.0.0.1 without idle timeout (see {@link serveWeb}). */
+async function frontServer(targetPort: number): Promise<{ port: number; url: string; close: () => Promise<void> }> {
+  const server = createServer((req, res) => {
+    const headers = { ...req.headers };
+    delete headers.connection;
+    delete headers['keep-alive'];
+    const up = request({ host: '127.0.0.1', port: targetPort, method: req.method, path: req.url, headers, agent: false }, (r) => {
+      res.writeHead(r.statusCode ?? 502, r.headers);
+      r.pipe(res);
+    });
+    up.on('error', () => {
+      if (!res.headersSent) res.writeHead(502);
+      res.end();
+    });
+    req.pipe(up);
+  });
+  server.keepAliveTimeout = 0; // idle connections stay open until the client closes them
+  server.requestTimeout = 0;
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  const { port } = server.address() as AddressInfo;
+  return {
+    port,
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
 }
 
 /** Resources without KG: the hand lists only; IDF off; DTFL keywords = the longest Han words of the text. */

@@ -2,32 +2,21 @@
  * src/html/rawtext.ts: the script/style pre-scan before parsing. The cut page must parse to the same
  * tree and head as the whole page: edge cases of the end rules, truncated pages, upper-case tags,
  * attributes holding '>', comments that look nested, pages that fool the scan (they must fall back);
- * htmlparser2's own end rule against ours on generated script text; generated tag soup; and every real
- * page in ../shared/data/html (skipped without it): same tree, head and extraction (text, title,
- * author, date, warnings), no fallback.
+ * htmlparser2's own end rule against ours on generated script text; generated tag soup; the real Douban
+ * review pages. Every real page of ../shared/data/html: test/integration/html/rawtext-real-pages.test.ts.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Parser } from 'htmlparser2';
 import { commentEnd, CUT_PROBE, cutRawText, rawTextEnd, startTagEnd } from '../../src/html/rawtext.js';
-import { parseTree, type TNode } from '../../src/html/tree.js';
+import { parseTree } from '../../src/html/tree.js';
 import { decodeHtml } from '../../src/html/decode.js';
-import { mainTextOfBytes } from '../../src/html/maintext.js';
 import { mulberry32 } from '../../src/util/random.js';
+import { same } from './same-parse.js';
 
-const ser = (n: TNode): unknown => (n.type === 'text' ? [n.value, n.text, n.link] : [n.tag, n.attrs, n.text, n.link, n.anchors, n.children.map(ser)]);
-/** Parses with the cut (whatever share of the page it holds) and without; asserts the same tree and head; returns the cut info. */
-function same(html: string, msg = html.slice(0, 200)) {
-  const a = parseTree(html, { cutMinShare: 0 });
-  const b = parseTree(html, { cutRawText: false });
-  assert.deepEqual(ser(a.root), ser(b.root), msg);
-  assert.deepEqual(a.head, b.head, msg);
-  assert.equal(b.cut.cuts, 0);
-  return a.cut;
-}
 const cutText = (html: string): string => cutRawText(html).parts.join('');
 
 test('end rule: </script followed by white space, / or > in any case; not </scriptx, not </ script', () => {
@@ -163,49 +152,6 @@ test('generated tag soup: the cut parse equals the uncut parse', () => {
 });
 
 const HTML_DIR = join(process.env.FILMKW_DATA ?? join(fileURLToPath(new URL('../../', import.meta.url)), '..', 'shared', 'data'), 'html');
-const realPages = (): string[] => {
-  const out: string[] = [];
-  const walk = (d: string): void => {
-    for (const f of readdirSync(d).sort()) {
-      const p = join(d, f);
-      if (statSync(p).isDirectory()) walk(p);
-      else if (/\.html?$/i.test(f) || (!f.includes('.') && !f.startsWith('LICENSE'))) out.push(p);
-    }
-  };
-  walk(HTML_DIR);
-  return out;
-};
-
-test('real pages: same tree, head and extraction with and without the cut (by default and on every page); no fallback', { skip: !existsSync(HTML_DIR) && 'needs ../shared/data/html' }, () => {
-  const pages = realPages();
-  assert.ok(pages.length >= 190, `${pages.length} pages`);
-  let cutPages = 0;
-  let sharePages = 0;
-  for (const p of pages) {
-    const bytes = readFileSync(p);
-    const run = (cutRawText: boolean): unknown => {
-      try {
-        const r = mainTextOfBytes(bytes, { path: p, cutRawText });
-        return { text: r.text, title: r.title, author: r.author, date: r.date, warnings: r.warnings, encoding: r.encoding, meta: r.meta };
-      } catch (e) {
-        return { error: (e as Error).message };
-      }
-    };
-    assert.deepEqual(run(true), run(false), p);
-    let html: string;
-    try {
-      html = decodeHtml(bytes, { path: p }).html;
-    } catch {
-      continue; // bad pages: the error record above is the same
-    }
-    const c = same(html, p); // cut whatever the share
-    assert.equal(c.fallback, false, `${p}: fell back to the uncut parse`);
-    if (c.cuts) cutPages++;
-    if (parseTree(html).cut.cuts) sharePages++;
-  }
-  assert.ok(cutPages >= 150, `${cutPages} pages cut`);
-  assert.ok(sharePages >= 20 && sharePages < cutPages, `${sharePages} pages cut by default (script/style ≥ half the page)`);
-});
 
 test('real Douban review pages: ≥ 98 % of the page is cut', { skip: !existsSync(join(HTML_DIR, 'YPdeHQQ+python')) && 'needs ../shared/data/html' }, () => {
   for (const f of ['douban.html', '豆瓣电影影评.html']) {

@@ -28,7 +28,9 @@ import {
 import { FakeBolt, type FakeBoltOptions } from '../fixtures/neo4j/fake-bolt.js';
 import { demoKg } from '../fixtures/neo4j/demo-kg.js';
 
-const TUNING: Partial<Neo4jTuning> = { connectionTimeoutMs: 1000, connectionAcquisitionTimeoutMs: 2000, maxTransactionRetryTimeMs: 1500 };
+// Deadlines no loaded machine reaches (no test here waits for one to fire); a short retry time, so that
+// the server-gone case gives up soon after the driver's first retries.
+const TUNING: Partial<Neo4jTuning> = { connectionTimeoutMs: 60_000, connectionAcquisitionTimeoutMs: 60_000, maxTransactionRetryTimeMs: 1500 };
 const DEMO = demoKg();
 const DEMO_STORE = KgStore.fromData(DEMO);
 
@@ -162,12 +164,11 @@ test('a dropped connection mid-transaction is retried on a new connection', asyn
   );
 });
 
-test('server gone mid-import: NEO4J_FAILED after the retry time, and the re-run converges to the same graph', async () => {
+test('server gone mid-import: NEO4J_FAILED after the driver tried again, and the re-run converges to the same graph', async () => {
   let die = true;
   const fb = await new FakeBolt({ user: 'neo4j', password: 'pw', beforeRun: (r) => (die && r.index === 8 ? 'die' : undefined) }).start();
   const cfg = { uri: fb.uri, user: 'neo4j', password: 'pw' };
   try {
-    const t0 = Date.now();
     await assert.rejects(writeKgToNeo4j(DEMO, cfg, { batchSize: 60, tuning: TUNING }), (e: unknown) => {
       assert.ok(e instanceof FilmkwError);
       assert.equal(e.code, 'NEO4J_FAILED', e.message);
@@ -176,8 +177,8 @@ test('server gone mid-import: NEO4J_FAILED after the retry time, and the re-run 
       assert.ok(!e.message.includes('\n'));
       return true;
     });
-    const ms = Date.now() - t0;
-    assert.ok(ms >= 1000 && ms < 8000, `failed after ${ms} ms`);
+    // the driver tried again on new connections (reset on arrival: the server is gone) before it gave up
+    assert.ok(fb.rejected >= 1, `retried on ${fb.rejected} new connection(s)`);
     const partial = fb.graph.entityIds().length;
     assert.ok(partial > 0 && partial < DEMO_STORE.entityCount, `partial graph: ${partial}`);
 
@@ -196,15 +197,15 @@ test('server gone mid-import: NEO4J_FAILED after the retry time, and the re-run 
 test('a non-retryable server error fails at once with NEO4J_FAILED naming the code', async () => {
   await withFake(
     { beforeRun: (r) => (r.query === relationMergeQuery('WROTE') ? { code: 'Neo.ClientError.Schema.ConstraintValidationFailed', message: 'Node(1) already exists with label `Entity`' } : undefined) },
-    async (_fb, cfg) => {
-      const t0 = Date.now();
+    async (fb, cfg) => {
       await assert.rejects(writeKgToNeo4j(DEMO, cfg, { tuning: TUNING }), (e: unknown) => {
         assert.ok(e instanceof FilmkwError);
         assert.equal(e.code, 'NEO4J_FAILED');
         assert.match(e.message, /^neo4j: the import at bolt:\/\/127\.0\.0\.1:\d+ failed: Node\(1\) already exists with label `Entity` \[Neo\.ClientError\.Schema\.ConstraintValidationFailed\]; the import can be re-run/);
         return true;
       });
-      assert.ok(Date.now() - t0 < 1000);
+      // at once: the failing statement was sent once, never retried (a retry runs the transaction again)
+      assert.equal(fb.queries.filter((q) => q === relationMergeQuery('WROTE')).length, 1, 'sent once');
     },
   );
 });

@@ -17,6 +17,7 @@ import { clearKgInNeo4j, neo4jConfigFromEnv } from '../../src/kg/neo4j.js';
 import { cli, neo4jSkip, ROOT, serverEnv } from '../fixtures/neo4j/server.js';
 import { corpus, countJobs, localTag, Proc, startWorker } from '../queue/cli.js';
 import { PrivateRedis, redisSkipReason } from '../queue/redis.js';
+import { until } from '../helpers/wait.js';
 
 const SKIP = neo4jSkip() || redisSkipReason(true) || (!existsSync(join(ROOT, 'dist', 'cli', 'main.js')) ? 'needs `npm run build` (dist/)' : false);
 
@@ -38,7 +39,6 @@ after(async () => {
   await clearKgInNeo4j(neo4jConfigFromEnv());
 });
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const tagArgs = (input: string, url: string, out: string) => ['tag', input, '--id-field', 'id', '--neo4j', '--queue', url, '--chunk-docs', '8', '--out', out];
 
 test('tag --neo4j --queue: a worker loads the KG from the same Neo4j; the output equals a local --kg snapshot run', { skip: SKIP }, async () => {
@@ -71,10 +71,10 @@ test('the KG in Neo4j changed after the run was submitted: the worker refuses th
   const tag = new Proc(tagArgs(input, url, out));
   let w: Proc | null = null;
   try {
-    for (let i = 0; (await countJobs(url, 'wait')) === 0; i++) {
-      if (tag.child.exitCode !== null || i > 1200) assert.fail(`no chunk was queued: ${tag.stderr}`);
-      await sleep(50);
-    }
+    await until('a chunk queued', async () => {
+      if (tag.child.exitCode !== null) assert.fail(`no chunk was queued: ${tag.stderr}`);
+      return (await countJobs(url, 'wait')) > 0;
+    });
     // someone imports one more film into the same Neo4j
     const more = join(dir, 'more');
     cpSync(join(ROOT, 'kg', 'demo'), more, { recursive: true });

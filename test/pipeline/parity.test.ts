@@ -5,31 +5,12 @@
  *
  * cppjieba keeps pure-number tokens ("80", "2014") and tests stop words case-sensitively ("Again" is
  * not "again"): the preset sets `candidates.numbers: 'keep'` and `candidates.stopwordCase: 'sensitive'`
- * for that, so every review is compared (none skipped).
+ * for that, so every review is compared (none skipped). The 297 Douban reviews of the shared data:
+ * test/integration/pipeline/parity-reviews.test.ts.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
-import nodejieba from 'nodejieba';
-import { createExtractor } from '../../src/pipeline/extract.js';
-
-const REVIEWS = new URL('../../../shared/data/texts/douban-reviews-bainiaochaofeng/douban_reviews.json', import.meta.url);
-
-function compare(texts: string[]) {
-  const ours = createExtractor({ preset: 'cppjieba-textrank', backend: 'nodejieba' });
-  let words = 0;
-  const skipped = 0;
-  for (const text of texts) {
-    const mine = new Map(ours.extract(text, { topK: 100000 }).filter((k) => k.score > 0).map((k) => [k.word, k.score]));
-    const theirs = new Map(
-      (nodejieba.textRankExtract(text, 100000) as { word: string; weight: number }[]).filter((k) => k.word !== '' && k.weight > 0).map((k) => [k.word, k.weight]),
-    );
-    assert.deepEqual([...mine.keys()].sort(), [...theirs.keys()].sort(), text.slice(0, 40));
-    for (const [w, s] of theirs) assert.ok(Math.abs(mine.get(w)! - s) < 1e-9, `${w}: ${mine.get(w)} vs ${s} in ${text.slice(0, 40)}`);
-    words += theirs.size;
-  }
-  return { words, skipped, compared: texts.length - skipped };
-}
+import { compare } from './parity-compare.js';
 
 test('cppjieba-textrank = nodejieba.textRankExtract (short texts)', () => {
   const { words: n } = compare([
@@ -42,19 +23,3 @@ test('cppjieba-textrank = nodejieba.textRankExtract (short texts)', () => {
   assert.ok(n > 10);
 });
 
-test('cppjieba-textrank = nodejieba.textRankExtract on the 297 Douban reviews', { skip: !existsSync(REVIEWS) && 'needs ../shared/data/texts/douban-reviews-bainiaochaofeng' }, () => {
-  const texts: string[] = [];
-  for (const line of readFileSync(REVIEWS, 'utf8').split('\n')) {
-    if (!line.trim()) continue;
-    try {
-      const o = JSON.parse(line) as { review_full: string | string[] };
-      texts.push(Array.isArray(o.review_full) ? o.review_full.join('') : o.review_full);
-    } catch {
-      // the 5 invalid lines of the file
-    }
-  }
-  assert.equal(texts.length, 297);
-  const { compared, words } = compare(texts);
-  assert.equal(compared, 297, 'every review compared');
-  assert.ok(words > 10_000, `${words} weights compared`);
-});

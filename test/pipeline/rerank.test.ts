@@ -1,13 +1,11 @@
 /**
- * The learned re-ranker (src/pipeline/rerank.ts, rerank-model.ts), its compound candidates
- * (phrases.ts findCompounds) and its training command (scripts/train-rerank.mjs).
+ * The learned re-ranker (src/pipeline/rerank.ts, rerank-model.ts) and its compound candidates (phrases.ts
+ * findCompounds). Its training command (scripts/train-rerank.mjs): test/integration/eval/train-rerank-cli.test.ts.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { findCompounds, foldNameDots } from '../../src/pipeline/phrases.js';
@@ -244,44 +242,6 @@ test('rerank.enabled without the phrase stage (filmkw-rerank with phrases off, t
     // every keyword is one of the preset's own words without the re-ranker
     const plain = new Set(createExtractor({ preset, kg, overrides: { ...overrides, 'rerank.enabled': false } }).extract(text, { topK: 100 }).map((k) => k.word));
     assert.deepEqual(kws.filter((k) => !plain.has(k.word)), [], preset);
-  }
-});
-
-test('npm run train:rerank (scripts/train-rerank.mjs): writes a model with the training file hash, byte-identical on a re-run, refuses to overwrite', () => {
-  const root = fileURLToPath(new URL('../../', import.meta.url));
-  const script = join(root, 'scripts', 'train-rerank.mjs');
-  const gold = join(root, 'test', 'fixtures', 'eval', 'tiny.jsonl');
-  const dir = mkdtempSync(join(tmpdir(), 'filmkw-rerank-'));
-  try {
-    const out = join(dir, 'model.json');
-    const run = (...extra: string[]) => spawnSync(process.execPath, [script, '--gold', gold, '--kg', join(root, 'kg', 'demo'), '--out', out, ...extra], { encoding: 'utf8' });
-    const first = run();
-    assert.equal(first.status, 0, first.stderr);
-    const bytes = readFileSync(out, 'utf8');
-    const model = parseRerankModel(JSON.parse(bytes), out);
-    assert.equal(model.training?.sha256, createHash('sha256').update(readFileSync(gold)).digest('hex'));
-    assert.equal(model.training?.documents, 2);
-    const again = run();
-    assert.equal(again.status, 2);
-    assert.match(again.stderr, /^filmkw: train-rerank: .*model\.json exists; pass --force/m);
-    const forced = run('--force');
-    assert.equal(forced.status, 0, forced.stderr);
-    assert.equal(readFileSync(out, 'utf8'), bytes);
-    // --check retrains and compares without writing: 0 when identical, 1 when the file differs
-    const same = run('--check');
-    assert.equal(same.status, 0, same.stderr);
-    assert.match(same.stderr, /is byte-identical to the trained model/);
-    writeFileSync(out, bytes.replace('"documents":2', '"documents":3'));
-    const differs = run('--check');
-    assert.equal(differs.status, 1, differs.stderr);
-    assert.match(differs.stderr, /differs from the trained model/);
-    assert.equal(readFileSync(out, 'utf8'), bytes.replace('"documents":2', '"documents":3'));
-    writeFileSync(join(dir, 'x'), '');
-    const missing = spawnSync(process.execPath, [script, '--gold', join(dir, 'nope.jsonl'), '--out', join(dir, 'm2.json')], { encoding: 'utf8' });
-    assert.equal(missing.status, 3, 'a missing input file is an input error (README "Exit codes")');
-    assert.match(missing.stderr, /nope\.jsonl: no such file/);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
   }
 });
 

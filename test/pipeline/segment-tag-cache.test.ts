@@ -3,22 +3,18 @@
  * against the native tag of the same dictionary configuration (node-rs `Jieba.tag(text, true)`,
  * nodejieba `tag(text)`): words and tags must be identical, token by token, on fixtures, through every
  * path of the cache (hit, new words on their own, their blocks, whole text), with a tiny cache that
- * evicts all the time, and on every text of the shared corpora when ../shared/data is present.
+ * evicts all the time. Every text of the shared corpora: test/integration/pipeline/tag-cache-corpora.test.ts.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { createNodeRsTagger } from '../../src/pipeline/segmenters/node-rs.js';
 import { createNodejiebaTagger } from '../../src/pipeline/segmenters/nodejieba.js';
-import { TAG_CACHE_MAX, type TagCacheOptions, type TagCacheStats } from '../../src/pipeline/segmenters/tag-cache.js';
-import type { TaggedWords } from '../../src/pipeline/segmenters/common.js';
-import { prepareUserDict } from '../../src/lexicon/user-dict.js';
+import { TAG_CACHE_MAX } from '../../src/pipeline/segmenters/tag-cache.js';
 import { createSegmenter } from '../../src/pipeline/segment.js';
-import { readReviews, readSynopses, REVIEWS, SYNOPSES } from '../../bench/tag.js';
+import { assertSame, BACKENDS, diff, tagger, USER_LINES, userDictText } from './tag-cache-check.js';
 
-const USER_LINES = ['肖申克的救赎 1 nz', '易烊千玺 1 nr', '长津湖 9 nz', '伍万里 1 nr', '吴京 1 nr', '迪卡普里奥 1 nr', '焦三爷 1 nr'];
-const userDictText = (): string => prepareUserDict({ userDictLines: USER_LINES })!.holdableText;
 
 const fixture = (rel: string) => fileURLToPath(new URL(`../fixtures/${rel}`, import.meta.url));
 
@@ -49,47 +45,6 @@ function fixtureTexts(): string[] {
   return out;
 }
 
-/** A backend's cached tagger and its native tag (same dictionary configuration). */
-interface Tagger {
-  tag(text: string): TaggedWords;
-  native(text: string): { word: string; tag: string }[];
-  cacheStats(): TagCacheStats;
-}
-
-const BACKENDS = ['node-rs', 'nodejieba'] as const;
-
-function tagger(backend: (typeof BACKENDS)[number], userDict: string, opts: TagCacheOptions = {}): Tagger {
-  if (backend === 'node-rs') {
-    const t = createNodeRsTagger(userDict, opts);
-    return { tag: t.tag, cacheStats: t.cacheStats, native: (text) => t.jieba.tag(text, true) };
-  }
-  const t = createNodejiebaTagger(userDict, opts);
-  return { tag: t.tag, cacheStats: t.cacheStats, native: (text) => t.native().tag(text) };
-}
-
-/** First difference between the tagger and native `tag`, or null. */
-function diff(t: Tagger, text: string): string | null {
-  const got = t.tag(text);
-  const want = t.native(text);
-  const n = Math.max(got.words.length, want.length);
-  for (let i = 0; i < n; i++) {
-    const w = want[i];
-    if (!w || got.words[i] !== w.word || got.tags[i] !== w.tag) {
-      return `token ${i} of ${JSON.stringify(text.slice(0, 30))}…: got ${JSON.stringify([got.words[i], got.tags[i]])}, native ${JSON.stringify(w && [w.word, w.tag])}`;
-    }
-  }
-  return null;
-}
-
-function assertSame(t: Tagger, texts: readonly string[]): void {
-  let bad = 0;
-  const first: string[] = [];
-  for (const text of texts) {
-    const d = diff(t, text);
-    if (d !== null && bad++ < 3) first.push(d);
-  }
-  assert.equal(bad, 0, `${bad} of ${texts.length} texts differ from native tag: ${first.join('; ')}`);
-}
 
 for (const backend of BACKENDS) {
   for (const lexicon of [false, true]) {
@@ -172,34 +127,4 @@ test('Segmenter (node-rs): a cold and a warm segmenter give identical tokens, wi
   for (const text of [...texts].reverse()) assert.deepEqual(warm.tag(text), cold.tag(text), JSON.stringify(text.slice(0, 30)));
 });
 
-const shared = (rel: string) => fileURLToPath(new URL(`../../../shared/data/${rel}`, import.meta.url));
-const FILM_DEV = shared('annotated/film-dev.jsonl');
-const FILM_TRAIN = shared('annotated/film-train.jsonl');
-const haveData = [FILM_DEV, FILM_TRAIN, REVIEWS, SYNOPSES].every((p) => existsSync(p));
 
-test(
-  'tag cache (both backends): identical to native tag on every text of film-dev, film-train, the Douban reviews and the synopses',
-  { skip: haveData ? false : 'needs ../shared/data (annotated/film-*.jsonl, the review and synopsis corpora of bench/tag.ts)' },
-  () => {
-    const texts: string[] = [];
-    for (const file of [FILM_DEV, FILM_TRAIN]) {
-      for (const line of readFileSync(file, 'utf8').split('\n')) {
-        if (line.trim() === '') continue;
-        const o = JSON.parse(line) as { text: string; title?: string };
-        texts.push(o.text);
-        if (o.title) texts.push(o.title);
-      }
-    }
-    const annotated = texts.length;
-    texts.push(...readReviews().texts, ...readSynopses().texts);
-    assert.ok(annotated >= 400 && texts.length > 2700, `corpus read: ${annotated} annotated texts and titles, ${texts.length} in all`);
-    for (const backend of BACKENDS) {
-      const base = tagger(backend, '');
-      assertSame(base, texts); // cold
-      assertSame(base, texts); // warm
-      const user = tagger(backend, userDictText());
-      assertSame(user, texts.slice(0, annotated));
-      assertSame(user, texts.slice(0, annotated));
-    }
-  },
-);

@@ -30,8 +30,8 @@ export class Proc {
     this.child.stdout!.setEncoding('utf8').on('data', (d: string) => (this.stdout += d));
     this.exited = new Promise((resolve) => this.child.once('exit', (code, signal) => resolve(code ?? (signal ? -1 : null))));
   }
-  /** Wait until stderr matches. */
-  async waitFor(re: RegExp, ms = 30_000): Promise<void> {
+  /** Wait until stderr matches (the deadline only turns a hang into a failure; a loaded machine is slow). */
+  async waitFor(re: RegExp, ms = 180_000): Promise<void> {
     const end = Date.now() + ms;
     while (!re.test(this.stderr)) {
       if (this.child.exitCode !== null) throw new Error(`process exited (${this.child.exitCode}) before ${re}: ${this.stderr}`);

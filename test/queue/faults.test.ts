@@ -15,6 +15,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { corpus, countJobs, localTag, Proc, startWorker, tmp } from './cli.js';
 import { PrivateRedis, redisSkipReason } from './redis.js';
+import { until } from '../helpers/wait.js';
 
 const skip = redisSkipReason(true);
 let redis: PrivateRedis;
@@ -23,14 +24,8 @@ before(async () => {
 });
 after(() => redis?.stop());
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-async function until(what: string, f: () => boolean | Promise<boolean>, ms = 60_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await f())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(20);
-  }
-}
+/** The submitter (`tag`) and the worker have both reported that Redis went away (and that they retry). */
+const sawRedisGo = (tag: Proc, w: Proc) => /Redis at redis:\/\/\S+: .*; retrying for up to \d+ s/u.test(tag.stderr) && /Redis: .*(ECONNRESET|ECONNREFUSED).* \(retrying\)/u.test(w.stderr);
 /** Records the checkpoint of `out` says are written. */
 const written = (out: string) => (existsSync(out) ? statSync(out).size : 0);
 const checkpointed = (out: string) => (existsSync(`${out}.progress.json`) ? (JSON.parse(readFileSync(`${out}.progress.json`, 'utf8')) as { records: number }).records : 0);
@@ -99,7 +94,7 @@ test('Redis killed and restarted empty mid-run: the lost chunks are enqueued aga
   try {
     await until('the first chunks written', () => written(out) > 0);
     await redis.down();
-    await sleep(1500);
+    await until('the submitter and the worker to see Redis go', () => sawRedisGo(tag, w));
     await redis.up();
     assert.equal(await tag.exited, 0, tag.stderr);
     assert.equal(readFileSync(out, 'utf8'), expected);
@@ -143,7 +138,7 @@ test('Redis with AOF persistence killed and restarted mid-run: the queue comes b
       const queued = (await countJobs(url, 'wait')) + (await countJobs(url, 'active'));
       assert.ok(queued > 0, 'chunks were in Redis when it was killed');
       await aof.down();
-      await sleep(1500);
+      await until('the submitter and the worker to see Redis go', () => sawRedisGo(tag, w));
       await aof.up();
       assert.ok((await countJobs(url, 'wait')) + (await countJobs(url, 'active')) + (await countJobs(url, 'completed')) > 0, 'the restarted Redis has the queue back');
       assert.equal(await tag.exited, 0, tag.stderr);

@@ -5,15 +5,16 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { demoSnapshot } from '../batch/demo-kg.js';
+import { filmkw } from '../cli/in-process.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
-const run = (args: string[], input?: string | Buffer) => spawnSync(process.execPath, ['bin/filmkw', ...args], { cwd: root, encoding: 'utf8', input, maxBuffer: 1 << 26 });
+const run = (args: string[], input?: string | Buffer) => filmkw(args, { input });
 const dir = mkdtempSync(join(tmpdir(), 'filmkw-clierr-'));
 const file = (name: string, data: string | Buffer) => {
   const p = join(dir, name);
@@ -37,7 +38,7 @@ test('bad input files: one output record per non-blank line, exit 0, no stack tr
     ['mixed.tsv', 'text\n電影\n"引号\nx\ty\n', [], 3],
   ];
   for (const [name, data, extra, expected] of cases) {
-    const r = run(['tag', file(name, data), '--kg', kg, '--preset', 'textrank', ...extra]);
+    const r = await run(['tag', file(name, data), '--kg', kg, '--preset', 'textrank', ...extra]);
     assert.equal(r.status, 0, `${name}: ${r.stderr}`);
     noStack(r.stderr);
     const recs = records(r.stdout);
@@ -45,20 +46,20 @@ test('bad input files: one output record per non-blank line, exit 0, no stack tr
     assert.match(r.stderr, new RegExp(`tag: ${expected} records`, 'u'), name);
     for (const x of recs) assert.ok(x.keywords !== undefined || (typeof x.error === 'string' && typeof x.line === 'number'), `${name}: ${JSON.stringify(x)}`);
   }
-  const bad = run(['tag', join(dir, 'bad-utf8.jsonl'), '--kg', kg]);
+  const bad = await run(['tag', join(dir, 'bad-utf8.jsonl'), '--kg', kg]);
   assert.match(bad.stderr, /1 with invalid UTF-8 \(replaced by U\+FFFD\)/u);
-  const csv = records(run(['tag', join(dir, 'bom-crlf.csv'), '--kg', kg, '--id-field', 'id']).stdout);
+  const csv = records((await run(['tag', join(dir, 'bom-crlf.csv'), '--kg', kg, '--id-field', 'id'])).stdout);
   assert.deepEqual(csv.map((x) => [x.id, x.line ?? null, x.error ?? null]), [['1', null, null], [null, 5, 'quote opened on line 5 is never closed; row skipped'], ['3', null, null]]);
 });
 
 test('environment mistakes: input is a directory (3), output is a directory (7), output closed early (7); clear one-line messages', async () => {
   const kg = await demoSnapshot();
-  const inDir = run(['tag', dir, '--format', 'jsonl', '--kg', kg]);
+  const inDir = await run(['tag', dir, '--format', 'jsonl', '--kg', kg]);
   assert.equal(inDir.status, 3);
   assert.match(inDir.stderr, /input is a directory/u);
   noStack(inDir.stderr);
   const src = file('some.txt', Array.from({ length: 3000 }, (_, i) => `第${i}条：《长津湖》里易烊千玺扮演伍万里。`).join('\n'));
-  const outDir = run(['tag', src, '--kg', kg, '--out', dir]);
+  const outDir = await run(['tag', src, '--kg', kg, '--out', dir]);
   assert.equal(outDir.status, 7, outDir.stderr);
   assert.match(outDir.stderr, /cannot write .*EISDIR/u);
   noStack(outDir.stderr);
@@ -75,12 +76,12 @@ test('environment mistakes: input is a directory (3), output is a directory (7),
 
 test('stdin: records from a pipe, and an empty pipe gives no records', async () => {
   const kg = await demoSnapshot();
-  const r = run(['tag', '-', '--format', 'txt', '--kg', kg, '--preset', 'textrank'], '《霸王别姬》\n\n程蝶衣\n');
+  const r = await run(['tag', '-', '--format', 'txt', '--kg', kg, '--preset', 'textrank'], '《霸王别姬》\n\n程蝶衣\n');
   assert.equal(r.status, 0, r.stderr);
   // stdin to stdout is the Unix filter (src/batch/pipe.ts): one line per input line, the blank one too
   assert.deepEqual(records(r.stdout).map((x) => x.id), [null, null, null]);
   assert.equal(r.stdout.split('\n')[1], '{"id":null,"keywords":[]}');
-  const e = run(['tag', '--format', 'jsonl', '--kg', kg], '');
+  const e = await run(['tag', '--format', 'jsonl', '--kg', kg], '');
   assert.equal(e.status, 0, e.stderr);
   assert.equal(e.stdout, '');
   assert.match(e.stderr, /tag: 0 records/u);

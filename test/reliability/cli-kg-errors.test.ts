@@ -6,18 +6,19 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { demoSnapshot } from '../batch/demo-kg.js';
+import { filmkw } from '../cli/in-process.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const built = existsSync(join(root, 'dist/cli/main.js'));
 const SKIP = !built && 'needs `npm run build` (dist/)';
-const run = (args: string[], input?: string) => spawnSync(process.execPath, ['bin/filmkw', ...args], { cwd: root, encoding: 'utf8', input });
+const run = (args: string[], input?: string) => filmkw(args, { input });
 const dir = mkdtempSync(join(tmpdir(), 'filmkw-clikg-'));
 const sha = (p: string) => createHash('sha256').update(readFileSync(p)).digest('hex');
 const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -48,10 +49,10 @@ test('a broken snapshot given to kg stats, tag and dict export: exit 3, one line
     writeFileSync(p, bytes);
     const prefix = new RegExp(`^filmkw: kg snapshot ${esc(p)}: ` + why.source.replace(/^\^/, ''));
     const runs = [
-      run(['kg', 'stats', '--kg', p]),
-      run(['tag', '--format', 'txt', '--kg', p], '《长津湖》\n'),
-      run(['tag', '--format', 'txt', '--kg', p, '--workers', '2'], '《长津湖》\n'),
-      run(['dict', 'export', '--kg', p, '--out', join(dir, `${name}.dict`)]),
+      await run(['kg', 'stats', '--kg', p]),
+      await run(['tag', '--format', 'txt', '--kg', p], '《长津湖》\n'),
+      await run(['tag', '--format', 'txt', '--kg', p, '--workers', '2'], '《长津湖》\n'),
+      await run(['dict', 'export', '--kg', p, '--out', join(dir, `${name}.dict`)]),
     ];
     for (const r of runs) {
       assert.equal(r.status, 3, `${name}: ${r.stderr}`);
@@ -62,23 +63,23 @@ test('a broken snapshot given to kg stats, tag and dict export: exit 3, one line
   }
 });
 
-test('kg import --out that cannot be written: exit 7 with the reason in words, after nothing else changed', { skip: SKIP }, () => {
+test('kg import --out that cannot be written: exit 7 with the reason in words, after nothing else changed', { skip: SKIP }, async () => {
   const noDir = join(dir, 'no', 'such', 'kg.fkg');
-  const a = run(['kg', 'import', '--out', noDir, 'csv:kg/demo']);
+  const a = await run(['kg', 'import', '--out', noDir, 'csv:kg/demo']);
   assert.equal(a.status, 7, a.stderr);
   oneLine(a.stderr, new RegExp(`^filmkw: kg snapshot ${esc(noDir)}: cannot write \\(the directory ${esc(join(dir, 'no', 'such'))} does not exist, ENOENT\\); nothing was changed at that path$`));
   const isDir = join(dir, 'adir');
   mkdirSync(isDir);
-  const b = run(['kg', 'import', '--out', isDir, 'csv:kg/demo']);
+  const b = await run(['kg', 'import', '--out', isDir, 'csv:kg/demo']);
   assert.equal(b.status, 7, b.stderr);
   oneLine(b.stderr, /cannot write \(it is a directory, EISDIR\)/);
   assert.deepEqual(readdirSync(isDir), []);
   assert.deepEqual(readdirSync(dir).filter((f) => f.includes('.tmp-')), [], 'no temp file left');
 });
 
-test('kg import of a source with nothing readable: exit 3, and an existing snapshot at --out is left unchanged', { skip: SKIP }, () => {
+test('kg import of a source with nothing readable: exit 3, and an existing snapshot at --out is left unchanged', { skip: SKIP }, async () => {
   const out = join(dir, 'keep.fkg');
-  const first = run(['kg', 'import', '--out', out, 'csv:kg/demo']);
+  const first = await run(['kg', 'import', '--out', out, 'csv:kg/demo']);
   assert.equal(first.status, 0, first.stderr);
   const before = sha(out);
   const headerOnly = join(dir, 'header-only-csv');
@@ -97,7 +98,7 @@ test('kg import of a source with nothing readable: exit 3, and an existing snaps
     [['csv:kg/demo', `csv:${headerOnly}`], /no record found/],
   ];
   for (const [srcs, re] of cases) {
-    const r = run(['kg', 'import', '--out', out, ...srcs]);
+    const r = await run(['kg', 'import', '--out', out, ...srcs]);
     assert.equal(r.status, 3, `${srcs}: ${r.stderr}`);
     oneLine(r.stderr, re);
     assert.equal(sha(out), before, `${srcs}: the old snapshot is unchanged`);
@@ -139,10 +140,10 @@ test('kg import --neo4j: an unreachable server or wrong password fails before th
   }
 });
 
-test('kg import: a douban-csv whose header line is an unclosed quote says so (exit 3), not "empty file"', { skip: SKIP }, () => {
+test('kg import: a douban-csv whose header line is an unclosed quote says so (exit 3), not "empty file"', { skip: SKIP }, async () => {
   const f = join(dir, 'quote-only.csv');
   writeFileSync(f, '"movie_id,title\r\n');
-  const r = run(['kg', 'import', '--out', join(dir, 'q.fkg'), `douban-csv:${f}`]);
+  const r = await run(['kg', 'import', '--out', join(dir, 'q.fkg'), `douban-csv:${f}`]);
   assert.equal(r.status, 3, r.stderr);
   oneLine(r.stderr, /^filmkw: kg import: quote-only\.csv:1: unreadable header \(unclosed quote\)$/);
 });

@@ -14,11 +14,14 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { demoSnapshot } from '../batch/demo-kg.js';
 import { longDocs, startCli as start } from './cli-helpers.js';
+import { filmkw } from '../cli/in-process.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const skip = existsSync(join(root, 'dist', 'cli', 'main.js')) ? false : 'dist/ is missing: run `npm run build` first';
 const bin = join(root, 'bin', 'filmkw');
-const run = (args: string[], input?: string) => spawnSync(process.execPath, [bin, ...args], { cwd: root, encoding: 'utf8', input, maxBuffer: 1 << 26 });
+const run = (args: string[], input?: string) => filmkw(args, { input });
+/** bin/filmkw itself: a warning is printed by the process. */
+const runBinary = (args: string[]) => spawnSync(process.execPath, [bin, ...args], { cwd: root, encoding: 'utf8', maxBuffer: 1 << 26 });
 const oneLine = (stderr: string) => {
   assert.equal(stderr.trimEnd().split('\n').filter((l) => l.startsWith('filmkw:')).length, 1, stderr);
   assert.doesNotMatch(stderr, /\n\s+at |internal error|Warning/u, stderr);
@@ -49,7 +52,7 @@ test('a closed stdout is exit 7 with one line on every command that writes to st
   }
 });
 
-test('page directories with a symlink loop, a dangling link and a link to a directory: error records or skips with the reason', { skip }, () => {
+test('page directories with a symlink loop, a dangling link and a link to a directory: error records or skips with the reason', { skip }, async () => {
   const d = mkdtempSync(join(tmpdir(), 'filmkw-links-'));
   const pages = join(d, 'pages');
   mkdirSync(join(pages, 'sub'), { recursive: true });
@@ -57,7 +60,7 @@ test('page directories with a symlink loop, a dangling link and a link to a dire
   symlinkSync('..', join(pages, 'sub', 'up'));
   symlinkSync('missing.html', join(pages, 'dangling.html'));
   symlinkSync('self.html', join(pages, 'self.html'));
-  const records = run(['html', 'records', pages, '--mode', 'structural']);
+  const records = await run(['html', 'records', pages, '--mode', 'structural']);
   assert.equal(records.status, 0, records.stderr);
   const lines = records.stdout.trimEnd().split('\n').map((l) => JSON.parse(l) as { id?: string; file?: string; error?: string });
   const errors = lines.filter((l) => l.error !== undefined);
@@ -67,24 +70,24 @@ test('page directories with a symlink loop, a dangling link and a link to a dire
     { id: 'sub/up', error: 'html records: sub/up: skipped: symlink loop (a directory already listed through another path)' },
   ]);
   assert.ok(lines.some((l) => l.file === 'a.html'), 'the good page is read');
-  const text = run(['html', 'text', pages]);
+  const text = await run(['html', 'text', pages]);
   assert.equal(text.status, 0, text.stderr);
   assert.deepEqual(text.stdout.trimEnd().split('\n').map((l) => JSON.parse(l).id), ['a.html', 'dangling.html', 'self.html', 'sub/up']);
-  const tag = run(['tag', pages, '--preset', 'textrank']);
+  const tag = await run(['tag', pages, '--preset', 'textrank']);
   assert.equal(tag.status, 0, tag.stderr);
   assert.match(tag.stderr, /tag: 4 records \(1 tagged, 3 error records\)/u);
-  const kg = run(['kg', 'import', '--out', join(d, 'kg.fkg'), `html-list:${pages}`]);
+  const kg = await run(['kg', 'import', '--out', join(d, 'kg.fkg'), `html-list:${pages}`]);
   assert.equal(kg.status, 0, kg.stderr);
   assert.match(kg.stderr, /3× html-list: unreadable directory entry .*dangling symlink/u);
 });
 
-test('eval reports every bad gold line (up to 20) in one run', { skip }, () => {
+test('eval reports every bad gold line (up to 20) in one run', { skip }, async () => {
   const d = mkdtempSync(join(tmpdir(), 'filmkw-gold-'));
   const good = (i: number) => JSON.stringify({ id: `g${i}`, text: '《霸王别姬》', tag: ['霸王别姬'] });
   const lines = [good(1), '{bad json', good(2), '{"id":"x","text":1,"tag":["a"]}', '{"id":"y","text":"t","tag":[]}', ...Array.from({ length: 30 }, () => '[]')];
   const gold = join(d, 'gold.jsonl');
   writeFileSync(gold, `${lines.join('\n')}\n`);
-  const r = run(['eval', '--gold', gold, '--preset', 'textrank']);
+  const r = await run(['eval', '--gold', gold, '--preset', 'textrank']);
   assert.equal(r.status, 3, r.stderr);
   oneLine(r.stderr);
   assert.match(r.stderr, /gold\.jsonl: 33 bad lines: .*gold\.jsonl:2: invalid JSON.*; .*gold\.jsonl:4: field "text" is not a string.*; .*gold\.jsonl:5: field "tag" is empty.*; .*gold\.jsonl:6: expected a JSON object.*; … and 13 more/u);
@@ -95,8 +98,8 @@ test('tag --workers 10 (and more): no MaxListeners warning, the same output as o
   const d = mkdtempSync(join(tmpdir(), 'filmkw-w10-'));
   const input = join(d, 'in.jsonl');
   writeFileSync(input, `${longDocs(40).join('\n')}\n`);
-  const one = run(['tag', input, '--kg', kg, '--preset', 'textrank']);
-  const many = run(['tag', input, '--kg', kg, '--preset', 'textrank', '--workers', '11']);
+  const one = await run(['tag', input, '--kg', kg, '--preset', 'textrank']);
+  const many = runBinary(['tag', input, '--kg', kg, '--preset', 'textrank', '--workers', '11']);
   assert.equal(many.status, 0, many.stderr);
   assert.doesNotMatch(many.stderr, /MaxListeners|Warning/u);
   assert.equal(many.stdout, one.stdout);

@@ -13,12 +13,13 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { demoSnapshot } from '../batch/demo-kg.js';
+import { filmkw } from '../cli/in-process.js';
+import { until } from '../helpers/wait.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const built = existsSync(join(root, 'dist', 'cli', 'main.js'));
 const skip = built ? false : 'dist/ is missing: run `npm run build` first';
-const run = (args: string[], opts: { cwd?: string; input?: string } = {}) =>
-  spawnSync(process.execPath, [join(root, 'bin', 'filmkw'), ...args], { cwd: opts.cwd ?? root, encoding: 'utf8', input: opts.input, maxBuffer: 1 << 26 });
+const run = (args: string[], opts: { cwd?: string; input?: string } = {}) => filmkw(args, opts);
 const sha = (p: string) => createHash('sha256').update(readFileSync(p)).digest('hex');
 const oneLine = (stderr: string) => {
   assert.equal(stderr.trimEnd().split('\n').filter((l) => l.startsWith('filmkw:')).length, 1, stderr);
@@ -36,7 +37,7 @@ test('an output that is an input (same path, hard link, symlink, symlinked direc
   symlinkSync(d, join(d, 'via'));
   const before = sha(input);
   for (const out of ['in.jsonl', 'hard.jsonl', 'sym.jsonl', 'via/in.jsonl']) {
-    const r = run(['tag', 'in.jsonl', '--kg', kg, '--out', out], { cwd: d });
+    const r = await run(['tag', 'in.jsonl', '--kg', kg, '--out', out], { cwd: d });
     assert.equal(r.status, 2, `${out}: ${r.stderr}`);
     assert.match(r.stderr, new RegExp(`filmkw: tag: --out ${out} is the input in\\.jsonl.*writing it would destroy the input`, 'u'));
     oneLine(r.stderr);
@@ -46,7 +47,7 @@ test('an output that is an input (same path, hard link, symlink, symlinked direc
   const kgCopy = join(d, 'kg.fkg');
   writeFileSync(kgCopy, readFileSync(kg));
   const kgBefore = sha(kgCopy);
-  const onKg = run(['tag', 'in.jsonl', '--kg', 'kg.fkg', '--out', 'kg.fkg'], { cwd: d });
+  const onKg = await run(['tag', 'in.jsonl', '--kg', 'kg.fkg', '--out', 'kg.fkg'], { cwd: d });
   assert.equal(onKg.status, 2, onKg.stderr);
   assert.equal(sha(kgCopy), kgBefore);
 
@@ -60,7 +61,7 @@ test('an output that is an input (same path, hard link, symlink, symlinked direc
   const kgqaBefore = sha(kgqa);
   const entBefore = sha(join(csvDir, 'entities.csv'));
   for (const [out, src] of [['movies-link.fkg', 'kgqa:movies.txt'], ['csv/entities.csv', 'csv:csv'], ['via/csv/relations.csv', 'csv:csv']]) {
-    const r = run(['kg', 'import', '--out', out, src], { cwd: d });
+    const r = await run(['kg', 'import', '--out', out, src], { cwd: d });
     assert.equal(r.status, 2, `${out}: ${r.stderr}`);
     assert.match(r.stderr, /filmkw: kg import: --out .* is the input .*writing it would destroy the input/u);
     oneLine(r.stderr);
@@ -75,18 +76,18 @@ test('an output that is an input (same path, hard link, symlink, symlinked direc
   writeFileSync(page, readFileSync(join(root, 'test', 'fixtures', 'html', 'records', 'douban-list.html')));
   const pageBefore = sha(page);
   for (const args of [['html', 'text', 'pages', '--out', 'pages/a.html'], ['html', 'records', 'pages', '--mode', 'structural', '--out', 'via/pages/a.html'], ['html', 'text', 'pages/a.html', '--out', 'pages/a.html']]) {
-    const r = run(args, { cwd: d });
+    const r = await run(args, { cwd: d });
     assert.equal(r.status, 2, `${args.join(' ')}: ${r.stderr}`);
     assert.match(r.stderr, /is the input .*writing it would destroy the input/u);
     oneLine(r.stderr);
   }
   assert.equal(sha(page), pageBefore);
-  const dict = run(['dict', 'export', '--kg', 'kg.fkg', '--out', 'kg.fkg'], { cwd: d });
+  const dict = await run(['dict', 'export', '--kg', 'kg.fkg', '--out', 'kg.fkg'], { cwd: d });
   assert.equal(dict.status, 2, dict.stderr);
   assert.match(dict.stderr, /filmkw: dict export: --out kg\.fkg is the input kg\.fkg/u);
   assert.equal(sha(kgCopy), kgBefore);
   // a new output file next to the inputs is fine
-  const ok = run(['tag', 'in.jsonl', '--kg', kg, '--out', 'via/out.jsonl'], { cwd: d });
+  const ok = await run(['tag', 'in.jsonl', '--kg', kg, '--out', 'via/out.jsonl'], { cwd: d });
   assert.equal(ok.status, 0, ok.stderr);
   assert.deepEqual(readFileSync(join(d, 'out.jsonl'), 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l).id), ['d1', 'd2']);
 });
@@ -103,14 +104,14 @@ test('two runs on one --out: the second fails at once naming the first, the firs
   first.stderr.on('data', (b: Buffer) => (firstErr += b.toString()));
   const firstDone = new Promise<number | null>((r) => first.on('close', r));
   first.stdin.write(`${doc(1)}\n${doc(2)}\n`);
-  for (let i = 0; i < 400 && !existsSync(`${out}.lock`); i++) await new Promise((r) => setTimeout(r, 25));
-  assert.ok(existsSync(`${out}.lock`), 'the first run took the lock');
+  // the first run holds the lock and has created its output (so that alias.jsonl below is not a dangling link)
+  await until('the first run to take the lock and create its output', () => existsSync(`${out}.lock`) && existsSync(out));
   symlinkSync(out, join(d, 'alias.jsonl'));
   const others = [
-    run(['tag', input, '--kg', kg, '--preset', 'textrank', '--out', out]),
-    run(['tag', input, '--kg', kg, '--preset', 'textrank', '--out', out, '--resume']),
-    run(['tag', input, '--kg', kg, '--preset', 'textrank', '--out', join(d, 'alias.jsonl')]),
-    run(['html', 'text', join(root, 'test', 'fixtures', 'html', 'records', 'douban-list.html'), '--out', join(d, 'alias.jsonl')]),
+    await run(['tag', input, '--kg', kg, '--preset', 'textrank', '--out', out]),
+    await run(['tag', input, '--kg', kg, '--preset', 'textrank', '--out', out, '--resume']),
+    await run(['tag', input, '--kg', kg, '--preset', 'textrank', '--out', join(d, 'alias.jsonl')]),
+    await run(['html', 'text', join(root, 'test', 'fixtures', 'html', 'records', 'douban-list.html'), '--out', join(d, 'alias.jsonl')]),
   ];
   first.stdin.end(`${doc(3)}\n`);
   assert.equal(await firstDone, 0, firstErr);
@@ -124,7 +125,7 @@ test('two runs on one --out: the second fails at once naming the first, the firs
   // a lock left by a process that no longer exists (SIGKILL) does not block the next run
   const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
   writeFileSync(`${out}.lock`, JSON.stringify({ pid: Number(dead.stdout), host: hostname(), command: 'filmkw tag', started: new Date().toISOString() }));
-  const after = run(['tag', input, '--kg', kg, '--preset', 'textrank', '--out', out]);
+  const after = await run(['tag', input, '--kg', kg, '--preset', 'textrank', '--out', out]);
   assert.equal(after.status, 0, after.stderr);
   assert.ok(!existsSync(`${out}.lock`));
 });
@@ -136,7 +137,7 @@ test('csv: an unbalanced quote "closed" by a later row costs that one record; ev
   // line 3 opens a quote that line 4's opening quote "closes"; line 6 opens one that the quote at the end
   // of line 8 closes: that is a well-formed multi-line field, indistinguishable from a legitimate one
   writeFileSync(csv, 'id,text\n1,《长津湖》\n2,"伍万里\n3,"程蝶衣",x\n4,吴京\n5,"霸王别姬\n6,张国荣\n7,尾"\n8,易烊千玺\n');
-  const r = run(['tag', csv, '--kg', kg, '--preset', 'textrank', '--id-field', 'id']);
+  const r = await run(['tag', csv, '--kg', kg, '--preset', 'textrank', '--id-field', 'id']);
   assert.equal(r.status, 0, r.stderr);
   const recs = r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l) as { id: string | null; line?: number; error?: string });
   // line 3's row is the error record, line 4 is read again (and has three fields)
@@ -155,11 +156,11 @@ test('a failed first --resume run leaves no output and no checkpoint; the correc
   const csv = join(d, 'in.csv');
   writeFileSync(csv, 'id,body\n1,《长津湖》\n');
   const out = join(d, 'out.jsonl');
-  const bad = run(['tag', csv, '--kg', kg, '--out', out, '--resume']);
+  const bad = await run(['tag', csv, '--kg', kg, '--out', out, '--resume']);
   assert.equal(bad.status, 3, bad.stderr);
   assert.match(bad.stderr, /no text column "text"/u);
   assert.ok(!existsSync(out) && !existsSync(`${out}.progress.json`) && !existsSync(`${out}.lock`), 'nothing left behind');
-  const good = run(['tag', csv, '--kg', kg, '--out', out, '--resume', '--text-field', 'body']);
+  const good = await run(['tag', csv, '--kg', kg, '--out', out, '--resume', '--text-field', 'body']);
   assert.equal(good.status, 0, good.stderr);
   assert.equal(readFileSync(out, 'utf8').trimEnd().split('\n').length, 1);
 });

@@ -8,13 +8,13 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { importSources, importSummary, formatSummary } from '../../src/kg/import.js';
 import { loadSnapshot, saveSnapshot } from '../../src/kg/snapshot.js';
+import { filmkw } from '../cli/in-process.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const built = existsSync(join(root, 'dist/cli/main.js'));
@@ -105,17 +105,17 @@ test('edge-case csv KG: every oddity reported with file:line, the store holds wh
   assert.equal(again.store.contentHash, st.contentHash);
 });
 
-test('edge-case KG through the CLI: --strict refuses it (exit 3), tag uses it (both colliding films, odd names)', { skip: !built && 'needs `npm run build`' }, () => {
+test('edge-case KG through the CLI: --strict refuses it (exit 3), tag uses it (both colliding films, odd names)', { skip: !built && 'needs `npm run build`' }, async () => {
   const d = writeKg('edge-cli');
   const out = join(dir, 'edge-cli.fkg');
-  const run = (args: string[], input?: string) => spawnSync(process.execPath, ['bin/filmkw', ...args], { cwd: root, encoding: 'utf8', input });
-  const strict = run(['kg', 'import', '--strict', '--out', out, `csv:${d}`]);
+  const run = (args: string[], input?: string) => filmkw(args, { input });
+  const strict = await run(['kg', 'import', '--strict', '--out', out, `csv:${d}`]);
   assert.equal(strict.status, 3, strict.stderr);
   assert.match(strict.stderr, /filmkw: kg import: --strict: 4 bad row\(s\) skipped, nothing written/);
   assert.ok(!existsSync(out));
-  const ok = run(['kg', 'import', '--out', out, `csv:${d}`]);
+  const ok = await run(['kg', 'import', '--out', out, `csv:${d}`]);
   assert.equal(ok.status, 0, ok.stderr);
-  const tag = run(['tag', '--format', 'jsonl', '--kg', out, '--top', '10'], JSON.stringify({ text: '张艺谋导演的《英雄》和《十面埋伏》都是武侠片。Crouching Tiger, Hidden Dragon 里 Jean Reno 没有出演。' }) + '\n');
+  const tag = await run(['tag', '--format', 'jsonl', '--kg', out, '--top', '10'], JSON.stringify({ text: '张艺谋导演的《英雄》和《十面埋伏》都是武侠片。Crouching Tiger, Hidden Dragon 里 Jean Reno 没有出演。' }) + '\n');
   assert.equal(tag.status, 0, tag.stderr);
   const rec = JSON.parse(tag.stdout) as { keywords: { word: string; entityId?: string }[] };
   const words = rec.keywords.map((k) => k.word);

@@ -27,9 +27,8 @@ test('an entity with 100,000 neighbours: sorted neighbours, relation counts, sna
     relations.push({ kind: 'HAS_GENRE', from: id, to: 'genre/剧情' });
     if (i % 1000 === 0) relations.push({ kind: 'HAS_GENRE', from: id, to: 'genre/剧情' }); // duplicates
   }
-  const t0 = performance.now();
+  // (a build quadratic in the hub's degree would not finish: 10^10 steps)
   const s = KgStore.fromData({ entities, relations });
-  const buildMs = performance.now() - t0;
   const hub = s.entityIndex('genre/剧情');
   const nb = s.neighbours(hub);
   assert.equal(nb.length, N);
@@ -39,7 +38,6 @@ test('an entity with 100,000 neighbours: sorted neighbours, relation counts, sna
   assert.equal(s.relationCount(s.entityIndex('movie/douban/99999'), hub), 1);
   assert.deepEqual([...s.neighbours(s.entityIndex('movie/douban/5'))], [hub]);
   assert.equal(s.buildReport?.duplicateRelations, 100);
-  assert.ok(buildMs < 10_000, `build took ${buildMs} ms`);
   const p = join(dir, 'hub.fkg');
   await saveSnapshot(s, p);
   const l = await loadSnapshot(p);

@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startCli } from './cli-helpers.js';
+import { until } from '../helpers/wait.js';
 import { unpunctuatedText } from '../pipeline/long-texts.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -61,8 +62,7 @@ test('SIGTERM while the input FIFO has no writer ends the process (143), says so
   const out = join(dir, 'stalled.jsonl');
   const p = startCli(['tag', fifo, '--format', 'jsonl', '--preset', 'textrank', '--out', out]);
   // the lock is taken before the input is opened: wait for it (a state), then signal
-  for (let i = 0; i < 600 && !existsSync(`${out}.lock`); i++) await new Promise((r) => setTimeout(r, 50));
-  assert.ok(existsSync(`${out}.lock`), 'the run started');
+  await until('the run to take its lock', () => existsSync(`${out}.lock`));
   p.child.kill('SIGTERM');
   assert.equal(await p.done, 143, p.stderr());
   assert.match(p.stderr(), /interrupted \(SIGTERM\); the input is a pipe, which cannot be read again/u);

@@ -6,17 +6,17 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { demoSnapshot } from '../batch/demo-kg.js';
+import { filmkw } from '../cli/in-process.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const SKIP = !existsSync(join(root, 'dist/cli/main.js')) && 'needs `npm run build` (dist/)';
 const dir = mkdtempSync(join(tmpdir(), 'filmkw-tagrec-'));
-const run = (args: string[], input?: string) => spawnSync(process.execPath, ['bin/filmkw', ...args], { cwd: root, encoding: 'utf8', input, maxBuffer: 1 << 26 });
+const run = (args: string[], input?: string) => filmkw(args, { input });
 type Rec = { id: string | null; line?: number; error?: string; keywords?: { word: string }[] };
 const recs = (out: string): Rec[] => (out === '' ? [] : out.trimEnd().split('\n').map((l) => JSON.parse(l) as Rec));
 
@@ -39,7 +39,7 @@ test('odd JSON lines: empty texts tagged with no keywords, wrong shapes one erro
   // from a file: stdin to stdout is the Unix filter (src/batch/pipe.ts, test/batch/pipe.test.ts), without line numbers
   const file = join(dir, 'odd.jsonl');
   writeFileSync(file, lines.join('\n') + '\n');
-  const r = run(['tag', file, '--kg', kg]);
+  const r = await run(['tag', file, '--kg', kg]);
   assert.equal(r.status, 0, r.stderr);
   assert.doesNotMatch(r.stderr, /\n\s+at /);
   const got = recs(r.stdout);
@@ -63,7 +63,7 @@ test('odd JSON lines: empty texts tagged with no keywords, wrong shapes one erro
   assert.match(r.stderr, /tag: 12 records \(7 tagged, 5 error records\)/);
 });
 
-test('a 1 MB single document is tagged whole from jsonl, csv and txt', { skip: SKIP, timeout: 120_000 }, async () => {
+test('a 1 MB single document is tagged whole from jsonl, csv and txt', { skip: SKIP, timeout: 600_000 }, async () => {
   const kg = await demoSnapshot();
   const text = '《长津湖》是一部关于抗美援朝的电影，易烊千玺饰演伍万里，吴京饰演伍千里。'.repeat(28_000); // ≈ 1 MB UTF-8
   assert.ok(Buffer.byteLength(text) > 1_000_000);
@@ -76,7 +76,7 @@ test('a 1 MB single document is tagged whole from jsonl, csv and txt', { skip: S
   for (const [name, data] of files) {
     const p = join(dir, name);
     writeFileSync(p, data);
-    const r = run(['tag', p, '--kg', kg]);
+    const r = await run(['tag', p, '--kg', kg]);
     assert.equal(r.status, 0, `${name}: ${r.stderr}`);
     const got = recs(r.stdout);
     assert.equal(got.length, 1, name);

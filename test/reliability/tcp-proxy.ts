@@ -5,9 +5,10 @@
  *     connection (RST on both sides: the server "going away") or stop forwarding while keeping the
  *     sockets open (a silent partition: no RST, no FIN, nothing ever arrives). With `once` only the
  *     connection that crossed the limit is hit and new connections pass (a transient fault); without it
- *     the fault stays until {@link TcpProxy.heal}: 'reset' stops listening (new connections are refused),
- *     'silent' accepts new connections and forwards nothing.
- *   - `heal()`: listen again on the same port and forward normally.
+ *     the fault stays until {@link TcpProxy.heal}: 'reset' resets every new connection at once (the server is
+ *     gone; each attempt is counted in {@link TcpProxy.rejected}, so a test sees the client retry without
+ *     timing it), 'silent' accepts new connections and forwards nothing.
+ *   - `heal()`: forward normally again.
  */
 import net from 'node:net';
 
@@ -17,12 +18,16 @@ export class TcpProxy {
   bytesUp = 0;
   /** Connections accepted since the start. */
   connections = 0;
+  /** Connections reset on arrival while the server was gone ('reset' without `once`). */
+  rejected = 0;
   private server: net.Server | null = null;
   private readonly pairs = new Set<{ c: net.Socket; s: net.Socket; silent: boolean }>();
   private budget = Infinity;
   private fault: { how: 'reset' | 'silent'; once: boolean } | null = null;
   /** When set, new connections are accepted and blackholed. */
   private silentAll = false;
+  /** When set, new connections are reset on arrival (the server is gone). */
+  private gone = false;
 
   constructor(private readonly targetPort: number) {}
 
@@ -47,13 +52,13 @@ export class TcpProxy {
     this.fault = { how, once: opts.once ?? false };
   }
 
-  /** Forward normally again (listening on the same port if it had stopped). */
+  /** Forward normally again. */
   async heal(): Promise<void> {
     this.budget = Infinity;
     this.fault = null;
     this.silentAll = false;
+    this.gone = false;
     for (const p of this.pairs) if (p.silent) this.drop(p, false);
-    if (!this.server) await this.start();
   }
 
   /** Closes everything. */
@@ -73,6 +78,13 @@ export class TcpProxy {
   }
 
   private accept(c: net.Socket): void {
+    if (this.gone) {
+      this.rejected++;
+      c.on('error', () => undefined);
+      if (typeof c.resetAndDestroy === 'function') c.resetAndDestroy();
+      else c.destroy();
+      return;
+    }
     this.connections++;
     const s = net.connect(this.targetPort, '127.0.0.1');
     const pair = { c, s, silent: this.silentAll };
@@ -105,11 +117,10 @@ export class TcpProxy {
         if (!f.once) this.silentAll = true;
       } else {
         this.drop(pair, true);
-        if (!f.once) for (const p of this.pairs) this.drop(p, true); // the whole server goes away
-        if (!f.once && this.server) {
-          const srv = this.server;
-          this.server = null;
-          srv.close();
+        if (!f.once) {
+          // the whole server goes away
+          for (const p of this.pairs) this.drop(p, true);
+          this.gone = true;
         }
       }
     });

@@ -17,10 +17,11 @@ import { parseExperimentConfig, planSystems } from '../../src/eval/experiments.j
 import { SystemBuilder } from '../../src/eval/factory.js';
 import { parseGold } from '../../src/eval/readers.js';
 import { readJsonLines } from '../../src/kg/sources/common.js';
+import { filmkw } from '../cli/in-process.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const skip = existsSync(join(root, 'dist', 'cli', 'main.js')) ? false : 'dist/ is missing: run `npm run build` first';
-const run = (args: string[], input?: string) => spawnSync(process.execPath, ['bin/filmkw', ...args], { cwd: root, encoding: 'utf8', input });
+const run = (args: string[], input?: string) => filmkw(args, { input });
 const oneLine = (stderr: string) => {
   assert.equal(stderr.trimEnd().split('\n').filter((l) => l.startsWith('filmkw:')).length, 1, stderr);
   assert.doesNotMatch(stderr, /\n\s+at |internal error/u, stderr);
@@ -34,31 +35,31 @@ const prototypeIntact = () => {
 
 const BAD_KEYS = ['__proto__.toString', '__proto__', 'constructor.prototype', 'constructor', 'graph.constructor', 'rank.toString', 'toString', 'hasOwnProperty', 'graph.__proto__', 'prototype.x'];
 
-test('--set with a built-in object key: exit 2 with a clear message for tag and eval, never exit 70', { skip }, () => {
+test('--set with a built-in object key: exit 2 with a clear message for tag and eval, never exit 70', { skip }, async () => {
   // every key through the parser in-process is the library test below; here the CLI path, one spawn each
   const cli: [string, string][] = [['__proto__.toString', '1'], ['__proto__', '{"polluted":1}'], ['constructor.prototype', '1'], ['graph.constructor', '1'], ['rank.toString', '1'], ['hasOwnProperty', '1']];
   for (const [key, value] of cli) {
-    const r = run(['tag', '-', '--format', 'txt', '--preset', 'textrank', '--set', `${key}=${value}`], '《霸王别姬》\n');
+    const r = await run(['tag', '-', '--format', 'txt', '--preset', 'textrank', '--set', `${key}=${value}`], '《霸王别姬》\n');
     assert.equal(r.status, 2, `${key}: ${r.stderr}`);
     assert.match(r.stderr, /is not allowed: "(__proto__|constructor|prototype|toString|hasOwnProperty)" is a built-in property of JavaScript objects/u, key);
     oneLine(r.stderr);
     assert.equal(r.stdout, '');
   }
   for (const key of ['__proto__.toString', 'rank.constructor']) {
-    const e = run(['eval', '--gold', 'test/fixtures/eval/tiny.jsonl', '--preset', 'textrank', '--set', `${key}=1`]);
+    const e = await run(['eval', '--gold', 'test/fixtures/eval/tiny.jsonl', '--preset', 'textrank', '--set', `${key}=1`]);
     assert.equal(e.status, 2, `eval ${key}: ${e.stderr}`);
     oneLine(e.stderr);
   }
   // an object value whose own keys are hostile
-  const nested = run(['tag', '-', '--format', 'txt', '--set', 'graph={"__proto__":{"polluted":1}}'], '程蝶衣\n');
+  const nested = await run(['tag', '-', '--format', 'txt', '--set', 'graph={"__proto__":{"polluted":1}}'], '程蝶衣\n');
   assert.equal(nested.status, 2, nested.stderr);
   assert.match(nested.stderr, /"graph\.__proto__" is not allowed/u);
   for (const flag of ['--text-field', '--id-field']) {
-    const r = run(['tag', '-', '--format', 'jsonl', flag, 'constructor'], '{"text":"x"}\n');
+    const r = await run(['tag', '-', '--format', 'jsonl', flag, 'constructor'], '{"text":"x"}\n');
     assert.equal(r.status, 2, r.stderr);
     assert.match(r.stderr, new RegExp(`tag: ${flag}: "constructor" is not allowed`, 'u'));
   }
-  const gold = run(['eval', '--gold', 'test/fixtures/eval/tiny.jsonl', '--preset', 'textrank', '--id-field', 'toString']);
+  const gold = await run(['eval', '--gold', 'test/fixtures/eval/tiny.jsonl', '--preset', 'textrank', '--id-field', 'toString']);
   assert.equal(gold.status, 2, gold.stderr);
   oneLine(gold.stderr);
 });
@@ -104,7 +105,7 @@ test('untyped records: gold lines and KG JSON lines are read by own properties o
   prototypeIntact();
 });
 
-test('every numeric option has a range: values that would empty the output or run forever are exit 2', { skip }, () => {
+test('every numeric option has a range: values that would empty the output or run forever are exit 2', { skip }, async () => {
   const cases: [string[], RegExp][] = [
     [['--set', 'graph.lambda=1e308'], /bad value for graph\.lambda: 1e\+308 \(expected a number ≥ 0 and ≤ 1000\)/u],
     [['--set', 'rank.maxIter=1e9'], /bad value for rank\.maxIter: 1000000000 \(expected an integer ≥ 1 and ≤ 10000\)/u],
@@ -116,15 +117,15 @@ test('every numeric option has a range: values that would empty the output or ru
     [['--max-record-bytes', '99999999999'], /--max-record-bytes must be at most 1073741824/u],
   ];
   for (const [args, re] of cases) {
-    const r = run(['tag', '-', '--format', 'txt', ...args], '《霸王别姬》\n');
+    const r = await run(['tag', '-', '--format', 'txt', ...args], '《霸王别姬》\n');
     assert.equal(r.status, 2, `${args.join(' ')}: ${r.stderr}`);
     assert.match(r.stderr, re);
     oneLine(r.stderr);
   }
-  const k = run(['eval', '--gold', 'test/fixtures/eval/tiny.jsonl', '--baseline', 'nodejieba-tfidf', '--k', '1-1000000000']);
+  const k = await run(['eval', '--gold', 'test/fixtures/eval/tiny.jsonl', '--baseline', 'nodejieba-tfidf', '--k', '1-1000000000']);
   assert.equal(k.status, 2, k.stderr);
   assert.match(k.stderr, /K must be at most 1000/u);
-  const margin = run(['dict', 'export', '--out', join(tmpdir(), 'x.dict'), '--freq-margin', '1e300']);
+  const margin = await run(['dict', 'export', '--out', join(tmpdir(), 'x.dict'), '--freq-margin', '1e300']);
   assert.equal(margin.status, 2, margin.stderr);
 });
 
@@ -138,7 +139,7 @@ test('rendered mode: only data: and about:blank load (no file:, no network); the
   assert.equal(sandboxNote(1000), undefined);
 });
 
-test('the library by its package name, from inside the checkout (package.json "exports"): the README snippet runs', { skip }, () => {
+test('the library by its package name, from inside the checkout (package.json "exports"): the README snippet runs', { skip }, async () => {
   const snippet = [
     "import { createExtractor, loadKg } from 'filmkw';",
     'const kg = await loadKg({});',

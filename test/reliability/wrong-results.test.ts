@@ -5,17 +5,17 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import iconv from 'iconv-lite';
 import { demoSnapshot } from '../batch/demo-kg.js';
+import { filmkw } from '../cli/in-process.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const skip = existsSync(join(root, 'dist', 'cli', 'main.js')) ? false : 'dist/ is missing: run `npm run build` first';
-const run = (args: string[], input?: string) => spawnSync(process.execPath, ['bin/filmkw', ...args], { cwd: root, encoding: 'utf8', input, maxBuffer: 1 << 26 });
+const run = (args: string[], input?: string) => filmkw(args, { input });
 
 const TEXTS = ['《长津湖》里易烊千玺扮演伍万里，吴京饰演的连长伍千里是他的哥哥。', '《霸王别姬》里张国荣演的程蝶衣，一辈子不疯魔不成活。', '巩俐和张国荣。'];
 const JSONL = `${TEXTS.map((t, i) => JSON.stringify({ id: `e${i}`, text: t })).join('\n')}\n`;
@@ -30,7 +30,7 @@ test('UTF-16 with a BOM is read like UTF-8; GBK with --encoding too; GBK without
   };
   const tag = (path: string, ...extra: string[]) => run(['tag', path, '--kg', kg, '--preset', 'textrank', ...extra]);
   for (const [ext, content, extra] of [['jsonl', JSONL, []], ['csv', CSV, ['--id-field', 'id']]] as const) {
-    const base = tag(file(`utf8.${ext}`, Buffer.from(content)), ...extra);
+    const base = await tag(file(`utf8.${ext}`, Buffer.from(content)), ...extra);
     assert.equal(base.status, 0, base.stderr);
     assert.equal(base.stdout.trimEnd().split('\n').length, 3);
     const variants: [string, Buffer, string[], RegExp][] = [
@@ -40,30 +40,30 @@ test('UTF-16 with a BOM is read like UTF-8; GBK with --encoding too; GBK without
     ];
     // csv: the BOM case only (the decoding is shared; the csv parser is what differs)
     for (const [name, bytes, more, re] of ext === 'csv' ? variants.slice(0, 1) : variants) {
-      const r = tag(file(name, bytes), ...extra, ...more);
+      const r = await tag(file(name, bytes), ...extra, ...more);
       assert.equal(r.status, 0, `${name}: ${r.stderr}`);
       assert.equal(r.stdout, base.stdout, `${name} tags like the UTF-8 file`);
       assert.match(r.stderr, re);
       assert.doesNotMatch(r.stderr, /WARNING|invalid UTF-8/u);
     }
   }
-  const raw = tag(join(d, 'gbk.jsonl'));
+  const raw = await tag(join(d, 'gbk.jsonl'));
   assert.equal(raw.status, 0, raw.stderr);
   assert.match(raw.stderr, /tag: WARNING: 3 of 3 records \(100%\) are not valid UTF-8: the input is probably in another encoding .*pass --encoding <name>/u);
-  const bad = tag(join(d, 'utf8.jsonl'), '--encoding', 'klingon');
+  const bad = await tag(join(d, 'utf8.jsonl'), '--encoding', 'klingon');
   assert.equal(bad.status, 2);
   assert.match(bad.stderr, /filmkw: tag: unknown --encoding "klingon"/u);
-  const html = run(['tag', join(root, 'test', 'fixtures', 'html', 'records', 'gbk-list.html'), '--encoding', 'gbk']);
+  const html = await run(['tag', join(root, 'test', 'fixtures', 'html', 'records', 'gbk-list.html'), '--encoding', 'gbk']);
   assert.equal(html.status, 2, html.stderr);
   assert.match(html.stderr, /--encoding does not apply to --format html/u);
   // a few bad bytes in a large file: counted, no warning
   const mostlyGood = Buffer.concat([Buffer.from(JSONL.repeat(20)), Buffer.from('{"id":"x","text":"坏'), Buffer.from([0xe6, 0xb9]), Buffer.from('"}\n')]);
-  const few = tag(file('few.jsonl', mostlyGood));
+  const few = await tag(file('few.jsonl', mostlyGood));
   assert.match(few.stderr, /1 with invalid UTF-8/u);
   assert.doesNotMatch(few.stderr, /WARNING/u);
 });
 
-test('invisible characters in KG names (ZWSP, ZWJ, LRM, backspace, NUL) are removed and counted; the names then match', { skip }, () => {
+test('invisible characters in KG names (ZWSP, ZWJ, LRM, backspace, NUL) are removed and counted; the names then match', { skip }, async () => {
   const d = mkdtempSync(join(tmpdir(), 'filmkw-invis-'));
   const src = join(d, 'kg');
   mkdirSync(src);
@@ -73,7 +73,7 @@ test('invisible characters in KG names (ZWSP, ZWJ, LRM, backspace, NUL) are remo
   );
   writeFileSync(join(src, 'relations.csv'), 'from,relation,to,movie\nperson/douban/2,主演,movie/douban/1,\nperson/douban/3,主演,movie/douban/1,\nperson/douban/4,主演,movie/douban/1,\n');
   const out = join(d, 'kg.fkg');
-  const imp = run(['kg', 'import', '--out', out, `csv:${src}`, '--json']);
+  const imp = await run(['kg', 'import', '--out', out, `csv:${src}`, '--json']);
   assert.equal(imp.status, 0, imp.stderr);
   const summary = JSON.parse(imp.stdout) as { cleaned: { total: number; reasons: { reason: string; count: number; examples: string[] }[] } };
   assert.equal(summary.cleaned.total, 4);
@@ -82,16 +82,16 @@ test('invisible characters in KG names (ZWSP, ZWJ, LRM, backspace, NUL) are remo
     [['Person name: invisible characters removed', 2], ['Movie alias: invisible characters removed', 1], ['Movie name: invisible characters removed', 1]],
   );
   assert.ok(summary.cleaned.reasons[0].examples.includes('kg/entities.csv:4: 吴<U+0008>京<U+0000>'), JSON.stringify(summary.cleaned));
-  const human = run(['kg', 'import', '--out', out, `csv:${src}`]);
+  const human = await run(['kg', 'import', '--out', out, `csv:${src}`]);
   assert.match(human.stderr, /kg import: names with invisible characters removed .*: 4\n/u);
-  const r = run(['tag', '-', '--format', 'txt', '--kg', out, '--preset', 'textrank+w', '--top', '10'], `${TEXTS[0]}\n`); // +w: KG names in the segmenter
+  const r = await run(['tag', '-', '--format', 'txt', '--kg', out, '--preset', 'textrank+w', '--top', '10'], `${TEXTS[0]}\n`); // +w: KG names in the segmenter
   assert.equal(r.status, 0, r.stderr);
   const ids = (JSON.parse(r.stdout) as { keywords: { entityId?: string }[] }).keywords.map((k) => k.entityId).filter(Boolean);
   for (const id of ['person/douban/2', 'person/douban/3']) assert.ok(ids.includes(id), `${id} matched: ${r.stdout}`);
 });
 
-test("tag uses a JSON line's own id when there is no --id-field (the bundled samples keep their ids)", { skip }, () => {
-  const r = run(['tag', 'datasets/samples/reviews.jsonl', '--preset', 'textrank', '--top', '1']);
+test("tag uses a JSON line's own id when there is no --id-field (the bundled samples keep their ids)", { skip }, async () => {
+  const r = await run(['tag', 'datasets/samples/reviews.jsonl', '--preset', 'textrank', '--top', '1']);
   assert.equal(r.status, 0, r.stderr);
   const ids = r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l).id as string);
   assert.ok(ids.length > 3);
@@ -100,10 +100,10 @@ test("tag uses a JSON line's own id when there is no --id-field (the bundled sam
   const mixedInput = '{"text":"程蝶衣"}\n{"id":7,"text":"巩俐"}\n{"id":{"x":1},"text":"张国荣"}\n';
   const mixedFile = join(mkdtempSync(join(tmpdir(), 'filmkw-ids-')), 'mixed.jsonl');
   writeFileSync(mixedFile, mixedInput);
-  const mixed = run(['tag', mixedFile, '--preset', 'textrank']);
+  const mixed = await run(['tag', mixedFile, '--preset', 'textrank']);
   assert.deepEqual(mixed.stdout.trimEnd().split('\n').map((l) => JSON.parse(l).id), ['1', '7', '3']);
   // stdin to stdout is the Unix filter (src/batch/pipe.ts): null instead of a partition's line number
-  const piped = run(['tag', '-', '--format', 'jsonl', '--preset', 'textrank'], mixedInput);
+  const piped = await run(['tag', '-', '--format', 'jsonl', '--preset', 'textrank'], mixedInput);
   assert.deepEqual(piped.stdout.trimEnd().split('\n').map((l) => JSON.parse(l).id), [null, '7', null]);
 });
 

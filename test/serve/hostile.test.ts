@@ -12,17 +12,22 @@
  *   the thread is replaced;
  * - responses are bounded (edges capped and marked `truncated`; a result over maxResponseBytes is 413);
  * - a flood of long texts gets 503 + Retry-After beyond the heavy queue, and short requests still run;
+ * - long texts run in a pool of their own (lower CPU priority): short requests sent while long ones run
+ *   and wait are all answered, every one by the short-text pool (counted in /api/info `load`);
  * - a mixed burst of benign and hostile requests: every benign one answered 200, every hostile one
  *   refused (400, 403, 413, 415, or 503 when long texts already fill the heavy queue), the server alive (the timed 1,000-request version is bench/serve-load.ts).
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
+import { readdirSync, readFileSync } from 'node:fs';
+import { getPriority } from 'node:os';
 import { loadKg } from '../../src/kg/load.js';
 import type { KgStore } from '../../src/kg/store.js';
 import { startServer, type RunningServer, type ServeLimits } from '../../src/serve/server.js';
 import { hostAllowed, isLoopbackBind, postRefusal } from '../../src/serve/guard.js';
 import { unpunctuatedText } from '../pipeline/long-texts.js';
+import { until } from '../helpers/wait.js';
 
 const SHORT = '以易烊千玺扮演的伍万里这个孩子的视角，拎起《长津湖》整篇故事的主线。吴京饰演的连长伍千里是他的哥哥。';
 
@@ -209,6 +214,39 @@ test('a flood of long texts: beyond the heavy queue 503 with Retry-After; short 
   assert.ok(busy.length >= 1, replies.map((r) => r.status).join(','));
   for (const r of busy) assert.equal(r.headers['retry-after'], '1');
   assert.ok(replies.every((r) => r.status === 200 || r.status === 503), replies.map((r) => r.status).join(','));
+  await alive(s);
+});
+
+/** Nice values of this process's threads (Linux /proc; per thread there). */
+function threadNices(): number[] {
+  return readdirSync('/proc/self/task').map((t) => {
+    const stat = readFileSync(`/proc/self/task/${t}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+  });
+}
+
+test('long texts run in a pool of their own at a lower priority: short requests are all served by the other pool while long ones run and wait (counted)', async () => {
+  const base = getPriority(0);
+  const niced = () => (process.platform === 'linux' ? threadNices().filter((n) => n === base + 10).length : 0);
+  const nicedBefore = niced();
+  const s = await server({ workers: 2, heavyQueue: 2, heavyChars: 10_000 });
+  if (process.platform === 'linux' && base < 9) {
+    // 2 threads for short texts at the server's priority, 1 for long texts 10 lower (nice is per thread on Linux)
+    assert.equal(niced() - nicedBefore, 1, `thread nice values: ${threadNices().join(',')}`);
+  }
+  const info = async () => (await raw(`${s.url}api/info`)).json.load as { light: { completed: number }; heavy: { completed: number; running: number; waiting: number } };
+  const before = await info();
+  const long = Array.from({ length: 3 }, (_, i) => post(s, 'api/extract', { text: unpunctuatedText(150_000, 40 + i) }));
+  await until('a long text running', async () => (await info()).heavy.running > 0);
+  const shorts = await Promise.all(Array.from({ length: 40 }, (_, i) => post(s, 'api/extract', { text: `${SHORT}第${i}条。`, preset: 'textrank' })));
+  assert.deepEqual([...new Set(shorts.map((r) => r.status))], [200]);
+  const mid = await info();
+  assert.equal(mid.light.completed - before.light.completed, 40, 'every short request ran on the short-text pool');
+  const longReplies = await Promise.all(long);
+  assert.ok(longReplies.every((r) => r.status === 200 || r.status === 503), longReplies.map((r) => r.status).join(','));
+  const after = await info();
+  assert.equal(after.light.completed, mid.light.completed, 'no long text ran on the short-text pool');
+  assert.equal(after.heavy.completed - before.heavy.completed, longReplies.filter((r) => r.status === 200).length);
   await alive(s);
 });
 

@@ -46,6 +46,24 @@ export function registerReplay(program: Command): void {
     });
 }
 
+/** `crawl --help`: the six modes, one line each (their presets: src/crawl/options.ts MODE_PRESETS). */
+const MODES_HELP = `
+Modes (--mode):
+  focused     the default: 003's topic library with learned terms, 004's two-step score
+              (a page's children fetched ahead); links the focused order leaves out
+              (navigation bars) wait in the tunnel, below every other link
+  bfs         breadth-first: every link, in the order found
+  static      focused without learned terms (003's baseline)
+  one-step    focused ranked by each page's own relevance (α = 1, 004's baseline)
+  best-first  the most relevant page's children, all of them, in document order
+  shark       Shark-Search: unfetched links ranked by inherited relevance, anchor and context
+Strict filtering (no tunnel: the crawl stops when no link on topic is left): --set tunnel=false
+
+Examples:
+  filmkw crawl --seeds https://movie.douban.com/ --out scratch/douban/ --contact you@example.org
+  filmkw crawl --seeds seeds.txt --out scratch/crawl/ --via http://127.0.0.1:8080 --mode bfs
+`;
+
 export function registerCrawl(program: Command): void {
   // the crawler's module graph (KG, relevance, WARC) loads only when a crawl command runs.
   // `crawl testweb --out X` / `crawl eval --out X`: options after a subcommand belong to it, which
@@ -60,7 +78,7 @@ export function registerCrawl(program: Command): void {
     .option('--seeds <url|file...>', 'seed URLs and/or seed files (one URL per line)')
     .option('--out <dir>', 'output directory (refused when it already holds a crawl, unless --resume)')
     .option('--via <url>', 'send every request to this replay server (http://127.0.0.1:N) with the original Host')
-    .option('--mode <mode>', 'focused (default) | bfs | static | one-step | best-first | shark')
+    .option('--mode <mode>', 'focused (default) | bfs | static | one-step | best-first | shark (see Modes below)')
     .option('--max-pages <n>', 'page budget (default 1000)')
     .option('--max-depth <n>', 'largest link depth from a seed (default 8)')
     .option('--threshold <eta>', 'relevance threshold η (default 0.12)')
@@ -74,6 +92,7 @@ export function registerCrawl(program: Command): void {
     .option('--kg-source <spec...>', 'build the KG from import sources instead (as `kg import`: openkg:DIR kgqa:DIR douban-csv:DIR …)')
     .option('--resume', 'continue the interrupted crawl in --out (same seeds and options)')
     .option('--json', 'print the summary as JSON on stdout')
+    .addHelpText('after', MODES_HELP)
     .action(async (flags: Record<string, unknown>) => {
       const { runCrawlCommand } = await import('../../crawl/cli.js');
       await runCrawlCommand(flags);

@@ -89,7 +89,7 @@ export function registerServe(program: Command): void {
     .addOption(new Option('--id-field <field>', 'id field / column of --input, as given to filmkw tag (default: the line number)'))
     .addOption(new Option('--gold <file>', 'gold keywords (jsonl with id, text, tag) for hits and misses'))
     .option('--max-body-bytes <n>', 'largest API request body', String(SERVE_DEFAULTS.maxBodyBytes))
-    .option('--workers <n>', 'extraction worker threads', String(SERVE_DEFAULTS.workers))
+    .option('--workers <n>', `extraction worker threads for short texts; texts over ${SERVE_DEFAULTS.heavyChars.toLocaleString('en-US')} characters get n − 1 more (at least 1), at a lower CPU priority`, String(SERVE_DEFAULTS.workers))
     .option('--request-timeout-ms <n>', 'time budget of one extraction request (over it: 413)', String(SERVE_DEFAULTS.requestTimeoutMs))
     .option('--request-heap-mb <n>', 'memory budget of one extraction request, the heap of its worker thread (over it: 413)', String(SERVE_DEFAULTS.requestHeapMb))
     .action((flags: ServeFlags) => runServeCommand(flags));

@@ -1,7 +1,9 @@
 /**
- * Issue 5: `filmkw tag --out X` killed with SIGKILL at random points and resumed with `--resume` gives an
- * output with no gap and no duplicate, byte-identical to an uninterrupted run — with 1 and 2 workers,
- * including kills before the first output line (during start-up). Run by `npm run test:reliability`
+ * Issue 5: `filmkw tag --out X` killed with SIGKILL at random points of its progress and resumed with
+ * `--resume` gives an output with no gap and no duplicate, byte-identical to an uninterrupted run — with 1
+ * and 2 workers, including a kill before the first output line (during start-up) and kills between
+ * checkpoints (output written past the last one). The kill points are states of the run (its lock, its
+ * checkpoint, its output size), never times, so a loaded machine cannot make them miss. Run by `npm run test:reliability`
  * (after `npm run build`: the children run bin/filmkw). FILMKW_SEED=<n> replays a failing run.
  */
 import { test } from 'node:test';
@@ -43,29 +45,41 @@ function makeInput(path: string): void {
 
 const args = (input: string, kg: string, out: string, workers: number) => ['bin/filmkw', 'tag', input, '--id-field', 'id', '--kg', kg, '--out', out, '--workers', String(workers)];
 
-/** Start a run; kill it with SIGKILL once the output reaches `killAtBytes` (or after `killAfterMs`). */
-function killedRun(argv: string[], out: string, kill: { atBytes?: number; afterMs?: number }): Promise<{ killed: boolean; code: number | null; stderr: string }> {
+/** When to kill a run: once it has taken its output lock (during start-up), or once its checkpoint is past `after` records (and, with `pastCheckpoint`, the output has grown past that checkpoint: a kill between checkpoints). */
+type Kill = { when: 'started' } | { when: 'checkpoint'; after: number; pastCheckpoint: boolean };
+
+/** The checkpoint of `out` (null when absent or being rewritten). */
+function progress(out: string): { records: number; outBytes: number } | null {
+  try {
+    return JSON.parse(readFileSync(`${out}.progress.json`, 'utf8')) as { records: number; outBytes: number };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Start a run and kill it with SIGKILL when `kill` holds (polled: the states, not the time, decide). Kills
+ * land on the run's own progress, so a loaded machine changes where they land, not whether they do.
+ */
+function killedRun(argv: string[], out: string, kill: Kill): Promise<{ killed: boolean; code: number | null; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, argv, { cwd: root, stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
     let killed = false;
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    const doKill = () => {
-      if (!killed && child.exitCode === null) {
+    const due = (): boolean => {
+      if (kill.when === 'started') return existsSync(`${out}.lock`);
+      const p = progress(out);
+      return p !== null && p.records > kill.after && (!kill.pastCheckpoint || (existsSync(out) && statSync(out).size > p.outBytes));
+    };
+    const poll = setInterval(() => {
+      if (!killed && child.exitCode === null && due()) {
         killed = true;
         child.kill('SIGKILL');
       }
-    };
-    const timer = kill.afterMs !== undefined ? setTimeout(doKill, kill.afterMs) : undefined;
-    const poll =
-      kill.atBytes !== undefined
-        ? setInterval(() => {
-            if (existsSync(out) && statSync(out).size >= kill.atBytes!) doKill();
-          }, 5)
-        : undefined;
+    }, 5);
     child.on('error', reject);
     child.on('exit', (code) => {
-      clearTimeout(timer);
       clearInterval(poll);
       resolve({ killed, code, stderr });
     });
@@ -73,7 +87,7 @@ function killedRun(argv: string[], out: string, kill: { atBytes?: number; afterM
 }
 
 for (const workers of [1, 2]) {
-  test(`tag --resume after SIGKILL at random points (${workers} worker${workers > 1 ? 's' : ''}, seed ${seed}) = uninterrupted run`, { timeout: 600_000 }, async () => {
+  test(`tag --resume after SIGKILL at random points (${workers} worker${workers > 1 ? 's' : ''}, seed ${seed}) = uninterrupted run`, { timeout: 1_200_000 }, async () => {
     const kg = await demoSnapshot();
     const input = join(dir, 'in.jsonl');
     if (!existsSync(input)) makeInput(input);
@@ -86,20 +100,28 @@ for (const workers of [1, 2]) {
 
     const out = join(dir, `killed-${workers}.jsonl`);
     const log: string[] = [];
-    // Round 0 starts fresh and is killed during start-up; later rounds resume and are killed mid-output.
-    const plan: { atBytes?: number; afterMs?: number }[] = [{ afterMs: 150 + Math.floor(random() * 300) }];
-    const fractions = [0.15, 0.35, 0.55, 0.75, 0.9].map((f) => f + (random() - 0.5) * 0.1);
-    for (const f of fractions) plan.push({ atBytes: Math.floor(want.length * f) });
+    // Round 0 starts fresh and is killed during start-up; each later round resumes and is killed at its
+    // first new checkpoint, right away or once more output follows it (chosen at random)
+    const plan: Kill[] = [{ when: 'started' }];
+    for (let i = 0; i < 5; i++) plan.push({ when: 'checkpoint', after: 0, pastCheckpoint: random() < 0.5 });
     let resumed = false;
+    let finished = false;
     for (const k of plan) {
+      if (k.when === 'checkpoint') k.after = progress(out)?.records ?? 0;
       const r = await killedRun(resumed ? [...args(input, kg, out, workers), '--resume'] : args(input, kg, out, workers), out, k);
       const from = /resuming .* after (\d+) records/u.exec(r.stderr)?.[1] ?? '0';
       log.push(`${JSON.stringify(k)} → resumed after ${from} records, killed=${r.killed} code=${r.code} size=${existsSync(out) ? statSync(out).size : 'none'}`);
-      if (!r.killed) assert.equal(r.code, 0, `${log.join('\n')}\n${r.stderr}`);
+      if (!r.killed) {
+        assert.equal(r.code, 0, `${log.join('\n')}\n${r.stderr}`);
+        finished = true; // the run finished before its kill point
+        break;
+      }
       resumed = true;
     }
-    const last = spawnSync(process.execPath, [...args(input, kg, out, workers), '--resume'], { cwd: root, encoding: 'utf8' });
-    assert.equal(last.status, 0, `${log.join('\n')}\n${last.stderr}`);
+    if (!finished) {
+      const last = spawnSync(process.execPath, [...args(input, kg, out, workers), '--resume'], { cwd: root, encoding: 'utf8' });
+      assert.equal(last.status, 0, `${log.join('\n')}\n${last.stderr}`);
+    }
     const got = readFileSync(out);
     assert.ok(got.equals(want), `output differs from the uninterrupted run (seed ${seed})\n${log.join('\n')}`);
     assert.ok(!existsSync(`${out}.progress.json`));

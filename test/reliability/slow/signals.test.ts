@@ -13,6 +13,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { demoSnapshot } from '../../batch/demo-kg.js';
 import { longDocs, startCli as start } from '../cli-helpers.js';
+import { until } from '../../helpers/wait.js';
+import { chromiumSkip } from '../../browser/chromium.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const skip = existsSync(join(root, 'dist', 'cli', 'main.js')) ? false : 'dist/ is missing: run `npm run build` first';
@@ -23,7 +25,7 @@ const oneLine = (stderr: string): void => {
   assert.doesNotMatch(stderr, /\n\s+at |internal error|Warning/u, stderr);
 };
 const FIX = join(root, 'test', 'fixtures');
-const chromium = existsSync('/usr/bin/chromium');
+const noChromium = chromiumSkip();
 
 
 /** Descendant pids of a process (from /proc). */
@@ -65,10 +67,13 @@ test('tag: SIGINT says what is saved and how to resume (exit 130); the resumed o
   writeFileSync(input, `${longDocs(10000).join('\n')}\n`);
   const out = join(d, 'out.jsonl');
   const p = start(['tag', input, '--kg', kg, '--out', out]);
-  for (let i = 0; i < 2400; i++) {
-    if (existsSync(`${out}.progress.json`) && JSON.parse(readFileSync(`${out}.progress.json`, 'utf8')).records > 0) break;
-    await new Promise((r) => setTimeout(r, 25));
-  }
+  await until('a checkpoint with records', () => {
+    try {
+      return JSON.parse(readFileSync(`${out}.progress.json`, 'utf8')).records > 0;
+    } catch {
+      return false; // not there yet, or being rewritten
+    }
+  });
   p.child.kill('SIGINT');
   assert.equal(await p.done, 130, p.stderr());
   assert.match(p.stderr(), /filmkw: tag: interrupted \(SIGINT\); \d+ records are saved in .*out\.jsonl; run the same command with --resume to continue/u);
@@ -81,7 +86,7 @@ test('tag: SIGINT says what is saved and how to resume (exit 130); the resumed o
   assert.deepEqual(ids, Array.from({ length: 10000 }, (_, i) => `d${i}`));
 });
 
-test('html records --mode rendered: SIGTERM / SIGINT exit 143 / 130, only complete pages are written, no chromium is left', { skip: skip || (!chromium && 'needs Debian chromium at /usr/bin/chromium') }, async () => {
+test('html records --mode rendered: SIGTERM / SIGINT exit 143 / 130, only complete pages are written, no chromium is left', { skip: skip || noChromium }, async () => {
   const d = mkdtempSync(join(tmpdir(), 'filmkw-sigrender-'));
   const pages = join(d, 'pages');
   mkdirSync(pages);
@@ -90,7 +95,7 @@ test('html records --mode rendered: SIGTERM / SIGINT exit 143 / 130, only comple
     const out = join(d, `${sig}.jsonl`);
     const p = start(['html', 'records', pages, '--mode', 'rendered', '--out', out], 'ignore');
     // wait until some pages are written, then look at chromium and send the signal
-    for (let i = 0; i < 1200 && !(existsSync(out) && readFileSync(out, 'utf8').split('\n').length > 8); i++) await new Promise((r) => setTimeout(r, 25));
+    await until('some pages written', () => existsSync(out) && readFileSync(out, 'utf8').split('\n').length > 8);
     const kids = descendants(p.child.pid!);
     assert.ok(kids.length > 0, 'chromium runs');
     p.child.kill(sig);
@@ -100,7 +105,6 @@ test('html records --mode rendered: SIGTERM / SIGINT exit 143 / 130, only comple
     const lines = readFileSync(out, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l) as { file?: string; error?: string; n?: number });
     assert.ok(lines.every((l) => l.error === undefined && l.file !== undefined), 'no error record for the pages cut by the signal');
     assert.equal(lines.length % 4, 0, 'whole pages only (4 records each)');
-    await new Promise((r) => setTimeout(r, 300));
-    assert.deepEqual(kids.filter(alive), [], 'no chromium process is left');
+    await until('the chromium processes to end', () => kids.filter(alive).length === 0);
   }
 });

@@ -12,10 +12,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { WARCParser } from 'warcio';
-import { filmPage, manyHostWeb, offPage, serveWeb, writeWeb, type WebPage } from './web.js';
-import { startReplay } from '../../src/crawl/replay.js';
+import { filmPage, manyHostWeb, offPage, serveWeb, type WebPage } from '../../crawl/web.js';
 
-const root = fileURLToPath(new URL('../../', import.meta.url));
+const root = fileURLToPath(new URL('../../../', import.meta.url));
 
 /** Runs bin/filmkw without blocking the event loop (the replay server lives in this process). */
 function runCli(argv: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
@@ -72,9 +71,9 @@ function runAndKill(argv: string[], out: string, at: number): Promise<boolean> {
   });
 }
 
-test('kill -9 at many points, --resume each time: same pages, order and decisions as an uninterrupted crawl; no completed record fetched again', { timeout: 240_000 }, async () => {
+test('kill -9 at many points, --resume each time: same pages, order and decisions as an uninterrupted crawl; no completed record fetched again', { timeout: 1_200_000 }, async () => {
   const base = mkdtempSync(join(tmpdir(), 'filmkw-resume-'));
-  const a = await serveWeb(gridWeb());
+  const a = await serveWeb(gridWeb(), { front: true });
   const outA = join(base, 'a');
   try {
     const r = await runCli(args(outA, a.url));
@@ -83,7 +82,7 @@ test('kill -9 at many points, --resume each time: same pages, order and decision
   } finally {
     await a.close();
   }
-  const b = await serveWeb(gridWeb());
+  const b = await serveWeb(gridWeb(), { front: true });
   const outB = join(base, 'b');
   try {
     // kills early, in the middle, near the budget (during the last fetches, the final save decisions
@@ -130,11 +129,10 @@ test('kill -9 at many points, --resume each time: same pages, order and decision
   }
 });
 
-test('kill -9 at many points at concurrency 8, --resume each time (the last at concurrency 1): no completed page fetched twice, nothing lost, one WARC record per fetched page, texts and pages match the saves', { timeout: 300_000 }, async () => {
+test('kill -9 at many points at concurrency 8, --resume each time (the last at concurrency 1): no completed page fetched twice, nothing lost, one WARC record per fetched page, texts and pages match the saves', { timeout: 1_200_000 }, async () => {
   const base = mkdtempSync(join(tmpdir(), 'filmkw-resume-cc-'));
-  const { manifest } = writeWeb(manyHostWeb(16, 12, 4));
-  // latency keeps several requests in flight (the kills land with up to 8 open)
-  const s = await startReplay([manifest], { latency: { minMs: 10, maxMs: 40, perHost: false } });
+  // latency keeps several requests in flight (the kills land with up to 8 open); the front server as above
+  const s = await serveWeb(manyHostWeb(16, 12, 4), { front: true, replay: { latency: { minMs: 10, maxMs: 40, perHost: false } } });
   const out = join(base, 'c');
   const argv = ['bin/filmkw', 'crawl', '--seeds', 'http://h0.example/', 'http://h5.example/', 'http://h10.example/', '--out', out, '--via', s.url, '--max-pages', '150', '--concurrency', '8', '--set', 'updateEvery=10', '--set', 'timeoutMs=120000'];
   try {
@@ -238,7 +236,7 @@ test('filmkw crawl: usage errors are one line with exit 2; progress line on a te
   }
 });
 
-test('the list pages of a crawl are a `kg import html-list:` source (CLI, a small web with a Douban list page)', { timeout: 120_000 }, async () => {
+test('the list pages of a crawl are a `kg import html-list:` source (CLI, a small web with a Douban list page)', { timeout: 600_000 }, async () => {
   const list = readFileSync(join(root, 'test', 'fixtures', 'html', 'records', 'douban-list.html'));
   const subjects = [...new Set([...list.toString('utf8').matchAll(/https:\/\/movie\.douban\.com\/subject\/\d+\//gu)].map((m) => m[0]))];
   assert.equal(subjects.length, 4);

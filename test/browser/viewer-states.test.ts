@@ -260,3 +260,15 @@ test('KG: entities of the same name, each with the line that tells it apart (fil
     await other.close();
   }
 });
+
+test('the viewer\'s chromium reaches only 127.0.0.1 (the network block of src/html/render.ts kept for every other host)', { skip }, async () => {
+  const other = await browser.newPage();
+  try {
+    const ok = await other.goto(server.url);
+    assert.equal(ok?.status(), 200, 'the viewer on 127.0.0.1');
+    const url = new URL(server.url);
+    await assert.rejects(other.goto(`http://localhost:${url.port}/`), /ERR_NAME_NOT_RESOLVED/u, 'the same server under a host name is not reached');
+  } finally {
+    await other.close();
+  }
+});

@@ -19,15 +19,15 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadKg } from '../../src/kg/load.js';
-import { KgStore } from '../../src/kg/store.js';
-import { saveSnapshot } from '../../src/kg/snapshot.js';
-import type { KgData } from '../../src/kg/model.js';
-import { startServer } from '../../src/serve/server.js';
+import { loadKg } from '../../../src/kg/load.js';
+import { KgStore } from '../../../src/kg/store.js';
+import { saveSnapshot } from '../../../src/kg/snapshot.js';
+import type { KgData } from '../../../src/kg/model.js';
+import { startServer } from '../../../src/serve/server.js';
 // @ts-expect-error a script of the repository (JavaScript, no declarations)
-import { auditKg } from '../../scripts/kg-audit.mjs';
+import { auditKg } from '../../../scripts/kg-audit.mjs';
 
-const root = fileURLToPath(new URL('../../', import.meta.url));
+const root = fileURLToPath(new URL('../../../', import.meta.url));
 const DATA = join(root, '..', 'shared', 'data');
 const PUBLIC = [
   `openkg:${join(DATA, 'kg', 'openkg-douban-movie')}`,

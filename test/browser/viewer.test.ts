@@ -3,7 +3,8 @@
 // Loads the page, tags texts, checks the highlighted keywords against `filmkw tag` (the real CLI),
 // checks that a review with <script> and <img onerror> stays text, opens the graph (clicks a node on
 // the canvas), KG, compare and batch views, and shows a bad request's error in the page. Screenshots
-// go to a temp folder printed as a test diagnostic. Skips only where /usr/bin/chromium is absent.
+// go to a temp folder printed as a test diagnostic. Skips only where /usr/bin/chromium is absent (and
+// FILMKW_REQUIRE_CHROMIUM is not 1).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';

@@ -6,17 +6,18 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import type { Browser, Page } from 'playwright-core';
-import { CHROMIUM_PATH } from '../../src/html/records.js';
 import { runTag } from '../../src/batch/tag-run.js';
 import { defaultWebDir } from '../../src/serve/server.js';
+import { chromiumSkip } from './chromium.js';
 
 export const SAMPLES = 'datasets/samples/reviews.jsonl';
 export const samples = readFileSync(SAMPLES, 'utf8')
   .trim()
   .split('\n')
   .map((l) => JSON.parse(l) as { id: string; text: string; tag: string[] });
-export const hasChromium = existsSync(CHROMIUM_PATH);
-export const skip = hasChromium ? false : `${CHROMIUM_PATH} is absent (apt-get install chromium; .ci/run installs it)`;
+/** The skip reason without chromium (a failure instead with FILMKW_REQUIRE_CHROMIUM=1, ./chromium.ts). */
+export const skip = chromiumSkip();
+export const hasChromium = skip === false;
 
 /** `filmkw tag` of the samples (top 5, ids from the records) into `dir`/tags.jsonl. */
 export async function tagSamples(dir: string): Promise<string> {

@@ -5,7 +5,7 @@
  *
  * They delete filmkw's nodes (:Entity, :Alias) of the target database before and after running;
  * clearKgInNeo4j refuses to when the database holds anything filmkw did not write.
- * The merged real KG through the CLI is in test/neo4j/ (`npm run test:neo4j`).
+ * The merged real KG through the CLI: test/neo4j/merged-kg.test.ts. Run by `npm run test:neo4j`.
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';

@@ -11,20 +11,20 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildTestWeb, loadTestWebInputs } from '../../src/crawl/testweb.js';
-import { startReplay } from '../../src/crawl/replay.js';
-import { crawl } from '../../src/crawl/crawler.js';
-import { resolveCrawlOptions } from '../../src/crawl/options.js';
-import { crawlResources } from '../../src/crawl/resources.js';
-import { crawlMetrics, readGold, targetSet, type IndexLine } from '../../src/crawl/eval.js';
-import { KgStore } from '../../src/kg/store.js';
-import { urlHash } from '../../src/crawl/url.js';
+import { buildTestWeb, loadTestWebInputs } from '../../../src/crawl/testweb.js';
+import { startReplay } from '../../../src/crawl/replay.js';
+import { crawl } from '../../../src/crawl/crawler.js';
+import { resolveCrawlOptions } from '../../../src/crawl/options.js';
+import { crawlResources } from '../../../src/crawl/resources.js';
+import { crawlMetrics, readGold, targetSet, type IndexLine } from '../../../src/crawl/eval.js';
+import { KgStore } from '../../../src/kg/store.js';
+import { urlHash } from '../../../src/crawl/url.js';
 
-const root = fileURLToPath(new URL('../../', import.meta.url));
+const root = fileURLToPath(new URL('../../../', import.meta.url));
 const data = resolve(process.env.FILMKW_DATA ?? join(root, '..', 'shared', 'data'));
 const present = existsSync(join(data, 'html', 'MANIFEST.tsv')) && existsSync(join(data, 'kg', 'douban-movies-2065'));
 
-test('full test web from the shared data: labels, real pages at their URLs, focused beats breadth-first from the portal', { skip: present ? false : `needs the shared data at ${data} (set FILMKW_DATA)`, timeout: 300_000 }, async () => {
+test('full test web from the shared data: labels, real pages at their URLs, focused beats breadth-first from the portal', { skip: present ? false : `needs the shared data at ${data} (set FILMKW_DATA)`, timeout: 1_200_000 }, async () => {
   const dir = mkdtempSync(join(tmpdir(), 'filmkw-fullweb-'));
   try {
     const inputs = await loadTestWebInputs(data);

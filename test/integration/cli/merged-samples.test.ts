@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const root = fileURLToPath(new URL('../../', import.meta.url));
+const root = fileURLToPath(new URL('../../../', import.meta.url));
 const KG = join(root, '..', 'shared', 'data', 'kg');
 const SOURCES = [
   `openkg:${join(KG, 'openkg-douban-movie')}`,
