@@ -23,7 +23,7 @@
 // --clone DIR  walk an existing clone (no clone, no install)
 // Exit 0: every example that ran succeeded and the clone is clean; 1 otherwise.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -272,6 +272,8 @@ async function main() {
     execFileSync('git', ['clone', '--quiet', '--no-hardlinks', root, clone], { stdio: 'inherit' });
     if (flag('--link-modules')) {
       symlinkSync(join(root, 'node_modules'), join(clone, 'node_modules'));
+      // the .gitignore's `node_modules/` matches a folder, not this link: the clone's git is told of it
+      appendFileSync(join(clone, '.git', 'info', 'exclude'), '/node_modules\n');
       execFileSync('npm', ['run', 'build', '--silent'], { cwd: clone, stdio: 'inherit' });
     } else {
       log('readme-walk: npm ci in the clone');

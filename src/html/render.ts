@@ -47,6 +47,7 @@ export const RENDER_DEFAULTS: Readonly<RenderOptions> = Object.freeze({
  */
 export const NETWORK_BLOCK_ARGS: readonly string[] = Object.freeze(['--host-resolver-rules=MAP * ~NOTFOUND']);
 
+/** Chromium's switches shared with the viewer's browser tests (src/serve/browser.ts), which need the network. */
 export const CHROMIUM_ARGS: readonly string[] = Object.freeze([
   '--headless',
   '--disable-gpu',
@@ -55,7 +56,6 @@ export const CHROMIUM_ARGS: readonly string[] = Object.freeze([
   '--disable-background-networking',
   '--disable-component-update',
   '--disable-sync',
-  ...NETWORK_BLOCK_ARGS,
 ]);
 
 /**
@@ -65,7 +65,7 @@ export const CHROMIUM_ARGS: readonly string[] = Object.freeze([
  * are off and every request but data: is blocked.
  */
 export function chromiumArgs(uid: number | undefined = process.getuid?.()): string[] {
-  return uid === 0 ? [...CHROMIUM_ARGS, '--no-sandbox'] : [...CHROMIUM_ARGS];
+  return [...CHROMIUM_ARGS, ...NETWORK_BLOCK_ARGS, ...(uid === 0 ? ['--no-sandbox'] : [])];
 }
 
 /** The stderr note when the sandbox is off, or undefined. */

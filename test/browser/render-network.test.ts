@@ -14,7 +14,7 @@ import { connect } from 'node:net';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CHROMIUM_ARGS, ChromiumRecordRenderer, NETWORK_BLOCK_ARGS, allowedUrl, withoutRefresh } from '../../src/html/render.js';
+import { CHROMIUM_ARGS, ChromiumRecordRenderer, NETWORK_BLOCK_ARGS, allowedUrl, chromiumArgs, withoutRefresh } from '../../src/html/render.js';
 import { CHROMIUM_PATH } from '../../src/html/records.js';
 import { until } from '../helpers/wait.js';
 import { chromiumSkip } from './chromium.js';
@@ -92,12 +92,13 @@ test('withoutRefresh cuts only the refresh elements, whatever their case and for
   const plain = '<p>没有刷新</p>';
   assert.equal(withoutRefresh(plain), plain);
   assert.equal(allowedUrl('http://127.0.0.1/'), false);
-  assert.ok(CHROMIUM_ARGS.includes(NETWORK_BLOCK_ARGS[0]!));
+  for (const uid of [0, 1000]) assert.ok(chromiumArgs(uid).includes(NETWORK_BLOCK_ARGS[0]!), 'the rendered mode runs with the block');
+  assert.ok(!CHROMIUM_ARGS.includes(NETWORK_BLOCK_ARGS[0]!), 'the switches the viewer tests share do not block their server');
 });
 
 test('control: chromium with the request router alone lets the page reach the counter (the leak the block closes)', { skip }, async () => {
   const { chromium } = await import('playwright-core');
-  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS.filter((a) => !NETWORK_BLOCK_ARGS.includes(a)).concat(process.getuid?.() === 0 ? ['--no-sandbox'] : []), chromiumSandbox: process.getuid?.() !== 0 });
+  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: chromiumArgs().filter((a) => !NETWORK_BLOCK_ARGS.includes(a)), chromiumSandbox: process.getuid?.() !== 0 });
   try {
     const context = await browser.newContext({ javaScriptEnabled: false, serviceWorkers: 'block' });
     await context.route('**/*', (route) => (allowedUrl(route.request().url()) ? route.continue() : route.abort('blockedbyclient')));

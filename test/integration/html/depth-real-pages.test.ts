@@ -5,27 +5,12 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { existsSync, readFileSync } from 'node:fs';
 import { parseDocument } from 'htmlparser2';
 import render from 'dom-serializer';
 import { NESTING_DEFAULTS } from '../../../src/html/depth.js';
 import { parseHtmlCapped } from '../../../src/html/structural.js';
-
-const HTML_DIR = join(process.env.FILMKW_DATA ?? join(fileURLToPath(new URL('../../../', import.meta.url)), '..', 'shared', 'data'), 'html');
-const realPages = (): string[] => {
-  const out: string[] = [];
-  const walk = (d: string): void => {
-    for (const f of readdirSync(d).sort()) {
-      const p = join(d, f);
-      if (statSync(p).isDirectory()) walk(p);
-      else if (/\.html?$/i.test(f)) out.push(p);
-    }
-  };
-  walk(HTML_DIR);
-  return out;
-};
+import { HTML_DIR, realPages } from './real-pages.js';
 
 test('real pages: none reaches the nesting cap, and each gives the same tree as htmlparser2 alone', { skip: !existsSync(HTML_DIR) && 'needs ../shared/data/html' }, () => {
   const pages = realPages();

@@ -5,27 +5,12 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { existsSync, readFileSync } from 'node:fs';
 import { parseTree } from '../../../src/html/tree.js';
 import { decodeHtml } from '../../../src/html/decode.js';
 import { mainTextOfBytes } from '../../../src/html/maintext.js';
 import { same } from '../../html/same-parse.js';
-
-const HTML_DIR = join(process.env.FILMKW_DATA ?? join(fileURLToPath(new URL('../../../', import.meta.url)), '..', 'shared', 'data'), 'html');
-const realPages = (): string[] => {
-  const out: string[] = [];
-  const walk = (d: string): void => {
-    for (const f of readdirSync(d).sort()) {
-      const p = join(d, f);
-      if (statSync(p).isDirectory()) walk(p);
-      else if (/\.html?$/i.test(f) || (!f.includes('.') && !f.startsWith('LICENSE'))) out.push(p);
-    }
-  };
-  walk(HTML_DIR);
-  return out;
-};
+import { HTML_DIR, realPages } from './real-pages.js';
 
 test('real pages: same tree, head and extraction with and without the cut (by default and on every page); no fallback', { skip: !existsSync(HTML_DIR) && 'needs ../shared/data/html' }, () => {
   const pages = realPages();
