@@ -43,9 +43,30 @@ after(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-async function call(path: string, body?: unknown, base = server.url): Promise<{ status: number; json: any }> {
-  const res = await fetch(base + path.replace(/^\//u, ''), body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body: typeof body === 'string' ? body : JSON.stringify(body) });
-  return { status: res.status, json: await res.json() };
+/**
+ * GET (no body) or POST JSON, each call on a connection of its own (`agent: false`): between calls the
+ * tests block this process's event loop in the library's extraction, on a loaded machine longer than the
+ * server's keep-alive timeout, and a pooled connection the server closes just as the next request goes
+ * out on it is a connection reset.
+ */
+function call(path: string, body?: unknown, base = server.url): Promise<{ status: number; json: any }> {
+  const data = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
+  const headers = data === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(data) };
+  return new Promise((resolve, reject) => {
+    const req = request(base + path.replace(/^\//u, ''), { method: data === undefined ? 'GET' : 'POST', headers, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        try {
+          resolve({ status: res.statusCode ?? 0, json: JSON.parse(Buffer.concat(chunks).toString('utf8')) });
+        } catch (err) {
+          reject(err);
+        }
+      });
+    });
+    req.on('error', reject);
+    req.end(data);
+  });
 }
 
 test('binds 127.0.0.1 by default and serves the info', async () => {
