@@ -45,7 +45,7 @@ test('eval: csl format', async () => {
 test('eval --placement: where the gold keywords land, in the table and in --json; refused for a baseline', async () => {
   let r = await run('eval', '--gold', tiny, '--preset', 'filmkw-rerank', '--placement', '--json');
   assert.equal(r.status, 0, r.stderr);
-  assert.deepEqual(JSON.parse(r.stdout).placement, { k: 5, docs: 2, gold: 10, counts: { top: 7, next: 2, later: 0, lower: 0, longer: 0, shorter: 0, unscored: 0, never: 1 } });
+  assert.deepEqual(JSON.parse(r.stdout).placement, { k: 5, docs: 2, gold: 10, counts: { top: 7, next: 1, later: 0, lower: 0, longer: 1, shorter: 0, unscored: 0, never: 1 } });
   r = await run('eval', '--gold', tiny, '--preset', 'filmkw-rerank', '--set', 'rerank.pool=3', '--placement', '--k', '1,2');
   assert.equal(r.status, 0, r.stderr);
   assert.match(r.stdout, /\nwhere the 10 gold keywords of 2 documents are \(K = 2\):\n {2}in the top 2 +4 +40\.0 %\n {2}ranked 3–4 +1 +10\.0 %\n/);
