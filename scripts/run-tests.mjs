@@ -94,7 +94,7 @@ function filesUnder(dir, suffix) {
 const testFiles = () => filesUnder('test', '.test.ts');
 
 /** Files of one folder per process at most: few enough to share the start-up, small enough to spread over the cores. */
-const GROUP_SIZE = 4;
+const GROUP_SIZE = 8;
 
 /**
  * Entry files (under `dir`) that each import up to GROUP_SIZE test files of one folder, in order: node:test
