@@ -338,17 +338,7 @@ class CrawlEngine {
             this.wakeAt = Math.min(this.wakeAt, at);
             return false;
           };
-    for (;;) {
-      for (const x of [...this.sched.active]) {
-        const i = x.next(this.sched.seen, this.budgetOk, ready);
-        if (i >= 0) return this.sched.take(x, i);
-        if (x.stop >= 0 && x.inFlight === 0) this.finish(x);
-      }
-      if (this.sched.active.length >= maxActive || !this.budgetOk()) return null;
-      const e = this.sched.pop();
-      if (!e) return null;
-      this.outputs.event({ t: 'pop', url: e.url });
-    }
+    return this.sched.nextRequest({ budgetOk: this.budgetOk, ready, maxActive, popped: (e) => this.outputs.event({ t: 'pop', url: e.url }), done: (x) => this.finish(x) });
   }
 
   private finish(x: Expansion): void {

@@ -234,6 +234,31 @@ export class CrawlScheduler {
     }
   }
 
+  /**
+   * The next request (crawler.ts `fill`): the first child the expansions in progress may take, in their
+   * order (a closed expansion with nothing in flight is ended through `done`); when none may, the best
+   * frontier entry is popped (`popped`) and becomes an expansion. Expansions in progress are capped at
+   * `maxActive` plus one per host passed over in this call (busy, or within its delay): the Mercator
+   * frontier keeps a queue per host, so a host that waits holds work without taking the place of the
+   * hosts that may be asked now (with the cap alone, every place can be held by children of waiting
+   * hosts while other hosts have work in the frontier and none in progress).
+   */
+  nextRequest(a: { budgetOk: () => boolean; ready?: (host: string) => boolean; maxActive: number; popped: (e: FrontierEntry) => void; done: (x: Expansion) => void }): CrawlRequest | null {
+    const waiting = new Set<string>();
+    const ready = a.ready && ((host: string) => a.ready!(host) || (waiting.add(host), false));
+    for (;;) {
+      for (const x of [...this.active]) {
+        const i = x.next(this.seen, a.budgetOk, ready);
+        if (i >= 0) return this.take(x, i);
+        if (x.stop >= 0 && x.inFlight === 0) a.done(x);
+      }
+      if (this.active.length >= a.maxActive + waiting.size || !a.budgetOk()) return null;
+      const e = this.pop();
+      if (!e) return null;
+      a.popped(e);
+    }
+  }
+
   /** Takes child `i` of `x`: the request to make. */
   take(x: Expansion, i: number): CrawlRequest {
     x.take(i, this.seen);
