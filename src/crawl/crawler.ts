@@ -46,7 +46,7 @@ import { hostAllowed, resolvedDelayMs, type CrawlOptions } from './options.js';
 import { CrawlOutputs, createOutputs } from './outputs.js';
 import { parsePage } from './page.js';
 import { Politeness } from './politeness.js';
-import { inheritedScore, pageRelevance, type Idf } from './relevance.js';
+import { depthBudgetOf, inheritedScore, pageRelevance, type Idf } from './relevance.js';
 import { CrawlScheduler, type CrawlRequest, type Expansion } from './scheduler.js';
 import { TopicLibrary } from './topic.js';
 import { normalizeUrl, urlKey as urlKeyOf } from './url.js';
@@ -475,7 +475,8 @@ class CrawlEngine {
     const key = o.frontier === 'fifo' ? -seq : o.frontier === 'shark' ? (ev.priors?.[0] ?? 0) : ev.score;
     const hops = ev.score >= o.threshold ? 0 : (parent?.hops ?? 0) + 1;
     const navLinks = ev.nav?.length ? ev.nav.map((u, i) => `${u}\t${ev.navPriors?.[i] ?? 0}`).join('\n') : undefined;
-    return { seq, url: ev.url, depth: ev.depth, sim: ev.score, key, links, inherited, hops, ...(navLinks ? { navLinks } : {}) };
+    const budget = o.depthBudget > 0 ? depthBudgetOf(ev.score, parent?.budget, o) : undefined;
+    return { seq, url: ev.url, depth: ev.depth, sim: ev.score, key, links, inherited, hops, ...(budget !== undefined ? { budget } : {}), ...(navLinks ? { navLinks } : {}) };
   }
 
   /** 004 save decision of a page once its two-step score is known (or at the end: its own sim). */
