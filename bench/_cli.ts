@@ -2,9 +2,9 @@
  * What several benches share (not a bench itself: bench/run.mjs skips files starting with `_`).
  */
 import { existsSync, readdirSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ensureMergedKg } from '../scripts/merged-kg.mjs';
 
 export const root = fileURLToPath(new URL('../', import.meta.url));
 export const bin = join(root, 'bin', 'filmkw');
@@ -37,11 +37,22 @@ export function distState(): { built: boolean; stale: boolean } {
   return { built, stale: built && newestMtime(join(root, 'src'), '.ts') > newestMtime(join(root, 'dist'), '.js') };
 }
 
-/** The KG of the CLI benches: FILMKW_BENCH_KG, else $TMPDIR/filmkw-merged.fkg if present, else none (the demo KG). */
+/** How the sections name the merged KG of scripts/merged-kg.mjs. */
+export const MERGED_SHOWN = '$TMPDIR/filmkw-merged-<fingerprint>.fkg';
+
+/**
+ * The KG of the benches: FILMKW_BENCH_KG, else the merged KG of this code and ../shared/data's sources
+ * (scripts/merged-kg.mjs: the cached snapshot, built when this code has none, so that no snapshot of older
+ * code is measured), else none (the demo KG: the sources or dist/ missing; the reason is printed).
+ */
 export function benchKgPath(): { path: string | undefined; shown: string } {
-  const merged = join(tmpdir(), 'filmkw-merged.fkg');
-  const path = process.env.FILMKW_BENCH_KG ?? (existsSync(merged) ? merged : undefined);
-  return { path, shown: path ? (path === merged ? '$TMPDIR/filmkw-merged.fkg' : '$FILMKW_BENCH_KG') : 'the bundled demo KG' };
+  if (process.env.FILMKW_BENCH_KG) return { path: process.env.FILMKW_BENCH_KG, shown: '$FILMKW_BENCH_KG' };
+  try {
+    return { path: ensureMergedKg({ log: (s) => process.stderr.write(`bench: ${s}\n`) }).path, shown: MERGED_SHOWN };
+  } catch (err) {
+    process.stderr.write(`bench: no merged KG (${(err as Error).message}): the bundled demo KG stands in\n`);
+    return { path: undefined, shown: 'the bundled demo KG' };
+  }
 }
 
 /** The median of a non-empty list. */

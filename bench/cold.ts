@@ -12,7 +12,7 @@
  * - `node -e ""` and `filmkw --version`: the floor of starting Node and of loading the CLI.
  * The CLI runs from dist/ (`npm run build` first); the section warns when a src/ file is newer than dist/.
  *
- * KG: FILMKW_BENCH_KG, else $TMPDIR/filmkw-merged.fkg when present, else the bundled demo KG.
+ * KG: FILMKW_BENCH_KG, else the merged KG of this code (bench/_cli.ts benchKgPath, scripts/merged-kg.mjs), built when absent, else the bundled demo KG.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

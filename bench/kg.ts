@@ -1,8 +1,8 @@
 /**
  * KG store benchmark (issues 2 and 6): snapshot save/load time, file size, process RSS after load,
  * and the speed of the hot-path queries (neighbours, lookup, relationCount) for
- *   - the merged real KG: the snapshot named by FILMKW_BENCH_KG, else $TMPDIR/filmkw-merged.fkg when
- *     present (made by `filmkw kg import`); otherwise the bundled demo KG (through loadKg, saved to a temp
+ *   - the merged real KG: the snapshot named by FILMKW_BENCH_KG, else the merged KG of this code
+ *     (bench/_cli.ts benchKgPath, scripts/merged-kg.mjs; built when absent); otherwise the bundled demo KG (through loadKg, saved to a temp
  *     snapshot first), labelled as such; skipped with a note when neither is available;
  *   - the synthetic KG at the paper's scale (17,000 entities, 3,000,000 relations, seed 1; src/kg/synthetic.ts),
  *     built and saved to a temp file first (build and save times reported);
@@ -271,10 +271,10 @@ async function main() {
     realPath
       ? existsSync(realPath)
         ? realPath === demoPath
-          ? 'Real KG: no merged KG (FILMKW_BENCH_KG or $TMPDIR/filmkw-merged.fkg), so the bundled demo KG stands in for it.\n'
+          ? 'Real KG: no merged KG (FILMKW_BENCH_KG, or the sources in ../shared/data/kg for scripts/merged-kg.mjs), so the bundled demo KG stands in for it.\n'
           : ''
         : `Real KG: ${show(realPath)} does not exist — skipped.\n`
-      : `Real KG: skipped (no FILMKW_BENCH_KG and no $TMPDIR/filmkw-merged.fkg; make it with \`filmkw kg import --out $TMPDIR/filmkw-merged.fkg ...\`).${demoNote}\n`,
+      : `Real KG: skipped (no FILMKW_BENCH_KG, and no merged KG: the sources in ../shared/data/kg are missing).${demoNote}\n`,
     `| | ${cols.map(([l]) => l).join(' | ')} |`,
     `|---|${cols.map(() => '---:').join('|')}|`,
     row('entities', (r) => f0(r.entities)),

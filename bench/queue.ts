@@ -21,7 +21,7 @@
  *    holds at most `--queue-window` chunks of the run (results are removed once written): its peak is
  *    reported next to the size of the input.
  *
- * KG: FILMKW_BENCH_KG, else $TMPDIR/filmkw-merged.fkg, else the bundled demo KG. Needs the built CLI,
+ * KG: FILMKW_BENCH_KG, else the merged KG of this code (bench/_cli.ts benchKgPath), else the bundled demo KG. Needs the built CLI,
  * redis-server on PATH and ../shared/data (or FILMKW_DATA); skipped with a message otherwise.
  */
 import { spawn } from 'node:child_process';

@@ -14,7 +14,7 @@
  *
  * e.g. --variant 'pool 40=/tmp/pool40.json@rerank.pool=40' for a model trained with --pool 40 --out /tmp/pool40.json.
  *
- * KG: as bench/tag.ts (FILMKW_BENCH_KG, else $TMPDIR/filmkw-merged.fkg, else the demo KG).
+ * KG: as bench/tag.ts (FILMKW_BENCH_KG, else the merged KG of this code (bench/_cli.ts benchKgPath), else the demo KG).
  */
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';

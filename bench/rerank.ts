@@ -7,7 +7,7 @@
  *
  *   node --import tsx bench/rerank.ts [--rounds N] [--limit N]
  *
- * KG: as bench/tag.ts (FILMKW_BENCH_KG, else $TMPDIR/filmkw-merged.fkg, else the demo KG). Corpora are
+ * KG: as bench/tag.ts (FILMKW_BENCH_KG, else the merged KG of this code (bench/_cli.ts benchKgPath), else the demo KG). Corpora are
  * skipped with a message when ../shared/data is absent.
  */
 import { loadavg } from 'node:os';

@@ -4,7 +4,7 @@
  * click on Tag to the first frame after the text view is drawn and the word graph laid out and drawn
  * by sigma.js (the Word graph view is open). Target: under 300 ms once the server is warm. The server
  * runs in this process (src/serve/server.ts), with the bundled demo KG and, when there is one, the
- * merged KG (bench/_cli.ts benchKgPath: FILMKW_BENCH_KG or $TMPDIR/filmkw-merged.fkg).
+ * merged KG (bench/_cli.ts benchKgPath: FILMKW_BENCH_KG or the merged KG of this code).
  *
  * Texts: the first reviews of texts/douban-long-reviews-19films (FILMKW_DATA, default ../shared/data) with at least 2,000
  * characters, cut to 2,000 (the bundled samples, repeated to 2,000 characters, when the data is absent).

@@ -18,7 +18,7 @@
  * Texts (FILMKW_DATA overrides ../shared/data): the Douban reviews of 百鸟朝凤 (review_full), the long
  * reviews of 19 films (text) and the short comments of 197 films (Review), read with the tag readers and
  * cycled in file order; each document gets a fresh id. Without the data, the 12 bundled samples are
- * cycled (and the section says so). KG: FILMKW_BENCH_KG, else $TMPDIR/filmkw-merged.fkg if present, else
+ * cycled (and the section says so). KG: FILMKW_BENCH_KG, else the merged KG of this code (bench/_cli.ts benchKgPath), else
  * the bundled demo KG. Needs the built CLI (`npm run build`).
  *
  * Second table: the readers alone on a generated 50 MB file (jsonl, csv, tsv, txt; the same texts), each
@@ -35,6 +35,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readRecords, type InputFormat } from '../src/io/readers.js';
+import { benchKgPath } from './_cli.js';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const dataDir = process.env.FILMKW_DATA ?? join(root, '..', 'shared', 'data');
@@ -88,9 +89,8 @@ async function loadTexts(): Promise<{ texts: string[]; source: string }> {
 }
 
 function kgArgs(): { args: string[]; name: string; path: string | null; shown: string } {
-  const kg = process.env.FILMKW_BENCH_KG ?? join(tmpdir(), 'filmkw-merged.fkg');
-  const shown = process.env.FILMKW_BENCH_KG ? '$FILMKW_BENCH_KG' : '$TMPDIR/filmkw-merged.fkg';
-  return existsSync(kg) ? { args: ['--kg', kg], name: `merged snapshot (${shown})`, path: kg, shown } : { args: [], name: 'demo (bundled)', path: null, shown: '' };
+  const { path: kg, shown } = benchKgPath();
+  return kg !== undefined && existsSync(kg) ? { args: ['--kg', kg], name: `merged snapshot (${shown})`, path: kg, shown } : { args: [], name: 'demo (bundled)', path: null, shown: '' };
 }
 
 /** RSS of a process in bytes (Linux /proc; else ps). */

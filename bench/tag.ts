@@ -19,8 +19,8 @@
  * - synopses: the non-empty `summary` column of kg/douban-movies-2065/douban_all_movies.csv (the film
  *   synopses of ../shared/data/SOURCES.md).
  *
- * KG: the snapshot named by FILMKW_BENCH_KG, else the merged snapshot at $TMPDIR/filmkw-merged.fkg when
- * present (made by `filmkw kg import`), else the bundled demo KG. The section says which.
+ * KG: the snapshot named by FILMKW_BENCH_KG, else the merged KG of this code (bench/_cli.ts benchKgPath,
+ * scripts/merged-kg.mjs: $TMPDIR/filmkw-merged-<fingerprint>.fkg, built when absent), else the bundled demo KG. The section says which.
  *
  * Single thread: every system gets one full warm-up pass over the corpus, then `rounds` timed rounds in
  * which the systems take turns (drift in machine load spreads over all of them). Latency is per call.

@@ -21,7 +21,7 @@
  * (it averages ~1.2 cores), but compete with the second worker. Both costs are fixed, so the ratio rises
  * with the batch.
  *
- * KG: FILMKW_BENCH_KG, else $TMPDIR/filmkw-merged.fkg when present, else the bundled demo KG. Needs the
+ * KG: FILMKW_BENCH_KG, else the merged KG of this code (bench/_cli.ts benchKgPath, scripts/merged-kg.mjs), built when absent, else the bundled demo KG. Needs the
  * built CLI (`npm run build`) and ../shared/data (or FILMKW_DATA); skipped with a message otherwise.
  */
 import { spawn } from 'node:child_process';

@@ -3,7 +3,8 @@
 // "Corpus statistics", models/README.md): `filmkw corpus build` over the unannotated film texts of ../shared/data
 // (the Douban long reviews of the 19 films and of 百鸟朝凤, the short comments on 197 films, the synopses of the
 // two KG sources), with every annotated text (film-dev, film-train, film-train-b) excluded by id and by text,
-// on the merged KG ($FILMKW_KG, else $TMPDIR/filmkw-merged.fkg, built from the three Douban sources and the demo KG when absent, as npm run
+// on the merged KG ($FILMKW_KG, else the merged KG of the three Douban sources and the demo KG cached for this
+// code by scripts/merged-kg.mjs, $TMPDIR/filmkw-merged-<fingerprint>.fkg, built when absent, as npm run
 // experiments and train:rerank do).
 //   --out FILE    another path (default models/corpus-stats.tsv)
 //   --check       build into a temporary file and compare with the committed table byte for byte (exit 0 / 1)
@@ -14,6 +15,7 @@ import { dirname, join, resolve } from 'node:path';
 import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { ensureMergedKg } from './merged-kg.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const data = resolve(process.env.FILMKW_DATA ?? join(root, '..', 'shared', 'data'));
@@ -34,13 +36,15 @@ const texts = join(data, 'texts');
 const kgData = join(data, 'kg');
 const annotated = ['film-dev', 'film-train', 'film-train-b'].map((f) => join(data, 'annotated', `${f}.jsonl`));
 for (const f of [texts, kgData, ...annotated]) if (!existsSync(f)) fail(`${f}: missing (the statistics are built from ../shared/data; set FILMKW_DATA)`, 3);
-const kg = process.env.FILMKW_KG ?? join(tmpdir(), 'filmkw-merged.fkg');
 const filmkw = (argv, stdio = 'inherit') => spawnSync(process.execPath, [join(root, 'bin', 'filmkw'), ...argv], { stdio });
-if (!existsSync(kg)) {
-  process.stderr.write(`corpus-stats: building the merged KG ${kg}\n`);
-  const r = filmkw(['kg', 'import', '--out', kg, `openkg:${join(kgData, 'openkg-douban-movie')}`, `kgqa:${join(kgData, 'douban-kgqa-small')}`, `douban-csv:${join(kgData, 'douban-movies-2065')}`, 'demo']);
-  if (r.status !== 0) fail('building the merged KG failed', r.status || 70);
-}
+let kg = process.env.FILMKW_KG;
+if (kg === undefined) {
+  try {
+    kg = ensureMergedKg({ data, log: (s) => process.stderr.write(`corpus-stats: ${s}\n`), stdio: 'inherit' }).path;
+  } catch (err) {
+    fail(err.message, err.exitCode);
+  }
+} else if (!existsSync(kg)) fail(`FILMKW_KG=${kg}: no such KG snapshot`, 3);
 const sources = [
   `${join(texts, 'douban-long-reviews-19films', 'reviews.jsonl')}::film-field=doubanSubjectId`,
   `${join(texts, 'douban-reviews-bainiaochaofeng', 'douban_reviews.json')}::format=jsonl,text-field=review_full,film=10831445`,

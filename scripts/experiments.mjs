@@ -3,9 +3,10 @@
 //   film-dev     ../shared/data/annotated/film-dev.jsonl with the KG
 //   csl-dev      ../shared/data/bench/csl-kg/dev.tsv with the same (film) KG — out of domain
 //   csl-dev-nokg the same CSL file with an empty KG
-// The KG is $FILMKW_KG if set (a snapshot, or `demo` for the bundled demo KG), else the merged snapshot
-// $TMPDIR/filmkw-merged.fkg, which this script builds from the three public Douban sources in
-// ../shared/data/kg and the bundled demo KG when it is absent (about 10 s; README "Build the knowledge graph"). results.json records which KG (by file name and content
+// The KG is $FILMKW_KG if set (a snapshot, or `demo` for the bundled demo KG), else the merged snapshot of
+// the three public Douban sources in ../shared/data/kg and the bundled demo KG, cached for this code and
+// these sources by scripts/merged-kg.mjs ($TMPDIR/filmkw-merged-<fingerprint>.fkg; built when absent, about
+// 10 s; README "Build the knowledge graph"). results.json records which KG (by file name and content
 // hash, never by path). Nothing is deleted before the build and the KG are ready.
 // Data directory: $FILMKW_DATA (default ../shared/data next to the repo). Extra arguments are passed to
 // every `filmkw experiments` run, e.g. `npm run experiments -- --only fig6,baselines`.
@@ -13,12 +14,11 @@
 import { existsSync, rmSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { dirname, join, resolve } from 'node:path';
-import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { ensureMergedKg } from './merged-kg.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const data = resolve(process.env.FILMKW_DATA ?? join(root, '..', 'shared', 'data'));
-const defaultMerged = join(tmpdir(), 'filmkw-merged.fkg');
 const extra = process.argv.slice(2);
 
 const runs = [
@@ -48,25 +48,12 @@ function chooseKg() {
     }
     return asked;
   }
-  if (existsSync(defaultMerged)) return defaultMerged;
-  const sources = [
-    `openkg:${join(data, 'kg', 'openkg-douban-movie')}`,
-    `kgqa:${join(data, 'kg', 'douban-kgqa-small')}`,
-    `douban-csv:${join(data, 'kg', 'douban-movies-2065', 'douban_all_movies.csv')}`,
-  ];
-  const bundled = ['demo']; // the bundled demo KG, as the README's merged-KG command
-  const missing = sources.map((s) => s.slice(s.indexOf(':') + 1)).filter((p) => !existsSync(p));
-  if (missing.length > 0) {
-    log(`experiments: the KG sources are missing (${missing.join(', ')}); set FILMKW_DATA, FILMKW_KG=<snapshot>, or FILMKW_KG=demo`);
-    process.exit(3);
+  try {
+    return ensureMergedKg({ data, log: (s) => log(`experiments: ${s}`) }).path;
+  } catch (err) {
+    log(`experiments: ${err.message}; nothing regenerated${err.exitCode === 3 ? ' (or FILMKW_KG=<snapshot>, or FILMKW_KG=demo)' : ''}`);
+    process.exit(err.exitCode);
   }
-  log(`experiments: building the merged KG ${defaultMerged} (filmkw kg import)`);
-  const r = spawnSync(process.execPath, ['bin/filmkw', 'kg', 'import', '--out', defaultMerged, ...sources, ...bundled], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
-  if (r.status !== 0) {
-    log(`experiments: kg import failed (exit ${r.status}); nothing regenerated`);
-    process.exit(r.status ?? 1);
-  }
-  return defaultMerged;
 }
 const kg = chooseKg();
 log(`experiments: KG: ${kg ?? 'bundled demo KG (FILMKW_KG=demo)'}`);

@@ -6,10 +6,11 @@
 //   node scripts/kg-audit.mjs KG [--json] [--examples N]
 // Counts:
 //   - people: Person entities and the source ids they hold (`sourceIds`: the entities before the merge); person names with more than one Person entity (names compared loosely:
-//     NFKC, spaces, dots and hyphens ignored, Latin case ignored), split into names that have both an
+//     NFKC, spaces, middle dots, full stops and hyphens ignored, Latin case ignored), split into names that have both an
 //     id-bearing (person/douban/…) and a name-only (person/name/…) entity (the issue's 3,146), names whose
 //     entities are all distinct Douban ids, and names with two entities credited on a common film (the
-//     issue's 878; DIRECTED, WROTE, ACTED_IN, PLAYED's movie);
+//     issue's 878; DIRECTED, WROTE, ACTED_IN, PLAYED's movie), among them the names whose entities differ
+//     only by a full stop used as a middle dot (J.R.R.托尔金 / J·R·R·托尔金);
 //   - merged: entities listing several source ids; those holding two Douban ids (never allowed);
 //   - aliases (Movie aliases, as ALIAS relations): unbalanced round brackets (`台)`), only punctuation or
 //     symbols, a single character, a region tag left in brackets (`(台)`, `(港/台)`, `(大陆)`), a region tag
@@ -29,10 +30,13 @@ const TAG_ALONE = new RegExp(`^(?:${REGION.join('|')})$`, 'u');
 /** Characters that are not a name: a verb of accompanying and a kin or role word (携妻, 带着女儿). */
 const VERB_KIN = /^(?:携|偕|带着?|领着?|陪着?)(?:妻子?|夫人|太太|丈夫|老公|老婆|儿子|女儿|儿女|子女|女友|男友|母亲|父亲|家人|全家)$/u;
 
-/** Names compared as the import compares them: NFKC, spaces, middle dots and hyphens ignored, Latin case ignored. */
-const nameKey = (name) => name.normalize('NFKC').replace(/[\s·•・\-‐－_]/gu, '').toLowerCase();
-/** Looser still: a full stop used as a middle dot (J.R.R.托尔金 = J·R·R·托尔金). */
-const dotKey = (name) => nameKey(name).replace(/[.．]/gu, '');
+/**
+ * Names compared as the import compares them: NFKC, spaces, hyphens, middle dots (· • ‧ ・ ･ ∙ ⋅ ⸱ ꞏ) and full
+ * stops used as one (. ． ﹒ ․ 。 ｡; J.R.R.托尔金 = J·R·R·托尔金) ignored, Latin case ignored.
+ */
+const nameKey = (name) => dotlessKey(name).replace(/[.。]/gu, '');
+/** The same but full stops kept (NFKC has made ． ﹒ ․ a "." and ｡ a 。): the comparison before issue 25's last fix. */
+const dotlessKey = (name) => name.normalize('NFKC').replace(/[\s·•‧・∙⋅⸱ꞏ\-‐‑－_]/gu, '').toLowerCase();
 
 function balanced(s) {
   let depth = 0;
@@ -87,8 +91,7 @@ function auditPeople(data, max) {
   const persons = data.entities.filter((e) => e.kind === 'Person');
   const share = (list) => list.some((a, i) => list.slice(i + 1).some((b) => [...(films.get(a.id) ?? [])].some((f) => films.get(b.id)?.has(f))));
   const show = (list) => `${list[0].name}: ${list.map((e) => `${e.id}`).sort().join(', ')}`;
-  const c = new Classes(['several entities', 'id-bearing and name-only', 'only distinct Douban ids', 'two entities share a film', 'two entities share a film, names equal up to "."'], max);
-  const sharing = new Set();
+  const c = new Classes(['several entities', 'id-bearing and name-only', 'only distinct Douban ids', 'two entities share a film', 'two entities share a film, names differ by "."'], max);
   for (const list of groupsBy(persons, nameKey)) {
     c.add('several entities', show(list));
     const douban = list.filter((e) => e.id.startsWith('person/douban/')).length;
@@ -96,11 +99,8 @@ function auditPeople(data, max) {
     else if (douban > 0) c.add('id-bearing and name-only', show(list));
     if (share(list)) {
       c.add('two entities share a film', show(list));
-      sharing.add(nameKey(list[0].name));
+      if (new Set(list.map((e) => dotlessKey(e.name))).size > 1) c.add('two entities share a film, names differ by "."', show(list));
     }
-  }
-  for (const list of groupsBy(persons, dotKey)) {
-    if (new Set(list.map((e) => nameKey(e.name))).size > 1 && share(list)) c.add('two entities share a film, names equal up to "."', show(list));
   }
   return { persons: persons.length, names: c };
 }

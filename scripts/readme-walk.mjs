@@ -283,7 +283,7 @@ async function main() {
   // the examples read ../shared/…: next to the clone, a link to the checkout's neighbour
   if (!existsSync(join(clone, '..', 'shared')) && existsSync(join(root, '..', 'shared'))) symlinkSync(join(root, '..', 'shared'), join(clone, '..', 'shared'));
   const ports = { 6379: await freePort(), 8080: await freePort() };
-  // a temporary folder of the walk's own: what the examples cache there ($TMPDIR/filmkw-merged.fkg, which
+  // a temporary folder of the walk's own: what the examples cache there ($TMPDIR/filmkw-merged-<fingerprint>.fkg, which
   // train:rerank and experiments build once and then reuse) is built by the clone's code, never an older
   // checkout's file left in the machine's /tmp; no KG or Neo4j of the caller's environment either
   const env = { ...process.env, FILMKW_CACHE_DIR: join(work, 'cache'), TMPDIR: join(work, 'tmp'), FORCE_COLOR: '0' };

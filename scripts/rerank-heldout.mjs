@@ -9,7 +9,8 @@
 //
 // A system is the preset filmkw-rerank with the option overrides after @ and the model MODEL.json (from
 // `npm run train:rerank -- … --out MODEL.json`; empty: the committed models/rerank.json). The first
-// system is the one the others are compared with. --kg: default $FILMKW_KG, else $TMPDIR/filmkw-merged.fkg.
+// system is the one the others are compared with. --kg: default $FILMKW_KG, else the merged KG cached for this
+// code by scripts/merged-kg.mjs ($TMPDIR/filmkw-merged-<fingerprint>.fkg, built when absent).
 // --film-field / --title-field (jsonl): each document's film and title are given to the extractor as its
 // context (extract(text, { film, title }), as `filmkw eval` does); absent: no context.
 // --ceiling: macro F1@1..5 of a perfect ordering of the re-ranker's pool (every scored candidate that
@@ -29,9 +30,9 @@
 // Needs a build (npm run build). Deterministic.
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { tmpdir } from 'node:os';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { ensureMergedKg } from './merged-kg.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const fail = (msg, code = 2) => {
@@ -81,8 +82,14 @@ const systems = args.system.map((spec) => {
   }
   return { name, model: model || '(committed)', overrides, rerankModel };
 });
-const kgPath = args.kg ?? process.env.FILMKW_KG ?? join(tmpdir(), 'filmkw-merged.fkg');
-if (!existsSync(kgPath)) fail(`${kgPath}: no such KG snapshot (set --kg or FILMKW_KG)`, 3);
+let kgPath = args.kg ?? process.env.FILMKW_KG;
+if (kgPath === undefined) {
+  try {
+    kgPath = ensureMergedKg({ log: (s) => process.stderr.write(`rerank-heldout: ${s}\n`) }).path;
+  } catch (err) {
+    fail(`${err.message} (set --kg or FILMKW_KG)`, err.exitCode);
+  }
+} else if (!existsSync(kgPath)) fail(`${kgPath}: no such KG snapshot (set --kg or FILMKW_KG)`, 3);
 /** The value of `f()`, or one line (the error's message) and exit `code`. */
 const orFail = async (f, code) => {
   try {

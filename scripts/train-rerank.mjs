@@ -10,8 +10,9 @@
 //                 npm run corpus:stats)
 //   --context-dropout P --corpus-dropout Q   shares of the documents trained on without their context / with
 //                 the corpus features off (default the recipe's)
-//   --kg FILE     the merged KG snapshot (default $FILMKW_KG, else $TMPDIR/filmkw-merged.fkg, built from
-//                 the three Douban sources and the demo KG when absent, as npm run experiments does)
+//   --kg FILE     the merged KG snapshot (default $FILMKW_KG, else the merged KG of the three Douban sources
+//                 and the demo KG cached for this code by scripts/merged-kg.mjs, $TMPDIR/filmkw-merged-<fingerprint>.fkg,
+//                 built when absent, as npm run experiments does)
 //   --out FILE    where to write the model (default models/rerank.json; an existing file other than the
 //                 default is not overwritten without --force)
 //   --cv          also print 5-fold cross-validated macro F1@1..5 (always done, and recorded in the model, when
@@ -40,9 +41,7 @@
 // 2 usage (bad flag, --depth above the cap), 3 input (missing or bad gold file, KG, table or model to check),
 // 7 output (--out not writable); every check that needs no training runs before the training.
 import { closeSync, existsSync, openSync, readFileSync, rmSync, statSync, writeFileSync, renameSync } from 'node:fs';
-import { spawnSync } from 'node:child_process';
 import { basename, dirname, join, resolve } from 'node:path';
-import { tmpdir } from 'node:os';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 
@@ -114,8 +113,17 @@ async function main() {
   if (isVariant && args.check) fail('--check compares the committed recipe: drop the variant flags and --grouped');
   if (isVariant && !args.out && !args.cv && !args.compare) fail('a variant without --cv, --compare or --out does nothing');
 
-  const kgPath = args.kg ?? process.env.FILMKW_KG ?? join(tmpdir(), 'filmkw-merged.fkg');
-  if (!existsSync(kgPath) && (args.kg || process.env.FILMKW_KG)) fail(`${kgPath}: no such KG snapshot`, EXIT.INPUT);
+  const { mergedKgPath, ensureMergedKg } = await import('./merged-kg.mjs');
+  const named = args.kg ?? process.env.FILMKW_KG;
+  let kgPath = named;
+  if (named === undefined) {
+    try {
+      kgPath = mergedKgPath({ data });
+    } catch (err) {
+      fail(err.message, EXIT.INPUT);
+    }
+  }
+  if (!existsSync(kgPath) && named !== undefined) fail(`${kgPath}: no such KG snapshot`, EXIT.INPUT);
   const statsArg = args['corpus-stats'] ?? join(root, 'models', 'corpus-stats.tsv');
   const statsPath = statsArg === 'none' ? null : resolve(statsArg);
   if (statsPath && !existsSync(statsPath)) fail(`${statsPath}: no such corpus statistics (build them with npm run corpus:stats, or pass --corpus-stats none)`, EXIT.INPUT);
@@ -195,12 +203,12 @@ async function main() {
   } catch (err) {
     failWith(err, EXIT.INPUT);
   }
-  if (!existsSync(kgPath)) {
-    const kgData = join(data, 'kg');
-    process.stderr.write(`train-rerank: building the merged KG ${kgPath}\n`);
-    const r = spawnSync(process.execPath, [join(root, 'bin', 'filmkw'), 'kg', 'import', '--out', kgPath,
-      `openkg:${join(kgData, 'openkg-douban-movie')}`, `kgqa:${join(kgData, 'douban-kgqa-small')}`, `douban-csv:${join(kgData, 'douban-movies-2065')}`, 'demo'], { stdio: 'inherit' });
-    if (r.status !== 0) fail('building the merged KG failed', r.status || EXIT.INTERNAL);
+  if (named === undefined) {
+    try {
+      kgPath = ensureMergedKg({ data, log: (s) => process.stderr.write(`train-rerank: ${s}\n`), stdio: 'inherit' }).path;
+    } catch (err) {
+      fail(err.message, err.exitCode ?? EXIT.INTERNAL);
+    }
   }
   const kg = await loadKg({ kg: kgPath });
   // the table's candidates come from the KG it was counted on: a table of another KG still works, but it is not the recipe's

@@ -16,6 +16,8 @@
 // extraction
 export { createExtractor, type CreateExtractorOptions } from './pipeline/extract.js';
 export type { Extractor, ExtractCallOptions, ExtractTrace, Keyword, KeywordExplain } from './pipeline/api.js';
+export type { WordGraph } from './pipeline/graph.js';
+export { toGraphology, type WordNodeAttributes, type WordEdgeAttributes } from './pipeline/graphology.js';
 export { PRESETS, listPresets, findPreset, type Preset } from './pipeline/presets.js';
 export {
   DEFAULT_OPTIONS,

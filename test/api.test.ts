@@ -59,6 +59,7 @@ test('public API: exported names (a change here is a breaking change)', () => {
     'runTag',
     'saveSnapshot',
     'summaryLine',
+    'toGraphology',
     'writeKgToNeo4j',
     'writeUserDict',
   ]);

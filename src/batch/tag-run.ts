@@ -81,6 +81,8 @@ export interface TagRunOptions {
   progress?: boolean;
   /** Checkpoint interval of `--out` runs, ms. @default 1000 */
   checkpointMs?: number;
+  /** Also checkpoint after this many records since the last checkpoint (`--checkpoint-records`); 0: by time only. @default 0 */
+  checkpointRecords?: number;
   /** Batching and in-flight window. */
   ordered?: OrderedOptions;
   /** Tests: use this extractor factory instead of the pipeline (no KG is loaded). */
@@ -92,7 +94,7 @@ export interface TagRunOptions {
 }
 
 /** Defaults of {@link TagRunOptions} that are fixed values (frozen); stderr and stdout default to the process's. */
-export const TAG_RUN_DEFAULTS = Object.freeze({ maxRecordBytes: DEFAULT_MAX_RECORD_BYTES, workers: 1, progress: false, checkpointMs: 1000 });
+export const TAG_RUN_DEFAULTS = Object.freeze({ maxRecordBytes: DEFAULT_MAX_RECORD_BYTES, workers: 1, progress: false, checkpointMs: 1000, checkpointRecords: 0 });
 
 export interface TagRunSummary {
   /** Records written by this run (documents + error records). */
@@ -287,6 +289,7 @@ export const TAG_LIMITS = Object.freeze({
   workerHeapMb: 65_536,
   topK: 1000,
   maxRecordBytes: 1 << 30,
+  checkpointRecords: 1_000_000_000,
 });
 
 /** A count option: an integer from 1 to `max`; the message names the CLI flag. */
@@ -330,6 +333,7 @@ export function checkRun(o: TagRunOptions): CheckedRun {
   if (o.topK !== undefined) checkCount('--top', o.topK, TAG_LIMITS.topK);
   const maxRecordBytes = checkCount('--max-record-bytes', o.maxRecordBytes ?? TAG_RUN_DEFAULTS.maxRecordBytes, TAG_LIMITS.maxRecordBytes);
   if (o.workerHeapMb !== undefined) checkCount('--worker-heap-mb', o.workerHeapMb, TAG_LIMITS.workerHeapMb);
+  if (o.checkpointRecords !== undefined && o.checkpointRecords !== 0) checkCount('--checkpoint-records', o.checkpointRecords, TAG_LIMITS.checkpointRecords);
   const stdin = o.input === '-';
   let readOnce = false;
   if (!stdin) {
@@ -476,6 +480,11 @@ export async function openOutput(o: TagRunOptions, run: CheckedRun, flat: Record
   return { sink: await fileSink(o.out, startAt), input, resumed };
 }
 
+/** Whether a run is due a checkpoint, `since` the last one: once `checkpointMs` have passed, or (when > 0) `checkpointRecords` records. */
+export function checkpointDue(since: { ms: number; records: number }, o: { checkpointMs: number; checkpointRecords: number }): boolean {
+  return since.ms >= o.checkpointMs || (o.checkpointRecords > 0 && since.records >= o.checkpointRecords);
+}
+
 /** The checkpoint of a run: sync the output, then record `records()` and the output length (resume.ts). */
 export function checkpointer(out: string | undefined, input: InputIdentity | null, flat: Record<string, string>, sink: Sink, records: () => number): () => Promise<void> {
   return async () => {
@@ -527,8 +536,10 @@ async function tagLocked(o: TagRunOptions, run: CheckedRun): Promise<TagRunSumma
     let pendingCount = 0;
     const unknownFilms = unknownFilmCounter();
     let lastCheckpoint = Date.now();
+    let recordsAtCheckpoint = 0;
     let lastBar = 0;
     const checkpointMs = o.checkpointMs ?? TAG_RUN_DEFAULTS.checkpointMs;
+    const checkpointRecords = o.checkpointRecords ?? TAG_RUN_DEFAULTS.checkpointRecords;
     const flush = async () => {
       if (pending.length > 0) {
         await sink!.write(pending);
@@ -563,10 +574,11 @@ async function tagLocked(o: TagRunOptions, run: CheckedRun): Promise<TagRunSumma
         else documents++;
         if (pending.length >= 65536) await flush();
         const now = Date.now();
-        if (now - lastCheckpoint >= checkpointMs) {
+        if (checkpointDue({ ms: now - lastCheckpoint, records: records - recordsAtCheckpoint }, { checkpointMs, checkpointRecords })) {
           await flush();
           await checkpoint();
           lastCheckpoint = now;
+          recordsAtCheckpoint = records;
         }
         if (bar && now - lastBar >= 200) {
           bar.update(bytesRead, resumed + records, rate(documents, (now - t0) / 1000));

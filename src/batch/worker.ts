@@ -5,8 +5,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { FilmkwError } from '../errors.js';
-import type { TagCallOptions, TagInput, TagResult } from './engine.js';
-import { tagTexts } from './engine.js';
+import { tagTexts, type TagCallOptions, type TagInput, type TagResult } from './tag-texts.js';
 import { loadFactory, type ExtractorFactorySpec } from './factory.js';
 import type { Extractor } from '../pipeline/api.js';
 

@@ -36,8 +36,8 @@ import { dirname } from 'node:path';
 import { FilmkwError, usageError, inputError } from '../errors.js';
 import { decodeHtml } from '../html/decode.js';
 import { htmlBytesToRecord } from '../html/index.js';
-import type { KgView } from '../kg/model.js';
 import { LibraryFeedback } from './feedback.js';
+import type { CrawlResources } from './resources.js';
 import { Fetcher, type FetchResult } from './fetcher.js';
 import type { FrontierEntry } from './frontier.js';
 import { crawlPaths, makeCrawlDirs, readJournalForResume, writeFinalIndex, type CrawlPaths, type FetchEvent, type JournalEvent } from './journal.js';
@@ -52,16 +52,7 @@ import { TopicLibrary } from './topic.js';
 import { normalizeUrl, urlKey as urlKeyOf } from './url.js';
 import { lockOutput } from '../util/files.js';
 
-/** What the crawler needs besides its options: passed in, so the crawl is a function of its inputs. */
-export interface CrawlResources {
-  kg: KgView | null;
-  /** IDF of a term (the bundled table, or 1). */
-  idf: Idf;
-  /** Common-word test for KG names (kept out of the library). */
-  commonWord?: (name: string) => boolean;
-  /** Keywords of a text, best first (our extractor): the DTFL source. */
-  keywords?: (text: string, topK: number) => string[];
-}
+export type { CrawlResources } from './resources.js';
 
 export interface CrawlRun {
   seeds: readonly string[];

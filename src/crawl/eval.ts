@@ -27,18 +27,10 @@ import { parsePage } from './page.js';
 import { pageRelevance } from './relevance.js';
 import { TopicLibrary } from './topic.js';
 import { runSeedSweep, sweepTable, tunnelSeeds, type SweepRow, type SweepSeed } from './sweep.js';
+import type { Gold, IndexLine } from './gold.js';
 import { measureThroughput, throughputTable, type ThroughputRow } from './throughput.js';
 
-export interface Gold {
-  relevant: Map<string, boolean>;
-  real: Set<string>;
-}
-
-export interface IndexLine {
-  url: string;
-  relevant: boolean;
-  finalUrl?: string;
-}
+export type { Gold, IndexLine } from './gold.js';
 
 export interface Metrics {
   fetched: number;

@@ -5,7 +5,7 @@
  * fe(UT) is replaced by a contrast check: a term seen on the recent pages judged not relevant is
  * boilerplate or off-topic (法律声明, 登录…), not topic vocabulary.
  */
-import type { CrawlResources } from './crawler.js';
+import type { CrawlResources } from './resources.js';
 import type { CrawlOptions } from './options.js';
 import type { TopicLibrary } from './topic.js';
 

@@ -7,8 +7,19 @@
 import type { KgView } from '../kg/model.js';
 import { loadBundledIdf } from '../pipeline/idf.js';
 import { createExtractor } from '../pipeline/extract.js';
-import type { CrawlResources } from './crawler.js';
 import type { CrawlOptions } from './options.js';
+import type { Idf } from './relevance.js';
+
+/** What the crawler needs besides its options: passed in, so the crawl is a function of its inputs. */
+export interface CrawlResources {
+  kg: KgView | null;
+  /** IDF of a term (the bundled table, or 1). */
+  idf: Idf;
+  /** Common-word test for KG names (kept out of the library). */
+  commonWord?: (name: string) => boolean;
+  /** Keywords of a text, best first (our extractor): the DTFL source. */
+  keywords?: (text: string, topK: number) => string[];
+}
 
 const MEMO_MAX = 500_000;
 

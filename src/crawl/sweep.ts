@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { decodeHtml } from '../html/decode.js';
 import { crawl, type CrawlResources } from './crawler.js';
-import type { Gold, IndexLine } from './eval.js';
+import type { Gold, IndexLine } from './gold.js';
 import { resolveCrawlOptions, type CrawlMode, type CrawlOptions } from './options.js';
 import { parsePage } from './page.js';
 import { normalizeUrl } from './url.js';

@@ -7,7 +7,7 @@
  * normalisation, metrics.ts). The model is then fitted on all rows (rerank-fit.ts `fitTrees`).
  *
  * `crossValidate` scores parameters by k-fold cross-validation over documents (fold = document index mod k,
- * deterministic) with the same selection as the pipeline (phrases.ts `selectItems`: logit order,
+ * deterministic) with the same selection as the pipeline (select.ts `selectItems`: logit order,
  * first occurrence on ties, no overlapping variants, under the `phrases.dedup`, `phrases.rescueWords`,
  * `phrases.fullNames` and `output.castVerbs` the table was read with), macro F1@1..5 of the held-out folds.
  *
@@ -21,8 +21,9 @@ import { resolveOptions } from '../pipeline/options.js';
 import { RERANK_FEATURES } from '../pipeline/rerank.js';
 import { rerankLogit, zeroRerankModel, type RerankModel } from '../pipeline/rerank-model.js';
 import { fitTrees, type TreeParameters } from './rerank-fit.js';
-import { isCastVerb, selectItems, type PhraseOptions, type RankedItem } from '../pipeline/phrases.js';
-import type { OutputOptions } from '../pipeline/core.js';
+import { isCastVerb, type PhraseOptions } from '../pipeline/phrases.js';
+import { selectItems, type RankedItem } from '../pipeline/select.js';
+import type { OutputOptions } from '../pipeline/output.js';
 import { preferFullNames } from '../pipeline/full-names.js';
 import { evaluate, normalizeKeyword, type EvalResult } from './metrics.js';
 import type { GoldDocument } from './readers.js';

@@ -85,16 +85,7 @@ export function doubanListRecord(rec: Element): FilmRecord | null {
   const bd = find(rec, (e) => hasClass(e, 'bd'));
   const p = bd ? find(bd, (e) => e.name === 'p' && !hasClass(e, 'quote')) : undefined;
   if (p) {
-    // split the paragraph at <br>
-    const lines: string[] = [''];
-    const walk = (n: AnyNode): void => {
-      if (isText(n)) lines[lines.length - 1] += n.data;
-      else if (isTag(n)) {
-        if (n.name === 'br') lines.push('');
-        else for (const c of n.children) walk(c);
-      }
-    };
-    for (const c of p.children) walk(c);
+    const lines = linesAtBr(p);
     Object.assign(r, parseBd(lines[0] ?? '', lines.slice(1).join(' ')));
   }
   return r;
@@ -206,11 +197,8 @@ export interface SubjectPage {
   jsonld: { name?: string; directors: string[]; writers: string[]; actors: string[]; genres: string[]; datePublished?: string } | null;
 }
 
-/** Reads a Douban subject page (null when it has no `#info`). */
-export function doubanSubjectPage(root: AnyNode): SubjectPage | null {
-  const info = find(root, (e) => e.attribs.id === 'info');
-  if (!info) return null;
-  // #info: "<span class=pl>导演</span>: <span class=attrs><a>..</a> / <a>..</a></span><br>" — split lines at <br>
+/** The text of an element's children split into lines at each `<br>` (at any depth), unnormalised. */
+function linesAtBr(el: Element): string[] {
   const lines: string[] = [''];
   const walk = (n: AnyNode): void => {
     if (isText(n)) lines[lines.length - 1] += n.data;
@@ -219,7 +207,16 @@ export function doubanSubjectPage(root: AnyNode): SubjectPage | null {
       else for (const c of n.children) walk(c);
     }
   };
-  for (const c of info.children) walk(c);
+  for (const c of el.children) walk(c);
+  return lines;
+}
+
+/** Reads a Douban subject page (null when it has no `#info`). */
+export function doubanSubjectPage(root: AnyNode): SubjectPage | null {
+  const info = find(root, (e) => e.attribs.id === 'info');
+  if (!info) return null;
+  // #info: "<span class=pl>导演</span>: <span class=attrs><a>..</a> / <a>..</a></span><br>" — one line per <br>
+  const lines = linesAtBr(info);
   const field = (label: RegExp): string | undefined => {
     for (const l of lines) {
       const t = clean(l);

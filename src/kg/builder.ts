@@ -212,9 +212,17 @@ interface Credit {
   loc: Loc;
 }
 
-/** Loose key to compare person names across sources: NFKC, dots unified, no spaces, Latin lower-cased. */
+/**
+ * What separates the parts of a name and is ignored when names are compared, after `unifyDots` (which turns
+ * •, ‧, ・, ･, ∙, ⋅ into `·`, and by NFKC ．, ﹒, ․ into "." and ｡ into 。): spaces, the middle dot, a full stop
+ * used as one (J.R.R.托尔金 and J·R·R·托尔金 are one name in the sources), the ideographic full stop, the word
+ * separator ⸱, the sinological dot ꞏ and hyphens.
+ */
+const NAME_SEPARATORS = /[\s·.。\u2E31\uA78F\-\u2010\u2011]/gu;
+
+/** Loose key to compare person names across sources: NFKC, dots and hyphens between parts ignored, no spaces, Latin lower-cased. */
 export function personKey(name: string): string {
-  return unifyDots(name).replace(/[\s·\-]/gu, '').toLowerCase();
+  return unifyDots(name).replace(NAME_SEPARATORS, '').toLowerCase();
 }
 
 class Groups {

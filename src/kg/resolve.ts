@@ -6,8 +6,8 @@
  * demo KG). The builder already attaches a name-only *credit* to the Douban person credited on the same
  * film (src/kg/builder.ts); what is left are whole name-only entities (`person/name/<name>`) next to an
  * id-bearing entity of the same name — 张艺谋 as `person/douban/1054398` and as `person/name/张艺谋`. The
- * rules, applied here to entities (names compared loosely with `personKey`: NFKC, middle dots unified,
- * spaces and hyphens ignored, Latin case ignored):
+ * rules, applied here to entities (names compared loosely with `personKey`: NFKC, middle dots and full
+ * stops between parts (J.R.R.托尔金 = J·R·R·托尔金), spaces and hyphens ignored, Latin case ignored):
  *
  *   1. **same film**: a name-only entity and an entity of the same name credited on a common film
  *      (DIRECTED, WROTE, ACTED_IN or PLAYED's movie) are one person — when exactly one id-bearing entity

@@ -4,7 +4,8 @@
  * segmenter dictionaries once, and then extracts keywords from texts as a pure function.
  */
 import type { EntityKind } from '../kg/model.js';
-import type { CandidateDoc, TokenLike, WordGraph } from './graph.js';
+import type { CandidateDoc, TokenLike } from './candidate-doc.js';
+import type { WordGraph } from './graph.js';
 
 /** Per-keyword breakdown of what lifted it (only with `explain`). */
 export interface KeywordExplain {

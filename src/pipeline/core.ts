@@ -6,82 +6,34 @@
  * No state survives a call (the optional memos only remember pure KG lookups and Jaccard values), so a
  * document gives the same keywords alone or inside a batch. extract.ts wraps it with segmentation and candidate selection.
  *
- * Output rules ([RECON], options of group `output`): candidates without edges are kept with their
- * restart score, dropped (jieba) or scored 0 (cppjieba); scores are raw, jieba's min-max/10 or
- * sum-normalised; ties are broken by first occurrence or code point (`rank.tieBreak`).
+ * Output rules ([RECON], options of group `output`, output.ts): candidates without edges are kept with
+ * their restart score, dropped (jieba) or scored 0 (cppjieba); scores are raw, jieba's min-max/10 or
+ * sum-normalised; ties are broken by first occurrence or code point (`rank.tieBreak`, select.ts).
  */
 import type { KgView } from '../kg/model.js';
 import { usageError } from '../errors.js';
 import type { ExtractCallOptions, Keyword, KeywordExplain, OutputCandidate } from './api.js';
-import { buildCandidateDoc, buildWordGraph, mergeEntityNodes, toRankInput, type CandidateDoc, type JaccardMemo, type TokenLike, type WordGraph } from './graph.js';
-import type { RankInput } from './rank.js';
+import { buildCandidateDoc, mergeEntityNodes, type CandidateDoc, type TokenLike } from './candidate-doc.js';
+import { buildWordGraph, type WordGraph } from './graph.js';
+import type { JaccardMemo } from './jaccard.js';
+import { toRankInput, type RankInput } from './rank.js';
 import { matchEntities, primaryEntity, resolveAmbiguity, type MatchCache } from './kg-match.js';
-import type { ResolvedOptions } from './options.js';
+import type { ResolvedOptions } from './option-types.js';
+import { scale } from './output.js';
 import { positionBias } from './positions.js';
-import { codePointOrder, orderByScore, rankGraph } from './rank.js';
+import { codePointOrder, rankGraph } from './rank.js';
+import { orderByScore, selectItems, type RankedItem } from './select.js';
 import { applyTitlePolicy } from '../lexicon/title-policy.js';
 import type { IdfTable } from './idf.js';
-import { findCompounds, findPhrases, isCastVerb, nodeCounts, phraseScores, selectItems, type PhraseCandidate, type RankedItem } from './phrases.js';
+import { findCompounds, findPhrases, isCastVerb, nodeCounts, phraseScores, type PhraseCandidate } from './phrases.js';
 import { RERANK_FEATURES, rerankItems } from './rerank.js';
 import { preferFullNames } from './full-names.js';
 import { isStopword } from './candidates.js';
 import { rerankBias, rerankContributions, rerankLogits, sigmoid, type RerankModel } from './rerank-model.js';
-import type { OptionRules } from '../util/option-rules.js';
 import { arena } from '../util/arena.js';
 import type { SubjectResolver } from './context.js';
 import { filmKey, type CorpusStats } from './corpus-stats.js';
 import type { RerankContext } from './rerank-context.js';
-
-export const SCORE_SCALES = ['raw', 'minMax10', 'sum'] as const;
-export const ISOLATED_RULES = ['keep', 'drop', 'zero'] as const;
-
-/** What the extractor returns (group `output`). */
-export interface OutputOptions {
-  /**
-   * Number of keywords returned (the paper evaluates K = 1..5); `extract(text, {topK})` overrides it.
-   * @default 5
-   */
-  topK: number;
-  /**
-   * Score scale of the output: the raw S(v_i), jieba/cppjieba's min-max variant
-   * (w − min/10)/(max − min/10) (top word 1), or scores divided by their sum.
-   * @default 'raw'
-   */
-  scoreScale: (typeof SCORE_SCALES)[number];
-  /**
-   * Candidates without any edge: keep them with their restart score (1−d)·b_i, drop them (jieba: they
-   * are not graph nodes), or keep them with score 0 (cppjieba: in its word map with weight 0, which
-   * also enters the min-max scaling).
-   * @default 'keep'
-   */
-  isolated: (typeof ISOLATED_RULES)[number];
-  /**
-   * Report `kind` and `entityId` for keywords that denote a KG entity (whenever a KG is given; does
-   * not change scores).
-   * @default true
-   */
-  annotateEntities: boolean;
-  /**
-   * Cast-list verbs (饰演, 扮演, 主演, 客串, 执导 …; phrases.ts `CAST_VERBS`) and the compounds with one
-   * in them (张三饰演): output like any word (`'keep'`, the paper presets), or never output (`'drop'`, the
-   * preset `filmkw-rerank`). They stay graph words and candidates either way, so the ranking of the other
-   * words does not change.
-   * @default 'keep'
-   */
-  castVerbs: (typeof CAST_VERB_RULES)[number];
-}
-
-export const CAST_VERB_RULES = ['keep', 'drop'] as const;
-
-export const DEFAULT_OUTPUT_OPTIONS: Readonly<OutputOptions> = Object.freeze({ topK: 5, scoreScale: 'raw', isolated: 'keep', annotateEntities: true, castVerbs: 'keep' });
-
-export const OUTPUT_OPTION_RULES: OptionRules<OutputOptions> = Object.freeze({
-  topK: { type: 'number', min: 1, max: 1000, integer: true },
-  scoreScale: { type: 'enum', values: SCORE_SCALES },
-  isolated: { type: 'enum', values: ISOLATED_RULES },
-  annotateEntities: { type: 'boolean' },
-  castVerbs: { type: 'enum', values: CAST_VERB_RULES },
-});
 
 /** What the pure core needs besides the tokens. */
 export interface DocumentContext {
@@ -217,15 +169,33 @@ export function extractFromTokens(
   const dropCast = o.output.castVerbs === 'drop';
   for (const i of included) keep[i] = dropCast && isCastVerb(doc.words[i]) ? 0 : 1;
   const order = orderByScore(values, doc.words, o.rank.tieBreak, topK, keep);
+  return toKeywords(order, graph, context, call, {
+    word: (i) => doc.words[i],
+    score: (i) => values[i],
+    entity: (i, kg) => (entities ? primaryEntity(kg, i, entities) : -1),
+    explain: explainWord,
+  });
+}
+
+/** How {@link toKeywords} reads one selected item k. */
+interface KeywordSource {
+  word(k: number): string;
+  score(k: number): number;
+  /** The KG entity it names, or -1 (asked only when `output.annotateEntities` and a KG is given). */
+  entity(k: number, kg: KgView): number;
+  /** Its explanation (asked only under `explain`), from the edges incident to each node. */
+  explain(adjacency: number[][], k: number): KeywordExplain;
+}
+
+/** The keywords of the selected items, in order: word and score, the entity's kind and id, the explanation. */
+function toKeywords(order: readonly number[], graph: WordGraph, context: DocumentContext, call: ExtractCallOptions, source: KeywordSource): Keyword[] {
+  const kg = context.kg;
   const out: Keyword[] = [];
   let adjacency: number[][] | null = null;
-  for (const i of order) {
-    const keyword: Keyword = { word: doc.words[i], score: values[i] };
-    if (kg && entities && o.output.annotateEntities) annotate(keyword, kg, primaryEntity(kg, i, entities));
-    if (call.explain) {
-      adjacency ??= incidentEdges(graph);
-      keyword.explain = explainWord(adjacency, i);
-    }
+  for (const k of order) {
+    const keyword: Keyword = { word: source.word(k), score: source.score(k) };
+    if (kg && context.options.output.annotateEntities) annotate(keyword, kg, source.entity(k, kg));
+    if (call.explain) keyword.explain = source.explain((adjacency ??= incidentEdges(graph)), k);
     out.push(keyword);
   }
   return out;
@@ -310,23 +280,19 @@ function withPhrases(ranked: RankedDocument, context: DocumentContext, call: Ext
   for (let p = 0; p < phrases.length; p++) items.push({ text: phrases[p].text, value: all[n + p], charStart: phrases[p].charStart, phrase: true, count: phrases[p].count });
   call.candidates?.(items.filter((it) => !Number.isNaN(it.value)).map((it) => ({ text: it.text, scored: true })));
   const order = selectItems(withoutCastVerbs(items, o), o.rank.tieBreak, o.phrases.dedup, topK, o.phrases.rescueWords);
-
-  const out: Keyword[] = [];
-  let adjacency: number[][] | null = null;
-  for (const i of order) {
-    const keyword: Keyword = { word: items[i].text, score: all[i] };
-    const phrase = i >= n ? phrases[i - n] : null;
-    if (kg && o.output.annotateEntities) {
-      annotate(keyword, kg, phrase ? phraseEntity(kg, phrase.text, entities, context) : entities ? primaryEntity(kg, i, entities) : -1);
-    }
-    if (call.explain) {
-      adjacency ??= incidentEdges(graph);
-      if (!phrase) keyword.explain = explainWord(adjacency, i);
-      else keyword.explain = explainPhrase(graph, adjacency, phrase.members, bias, all, phrase.count);
-    }
-    out.push(keyword);
-  }
-  return out;
+  const phraseOf = (i: number): PhraseCandidate | null => (i >= n ? phrases[i - n] : null);
+  return toKeywords(order, graph, context, call, {
+    word: (i) => items[i].text,
+    score: (i) => all[i],
+    entity: (i, kg) => {
+      const phrase = phraseOf(i);
+      return phrase ? phraseEntity(kg, phrase.text, entities, context) : entities ? primaryEntity(kg, i, entities) : -1;
+    },
+    explain: (adjacency, i) => {
+      const phrase = phraseOf(i);
+      return phrase ? explainPhrase(graph, adjacency, phrase.members, bias, all, phrase.count) : explainWord(adjacency, i);
+    },
+  });
 }
 
 /** The phrase candidates of the options (`phrases.parts`; none when the phrase stage is off). */
@@ -419,21 +385,18 @@ function withRerank(ranked: RankedDocument, context: DocumentContext, call: Extr
   }));
   if (call.candidates) call.candidates(outputCandidates(n, eligible, phrases, phraseValues, items, doc.words));
   const order = selectItems(withoutCastVerbs(candidates, o), o.rank.tieBreak, o.phrases.dedup, topK, rescue);
-  const out: Keyword[] = [];
-  let adjacency: number[][] | null = null;
-  for (const k of order) {
-    const it = items[k];
-    const keyword: Keyword = { word: it.text, score: sigmoid(selectValues[k]) };
-    if (kg && o.output.annotateEntities) annotate(keyword, kg, it.entity);
-    if (call.explain) {
-      adjacency ??= incidentEdges(graph);
+  return toKeywords(order, graph, context, call, {
+    word: (k) => items[k].text,
+    score: (k) => sigmoid(selectValues[k]),
+    entity: (k) => items[k].entity,
+    explain: (adjacency, k) => {
+      const it = items[k];
       const ph = it.phrase >= 0 ? phrases[it.phrase] : null;
-      keyword.explain = ph ? explainPhrase(graph, adjacency, ph.members, bias, values, ph.count) : explainWord(adjacency, it.node);
-      keyword.explain.rerank = { logit: logits[k], bias: rerankBias(model), features: rerankContributions(model, it.features) };
-    }
-    out.push(keyword);
-  }
-  return out;
+      const explain = ph ? explainPhrase(graph, adjacency, ph.members, bias, values, ph.count) : explainWord(adjacency, it.node);
+      explain.rerank = { logit: logits[k], bias: rerankBias(model), features: rerankContributions(model, it.features) };
+      return explain;
+    },
+  });
 }
 
 /** The items with the cast-list verbs set to NaN (never selected) under `output.castVerbs: 'drop'`; the same array otherwise. */
@@ -502,26 +465,6 @@ function explainPhrase(graph: WordGraph, adjacency: number[][], members: Int32Ar
   };
   if (bias) explain.position = position;
   return explain;
-}
-
-/** Rescale the included nodes' values in place. */
-function scale(values: Float64Array, included: readonly number[], mode: ResolvedOptions['output']['scoreScale']): void {
-  if (mode === 'raw' || included.length === 0) return;
-  if (mode === 'sum') {
-    let total = 0;
-    for (const i of included) total += values[i];
-    if (total > 0) for (const i of included) values[i] /= total;
-    return;
-  }
-  // jieba / cppjieba: (w − min/10) / (max − min/10)
-  let min = Infinity;
-  let max = -Infinity;
-  for (const i of included) {
-    if (values[i] < min) min = values[i];
-    if (values[i] > max) max = values[i];
-  }
-  const denominator = max - min / 10;
-  for (const i of included) values[i] = denominator > 0 ? (values[i] - min / 10) / denominator : 0;
 }
 
 /** Edge indices incident to each node. */

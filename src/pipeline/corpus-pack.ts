@@ -13,7 +13,38 @@
 import { FilmkwError } from '../errors.js';
 import { StringTable } from '../kg/packed.js';
 import { hashName } from '../util/hash.js';
-import type { CorpusStats, CorpusStatsHeader } from './corpus-stats.js';
+
+/** The statistics of one corpus (corpus-stats.ts, module header). Indices: surfaces k, films j. */
+export interface CorpusStats {
+  /** Where it came from (a file name, or `self`; never a machine path). */
+  readonly source: string;
+  /** sha256 hex of the table's text (recorded in a model trained with it). */
+  readonly contentHash: string;
+  /** Documents counted, and films with at least one document. */
+  readonly docs: number;
+  readonly films: number;
+  /** The surface's index, -1 when its df is below the table's minimum. */
+  word(surface: string): number;
+  df(k: number): number;
+  spread(k: number): number;
+  /** A film's index by key (corpus-stats.ts `filmKey`), -1 when the corpus has no document of it. */
+  filmIndex(key: string): number;
+  filmDocs(j: number): number;
+  /** Documents of film j that have surface k (0 when not kept: films of one document). */
+  filmDf(k: number, j: number): number;
+  /** The film index of a document of the table by its text hash (corpus-stats.ts `textHash`), -1 without a film, -2 when not in the table. */
+  docFilm(hash: string): number;
+}
+
+/** The table's header (line 1). */
+export interface CorpusStatsHeader {
+  readonly format: string;
+  readonly version: number;
+  readonly docs: number;
+  readonly films: number;
+  readonly minDf: number;
+  readonly [key: string]: unknown;
+}
 
 /** A table's arrays (module header); `docHi`/`docLo` sorted together, ascending. */
 export interface CorpusTable {

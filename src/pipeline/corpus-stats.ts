@@ -6,7 +6,7 @@
  * (五星, 烂片, 剧情) is in the texts of many films; a character's name in those of one; a film's own
  * vocabulary is far more frequent in its texts than in all.
  *
- * Built by `filmkw corpus build` (src/eval/corpus.ts counts the documents through the extractor's
+ * Built by `filmkw corpus build` (src/batch/corpus.ts counts the documents through the extractor's
  * candidate stage, {@link CorpusCounter} here keeps the counts) and written as text ({@link
  * serializeCorpusStats}, gzip-compressed by the command); read by {@link parseCorpusStats}. The
  * documents are identified by a hash of their text (sha256, 64 bits kept): a document that is itself
@@ -32,34 +32,15 @@ import { gunzipSync } from 'node:zlib';
 import { FilmkwError } from '../errors.js';
 import { StringTable } from '../kg/packed.js';
 import type { DiskCache } from '../lexicon/cache.js';
-import { corpusStatsOf, hashHalves, hashSlots, packCorpusTable, unpackCorpusTable, type CorpusTable } from './corpus-pack.js';
+import { corpusStatsOf, hashHalves, hashSlots, packCorpusTable, unpackCorpusTable, type CorpusStats, type CorpusStatsHeader, type CorpusTable } from './corpus-pack.js';
+
+export type { CorpusStats, CorpusStatsHeader } from './corpus-pack.js';
 
 export const CORPUS_STATS_FORMAT = 'filmkw-corpus-stats';
 export const CORPUS_STATS_VERSION = 1;
 /** Surfaces found in fewer texts than this are left out of a table (they read as absent: df 0). */
 export const DEFAULT_MIN_DF = 3;
 
-/** The statistics of one corpus (see module header). Indices: surfaces k, films j. */
-export interface CorpusStats {
-  /** Where it came from (a file name, or `self`; never a machine path). */
-  readonly source: string;
-  /** sha256 hex of the table's text (recorded in a model trained with it). */
-  readonly contentHash: string;
-  /** Documents counted, and films with at least one document. */
-  readonly docs: number;
-  readonly films: number;
-  /** The surface's index, -1 when its df is below the table's minimum. */
-  word(surface: string): number;
-  df(k: number): number;
-  spread(k: number): number;
-  /** A film's index by key ({@link filmKey}), -1 when the corpus has no document of it. */
-  filmIndex(key: string): number;
-  filmDocs(j: number): number;
-  /** Documents of film j that have surface k (0 when not kept: films of one document). */
-  filmDf(k: number, j: number): number;
-  /** The film index of a document of the table by its text hash ({@link textHash}), -1 without a film, -2 when not in the table. */
-  docFilm(hash: string): number;
-}
 
 /** The document identity of the table: 16 hex digits of the text's sha256. */
 export function textHash(text: string): string {
@@ -134,15 +115,6 @@ export class CorpusCounter {
   }
 }
 
-/** The table's header (line 1). */
-export interface CorpusStatsHeader {
-  readonly format: string;
-  readonly version: number;
-  readonly docs: number;
-  readonly films: number;
-  readonly minDf: number;
-  readonly [key: string]: unknown;
-}
 
 /** Parses a table's text (module header); an INPUT error names the file and the line. */
 export function parseCorpusStats(text: string, source: string): CorpusStats & { readonly header: CorpusStatsHeader } {

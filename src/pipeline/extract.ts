@@ -6,9 +6,9 @@
  * (explicitly, with the user dictionary only when the lexicon is on), and loads the title policy's
  * common-word list once; the exported lexicon (made ready for the segmenter: src/lexicon/user-dict.ts
  * `prepareUserDict`) and the common-word list are cached on disk keyed by the KG content hash, options,
- * backend and code (src/lexicon/cache.ts), which takes ~2 s off the cold start with the merged KG
- * (0.6–0.7 s in all, issue 6). `extract(text)` is then a pure function of the text: no state is carried from
- * one document to the next (the only caches are memo tables of pure lookups), so a document gives the
+ * backend and code (src/lexicon/cache.ts), which is most of what a cold start with the merged KG saves
+ * (bench/README.md, bench/cold.ts). `extract(text)` is then a pure function of the text: no state is carried
+ * from one document to the next (the only caches are memo tables of pure lookups), so a document gives the
  * same keywords alone or inside a batch.
  *
  * The pure core (core.ts `extractFromTokens`) takes already segmented tokens and the candidate token
@@ -18,7 +18,7 @@ import type { KgView } from '../kg/model.js';
 import { usageError } from '../errors.js';
 import type { Extractor, ExtractCallOptions, Keyword } from './api.js';
 import { candidateSurfaces, extractFromTokens, needsKg, type DocumentContext } from './core.js';
-import { JaccardMemo } from './graph.js';
+import { JaccardMemo } from './jaccard.js';
 import { resolveOptions, type OptionOverrides } from './options.js';
 import { commonEntityNames } from '../lexicon/title-policy.js';
 import { createSegmenter } from './segment.js';
@@ -130,8 +130,8 @@ export function createExtractor(create: CreateExtractorOptions = {}): Extractor 
     common = new Set(names);
   }
   // No MatchCache in front of the KG: the store's name index is already a hash table on typed arrays
-  // (kg/packed.ts), and a memo Map of every word seen cost more than it saved (2.5–3 % slower on the
-  // synopses, A/B in one process).
+  // (kg/packed.ts), and a memo Map of every word seen cost more than it saved (bench/README.md, issue 6
+  // profiles).
   const idf = options.prior.idf === 'multiply' || options.rerank.enabled ? (create.idf ?? loadBundledIdf({ cache })) : null;
   const rerankModel = options.rerank.enabled ? (create.rerankModel ?? loadBundledRerankModel()) : null;
   // the compound candidates of the re-ranker's phrases (phrases.parts 'content') test the same stop words

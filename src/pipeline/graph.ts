@@ -1,10 +1,9 @@
 /**
  * The word graph of one document (王芳, 刘嘉恩, 李晶 2022, §2.2; spec §1.3 eqs. 1, 2, 3, 8, 9/10).
  *
- * Nodes are the distinct candidate words of the document (one node per word, numbered in order of first
- * occurrence; with `mergeAliases` an entity's name and its aliases share one node). Edges keep their
- * contributions apart — `{cooc, kg, sem, weight}` — so an ablation switches one off without touching the
- * construction:
+ * The equations only: the nodes are the document's distinct candidate words (candidate-doc.ts; with
+ * `mergeAliases` an entity's name and its aliases share one node). Edges keep their contributions apart —
+ * `{cooc, kg, sem, weight}` — so an ablation switches one off without touching the construction:
  *
  * - eq. (1) co-occurrence: w(v_i, v_j) = #{(a, b): a < b, dist(a, b) < W, {t_a, t_b} = {v_i, v_j}}. The
  *   distance is measured over candidate occurrences (`windowOver: 'candidates'`, the paper builds the
@@ -27,19 +26,15 @@
  *   `smInDenominator` the out-weight normaliser O_j sums the same weights (a stochastic matrix, the WS
  *   formula); without, it sums the weights of eq. 3.
  *
- * The hot path is typed arrays (edge-table.ts: columns and an open-addressing hash on the node pair); a graphology
- * `UndirectedGraph` with the same typed edge attributes is built on demand by {@link toGraphology}
- * (explain output, tests, interoperability) — building it per document costs more than the rest of the
- * stage (measured in bench/tag.ts).
+ * The hot path is typed arrays (edge-table.ts: columns and an open-addressing hash on the node pair). The
+ * ranking reads the graph as a CSR (rank.ts `toRankInput`); graphology.ts gives it as a graphology
+ * `UndirectedGraph` for the explain output's users (graphology-metrics) and the tests.
  */
-import { UndirectedGraph } from 'graphology';
 import type { KgView } from '../kg/model.js';
-import { jaccard } from './jaccard.js';
-import type { OccurrenceView } from './positions.js';
-import type { RankInput } from './rank.js';
+import { jaccard, type JaccardMemo } from './jaccard.js';
+import type { CandidateDoc } from './candidate-doc.js';
 import { EdgeTable } from './edge-table.js';
 import { sortedHas } from '../util/sorted.js';
-import { arena } from '../util/arena.js';
 import { FilmkwError } from '../errors.js';
 import type { OptionRules } from '../util/option-rules.js';
 
@@ -188,171 +183,6 @@ export const SEMANTIC_OPTION_RULES: OptionRules<SemanticOptions> = Object.freeze
   smInDenominator: { type: 'boolean' },
 });
 
-/** Minimal token shape the graph stage needs (E1's `Token` satisfies it). */
-export interface TokenLike {
-  readonly word: string;
-  readonly start: number;
-}
-
-/** The candidate occurrences of one document, grouped into nodes. */
-export interface CandidateDoc extends OccurrenceView {
-  /** Node labels: the surface word of each node, nodes numbered in order of first occurrence. */
-  readonly words: readonly string[];
-  /** Sentence number of each occurrence (see {@link isSentenceEnd}). */
-  readonly sentence: Int32Array;
-  /** Number of tokens in the document (all tokens). */
-  readonly tokenCount: number;
-}
-
-/** Sentence-final punctuation (full- and half-width) or a line break ends a sentence. */
-export function isSentenceEnd(word: string): boolean {
-  if (word.length === 0) return false;
-  let all = true;
-  for (let i = 0; i < word.length; i++) {
-    const c = word.charCodeAt(i);
-    if (c === 0x0a) return true; // a line break anywhere in the token
-    // 。！？!?；;…
-    if (c !== 0x3002 && c !== 0xff01 && c !== 0xff1f && c !== 0x21 && c !== 0x3f && c !== 0xff1b && c !== 0x3b && c !== 0x2026) all = false;
-  }
-  return all;
-}
-
-/** The word → node maps of the node labels made by {@link buildCandidateDoc} (see {@link nodeIndex}). */
-const nodeIndexes = new WeakMap<readonly string[], ReadonlyMap<string, number>>();
-
-/**
- * The index of each of a document's node labels (word → node): the map {@link buildCandidateDoc} built
- * with them, else one made now and kept with them (labels are never changed once made; merged nodes,
- * {@link mergeEntityNodes}, get new labels).
- */
-export function nodeIndex(words: readonly string[]): ReadonlyMap<string, number> {
-  let map = nodeIndexes.get(words);
-  if (!map) {
-    const made = new Map<string, number>();
-    words.forEach((w, i) => made.set(w, i));
-    nodeIndexes.set(words, (map = made));
-  }
-  return map;
-}
-
-/**
- * Group candidate occurrences into nodes (one per distinct word, in order of first occurrence).
- * @param candidateTokens indices into `tokens` of the candidate occurrences, ascending
- */
-export function buildCandidateDoc(tokens: readonly TokenLike[], candidateTokens: ArrayLike<number>): CandidateDoc {
-  const count = candidateTokens.length;
-  // views of one buffer (util/arena.ts)
-  const take = arena(new Int32Array(3 * count));
-  const node = take(count);
-  const tokenIndex = take(count);
-  const charStart = take(count);
-  const words: string[] = [];
-  const nodeOf = new Map<string, number>();
-  for (let k = 0; k < count; k++) {
-    const ti = candidateTokens[k];
-    const token = tokens[ti];
-    let id = nodeOf.get(token.word);
-    if (id === undefined) {
-      id = words.length;
-      words.push(token.word);
-      nodeOf.set(token.word, id);
-    }
-    node[k] = id;
-    tokenIndex[k] = ti;
-    charStart[k] = token.start;
-  }
-  nodeIndexes.set(words, nodeOf);
-  return new Occurrences(words, node, tokenIndex, charStart, tokens);
-}
-
-/**
- * The candidate occurrences of {@link buildCandidateDoc}. The sentence numbers are counted when first
- * asked for: only a co-occurrence window that stops at sentence ends (`crossSentence: false`) reads them.
- */
-class Occurrences implements CandidateDoc {
-  private sentences: Int32Array | null = null;
-  readonly tokenCount: number;
-  constructor(
-    readonly words: readonly string[],
-    readonly node: Int32Array,
-    readonly tokenIndex: Int32Array,
-    readonly charStart: Int32Array,
-    private readonly tokens: readonly TokenLike[],
-  ) {
-    this.tokenCount = tokens.length;
-  }
-
-  /** Sentence number of every occurrence: the sentence ends among the tokens before it. */
-  get sentence(): Int32Array {
-    if (!this.sentences) {
-      const sentence = new Int32Array(this.tokenIndex.length);
-      let s = 0;
-      let t = 0;
-      for (let k = 0; k < sentence.length; k++) {
-        for (const ti = this.tokenIndex[k]; t < ti; t++) if (isSentenceEnd(this.tokens[t].word)) s++;
-        sentence[k] = s;
-      }
-      this.sentences = sentence;
-    }
-    return this.sentences;
-  }
-
-  /** The same occurrences with the nodes renumbered (merged nodes). */
-  renumbered(words: readonly string[], node: Int32Array): Occurrences {
-    const doc = new Occurrences(words, node, this.tokenIndex, this.charStart, this.tokens);
-    doc.sentences = this.sentences;
-    return doc;
-  }
-}
-
-/**
- * Merge nodes that denote the same single KG entity (an alias and the name, option
- * `kgMatch.mergeAliases`). The merged node keeps the surface seen first; node order stays the order
- * of first occurrence.
- * @param entities per node of `doc`: its entity indices (sorted), or null
- * @returns the new document and the entity sets of its nodes
- */
-export function mergeEntityNodes(doc: CandidateDoc, entities: readonly (Int32Array | null)[]): { doc: CandidateDoc; entities: (Int32Array | null)[] } {
-  // fast path: no single entity is denoted by two nodes
-  const seen = new Set<number>();
-  let duplicate = false;
-  for (const e of entities) {
-    if (!e || e.length !== 1) continue;
-    if (seen.has(e[0])) {
-      duplicate = true;
-      break;
-    }
-    seen.add(e[0]);
-  }
-  if (!duplicate) return { doc, entities: entities.slice() };
-  const keyOf = (i: number): string => {
-    const e = entities[i];
-    return e && e.length === 1 ? `\u0000${e[0]}` : doc.words[i];
-  };
-  const remap = new Int32Array(doc.words.length);
-  const byKey = new Map<string, number>();
-  const words: string[] = [];
-  const merged: (Int32Array | null)[] = [];
-  let changed = false;
-  // visit nodes in order of first occurrence (= node order)
-  for (let i = 0; i < doc.words.length; i++) {
-    const key = keyOf(i);
-    const existing = byKey.get(key);
-    if (existing !== undefined) {
-      remap[i] = existing;
-      changed = true;
-    } else {
-      remap[i] = words.length;
-      byKey.set(key, words.length);
-      words.push(doc.words[i]);
-      merged.push(entities[i]);
-    }
-  }
-  if (!changed) return { doc, entities: entities.slice() };
-  const node = doc.node.map((x) => remap[x]);
-  return { doc: doc instanceof Occurrences ? doc.renumbered(words, node) : { ...doc, words, node }, entities: merged };
-}
-
 /** KG input of the graph stage: the view and the entity indices each node denotes (null: none). */
 export interface GraphKgInput {
   kg: KgView;
@@ -365,23 +195,6 @@ export interface GraphKgInput {
    * set (the extractor owns it).
    */
   jaccardMemo?: JaccardMemo | null;
-}
-
-/** Memo of Jaccard values keyed by entity pair (see {@link GraphKgInput.jaccardMemo}). */
-export class JaccardMemo {
-  private readonly map = new Map<number, number>();
-  /** Pairs whose two neighbour lists together are at least this long are memoised. */
-  constructor(
-    readonly minSize = 512,
-    private readonly limit = 100_000,
-  ) {}
-  get(a: number, b: number): number | undefined {
-    return this.map.get(a < b ? a * 0x4000000 + b : b * 0x4000000 + a);
-  }
-  set(a: number, b: number, value: number): void {
-    if (this.map.size >= this.limit) this.map.clear();
-    this.map.set(a < b ? a * 0x4000000 + b : b * 0x4000000 + a, value);
-  }
 }
 
 /** The word graph: nodes plus an edge table whose columns keep the contributions apart. */
@@ -802,88 +615,4 @@ function neighbourSets(g: SemanticInput, so: SemanticOptions): Int32Array[] {
   }
   for (let i = 0; i < n; i++) if (lists[i].length > 0) sets[i] = Int32Array.from(lists[i]).sort();
   return sets;
-}
-
-/**
- * The CSR the ranking iterates on (both directions of every edge, a self-loop once with its weight).
- * @param bias restart vector (PositionRank) or null
- * @param sweepOrder Gauss-Seidel order (parity mode) or null
- */
-export function toRankInput(graph: WordGraph, bias: Float64Array | null, sweepOrder: Int32Array | null = null): RankInput {
-  const n = graph.words.length;
-  const m = graph.edgeCount;
-  const { source, target, weight } = graph;
-  const denominator = graph.smInDenominator ? weight : graph.base;
-  // the integer and the number arrays are views of one buffer each (util/arena.ts); a node pair gives
-  // at most two entries
-  const ints = arena(new Int32Array(2 * n + 1 + 2 * m));
-  const floats = arena(new Float64Array(n + 2 * m));
-  const degree = ints(n + 1);
-  const outWeights = floats(n);
-  for (let e = 0; e < m; e++) {
-    if (weight[e] === 0 && denominator[e] === 0) continue;
-    const a = source[e];
-    const b = target[e];
-    degree[a + 1]++;
-    outWeights[a] += denominator[e];
-    if (a !== b) {
-      degree[b + 1]++;
-      outWeights[b] += denominator[e];
-    }
-  }
-  for (let i = 0; i < n; i++) degree[i + 1] += degree[i];
-  const offsets = degree;
-  const fill = ints(n);
-  fill.set(offsets.subarray(0, n));
-  const targets = ints(offsets[n]);
-  const weights = floats(offsets[n]);
-  for (let e = 0; e < m; e++) {
-    if (weight[e] === 0 && denominator[e] === 0) continue;
-    const a = source[e];
-    const b = target[e];
-    targets[fill[a]] = b;
-    weights[fill[a]++] = weight[e];
-    if (a !== b) {
-      targets[fill[b]] = a;
-      weights[fill[b]++] = weight[e];
-    }
-  }
-  return { nodeCount: n, offsets, targets, weights, outWeights, bias, sweepOrder };
-}
-
-/** Node attributes of the graphology view. */
-export interface WordNodeAttributes {
-  word: string;
-  /** Entity indices in the KG view the graph was built with. */
-  entities: number[];
-}
-
-/** Edge attributes of the graphology view (the contributions kept apart). */
-export interface WordEdgeAttributes {
-  /** M^co of eq. 1. */
-  cooc: number;
-  /** M^kg of eq. 2 (before λ). */
-  kg: number;
-  /** sm of eq. 8. */
-  sem: number;
-  /** Ranking weight (eq. 3, plus sm under eqs. 9/10). */
-  weight: number;
-}
-
-/**
- * The word graph as a graphology `UndirectedGraph` (node key = word; self-loops kept as they are in
- * the edge table).
- */
-export function toGraphology(graph: WordGraph): UndirectedGraph<WordNodeAttributes, WordEdgeAttributes> {
-  const g = new UndirectedGraph<WordNodeAttributes, WordEdgeAttributes>({ allowSelfLoops: true });
-  graph.words.forEach((word, i) => g.addNode(word, { word, entities: graph.entities[i] ? Array.from(graph.entities[i]!) : [] }));
-  for (let e = 0; e < graph.edgeCount; e++) {
-    g.addEdge(graph.words[graph.source[e]], graph.words[graph.target[e]], {
-      cooc: graph.cooc[e],
-      kg: graph.kg[e],
-      sem: graph.sem[e],
-      weight: graph.weight[e],
-    });
-  }
-  return g;
 }

@@ -14,7 +14,8 @@
  * sets before computing, so that two directly linked entities are not penalised by each other's
  * presence in the union.
  *
- * Graphology has no Jaccard (graphology-similarity is an empty stub), so this is ours.
+ * Graphology has no Jaccard (graphology-similarity is an empty stub), so this is ours. {@link JaccardMemo}
+ * keeps the values of hub pairs across the documents of one extractor.
  */
 import { sortedHas } from '../util/sorted.js';
 
@@ -110,4 +111,21 @@ export function jaccard(a: Int32Array, b: Int32Array, endpoints: readonly [numbe
   if (sizeA === 0 || sizeB === 0) return 0;
   const inter = intersectionSize(a, b, skipA, skipB);
   return inter / (sizeA + sizeB - inter);
+}
+
+/** Memo of Jaccard values keyed by entity pair (graph.ts `GraphKgInput.jaccardMemo`). */
+export class JaccardMemo {
+  private readonly map = new Map<number, number>();
+  /** Pairs whose two neighbour lists together are at least this long are memoised. */
+  constructor(
+    readonly minSize = 512,
+    private readonly limit = 100_000,
+  ) {}
+  get(a: number, b: number): number | undefined {
+    return this.map.get(a < b ? a * 0x4000000 + b : b * 0x4000000 + a);
+  }
+  set(a: number, b: number, value: number): void {
+    if (this.map.size >= this.limit) this.map.clear();
+    this.map.set(a < b ? a * 0x4000000 + b : b * 0x4000000 + a, value);
+  }
 }

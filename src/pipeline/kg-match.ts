@@ -6,7 +6,7 @@
  * whitespace collapsed): `'exact'` takes entity names only, `'exactOrAlias'` (default) also the aliases
  * (别名), so "冰雪长津湖" denotes the same entity as "长津湖" — the issue asks for alias-aware edges; the
  * spec's default `'exact'` predates that. With `mergeAliases` the name and its aliases, when both occur,
- * become one graph node (see graph.ts `mergeEntityNodes`).
+ * become one graph node (see candidate-doc.ts `mergeEntityNodes`).
  *
  * Ambiguous names (one surface, several entities: homonymous people, a character name that occurs in
  * several films, a title that is also a character) — the paper matches by surface string and does not

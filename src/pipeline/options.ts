@@ -32,31 +32,12 @@ import { CANDIDATE_OPTION_RULES, DEFAULT_CANDIDATE_OPTIONS, type CandidateOption
 import { DEFAULT_PHRASE_OPTIONS, PHRASE_OPTION_RULES, type PhraseOptions } from './phrases.js';
 import { DEFAULT_RERANK_OPTIONS, RERANK_OPTION_RULES, type RerankOptions } from './rerank.js';
 import { DEFAULT_LEXICON_OPTIONS, LEXICON_OPTION_RULES, type LexiconOptions } from './segment.js';
-import { DEFAULT_OUTPUT_OPTIONS, OUTPUT_OPTION_RULES, type OutputOptions } from './core.js';
+import { DEFAULT_OUTPUT_OPTIONS, OUTPUT_OPTION_RULES, type OutputOptions } from './output.js';
+import type { PipelineOptions, ResolvedOptions, OptionOverrides } from './option-types.js';
 
 export type { OptionRule };
 export type { GraphOptions, SemanticOptions, KgMatchOptions, RankOptions, TitlePolicyOptions, CandidateOptions, PriorOptions, PhraseOptions, RerankOptions, LexiconOptions, OutputOptions };
-
-/** All pipeline options, grouped by stage. */
-export interface PipelineOptions {
-  lexicon: LexiconOptions;
-  candidates: CandidateOptions;
-  kgMatch: KgMatchOptions;
-  titles: TitlePolicyOptions;
-  graph: GraphOptions;
-  semantic: SemanticOptions;
-  rank: RankOptions;
-  prior: PriorOptions;
-  phrases: PhraseOptions;
-  rerank: RerankOptions;
-  output: OutputOptions;
-}
-
-/** Resolved options: frozen, plus the name of the preset they came from. */
-export type ResolvedOptions = Readonly<PipelineOptions> & { readonly preset: string };
-
-/** Recursively partial options (preset data, typed overrides). */
-export type OptionOverrides = { [G in keyof PipelineOptions]?: Partial<PipelineOptions[G]> };
+export type { PipelineOptions, ResolvedOptions, OptionOverrides };
 
 function deepFreeze<T>(value: T): T {
   if (value && typeof value === 'object' && !Object.isFrozen(value)) {

@@ -23,8 +23,8 @@
  *    score that its occurrences inside the phrase carry. With `'shareSum'` a phrase beats its own word
  *    only when the word is mostly used inside the phrase (传统 in 传统文化), not when a frequent word
  *    happens to form a phrase twice (唢呐 in 唢呐艺术). Under `'sum'` a phrase always beats its words.
- * 3. **Selection** of the top K from words and phrases together, by score, ties broken by first
- *    occurrence (then the longer surface) or by code point (`rank.tieBreak`), with the guideline's rule
+ * 3. **Selection** (select.ts `selectItems`) of the top K from words and phrases together, by score,
+ *    ties broken by first occurrence (then the longer surface) or by code point (`rank.tieBreak`), with the guideline's rule
  *    "no overlapping variants" (`dedup`): going down the ranking, an item is skipped when its surface
  *    contains or is contained in the surface of an item already taken — `'phrases'` applies this only
  *    when one of the two is a phrase (唢呐 vs 唢呐艺术), `'all'` also between two words (唢呐 vs 唢呐班),
@@ -39,11 +39,9 @@
  * `phrase: {words, occurrences}`. Pure and deterministic: a document gives the same output alone or in
  * a batch.
  */
-import { compareCodePoints } from './rank.js';
-import { nodeIndex } from './graph.js';
+import { nodeIndex } from './candidate-doc.js';
 import { memoOneUnit } from './candidates.js';
 import { arena } from '../util/arena.js';
-import type { RankOptions } from './rank.js';
 import type { OptionRules } from '../util/option-rules.js';
 
 /** Options of the keyphrase stage (group `phrases`). */
@@ -189,7 +187,7 @@ export const PHRASE_OPTION_RULES: OptionRules<PhraseOptions> = Object.freeze({
   fullNames: { type: 'boolean' },
 });
 
-/** The candidate occurrences the stage reads (graph.ts `CandidateDoc` satisfies it). */
+/** The candidate occurrences the stage reads (candidate-doc.ts `CandidateDoc` satisfies it). */
 export interface PhraseDocView {
   /** Node of each candidate occurrence. */
   readonly node: Int32Array;
@@ -334,96 +332,6 @@ export function phraseScores(phrases: readonly PhraseCandidate[], values: Float6
   }
   return out;
 }
-
-/** One rankable item: a graph word or a phrase. */
-export interface RankedItem {
-  readonly text: string;
-  readonly value: number;
-  /** UTF-16 offset of the first occurrence. */
-  readonly charStart: number;
-  readonly phrase: boolean;
-  /** Occurrences in the document (read by `rescueWords` only). */
-  readonly count?: number;
-}
-
-function overlaps(a: RankedItem, b: RankedItem, dedup: PhraseOptions['dedup']): boolean {
-  if (dedup === 'off' || (dedup === 'phrases' && !a.phrase && !b.phrase)) return false;
-  return a.text.includes(b.text) || b.text.includes(a.text);
-}
-
-/**
- * The top `limit` items (indices) by descending value with the deterministic tie-break and the dedup
- * rule (step 3 of the module header). Items with a NaN value are never selected.
- */
-export function selectItems(
-  items: readonly RankedItem[],
-  tieBreak: RankOptions['tieBreak'],
-  dedup: PhraseOptions['dedup'],
-  limit: number,
-  rescue: PhraseOptions['rescueWords'] = 'off',
-): number[] {
-  const compare = (x: number, y: number): number => {
-    const a = items[x];
-    const b = items[y];
-    if (a.value !== b.value) return b.value - a.value;
-    if (tieBreak === 'lexicographic') {
-      const c = compareCodePoints(a.text, b.text);
-      if (c !== 0) return c;
-    }
-    return a.charStart - b.charStart || b.text.length - a.text.length || compareCodePoints(a.text, b.text) || x - y;
-  };
-  const taken: number[] = [];
-  const take = (i: number): void => {
-    const first = taken.findIndex((t) => overlaps(items[t], items[i], dedup));
-    if (first < 0) taken.push(i);
-    else if (rescue !== 'off' && rescues(items, taken, i, dedup, rescue)) {
-      // the word takes the first hiding phrase's place; the other phrases that hid it go
-      taken[first] = i;
-      for (let k = taken.length - 1; k > first; k--) if (overlaps(items[taken[k]], items[i], dedup)) taken.splice(k, 1);
-    }
-  };
-  if (limit > SELECT_BY_SCAN) {
-    const idx: number[] = [];
-    for (let i = 0; i < items.length; i++) if (!Number.isNaN(items[i].value)) idx.push(i);
-    idx.sort(compare);
-    for (let k = 0; k < idx.length && taken.length < limit; k++) take(idx[k]);
-    return taken;
-  }
-  // a few: the best item not yet looked at, again and again (the order is the sorted one, as the
-  // comparison is a total order), which for a short list is cheaper than sorting all
-  const seen = new Uint8Array(items.length);
-  while (taken.length < limit) {
-    let best = -1;
-    for (let i = 0; i < items.length; i++) if (!seen[i] && !Number.isNaN(items[i].value) && (best < 0 || compare(i, best) < 0)) best = i;
-    if (best < 0) break;
-    seen[best] = 1;
-    take(best);
-  }
-  return taken;
-}
-
-/**
- * Whether word `i` replaces the taken items it overlaps (`rescueWords`, not `'off'`): all of them are
- * phrases that contain it, are no name joined by a name dot or a space (汉尼拔·莱克特 keeps its place
- * before 汉尼拔: the full name is the guideline's form) and give way under the rule.
- */
-function rescues(items: readonly RankedItem[], taken: readonly number[], i: number, dedup: PhraseOptions['dedup'], rule: PhraseOptions['rescueWords']): boolean {
-  const w = items[i];
-  if (w.phrase) return false;
-  const wc = w.count ?? 0;
-  for (const t of taken) {
-    const p = items[t];
-    if (!overlaps(p, w, dedup)) continue;
-    if (!p.phrase || !p.text.includes(w.text) || isJoinedName(p.text)) return false;
-    const pc = p.count ?? 0;
-    const yields = rule === 'outside' ? wc > pc : pc === 1 && wc >= (rule === 'repeated' ? 2 : 1);
-    if (!yields) return false;
-  }
-  return true;
-}
-
-/** {@link selectItems} scans for the best remaining item when at most this many are asked for, else sorts. */
-const SELECT_BY_SCAN = 10;
 
 /** The name dots (middle dot, bullet, katakana middle dot, hyphenation point) written between the parts of a foreign name. */
 export const NAME_DOTS = /^[·•・‧∙]$/u;
@@ -631,7 +539,7 @@ export function findCompounds(
 }
 
 /** Whether a surface joins names by a name dot or a space (a joined compound of {@link findCompounds}). */
-function isJoinedName(text: string): boolean {
+export function isJoinedName(text: string): boolean {
   return hasNameDot(text) || text.includes(' ') || text.includes('\u00a0');
 }
 

@@ -39,7 +39,7 @@
  *   numbers kept, cppjieba's stop_words.utf8 (case-sensitive), window over kept words (the next 4), self-pairs twice, 10 sweeps,
  *   min-max/10 including kept words without edges at weight 0.
  */
-import type { OptionOverrides } from './options.js';
+import type { OptionOverrides } from './option-types.js';
 
 export interface Preset {
   /** Canonical name (lowercase). */

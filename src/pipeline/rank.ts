@@ -119,6 +119,68 @@ export interface RankInput {
   sweepOrder?: Int32Array | null;
 }
 
+/** The edge list {@link toRankInput} reads (graph.ts `WordGraph` is one). */
+export interface RankEdges {
+  readonly words: readonly string[];
+  readonly edgeCount: number;
+  /** Endpoints of each edge (source = target for a self-loop). */
+  readonly source: Int32Array;
+  readonly target: Int32Array;
+  /** Ranking weight of each edge (eqs. 3, 9/10). */
+  readonly weight: Float64Array;
+  /** Weight of eq. 3 (the normaliser's when not `smInDenominator`). */
+  readonly base: Float64Array;
+  /** Whether O_j sums `weight` (true) or `base` (false). */
+  readonly smInDenominator: boolean;
+}
+
+/**
+ * The CSR the ranking iterates on (both directions of every edge, a self-loop once with its weight).
+ * @param bias restart vector (PositionRank) or null
+ * @param sweepOrder Gauss-Seidel order (parity mode) or null
+ */
+export function toRankInput(graph: RankEdges, bias: Float64Array | null, sweepOrder: Int32Array | null = null): RankInput {
+  const n = graph.words.length;
+  const m = graph.edgeCount;
+  const { source, target, weight } = graph;
+  const denominator = graph.smInDenominator ? weight : graph.base;
+  // the integer and the number arrays are views of one buffer each (util/arena.ts); a node pair gives
+  // at most two entries
+  const ints = arena(new Int32Array(2 * n + 1 + 2 * m));
+  const floats = arena(new Float64Array(n + 2 * m));
+  const degree = ints(n + 1);
+  const outWeights = floats(n);
+  for (let e = 0; e < m; e++) {
+    if (weight[e] === 0 && denominator[e] === 0) continue;
+    const a = source[e];
+    const b = target[e];
+    degree[a + 1]++;
+    outWeights[a] += denominator[e];
+    if (a !== b) {
+      degree[b + 1]++;
+      outWeights[b] += denominator[e];
+    }
+  }
+  for (let i = 0; i < n; i++) degree[i + 1] += degree[i];
+  const offsets = degree;
+  const fill = ints(n);
+  fill.set(offsets.subarray(0, n));
+  const targets = ints(offsets[n]);
+  const weights = floats(offsets[n]);
+  for (let e = 0; e < m; e++) {
+    if (weight[e] === 0 && denominator[e] === 0) continue;
+    const a = source[e];
+    const b = target[e];
+    targets[fill[a]] = b;
+    weights[fill[a]++] = weight[e];
+    if (a !== b) {
+      targets[fill[b]] = a;
+      weights[fill[b]++] = weight[e];
+    }
+  }
+  return { nodeCount: n, offsets, targets, weights, outWeights, bias, sweepOrder };
+}
+
 export interface RankResult {
   /** S(v_i) per node. */
   scores: Float64Array;
@@ -242,46 +304,4 @@ export function compareCodePoints(a: string, b: string): number {
 export function codePointOrder(words: readonly string[]): Int32Array {
   const idx = Array.from(words.keys()).sort((a, b) => compareCodePoints(words[a], words[b]));
   return Int32Array.from(idx);
-}
-
-/** Whether node a ranks before node b (descending score, then the tie-break). */
-function before(scores: Float64Array, words: readonly string[], tieBreak: RankOptions['tieBreak'], a: number, b: number): boolean {
-  if (scores[a] !== scores[b]) return scores[a] > scores[b];
-  if (tieBreak === 'lexicographic') {
-    const c = compareCodePoints(words[a], words[b]);
-    if (c !== 0) return c < 0;
-  }
-  return a < b;
-}
-
-/**
- * Node indices ordered by descending score with the deterministic tie-break: `'firstOccurrence'`
- * relies on nodes being numbered in order of first occurrence (the graph stage does this), so ties keep
- * the lower index; `'lexicographic'` orders tied words by code point.
- * @param limit return only the first `limit` (a partial selection, O(n·limit) for small limits)
- * @param eligible when given, only nodes with eligible[i] ≠ 0 are ordered
- */
-export function orderByScore(scores: Float64Array, words: readonly string[], tieBreak: RankOptions['tieBreak'], limit = Infinity, eligible?: Uint8Array): number[] {
-  const n = scores.length;
-  if (limit < 32 && limit < n) {
-    // insertion into a short sorted list
-    const top: number[] = [];
-    for (let i = 0; i < n; i++) {
-      if (eligible && !eligible[i]) continue;
-      if (top.length === limit && !before(scores, words, tieBreak, i, top[top.length - 1])) continue;
-      let k = top.length < limit ? top.length : limit - 1;
-      if (top.length < limit) top.push(i);
-      while (k > 0 && before(scores, words, tieBreak, i, top[k - 1])) {
-        top[k] = top[k - 1];
-        k--;
-      }
-      top[k] = i;
-    }
-    return top;
-  }
-  const idx: number[] = [];
-  for (let i = 0; i < n; i++) if (!eligible || eligible[i]) idx.push(i);
-  if (tieBreak === 'lexicographic') idx.sort((a, b) => scores[b] - scores[a] || compareCodePoints(words[a], words[b]) || a - b);
-  else idx.sort((a, b) => scores[b] - scores[a] || a - b);
-  return limit < idx.length ? idx.slice(0, limit) : idx;
 }

@@ -24,7 +24,7 @@ import { sortedHas } from '../util/sorted.js';
 import { F } from './rerank-features.js';
 import type { DocumentSubject } from './context.js';
 import { textHash, type CorpusStats } from './corpus-stats.js';
-import type { RerankDocument } from './rerank.js';
+import type { RerankDocument } from './rerank-features.js';
 import type { EntityContext, RowSources } from './rerank-families.js';
 
 /** The caller's context of one document, as rerankItems takes it. */

@@ -19,14 +19,14 @@
  * fresh typed array per array costs ≈ 8× a view.
  */
 import type { KgView } from '../kg/model.js';
-import { nodeIndex } from './graph.js';
+import { nodeIndex } from './candidate-doc.js';
 import { foldNameDots, nodeCounts } from './phrases.js';
 import type { IdfTable } from './idf.js';
 import { FNV_OFFSET, FNV_PRIME, hashName } from '../util/hash.js';
 import { arena } from '../util/arena.js';
 import { lowerBound } from '../util/sorted.js';
 import { F, RERANK_FEATURE_COUNT, type RerankFeature } from './rerank-features.js';
-import type { RerankDocument } from './rerank.js';
+import type { RerankDocument } from './rerank-features.js';
 
 /** Scratch values a family takes from the three buffers (32-bit integers, bytes, doubles). */
 export interface Space {

@@ -1,8 +1,12 @@
 /**
  * The re-ranker's feature names (rerank.ts, rerank-families.ts), in the order of every feature vector
  * and of a model's feature list (rerank-model.ts). Features are properties of a candidate in its
- * document, never its identity, so a model carries no vocabulary.
+ * document, never its identity, so a model carries no vocabulary; and what they are computed from, one
+ * ranked document ({@link RerankDocument}).
  */
+import type { TokenLike } from './candidate-doc.js';
+import type { PhraseCandidate } from './phrases.js';
+
 /** Feature names, in the order of every feature vector and of the model's weights. */
 export const RERANK_FEATURES = [
   'base', // final graph score (× IDF) / the document's best
@@ -103,3 +107,36 @@ export const RERANK_FEATURE_COUNT = RERANK_FEATURES.length;
  * features need the caller's context and table).
  */
 export const RERANK_CORE_FEATURE_COUNT = RERANK_FEATURES.indexOf('filmKnown');
+
+/** What the stage reads of one ranked document. */
+export interface RerankDocument {
+  readonly text: string;
+  readonly tokens: readonly (TokenLike & { readonly tag?: string })[];
+  /** Node labels (graph words), numbered in order of first occurrence. */
+  readonly words: readonly string[];
+  /** Node, token index and UTF-16 offset of every candidate occurrence. */
+  readonly node: Int32Array;
+  readonly tokenIndex: Int32Array;
+  readonly charStart: Int32Array;
+  /** Graph rank score and final score (× IDF) of every node. */
+  readonly rank: Float64Array;
+  readonly values: Float64Array;
+  /** Nodes that may be output. */
+  readonly eligible: Uint8Array;
+  /** Per node: Σ KG and Σ semantic weights of its edges. */
+  readonly kgSum: Float64Array;
+  readonly semSum: Float64Array;
+  /** IDF weight of every eligible node when the caller has it (the prior's factor); else looked up. */
+  readonly idfWeights?: Float64Array | null;
+  /** The entity reported for each node (-1: none). */
+  readonly entity: Int32Array;
+  /** Every entity each node denotes (after the title policy), when the caller has them (the document-context features). */
+  readonly entitySets?: readonly (Int32Array | null)[] | null;
+  readonly phrases: readonly PhraseCandidate[];
+  /** Phrase scores from their words (phrases.ts `phraseScores`; NaN: not output). */
+  readonly phraseValues: Float64Array;
+  /** Occurrences of every node when the caller has them (phrases.ts `nodeCounts`); else counted. */
+  readonly counts?: Int32Array;
+  /** PositionRank score of every node (feature `positionRank`), when the model lists it; else the feature is 0. */
+  readonly positionRank?: Float64Array | null;
+}

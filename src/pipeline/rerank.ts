@@ -6,7 +6,7 @@
  * cast list. This stage describes the `pool` best output candidates by the graph score (graph words and
  * phrases) by a fixed vector of document-level features ({@link RERANK_FEATURES}), orders them by the
  * score of boosted trees (rerank-model.ts), then applies the phrase stage's no-overlapping-variants
- * rule (phrases.ts `selectItems`).
+ * rule (select.ts `selectItems`).
  *
  * Features (rerank-features.ts; computed by the families of rerank-families.ts) are properties of the
  * candidate in this document — never its identity — so the model carries no vocabulary: graph score and rank, IDF, frequency, spread, first position, length, POS, entity kind,
@@ -24,11 +24,9 @@
  * Pure: a function of the document's ranked graph, the KG and the model passed in.
  */
 import type { KgView } from '../kg/model.js';
-import type { TokenLike } from './graph.js';
-import type { PhraseCandidate } from './phrases.js';
 import type { IdfTable } from './idf.js';
 import type { OptionRules } from '../util/option-rules.js';
-import { RERANK_FEATURE_COUNT } from './rerank-features.js';
+import { RERANK_FEATURE_COUNT, type RerankDocument } from './rerank-features.js';
 import {
   CAND_LIMIT,
   candidateList,
@@ -58,7 +56,7 @@ import {
 import { contextRow, contextSources, type RerankContext } from './rerank-context.js';
 
 export type { RerankContext } from './rerank-context.js';
-export { RERANK_CORE_FEATURE_COUNT, RERANK_FEATURE_COUNT, RERANK_FEATURES, type RerankFeature } from './rerank-features.js';
+export { RERANK_CORE_FEATURE_COUNT, RERANK_FEATURE_COUNT, RERANK_FEATURES, type RerankDocument, type RerankFeature } from './rerank-features.js';
 export { inCastContext, surfaceEntity } from './rerank-families.js';
 
 /** Options of the re-ranking stage (group `rerank`). */
@@ -97,38 +95,6 @@ export const RERANK_OPTION_RULES: OptionRules<RerankOptions> = Object.freeze({
   corpusGate: { type: 'number', min: 0, max: 1e6, integer: true },
 });
 
-/** What the stage reads of one ranked document. */
-export interface RerankDocument {
-  readonly text: string;
-  readonly tokens: readonly (TokenLike & { readonly tag?: string })[];
-  /** Node labels (graph words), numbered in order of first occurrence. */
-  readonly words: readonly string[];
-  /** Node, token index and UTF-16 offset of every candidate occurrence. */
-  readonly node: Int32Array;
-  readonly tokenIndex: Int32Array;
-  readonly charStart: Int32Array;
-  /** Graph rank score and final score (× IDF) of every node. */
-  readonly rank: Float64Array;
-  readonly values: Float64Array;
-  /** Nodes that may be output. */
-  readonly eligible: Uint8Array;
-  /** Per node: Σ KG and Σ semantic weights of its edges. */
-  readonly kgSum: Float64Array;
-  readonly semSum: Float64Array;
-  /** IDF weight of every eligible node when the caller has it (the prior's factor); else looked up. */
-  readonly idfWeights?: Float64Array | null;
-  /** The entity reported for each node (-1: none). */
-  readonly entity: Int32Array;
-  /** Every entity each node denotes (after the title policy), when the caller has them (the document-context features). */
-  readonly entitySets?: readonly (Int32Array | null)[] | null;
-  readonly phrases: readonly PhraseCandidate[];
-  /** Phrase scores from their words (phrases.ts `phraseScores`; NaN: not output). */
-  readonly phraseValues: Float64Array;
-  /** Occurrences of every node when the caller has them (phrases.ts `nodeCounts`); else counted. */
-  readonly counts?: Int32Array;
-  /** PositionRank score of every node (feature `positionRank`), when the model lists it; else the feature is 0. */
-  readonly positionRank?: Float64Array | null;
-}
 
 /** One output candidate with its features. */
 export interface RerankItem {

@@ -17,7 +17,7 @@
  *   error record or a skip with that reason.
  */
 import { open } from 'node:fs/promises';
-import { closeSync, lstatSync, openSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeSync, type Stats } from 'node:fs';
+import { closeSync, linkSync, lstatSync, openSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync, writeSync, type Stats } from 'node:fs';
 import { hostname } from 'node:os';
 import { basename, dirname, join, relative } from 'node:path';
 import { FilmkwError, inputError, usageError, writeFailureReason } from '../errors.js';
@@ -228,6 +228,52 @@ export function releaseLocks(): void {
   held.clear();
 }
 
+/** The private file a lock is written to before it is linked into place (host and pid: a dead one's is removed). */
+const lockTemp = (path: string, host: string, pid: number) => `${path}.${host}.${pid}.tmp`;
+
+/**
+ * Create `path` holding `content`, failing with EEXIST when it exists. The content goes to a private temp
+ * file first, which is then hard-linked into place (link fails when the target exists), so a process killed
+ * at any moment never leaves an empty lock behind (one that would block the next run for a minute).
+ * Filesystems without hard links fall back to create-then-write.
+ */
+function createWithContent(path: string, content: string): void {
+  const tmp = lockTemp(path, hostname(), process.pid);
+  try {
+    writeFileSync(tmp, content);
+    linkSync(tmp, path);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP' && code !== 'ENOSYS') throw err;
+    const fd = openSync(path, 'wx');
+    try {
+      writeSync(fd, content);
+    } catch (e) {
+      closeSync(fd);
+      rmSync(path, { force: true });
+      throw e;
+    }
+    closeSync(fd);
+  } finally {
+    rmSync(tmp, { force: true });
+  }
+}
+
+/** Remove the lock temp files of `path` left by dead processes of this host (a kill between their write and link). */
+function removeStaleLockTemps(path: string): void {
+  const prefix = `${basename(path)}.${hostname()}.`;
+  let names: string[];
+  try {
+    names = readdirSync(dirname(path));
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const pid = name.startsWith(prefix) && name.endsWith('.tmp') ? Number(name.slice(prefix.length, -'.tmp'.length)) : NaN;
+    if (Number.isInteger(pid) && pid > 0 && !alive(pid)) rmSync(join(dirname(path), name), { force: true });
+  }
+}
+
 /**
  * Take the exclusive lock of an output file; returns the release function (idempotent). Throws
  * FilmkwError('OUTPUT') naming the run that holds it. A lock left by a dead process on this host is
@@ -237,15 +283,16 @@ export function releaseLocks(): void {
 export function lockOutput(cmd: string, out: string): () => void {
   const path = lockPath(out);
   const me: LockInfo = { pid: process.pid, host: hostname(), command: ['filmkw', ...process.argv.slice(2)].join(' '), started: new Date().toISOString() };
+  removeStaleLockTemps(path);
   for (let attempt = 0; attempt < 3; attempt++) {
-    let fd: number;
     try {
-      fd = openSync(path, 'wx');
+      createWithContent(path, `${JSON.stringify(me)}\n`);
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       if (code !== 'EEXIST') {
         if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'EACCES' || code === 'EROFS' || code === 'EPERM') return () => undefined; // the write itself reports it
-        throw new FilmkwError('OUTPUT', `${cmd}: cannot lock ${out} (${code ?? (err as Error).message})`, { cause: err });
+        const why = writeFailureReason(code, out);
+        throw new FilmkwError('OUTPUT', `${cmd}: cannot write ${out}: ${code ?? (err as Error).message}${why ? ` (${why})` : ''}`, { cause: err });
       }
       const other = readLock(path);
       const stale = other ? other.host === me.host && !alive(other.pid) : Date.now() - (statOrNull(path)?.mtimeMs ?? 0) > 60_000;
@@ -256,17 +303,6 @@ export function lockOutput(cmd: string, out: string): () => void {
       const who = other ? `pid ${other.pid} on ${other.host}, \`${other.command}\`, since ${other.started}` : 'a run that is starting';
       throw new FilmkwError('OUTPUT', `${cmd}: ${out} is being written by another filmkw run (${who}); wait for it to finish or stop it (if no such run exists, delete ${path})`);
     }
-    try {
-      writeSync(fd, `${JSON.stringify(me)}\n`);
-    } catch (err) {
-      // e.g. ENOSPC: the output could not be written either; say so like the write would
-      closeSync(fd);
-      rmSync(path, { force: true });
-      const code = (err as NodeJS.ErrnoException).code;
-      const why = writeFailureReason(code, out);
-      throw new FilmkwError('OUTPUT', `${cmd}: cannot write ${out}: ${code ?? (err as Error).message}${why ? ` (${why})` : ''}`, { cause: err });
-    }
-    closeSync(fd);
     held.add(path);
     if (!exitHook) {
       exitHook = true;

@@ -4,7 +4,7 @@ import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
-import { runTag, summaryLine, type TagRunOptions } from '../../src/batch/tag-run.js';
+import { checkpointDue, runTag, summaryLine, type TagRunOptions } from '../../src/batch/tag-run.js';
 import { progressPath, readProgress } from '../../src/batch/resume.js';
 import { FilmkwError } from '../../src/errors.js';
 import type { ExtractorFactorySpec } from '../../src/batch/factory.js';
@@ -178,4 +178,14 @@ test('runTag: the document context (--film-field, --title-field) reaches the ext
   // --corpus-stats self needs a file it can read twice
   await assert.rejects(runTag(base('-', { corpusStats: 'self' })), (e: unknown) => e instanceof FilmkwError && e.code === 'USAGE' && /--corpus-stats self reads the input twice/u.test(e.message));
   await assert.rejects(runTag(base(input, { corpusStats: join(d, 'none.gz') })), (e: unknown) => e instanceof FilmkwError && e.code === 'INPUT' && /--corpus-stats: no such file/u.test(e.message));
+});
+
+test('checkpointDue: by time, or by records when --checkpoint-records is given (0: by time only)', () => {
+  const o = { checkpointMs: 1000, checkpointRecords: 0 };
+  assert.equal(checkpointDue({ ms: 999, records: 1e9 }, o), false);
+  assert.equal(checkpointDue({ ms: 1000, records: 0 }, o), true);
+  const r = { checkpointMs: 1000, checkpointRecords: 200 };
+  assert.equal(checkpointDue({ ms: 0, records: 199 }, r), false);
+  assert.equal(checkpointDue({ ms: 0, records: 200 }, r), true);
+  assert.equal(checkpointDue({ ms: 1000, records: 3 }, r), true);
 });

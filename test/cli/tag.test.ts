@@ -20,7 +20,7 @@ const noStack = (s: string) => assert.doesNotMatch(s, /\n\s+at /u, 'no stack tra
 test('tag --help lists every option with its default', async () => {
   const r = await run(['tag', '--help']);
   assert.equal(r.status, 0, r.stderr);
-  for (const o of ['--format', '--text-field', '--id-field', '--kg', '--neo4j', '--preset', '--set', '--backend', '--top', '--explain', '--out', '--workers', '--resume', '--max-record-bytes', '--fail-on-error']) {
+  for (const o of ['--format', '--text-field', '--id-field', '--kg', '--neo4j', '--preset', '--set', '--backend', '--top', '--explain', '--out', '--workers', '--resume', '--checkpoint-records', '--max-record-bytes', '--fail-on-error']) {
     assert.match(r.stdout, new RegExp(`\\n\\s+${o}[ <]`, 'u'), o);
   }
   for (const d of ['default: from the file extension', 'default: "text"', 'default: the bundled demo KG', 'default: "filmkw-rerank"', 'default: "node-rs"', "default: the preset's output.topK, 5", 'default: stdout', 'default: "1"', 'default: false', 'default: "16777216"']) {
@@ -201,4 +201,11 @@ test('tag --preset filmkw-rerank --explain (real CLI): per keyword the re-ranker
   assert.ok(keywords >= 40, `${keywords} keywords`);
   // the sample about 长津湖 keeps its film and lead
   assert.ok(docs[0].keywords.some((k) => k.word === '长津湖'), JSON.stringify(docs[0].keywords.map((k) => k.word)));
+});
+
+test('tag --checkpoint-records does not go with --queue (exit 2, one line)', async () => {
+  const r = await run(['tag', samples, '--queue', 'redis://127.0.0.1:1', '--out', join(tmp(), 'o.jsonl'), '--checkpoint-records', '5']);
+  assert.equal(r.status, 2, r.stderr);
+  assert.match(r.stderr, /^filmkw: tag: --checkpoint-records does not apply to --queue/u);
+  noStack(r.stderr);
 });

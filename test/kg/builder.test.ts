@@ -90,6 +90,21 @@ test('relation labels, person keys', () => {
   assert.equal(relationKindOf('LIKES'), undefined);
   assert.equal(personKey('汤姆•维尔金森'), personKey('汤姆·维尔金森'));
   assert.equal(personKey('Kit Harington'), personKey('KitHarington'));
+  // every dot of the sources between name parts compares equal: the full stop used as a middle dot (the four
+  // people issue 25 left split: J.R.R.托尔金, J.D·埃弗摩尔, 雷格·E.凯蒂, J.麦基·格鲁伯), the fullwidth and small full
+  // stops, bullet, hyphenation point, katakana and halfwidth middle dots, bullet operator, dot operator
+  const tolkien = personKey('J·R·R·托尔金');
+  for (const v of ['J.R.R.托尔金', 'J．R．R．托尔金', 'J﹒R﹒R﹒托尔金', 'J•R•R•托尔金', 'J‧R‧R‧托尔金', 'J・R・R・托尔金', 'J･R･R･托尔金', 'J∙R∙R∙托尔金', 'J⋅R⋅R⋅托尔金', 'J⸱R⸱R⸱托尔金', 'J。R。R。托尔金', 'j. r. r. 托尔金']) {
+    assert.equal(personKey(v), tolkien, v);
+  }
+  assert.equal(personKey('J.D·埃弗摩尔'), personKey('J·D·埃弗摩尔'));
+  assert.equal(personKey('雷格·E.凯蒂'), personKey('雷格·E·凯蒂'));
+  assert.equal(personKey('J.麦基·格鲁伯'), personKey('J·麦基·格鲁伯'));
+  assert.equal(personKey('让－克劳德·古卢姆伯格'), personKey('让-克劳德·古卢姆伯格'));
+  // still apart: other letters, and the parts' order
+  assert.notEqual(personKey('J.R.R.托尔金'), personKey('J.R.托尔金'));
+  assert.notEqual(personKey('张艺谋'), personKey('张艺'));
+  assert.notEqual(personKey('R·J·托尔金'), personKey('J·R·托尔金'));
 });
 
 test('property: the content hash does not depend on the order records arrive in', () => {

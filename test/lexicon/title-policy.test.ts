@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
 import { applyTitlePolicy, commonEntityNames, defaultBaseDictionary, dictionaryFrequencies, isCommonPhrase, isCommonWord, type TitlePolicyOptions } from '../../src/lexicon/title-policy.js';
 import { matchEntities } from '../../src/pipeline/kg-match.js';
-import { buildCandidateDoc } from '../../src/pipeline/graph.js';
+import { buildCandidateDoc } from '../../src/pipeline/candidate-doc.js';
 import { miniKg, toTokens } from '../fixtures/pipeline/mini-kg.js';
 import { ENTITY_KINDS } from '../../src/kg/model.js';
 

@@ -1,6 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { JaccardMemo, buildCandidateDoc, buildWordGraph, mergeEntityNodes, toGraphology, toRankInput, type BuildGraphOptions, type CandidateDoc, type WordGraph } from '../../src/pipeline/graph.js';
+import { buildWordGraph, type BuildGraphOptions, type WordGraph } from '../../src/pipeline/graph.js';
+import { buildCandidateDoc, mergeEntityNodes, type CandidateDoc } from '../../src/pipeline/candidate-doc.js';
+import { JaccardMemo } from '../../src/pipeline/jaccard.js';
+import { toRankInput } from '../../src/pipeline/rank.js';
+import { toGraphology } from '../../src/pipeline/graphology.js';
 import { matchEntities } from '../../src/pipeline/kg-match.js';
 import { TOY_TAGGED, toTokens, toyKg } from '../fixtures/pipeline/mini-kg.js';
 

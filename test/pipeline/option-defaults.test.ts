@@ -70,7 +70,7 @@ const TABLE: [string, string, object, Exempt?][] = [
   ['src/pipeline/idf.ts', 'PriorOptions', DEFAULT_OPTIONS.prior],
   ['src/pipeline/phrases.ts', 'PhraseOptions', DEFAULT_OPTIONS.phrases],
   ['src/pipeline/rerank.ts', 'RerankOptions', DEFAULT_OPTIONS.rerank],
-  ['src/pipeline/core.ts', 'OutputOptions', DEFAULT_OPTIONS.output],
+  ['src/pipeline/output.ts', 'OutputOptions', DEFAULT_OPTIONS.output],
   ['src/lexicon/dict.ts', 'ExportUserDictOptions', DEFAULT_EXPORT_OPTIONS],
   ['src/html/vips.ts', 'VisualOptions', VISUAL_DEFAULTS],
   ['src/eval/compare.ts', 'CompareOptions', DEFAULT_COMPARE_OPTIONS],

@@ -5,7 +5,8 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { findCompounds, selectItems, type RankedItem } from '../../src/pipeline/phrases.js';
+import { findCompounds } from '../../src/pipeline/phrases.js';
+import { selectItems, type RankedItem } from '../../src/pipeline/select.js';
 import { FILM_HEAD_NOUNS, filmHeadNouns, filmOnlyStopwords } from '../../src/pipeline/candidates.js';
 import { resolveOptions } from '../../src/pipeline/options.js';
 import { createExtractor } from '../../src/pipeline/extract.js';

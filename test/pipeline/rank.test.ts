@@ -4,7 +4,8 @@ import { UndirectedGraph } from 'graphology';
 import { centrality } from 'graphology-metrics';
 
 const { pagerank } = centrality;
-import { rankGraph, codePointOrder, compareCodePoints, orderByScore, type RankInput } from '../../src/pipeline/rank.js';
+import { rankGraph, codePointOrder, compareCodePoints, type RankInput } from '../../src/pipeline/rank.js';
+import { orderByScore } from '../../src/pipeline/select.js';
 import { mulberry32 } from '../../src/util/random.js';
 
 /** Symmetric CSR from an undirected weighted edge list. */

@@ -115,6 +115,8 @@ test('every numeric option has a range: values that would empty the output or ru
     [['--set', 'output.topK=1e6'], /bad value for output\.topK/u],
     [['--top', '100000'], /--top must be at most 1000, got 100000/u],
     [['--max-record-bytes', '99999999999'], /--max-record-bytes must be at most 1073741824/u],
+    [['--checkpoint-records', '99999999999'], /--checkpoint-records must be at most 1000000000/u],
+    [['--checkpoint-records', '-3'], /--checkpoint-records must be an integer ≥ 1, got "-3"/u],
   ];
   for (const [args, re] of cases) {
     const r = await run(['tag', '-', '--format', 'txt', ...args], '《霸王别姬》\n');

@@ -13,7 +13,7 @@ import { createWriteStream, type WriteStream } from 'node:fs';
 import type { Command } from 'commander';
 import { assertNotAnInput, lockOutput } from '../../util/files.js';
 import { EXIT, FilmkwError, usageError } from '../../errors.js';
-import { maxBytesOption } from './html.js';
+import { maxBytesOption } from './html-options.js';
 import { listPages, recordsOfFile, resolveMode, type RecordRenderer, type RecordsLine, type RecordsMode } from '../../html/records.js';
 
 interface Flags {

@@ -16,8 +16,9 @@ import { createWriteStream, type WriteStream } from 'node:fs';
 import type { Command } from 'commander';
 import { assertNotAnInput, lockOutput } from '../../util/files.js';
 import { EXIT, FilmkwError, usageError } from '../../errors.js';
-import { htmlBytesToRecord, listHtmlPages, PAGE_MAX_BYTES_RANGE, PAGE_READ_DEFAULTS, readPage, type MainTextOptions } from '../../html/index.js';
+import { htmlBytesToRecord, listHtmlPages, readPage, type MainTextOptions } from '../../html/index.js';
 import { registerHtmlRecords } from './html-records.js';
+import { maxBytesOption, numberOption } from './html-options.js';
 
 interface TextFlags {
   out?: string;
@@ -26,20 +27,6 @@ interface TextFlags {
   maxLinkDensity?: string;
   maxBytes?: string;
   failOnError?: boolean;
-}
-
-function numberOption(name: string, v: string | undefined, lo: number, hi: number, cmd = 'html text'): number | undefined {
-  if (v === undefined) return undefined;
-  const n = Number(v);
-  if (!Number.isFinite(n) || n < lo || n > hi) throw usageError(`${cmd}: ${name} must be a number in [${lo}, ${hi}], got ${JSON.stringify(v)}`);
-  return n;
-}
-
-/** `--max-bytes` of `html text` and `html records`: an integer in {@link PAGE_MAX_BYTES_RANGE}. */
-export function maxBytesOption(v: string | undefined, cmd: string): number {
-  const n = numberOption('--max-bytes', v, PAGE_MAX_BYTES_RANGE[0], PAGE_MAX_BYTES_RANGE[1], cmd) ?? PAGE_READ_DEFAULTS.maxBytes;
-  if (!Number.isInteger(n)) throw usageError(`${cmd}: --max-bytes must be a whole number of bytes, got ${JSON.stringify(v)}`);
-  return n;
 }
 
 export async function runHtmlText(path: string, flags: TextFlags): Promise<void> {

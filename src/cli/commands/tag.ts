@@ -5,7 +5,7 @@
  *   filmkw tag [INPUT|-] [--format jsonl|csv|tsv|txt|html] [--text-field F] [--id-field F]
  *              [--film-field F] [--title-field F] [--corpus-stats FILE|self|none]
  *              [--kg FILE|DIR | --neo4j] [--preset P] [--set key=value]... [--backend B] [--top K]
- *              [--explain] [--out FILE] [--workers N] [--worker-heap-mb N] [--resume] [--max-record-bytes N] [--fail-on-error]
+ *              [--explain] [--out FILE] [--workers N] [--worker-heap-mb N] [--resume] [--checkpoint-records N] [--max-record-bytes N] [--fail-on-error]
  *
  * Output: JSON lines, one per input record, in input order (src/batch/format.ts). `tag - --format
  * txt|jsonl` writing to stdout is a Unix filter: one line per input line, nothing position-dependent
@@ -52,6 +52,7 @@ interface TagFlags {
   workers: string;
   workerHeapMb?: string;
   resume?: boolean;
+  checkpointRecords?: string;
   maxRecordBytes: string;
   failOnError?: boolean;
   pipe?: boolean;
@@ -180,12 +181,14 @@ export async function runTagCommand(inputArg: string | undefined, flags: TagFlag
   if (flags.queue !== undefined) {
     if (flags.workers !== '1') throw usageError('tag: --workers does not apply to --queue (give it to `filmkw worker`)');
     if (flags.pipe) throw usageError('tag: --pipe and --queue do not go together (a filter runs where its partition is)');
+    if (flags.checkpointRecords !== undefined) throw usageError('tag: --checkpoint-records does not apply to --queue (its checkpoint follows the finished chunks)');
     const { runQueueTag, queueSummaryLine } = await import('../../batch/queue/submit.js');
     const q = { queue: flags.queue, chunkDocs: integer('--chunk-docs', flags.chunkDocs), window: integer('--queue-window', flags.queueWindow), timeoutMs: 1000 * integer('--queue-timeout', flags.queueTimeout) };
     summary = await runQueueTag({ ...common, ...q });
     process.stderr.write(queueSummaryLine(summary, flags.out));
   } else {
-    summary = await runTag({ ...common, workers: integer('--workers', flags.workers), workerHeapMb: flags.workerHeapMb === undefined ? undefined : integer('--worker-heap-mb', flags.workerHeapMb) });
+    const checkpointRecords = flags.checkpointRecords === undefined ? undefined : integer('--checkpoint-records', flags.checkpointRecords);
+    summary = await runTag({ ...common, checkpointRecords, workers: integer('--workers', flags.workers), workerHeapMb: flags.workerHeapMb === undefined ? undefined : integer('--worker-heap-mb', flags.workerHeapMb) });
     process.stderr.write(summaryLine(summary, flags.out));
   }
   process.off('SIGINT', onInt);
@@ -217,6 +220,7 @@ export function registerTag(program: Command): void {
     .option('--workers <n>', 'worker threads (1 = tag in the main thread)', '1')
     .addOption(new Option('--worker-heap-mb <n>', 'heap cap of each worker thread in MB: a document that needs more on its own becomes an error record and the run goes on (given, tagging runs in worker threads even with --workers 1)'))
     .option('--resume', 'continue an interrupted run of the same --out file (same input and options)', false)
+    .addOption(new Option('--checkpoint-records <n>', 'with --out: also save the point --resume continues from after every n records (default: once a second only)'))
     .option('--max-record-bytes <n>', 'longest line / csv record; longer ones become error records', String(DEFAULT_MAX_RECORD_BYTES))
     .option('--fail-on-error', 'exit with code 1 when any record is an error record', false)
     .option('--pipe', 'the Unix-filter contract (Spark RDD.pipe, Hadoop Streaming: one output line per input line, blank lines included, no line numbers in the output; txt, jsonl) also with --out or an input file; reading - and writing stdout follows it without this flag', false)

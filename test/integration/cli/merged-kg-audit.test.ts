@@ -108,13 +108,14 @@ test('kg-audit counts each defect class of issue 25 on a small KG that holds it 
   const a = auditKg(data, { common: (w: string) => w === '控制', examples: 2 }) as Audit;
   assert.deepEqual(a.entities, { total: 10, byKind: { Movie: 2, Person: 7, Character: 1 }, personIds: 9 });
   assert.deepEqual(counts(a, 'personNames'), {
-    'several entities': 2,
-    'id-bearing and name-only': 1,
+    'several entities': 3,
+    'id-bearing and name-only': 2,
     'only distinct Douban ids': 1,
-    'two entities share a film': 1,
-    'two entities share a film, names equal up to "."': 1,
+    'two entities share a film': 2,
+    'two entities share a film, names differ by "."': 1,
   });
-  assert.deepEqual(a.personNames['two entities share a film'].examples, ['张艺谋: person/douban/10, person/name/张艺谋']);
+  assert.deepEqual(a.personNames['two entities share a film'].examples, ['张艺谋: person/douban/10, person/name/张艺谋', 'J·R·R·托尔金: person/douban/11, person/name/J.R.R.托尔金']);
+  assert.deepEqual(a.personNames['two entities share a film, names differ by "."'].examples, ['J·R·R·托尔金: person/douban/11, person/name/J.R.R.托尔金']);
   assert.deepEqual(counts(a, 'merged'), { 'merged entities': 1, 'two Douban ids': 1 });
   assert.deepEqual(counts(a, 'aliases'), {
     'unbalanced brackets': 2,
@@ -161,8 +162,10 @@ test('three public sources: merges reported by rule, no person name with two ent
   assert.equal(a.entities.byKind.Person + personMerges, a.entities.personIds);
   assert.equal(a.entities.byKind.Person, r.entities.byKind.Person);
   console.log(`Person entities: ${a.entities.personIds} before the merge → ${a.entities.byKind.Person} (${personMerges} merged)`);
-  // the acceptance point: no person name (as the import compares names) with two entities sharing a film
+  // the acceptance point: no person name (as the import compares names) with two entities sharing a film,
+  // names that differ only by a full stop used as a middle dot included (J.R.R.托尔金 / J·R·R·托尔金 …)
   assert.equal(a.personNames['two entities share a film'].count, 0, a.personNames['two entities share a film'].examples.join('\n'));
+  assert.equal(a.personNames['two entities share a film, names differ by "."'].count, 0);
   assert.equal(a.merged['two Douban ids'].count, 0, a.merged['two Douban ids'].examples.join('\n'));
   // a name with a name-only and an id-bearing entity left is exactly a reported homonym
   const ambiguous = (r.resolved.ambiguous as Group[]).flatMap((g) => g.examples).map((e) => e.split(':')[0]).sort();
@@ -207,6 +210,7 @@ test('merged KG (+ demo): no alias of the defect classes of issue 25, no 携妻-
   assert.ok(a.aliases.total > 12_000, `${a.aliases.total} aliases`);
   assert.equal(a.characters['verb and kin word (携妻)'].count, 0);
   assert.equal(a.personNames['two entities share a film'].count, 0);
+  assert.equal(a.personNames['two entities share a film, names differ by "."'].count, 0);
   const r = report.merged;
   const dropped = Object.fromEntries((r.dropped.reasons as Group[]).map((g) => [g.reason, g]));
   const verbKin = dropped['played: character: a verb and a kin word or role (携妻), not a name'];

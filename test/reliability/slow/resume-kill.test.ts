@@ -43,7 +43,14 @@ function makeInput(path: string): void {
   writeFileSync(path, `${lines.join('\n')}\n`);
 }
 
-const args = (input: string, kg: string, out: string, workers: number) => ['bin/filmkw', 'tag', input, '--id-field', 'id', '--kg', kg, '--out', out, '--workers', String(workers)];
+/**
+ * Checkpoints every 300 records as well as every second: the kill points then exist however fast the
+ * machine runs (time-only checkpoints let an idle machine finish a resumed run before its next checkpoint,
+ * so no kill was due). 300 records of output (~440 characters each) are twice the 64 K-character write batch, so the output also grows
+ * past a checkpoint before the next one (the kills between checkpoints).
+ */
+const CHECKPOINT_RECORDS = 300;
+const args = (input: string, kg: string, out: string, workers: number) => ['bin/filmkw', 'tag', input, '--id-field', 'id', '--kg', kg, '--out', out, '--workers', String(workers), '--checkpoint-records', String(CHECKPOINT_RECORDS)];
 
 /** When to kill a run: once it has taken its output lock (during start-up), or once its checkpoint is past `after` records (and, with `pastCheckpoint`, the output has grown past that checkpoint: a kill between checkpoints). */
 type Kill = { when: 'started' } | { when: 'checkpoint'; after: number; pastCheckpoint: boolean };
