@@ -19,7 +19,7 @@
 // both (a run right after `npm run build`, or the second suite of a CI run). Both are incremental (their
 // state in node_modules/.cache/filmkw/): a second run rechecks only what changed. tsc does not notice a
 // deleted output, so the build state is dropped when a source file has no compiled file in dist/.
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -56,6 +56,28 @@ function run(args) {
     child.on('close', (code) => resolve({ code, out }));
   });
 }
+
+/**
+ * CPU seconds (user + system) used so far by the finished child processes of this one and theirs (Linux:
+ * cutime + cstime of /proc/self/stat, in clock ticks); null where there is no /proc. The runner prints the
+ * CPU time of the build and of each suite beside its wall time: on a shared machine the wall time measures
+ * the load, the CPU time the suite.
+ */
+let ticksPerSecond = null;
+function childCpuSeconds() {
+  try {
+    const stat = readFileSync('/proc/self/stat', 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' '); // fields[0] is field 3 of proc(5)
+    ticksPerSecond ??= Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout) || 100;
+    return (Number(fields[13]) + Number(fields[14])) / ticksPerSecond;
+  } catch {
+    return null;
+  }
+}
+const cpuSince = (c0) => {
+  const c = childCpuSeconds();
+  return c === null || c0 === null ? '' : `, CPU ${(c - c0).toFixed(1)} s`;
+};
 
 /** Files under `dir` whose name ends with `suffix`, sorted. */
 function filesUnder(dir, suffix) {
@@ -148,6 +170,7 @@ async function main(argv) {
   if (!noBuild) {
     const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
     const t0 = Date.now();
+    const c0 = childCpuSeconds();
     const state = tscState();
     const [build, check] = await Promise.all([
       run([tsc, '-p', 'tsconfig.build.json', '--incremental', '--tsBuildInfoFile', state.build]),
@@ -159,7 +182,7 @@ async function main(argv) {
         return 1;
       }
     }
-    process.stderr.write(`npm test: built dist/ and type-checked src, test and bench in ${((Date.now() - t0) / 1000).toFixed(1)} s\n`);
+    process.stderr.write(`npm test: built dist/ and type-checked src, test and bench in ${((Date.now() - t0) / 1000).toFixed(1)} s${cpuSince(c0)}\n`);
   }
 
   const all = testFiles();
@@ -178,9 +201,10 @@ async function main(argv) {
       if (files.length === 0) continue;
       if (runs.length > 1) process.stderr.write(`\nrun-tests: suite ${name} (${files.length} files)\n`);
       const t0 = Date.now();
+      const c0 = childCpuSeconds();
       const targets = group ? groupFiles(files, groupDir) : files;
       const r = spawnSync(process.execPath, ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, ...reporters, ...extra, ...targets], { stdio: 'inherit', env });
-      process.stderr.write(`run-tests: ${name}: ${files.length} files, ${r.status === 0 ? 'passed' : 'FAILED'} in ${((Date.now() - t0) / 1000).toFixed(1)} s\n`);
+      process.stderr.write(`run-tests: ${name}: ${files.length} files, ${r.status === 0 ? 'passed' : 'FAILED'} in ${((Date.now() - t0) / 1000).toFixed(1)} s${cpuSince(c0)}\n`);
       if (r.status !== 0) status = r.status ?? 1;
     }
   } finally {

@@ -1,21 +1,19 @@
 /**
- * `filmkw kg show <name|id>` through bin/filmkw (run `npm run build` first): golden text for a film, a
+ * `filmkw kg show <name|id>` (run in this process, test/cli/in-process.ts): golden text for a film, a
  * person and a character of the demo KG; same-name entities told apart (a csv KG with two films 英雄 and
  * two people 王伟, a name-only credit merged into its Douban person); `--json` equal to the viewer's GET /api/kg/entity answer (the twin); the error lines.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { loadKg } from '../../src/kg/load.js';
 import { startServer } from '../../src/serve/server.js';
+import { filmkw } from './in-process.js';
 
-const root = fileURLToPath(new URL('../../', import.meta.url));
-const run = (args: string[]) => spawnSync(process.execPath, ['bin/filmkw', 'kg', 'show', ...args], { cwd: root, encoding: 'utf8' });
+const run = (args: string[]) => filmkw(['kg', 'show', ...args]);
 const HOMONYMS = 'test/fixtures/kg-sources/csv-homonyms';
 
-test('kg show: a film, a person and a character of the demo KG (golden)', () => {
-  const film = run(['长津湖']);
+test('kg show: a film, a person and a character of the demo KG (golden)', async () => {
+  const film = await run(['长津湖']);
   assert.equal(film.status, 0, film.stderr);
   assert.equal(
     film.stdout,
@@ -33,7 +31,7 @@ test('kg show: a film, a person and a character of the demo KG (golden)', () => 
     ].join('\n'),
   );
   assert.equal(
-    run(['吴京']).stdout,
+    (await run(['吴京'])).stdout,
     [
       '吴京 · Person · person/name/吴京',
       '  person · directed 战狼2 · acted in 战狼2, 流浪地球, 长津湖 · wrote 战狼2 · no Douban id',
@@ -45,13 +43,13 @@ test('kg show: a film, a person and a character of the demo KG (golden)', () => 
       '',
     ].join('\n'),
   );
-  const byId = run(['character/movie/name/长津湖/伍万里', '--limit', '1']);
+  const byId = await run(['character/movie/name/长津湖/伍万里', '--limit', '1']);
   assert.equal(byId.status, 0, byId.stderr);
   assert.equal(byId.stdout, ['伍万里 · Character · character/movie/name/长津湖/伍万里', '  character · in 长津湖 · played by 易烊千玺', '  角色 character in (1): 长津湖', '  2 neighbours, the first 1 listed (--limit)', ''].join('\n'));
 });
 
-test('kg show: entities of the same name, each with the line that tells it apart', () => {
-  const films = run(['英雄', '--kg', HOMONYMS]);
+test('kg show: entities of the same name, each with the line that tells it apart', async () => {
+  const films = await run(['英雄', '--kg', HOMONYMS]);
   assert.equal(films.status, 0, films.stderr);
   assert.equal(
     films.stdout,
@@ -75,7 +73,7 @@ test('kg show: entities of the same name, each with the line that tells it apart
       '',
     ].join('\n'),
   );
-  const people = run(['王伟', '--kg', HOMONYMS, '--json']);
+  const people = await run(['王伟', '--kg', HOMONYMS, '--json']);
   assert.deepEqual(
     JSON.parse(people.stdout).matches.map((m: { id: string; about: string }) => [m.id, m.about]),
     [
@@ -84,24 +82,24 @@ test('kg show: entities of the same name, each with the line that tells it apart
     ],
   );
   // a name-only credit resolved into the Douban person at import (src/kg/resolve.ts): its id is named
-  const merged = run(['张艺谋', '--kg', HOMONYMS]);
+  const merged = await run(['张艺谋', '--kg', HOMONYMS]);
   assert.equal(merged.stdout.split('\n')[1], '  person · directed 英雄 · wrote 英雄 · Douban celebrity 1054398 · merged from person/name/张艺谋');
 });
 
 test('kg show --json is the viewer\'s GET /api/kg/entity answer, by name and by id', async (t) => {
-  const server = await startServer({ kg: await loadKg(), kgLabel: 'demo', batch: [], port: 0 });
+  const server = await startServer({ kg: await loadKg(), kgLabel: 'demo', batch: [], port: 0, limits: { workers: 1 } });
   t.after(() => server.close());
   const api = async (path: string) => (await fetch(server.url + path.slice(1))).json();
   for (const name of ['长津湖', '吴京', 'The Battle at Lake Changjin']) {
-    const cli = run([name, '--json']);
+    const cli = await run([name, '--json']);
     assert.equal(cli.status, 0, cli.stderr);
     assert.deepEqual(JSON.parse(cli.stdout), await api(`/api/kg/entity?name=${encodeURIComponent(name)}`), name);
   }
   const id = 'person/name/易烊千玺';
-  assert.deepEqual(JSON.parse(run([id, '--json']).stdout).matches, [await api(`/api/kg/entity/${encodeURIComponent(id)}`)]);
+  assert.deepEqual(JSON.parse((await run([id, '--json'])).stdout).matches, [await api(`/api/kg/entity/${encodeURIComponent(id)}`)]);
 });
 
-test('kg show: errors are one line with the README exit code', () => {
+test('kg show: errors are one line with the README exit code', async () => {
   const cases: [string[], number, RegExp][] = [
     [['长津'], 3, /^filmkw: kg show: no entity has the name, alias or id "长津"; names containing it: 长津湖 \(movie\/name\/长津湖\)\n$/u],
     [['不存在的片名'], 3, /^filmkw: kg show: no entity has the name, alias or id "不存在的片名"\n$/u],
@@ -110,7 +108,7 @@ test('kg show: errors are one line with the README exit code', () => {
     [['长津湖', '--kg', 'no/such.fkg'], 3, /no\/such\.fkg: no such file or directory/u],
   ];
   for (const [args, code, re] of cases) {
-    const r = run(args);
+    const r = await run(args);
     assert.equal(r.status, code, `${args.join(' ')}: ${r.stderr}`);
     assert.match(r.stderr, re, args.join(' '));
     assert.equal(r.stdout, '');

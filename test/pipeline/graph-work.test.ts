@@ -7,6 +7,7 @@
  *   `docGraph` / `kgInDoc`, a large window on a long text) are refused over GRAPH_WORK_LIMIT with a
  *   FilmkwError INPUT naming the option, before the work (the library entry point; tag, serve and the
  *   queue worker are tested through their own entry points).
+ * The same checks on 1M and 4M characters are in test/integration/pipeline/graph-work-long.test.ts.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -18,6 +19,7 @@ import { syntheticKgStore } from '../../src/kg/synthetic.js';
 import { createExtractor } from '../../src/pipeline/extract.js';
 import { GRAPH_WORK_LIMIT, relatedEntityNodes } from '../../src/pipeline/graph.js';
 import { unpunctuatedText } from './long-texts.js';
+import { assertEdgesLinear } from './work-cases.js';
 
 /** A KG view that counts the neighbour lists read. */
 function counting(kg: KgView): { kg: KgView; reads: () => number } {
@@ -76,18 +78,8 @@ test('eq. 2 relatedness reads each neighbour list a bounded number of times (was
   }
 });
 
-test('the default preset on 250k and 1M characters without punctuation: graph edges linear in the text', async () => {
-  const kg = await loadKg({});
-  const ex = createExtractor({ preset: 'textrank+w+g+r', kg });
-  const perChar: number[] = [];
-  for (const n of [250_000, 1_000_000]) {
-    let edges = -1;
-    const keywords = ex.extract(unpunctuatedText(n, 11), { inspect: (t) => (edges = t.graph.edgeCount) });
-    assert.equal(keywords.length, 5);
-    perChar.push(edges / n);
-    assert.ok(edges <= 2 * n, `${n} characters: ${edges} edges`);
-  }
-  assert.ok(perChar[1] <= perChar[0] * 1.25, `edges per character ${perChar.join(' → ')}: not linear`);
+test('the default preset on 50k and 200k characters without punctuation: graph edges linear in the text (1M: test/integration/pipeline/graph-work-long)', async () => {
+  await assertEdgesLinear([50_000, 200_000]);
 });
 
 test('quadratic graph options over the bound are refused with FilmkwError INPUT naming the option, before the work', async () => {
@@ -106,6 +98,5 @@ test('quadratic graph options over the bound are refused with FilmkwError INPUT 
     // a short text with the same options runs
     assert.ok(ex.extract('以易烊千玺扮演的伍万里这个孩子的视角，拎起《长津湖》整篇故事的主线。吴京饰演的连长伍千里是他的哥哥。').length > 0);
   }
-  const wide = createExtractor({ preset: 'textrank', overrides: { 'graph.window': 100 } });
-  assert.throws(() => wide.extract(unpunctuatedText(4_000_000, 13)), /too large for graph\.window 100/u);
+  // graph.window 100 alone on 4M characters: test/integration/pipeline/graph-work-long
 });

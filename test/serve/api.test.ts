@@ -35,7 +35,7 @@ before(async () => {
   await runTag({ input: SAMPLES, format: 'jsonl', idField: 'id', out: tags, topK: 5, stderr: new (await import('node:stream')).PassThrough() });
   const batch = await loadBatch({ files: [tags], input: SAMPLES, idField: 'id', gold: SAMPLES });
   server = await startServer({ kg, kgLabel: 'demo', batch, port: 0 });
-  small = await startServer({ kg, kgLabel: 'demo', batch: [], port: 0, limits: { maxBodyBytes: 2048 } });
+  small = await startServer({ kg, kgLabel: 'demo', batch: [], port: 0, limits: { maxBodyBytes: 2048, workers: 1 } }); // the body cap only: one worker
 });
 after(async () => {
   await server?.close();

@@ -1,5 +1,6 @@
 // `filmkw serve` through the real entry point (bin/filmkw runs dist/: `npm run build` first): prints
-// the URL, answers, stops cleanly on SIGTERM; bad flags and files are one-line errors with exit codes.
+// the URL, answers, stops cleanly on SIGTERM; a port in use is a clear error. Bad flags and files are
+// one-line errors with exit codes (run in this process, test/cli/in-process.ts).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
@@ -7,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { filmkw } from '../cli/in-process.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const run = (...args: string[]) => spawnSync(process.execPath, ['bin/filmkw', ...args], { cwd: root, encoding: 'utf8' });
@@ -46,7 +48,7 @@ test('filmkw serve: prints the URL on 127.0.0.1, serves the page and the API, ex
   }
 });
 
-test('filmkw serve: bad flags and files are one-line errors (exit 2 usage, 3 input)', () => {
+test('filmkw serve: bad flags and files are one-line errors (exit 2 usage, 3 input)', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'filmkw-serve-cli-'));
   const bad = join(dir, 'bad.jsonl');
   writeFileSync(bad, '{"id":"1","keywords":[]}\n{"id":"2","keywords":"x"}\n');
@@ -61,7 +63,7 @@ test('filmkw serve: bad flags and files are one-line errors (exit 2 usage, 3 inp
   ];
   try {
     for (const [args, code, re] of cases) {
-      const r = run(...args);
+      const r = await filmkw(args);
       assert.equal(r.status, code, `${args.join(' ')}: ${r.stderr}`);
       assert.match(r.stderr, re);
       assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);

@@ -35,3 +35,14 @@ test('real data: douban_reviews.json gives 302 records, 5 error records, identic
   assert.match(r1.stderr, /302 records \(297 tagged, 5 error records\)/u);
 });
 
+
+// from test/cli/tag-inputs.test.ts (issue 29: what a new user feeds `filmkw tag`), the default KG and preset
+test('the real douban_reviews.json (its text in review_full): refused with the guess, read with it', { skip: !existsSync(douban) && 'needs ../shared/data/texts/douban-reviews-bainiaochaofeng' }, async () => {
+  const r = await run(['tag', douban, '--format', 'jsonl']);
+  assert.equal(r.status, 3);
+  // lines 1–199: the file has a blank line between records
+  assert.match(r.stderr, /: none of the first 100 records \(lines 1–199\) has the default text field "text" \(fields: "rating", "title", "review_link", "review_full", .*\); did you mean --text-field review_full\?\n$/u);
+  const ok = await run(['tag', douban, '--text-field', 'review_full', '--id-field', 'review_link', '--top', '1']);
+  assert.equal(ok.status, 0, ok.stderr);
+  assert.match(ok.stderr, /JSON lines; one record per line\n[\s\S]*302 records \(297 tagged, 5 error records\)/u);
+});
