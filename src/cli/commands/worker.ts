@@ -1,6 +1,7 @@
 /**
  * `filmkw worker --queue redis://host:port[/db]`: a queue worker for `filmkw tag --queue`
- * (src/batch/queue/worker.ts). Runs until SIGINT/SIGTERM, then finishes the chunks it holds and exits 0.
+ * (src/batch/queue/worker.ts). Runs until SIGINT/SIGTERM, then finishes the chunks it holds and exits 0;
+ * a second signal ends it at once (cli/signals.ts: ended by that signal, 130 / 143).
  * Exit 8 when Redis cannot be reached at start or the worker refused a run made by another build.
  */
 import { Command, Option } from 'commander';
@@ -8,6 +9,7 @@ import { usageError } from '../../errors.js';
 import { runQueueWorker } from '../../batch/queue/worker.js';
 import { checkRedisUrl } from '../../batch/queue/protocol.js';
 import { TAG_LIMITS } from '../../batch/tag-run.js';
+import { endBySignal } from '../signals.js';
 
 interface WorkerFlags {
   queue: string;
@@ -28,8 +30,8 @@ export async function runWorkerCommand(flags: WorkerFlags): Promise<void> {
   const workers = integer('--workers', flags.workers, 1, TAG_LIMITS.workers);
   const stallTimeoutMs = integer('--stall-timeout', flags.stallTimeout, 500, 3_600_000);
   const ac = new AbortController();
-  const stop = () => {
-    if (ac.signal.aborted) process.exit(130); // a second signal: do not wait
+  const stop = (sig: 'SIGINT' | 'SIGTERM') => {
+    if (ac.signal.aborted) endBySignal(sig); // a second signal: do not wait (cli/signals.ts ends the process)
     process.stderr.write('filmkw worker: stopping after the chunks in hand (signal again to quit now)\n');
     ac.abort();
   };
