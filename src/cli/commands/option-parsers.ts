@@ -37,3 +37,14 @@ export function numberIn(cmd: string, flag: string, lo: number, hi: number): (ra
     (raw) => `${cmd}: ${flag} must be a number in [${lo}, ${hi}], got ${JSON.stringify(raw)}`,
   );
 }
+
+/** A whole number in [min, max] (digits only, spaces around allowed): `<cmd>: <flag> must be an integer from min to max, got "x"`. */
+export function integerIn(cmd: string, flag: string, min: number, max: number): (raw: string) => number {
+  return checked(
+    (raw) => {
+      const n = Number(raw);
+      return /^\s*\d+\s*$/u.test(raw) && n >= min && n <= max ? n : undefined;
+    },
+    (raw) => `${cmd}: ${flag} must be an integer from ${min} to ${max}, got ${JSON.stringify(raw)}`,
+  );
+}
