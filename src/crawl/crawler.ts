@@ -46,7 +46,7 @@ import { hostAllowed, resolvedDelayMs, type CrawlOptions } from './options.js';
 import { CrawlOutputs, createOutputs } from './outputs.js';
 import { parsePage } from './page.js';
 import { Politeness } from './politeness.js';
-import { inheritedScore, pageRelevance, type Idf } from './relevance.js';
+import { depthBudgetOf, inheritedScore, pageRelevance, type Idf } from './relevance.js';
 import { CrawlScheduler, type CrawlRequest, type Expansion } from './scheduler.js';
 import { TopicLibrary } from './topic.js';
 import { normalizeUrl, urlKey as urlKeyOf } from './url.js';
@@ -329,17 +329,7 @@ class CrawlEngine {
             this.wakeAt = Math.min(this.wakeAt, at);
             return false;
           };
-    for (;;) {
-      for (const x of [...this.sched.active]) {
-        const i = x.next(this.sched.seen, this.budgetOk, ready);
-        if (i >= 0) return this.sched.take(x, i);
-        if (x.stop >= 0 && x.inFlight === 0) this.finish(x);
-      }
-      if (this.sched.active.length >= maxActive || !this.budgetOk()) return null;
-      const e = this.sched.pop();
-      if (!e) return null;
-      this.outputs.event({ t: 'pop', url: e.url });
-    }
+    return this.sched.nextRequest({ budgetOk: this.budgetOk, ready, maxActive, popped: (e) => this.outputs.event({ t: 'pop', url: e.url }), done: (x) => this.finish(x) });
   }
 
   private finish(x: Expansion): void {
@@ -476,7 +466,8 @@ class CrawlEngine {
     const key = o.frontier === 'fifo' ? -seq : o.frontier === 'shark' ? (ev.priors?.[0] ?? 0) : ev.score;
     const hops = ev.score >= o.threshold ? 0 : (parent?.hops ?? 0) + 1;
     const navLinks = ev.nav?.length ? ev.nav.map((u, i) => `${u}\t${ev.navPriors?.[i] ?? 0}`).join('\n') : undefined;
-    return { seq, url: ev.url, depth: ev.depth, sim: ev.score, key, links, inherited, hops, ...(navLinks ? { navLinks } : {}) };
+    const budget = o.depthBudget > 0 ? depthBudgetOf(ev.score, parent?.budget, o) : undefined;
+    return { seq, url: ev.url, depth: ev.depth, sim: ev.score, key, links, inherited, hops, ...(budget !== undefined ? { budget } : {}), ...(navLinks ? { navLinks } : {}) };
   }
 
   /** 004 save decision of a page once its two-step score is known (or at the end: its own sim). */

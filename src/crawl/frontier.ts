@@ -23,6 +23,8 @@ export interface FrontierEntry {
   kids?: FrontierEntry[];
   /** Pages below η on the way from the last page ≥ η (0 for a relevant page): the tunnel's decay. */
   hops?: number;
+  /** What is left of the depth budget (option depthBudget; absent when it is off). */
+  budget?: number;
   /** Navigation links of the page (`url<TAB>prior` lines), waiting for the tunnel entry made when the page enters the frontier. */
   navLinks?: string;
   /** A tunnel entry: links the focused order leaves out, below every other entry. */

@@ -105,6 +105,15 @@ export interface CrawlOptions {
    * (a page whose links were 404s or dead ends has the rest tried later). @default false
    */
   linkYield: boolean;
+  /**
+   * Depth budget D (the depth potential of Fish-Search, kept by Shark-Search as its "depth decay",
+   * crawler-spec.md references [HER98]): a page at or above τ_low (tauLow: not "极低") has D, a page
+   * below τ_low its parent's budget minus one (a seed below τ_low: D − 1). A page whose budget is spent
+   * keeps no content link (its navigation links still wait in the tunnel); not in bfs. 0 = off. Not the
+   * default: eval/crawl/ANALYSIS.md ("Off-topic seeds") has the measure and why.
+   * @default 0
+   */
+  depthBudget: number;
   /** Children fetched ahead per expansion of a page below η (the tunnel: few links of many pages). @default 30 */
   tunnelLookahead: number;
   /** Out-links kept per page (bfs and best-first: in document order; otherwise best link prior first). @default 100 */
@@ -208,6 +217,7 @@ export const CRAWL_DEFAULTS: Readonly<CrawlOptions> = Object.freeze({
   maxLookahead: 30,
   lookaheadGate: true,
   linkYield: false,
+  depthBudget: 0,
   tunnelLookahead: 30,
   maxOutLinks: 100,
   maxPages: 1000,
@@ -283,7 +293,7 @@ export function resolveCrawlOptions(overrides: Partial<CrawlOptions> = {}): Read
   oneOf(r, 'dynamicLibrary', ['off', 'feedback']);
   for (const k of ['alpha', 'tauLow', 'threshold', 'lambda', 'rho', 'dtflWeight', 'delta', 'beta', 'gamma']) num(r, k, 0, 1);
   for (const k of ['updateEvery', 'topN', 'maxLookahead', 'tunnelLookahead', 'maxOutLinks', 'maxPages', 'maxPagesPerHost', 'maxFrontier', 'maxRedirects']) num(r, k, k === 'maxRedirects' ? 0 : 1, 1e9, true);
-  for (const k of ['dtflMax', 'maxDepth', 'maxCrawlDelayMs', 'minMovieName', 'minPersonName']) num(r, k, 0, 1e9, true);
+  for (const k of ['dtflMax', 'depthBudget', 'maxDepth', 'maxCrawlDelayMs', 'minMovieName', 'minPersonName']) num(r, k, 0, 1e9, true);
   if (o.delayMs !== 'auto') num(r, 'delayMs', 0, 1e9, true);
   num(r, 'concurrency', 1, 256, true);
   num(r, 'minNameIdf', 0, 100);

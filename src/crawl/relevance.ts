@@ -152,6 +152,16 @@ export function inheritedScore(sim: number, inherited: number, o: Pick<CrawlOpti
 }
 
 /**
+ * Depth budget of a fetched page (Fish-Search's depth potential, Shark-Search's depth decay [HER98,
+ * UNVERIFIED-MEMORY]; option depthBudget = D): D for a page at or above τ_low, else its parent's budget
+ * minus one (a seed: D − 1), never below 0. A page at 0 keeps no content link (scheduler.ts pushNew).
+ */
+export function depthBudgetOf(sim: number, parentBudget: number | undefined, o: Pick<CrawlOptions, 'depthBudget' | 'tauLow'>): number {
+  if (sim >= o.tauLow) return o.depthBudget;
+  return Math.max(0, (parentBudget ?? o.depthBudget) - 1);
+}
+
+/**
  * Frontier key of a tunnel entry (the links the focused order leaves out, crawler.ts header): in (−1, 0),
  * below every ordinary key, so the tunnel is taken only when nothing else is waiting; among tunnel
  * entries, δ^hops·(1 + prior)/2: each page below η on the way from the last relevant page halves the

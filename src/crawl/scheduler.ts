@@ -167,6 +167,12 @@ export class Expansion {
   }
 }
 
+/** Prior of the first of `url<TAB>prior` lines (0 when there is none). */
+function firstPrior(links: string): number {
+  const tab = links.indexOf('\t');
+  return tab < 0 ? 0 : Number(links.slice(tab + 1, links.indexOf('\n') >>> 0)) || 0;
+}
+
 /** Frontier entry links are stored as `url<TAB>prior` lines (compact: one string per page). */
 export function entryLinks(e: FrontierEntry): { url: string; prior: number }[] {
   if (!e.links) return [];
@@ -176,7 +182,7 @@ export function entryLinks(e: FrontierEntry): { url: string; prior: number }[] {
   });
 }
 
-type SchedulerOptions = Pick<CrawlOptions, 'linkYield' | 'tunnelLookahead' | 'delta' | 'frontier' | 'linkPrior' | 'lookaheadGate' | 'maxLookahead' | 'maxDepth' | 'maxFrontier' | 'alpha' | 'tauLow' | 'threshold' | 'seenSet' | 'bloomCapacity' | 'bloomFpRate'>;
+type SchedulerOptions = Pick<CrawlOptions, 'depthBudget' | 'tunnel' | 'linkYield' | 'tunnelLookahead' | 'delta' | 'frontier' | 'linkPrior' | 'lookaheadGate' | 'maxLookahead' | 'maxDepth' | 'maxFrontier' | 'alpha' | 'tauLow' | 'threshold' | 'seenSet' | 'bloomCapacity' | 'bloomFpRate'>;
 
 export class CrawlScheduler {
   readonly frontier: Frontier;
@@ -224,13 +230,42 @@ export class CrawlScheduler {
     return e;
   }
 
-  /** A page enters the frontier for the first time; its navigation links wait in a tunnel entry. */
+  /**
+   * A page enters the frontier for the first time; its navigation links wait in a tunnel entry. A page
+   * whose depth budget is spent (option depthBudget) keeps no content link (Fish-Search: no child is
+   * added at depth 0); its navigation links still wait in the tunnel.
+   */
   private pushNew(k: FrontierEntry): void {
+    if (k.budget === 0 && this.o.frontier !== 'fifo') k.links = '';
     this.frontier.push(k);
     if (k.navLinks) {
-      const first = Number(k.navLinks.slice(k.navLinks.indexOf('\t') + 1, k.navLinks.indexOf('\n') >>> 0));
-      this.frontier.push({ seq: this.seq++, url: k.url, depth: k.depth, sim: k.sim, key: tunnelKey(k.hops ?? 0, first || 0, this.o.delta), links: k.navLinks, inherited: k.inherited, hops: k.hops ?? 0, tunnel: true });
+      this.frontier.push({ seq: this.seq++, url: k.url, depth: k.depth, sim: k.sim, key: tunnelKey(k.hops ?? 0, firstPrior(k.navLinks), this.o.delta), links: k.navLinks, inherited: k.inherited, hops: k.hops ?? 0, ...(k.budget !== undefined ? { budget: k.budget } : {}), tunnel: true });
       k.navLinks = undefined;
+    }
+  }
+
+  /**
+   * The next request (crawler.ts `fill`): the first child the expansions in progress may take, in their
+   * order (a closed expansion with nothing in flight is ended through `done`); when none may, the best
+   * frontier entry is popped (`popped`) and becomes an expansion. Expansions in progress are capped at
+   * `maxActive` plus one per host passed over in this call (busy, or within its delay): the Mercator
+   * frontier keeps a queue per host, so a host that waits holds work without taking the place of the
+   * hosts that may be asked now (with the cap alone, every place can be held by children of waiting
+   * hosts while other hosts have work in the frontier and none in progress).
+   */
+  nextRequest(a: { budgetOk: () => boolean; ready?: (host: string) => boolean; maxActive: number; popped: (e: FrontierEntry) => void; done: (x: Expansion) => void }): CrawlRequest | null {
+    const waiting = new Set<string>();
+    const ready = a.ready && ((host: string) => a.ready!(host) || (waiting.add(host), false));
+    for (;;) {
+      for (const x of [...this.active]) {
+        const i = x.next(this.seen, a.budgetOk, ready);
+        if (i >= 0) return this.take(x, i);
+        if (x.stop >= 0 && x.inFlight === 0) a.done(x);
+      }
+      if (this.active.length >= a.maxActive + waiting.size || !a.budgetOk()) return null;
+      const e = this.pop();
+      if (!e) return null;
+      a.popped(e);
     }
   }
 
@@ -282,7 +317,7 @@ export class CrawlScheduler {
       const fruitful = (e.fruitful ?? 0) + x.fruitful;
       // link yield (option linkYield): the rest of a page whose links led nowhere waits longer
       const key = e.tunnel ? tunnelKey(e.hops ?? 0, rest[0]!.prior, this.o.delta) : rest[0]!.prior * x.linkYield();
-      this.frontier.push({ seq: this.seq++, url: e.url, depth: e.depth, sim: e.sim, key, links: rest.map((l) => `${l.url}\t${l.prior}`).join('\n'), inherited: e.inherited, tried, fruitful, ...(e.tunnel ? { tunnel: true, hops: e.hops ?? 0 } : {}) });
+      this.frontier.push({ seq: this.seq++, url: e.url, depth: e.depth, sim: e.sim, key, links: rest.map((l) => `${l.url}\t${l.prior}`).join('\n'), inherited: e.inherited, tried, fruitful, ...(e.budget !== undefined ? { budget: e.budget } : {}), ...(e.tunnel ? { tunnel: true, hops: e.hops ?? 0 } : {}) });
     }
   }
 }

@@ -96,7 +96,7 @@ export interface SweepConfig {
   overrides?: Partial<CrawlOptions>;
 }
 
-/** The six modes, strict filtering (the crawler before the tunnel) and the deep tunnel (ANALYSIS.md). */
+/** The six modes, strict filtering (the crawler before the tunnel), the deep tunnel and the depth budget at 2, 3, 4 (ANALYSIS.md). */
 export const SWEEP_CONFIGS: readonly SweepConfig[] = Object.freeze([
   { label: 'focused (default)', mode: 'focused' },
   { label: 'bfs', mode: 'bfs' },
@@ -106,6 +106,9 @@ export const SWEEP_CONFIGS: readonly SweepConfig[] = Object.freeze([
   { label: 'shark', mode: 'shark' },
   { label: 'focused, strict (tunnel off)', mode: 'focused', overrides: { tunnel: false } },
   { label: 'focused, deep tunnel (maxDepth 1000, linkYield, tunnelLookahead 1)', mode: 'focused', overrides: { maxDepth: 1000, linkYield: true, tunnelLookahead: 1 } },
+  { label: 'focused, depth budget 2 (maxDepth 1000)', mode: 'focused', overrides: { depthBudget: 2, maxDepth: 1000 } },
+  { label: 'focused, depth budget 3 (maxDepth 1000)', mode: 'focused', overrides: { depthBudget: 3, maxDepth: 1000 } },
+  { label: 'focused, depth budget 4 (maxDepth 1000)', mode: 'focused', overrides: { depthBudget: 4, maxDepth: 1000 } },
 ] as SweepConfig[]);
 
 export interface SweepRow {

@@ -5,7 +5,7 @@
  * feature: deterministic — no subsampling, no random seed, ties between splits go to the lower feature
  * index and threshold. A logistic regression on the same features was measured first and lost
  * (ANALYSIS.md §7): the features interact (a person's order of mention matters in a synopsis with a cast
- * list, not in a review). The fit is written here (one function, ~100 lines) rather than taken from
+ * list, not in a review). The fit is written here (`fitTrees` and its LambdaRank helpers) rather than taken from
  * npm: the established GBDT libraries are native (xgboost, lightgbm) and would add a compiled dependency
  * for a model that trains in half a minute.
  */

@@ -211,8 +211,16 @@ export function corpusStatsOf(t: CorpusTable, source: string): CorpusStats & { r
     filmIndex: (key: string) => filmIndex.get(key) ?? -1,
     filmDocs: (j: number) => filmDocs[j],
     filmDf(k: number, j: number): number {
-      for (let q = perOffsets[k]; q < perOffsets[k + 1]; q++) if (perFilm[q] === j) return perCount[q];
-      return 0;
+      // binary search: a word's films are in increasing index order (the table's text stores steps ≥ 1,
+      // corpus-stats.ts), and a common word has thousands of them (the re-ranker asks for every candidate)
+      let a = perOffsets[k];
+      let b = perOffsets[k + 1];
+      while (a < b) {
+        const m = (a + b) >>> 1;
+        if (perFilm[m] < j) a = m + 1;
+        else b = m;
+      }
+      return a < perOffsets[k + 1] && perFilm[a] === j ? perCount[a] : 0;
     },
     docFilm(hash: string): number {
       if (hash.length !== 16) return -2;

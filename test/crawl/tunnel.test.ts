@@ -83,6 +83,52 @@ test('tunnel: false is strict filtering: navigation links dropped, the crawl sto
   }
 });
 
+/**
+ * Two chains of off-topic pages linked as content (no navigation link): off → o1 → o2 → o3 → film (four
+ * off-topic pages in a row), and off → hub (a film page) → p1 → p2 → film2 (two after the hub).
+ */
+function budgetWeb(): WebPage[] {
+  return [
+    { url: 'http://off.example/', body: navPage('读书首页', [], ['http://off.example/o1', 'http://hub.example/']) },
+    { url: 'http://off.example/o1', body: navPage('音乐', [], ['http://off.example/o2']) },
+    { url: 'http://off.example/o2', body: navPage('小组', [], ['http://off.example/o3']) },
+    { url: 'http://off.example/o3', body: navPage('话题', [], ['http://far.example/film']) },
+    { url: 'http://far.example/film', body: filmPage('远处的影片', []) },
+    { url: 'http://hub.example/', body: filmPage('影片首页', ['http://hub.example/p1']) },
+    { url: 'http://hub.example/p1', body: navPage('日记', [], ['http://hub.example/p2']) },
+    { url: 'http://hub.example/p2', body: navPage('随笔', [], ['http://hub2.example/film']) },
+    { url: 'http://hub2.example/film', body: filmPage('第二部影片', []) },
+  ];
+}
+
+test('depth budget (Fish-Search): a page at or above τ_low restores it, pages below spend it, a spent page keeps no content link; bfs and 0 ignore it', async () => {
+  const s = await serveWeb(budgetWeb());
+  const urls = async (o: Parameters<typeof opts>[0]) => {
+    const out = outDir();
+    const sum = await crawl({ seeds: ['http://off.example/'], out, via: s.url }, opts({ maxPages: 100, maxDepth: 100, ...o }), plainResources);
+    assert.equal(sum.stoppedBy, 'frontier empty');
+    // the pages of the web (the film pages' navigation link to their host's front page is a 404 here)
+    return index(out).map((l) => l.url).filter((u) => all.includes(u)).sort();
+  };
+  const all = budgetWeb().map((p) => p.url).sort();
+  try {
+    // D = 3: the seed (below τ_low) has 2, o1 1, o2 0: o3 and the far film are never requested; the hub restores 3, p1 2, p2 1: film2 is
+    for (const mode of ['focused', 'shark'] as const) {
+      assert.deepEqual(await urls({ mode, depthBudget: 3 }), all.filter((u) => u !== 'http://off.example/o3' && u !== 'http://far.example/film'), mode);
+    }
+    // D = 2: o1 and p2 are spent
+    assert.deepEqual(await urls({ depthBudget: 2 }), all.filter((u) => !['http://off.example/o2', 'http://off.example/o3', 'http://far.example/film', 'http://hub2.example/film'].includes(u)));
+    // D = 4: o3 is spent (the seed and o1–o3 are four pages below τ_low in a row); D = 5 reaches everything, as do no budget and bfs
+    assert.deepEqual(await urls({ depthBudget: 4 }), all.filter((u) => u !== 'http://far.example/film'));
+    assert.deepEqual(await urls({ depthBudget: 5 }), all);
+    assert.deepEqual(await urls({ depthBudget: 0 }), all);
+    assert.deepEqual(await urls({ mode: 'bfs', depthBudget: 1 }), all);
+  } finally {
+    await s.close();
+  }
+  assert.throws(() => opts({ depthBudget: -1 }), /depthBudget must be an integer/u);
+});
+
 test('tunnel key: below every ordinary key, halved per page below η on the way, the link prior breaking ties; evicted first', () => {
   const keys = [0, 1, 2, 5].map((h) => tunnelKey(h, 0.2, 0.5));
   assert.ok(keys.every((k) => k > -1 && k < 0));

@@ -39,6 +39,24 @@ test('CorpusCounter: distinct surfaces per text, identical texts once, films wit
   assert.deepEqual([0, 1, 2].map((j) => back.filmDf(k, j)), [2, 1, 3]);
 });
 
+test('filmDf of a word spread over many films (a binary search over its increasing film indices): every film, present or not', () => {
+  const c = new CorpusCounter();
+  const want = new Map<number, number>();
+  let t = 0;
+  // 60 films of 3 texts each; the word in none, one, two or three texts of a film, by a fixed pattern
+  for (let f = 0; f < 60; f++) {
+    const n = (f * 7) % 4;
+    for (let i = 0; i < 3; i++) c.add(`t${t++}`, i < n ? ['词', '别'] : ['别'], `film${String(f).padStart(2, '0')}`);
+    want.set(f, n);
+  }
+  const s = parseCorpusStats(c.serialize({}, 2), 'many');
+  const k = s.word('词');
+  const got = [...want.keys()].map((f) => s.filmDf(k, s.filmIndex(`film${String(f).padStart(2, '0')}`)));
+  assert.deepEqual(got, [...want.values()]);
+  assert.equal(s.filmDf(k, s.films), 0, 'past the last film');
+  assert.equal(s.filmDf(s.word('别'), 0), 3);
+});
+
 test('parseCorpusStats: the counts back, gzip or plain; a bad table fails naming the file and the line', () => {
   const c = new CorpusCounter();
   c.add('a', ['好看', '吴京'], 'f1');

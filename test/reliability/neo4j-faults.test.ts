@@ -191,12 +191,16 @@ test('not a Bolt server on the port (HTTP, an SSH-like banner, accept-and-close)
   }
 });
 
-test('static: the only interpolations in Cypher text of src/kg/neo4j.ts are enum-checked labels and types', async () => {
-  const { readFileSync } = await import('node:fs');
-  const src = readFileSync(new URL('../../src/kg/neo4j.ts', import.meta.url), 'utf8');
+test('static: the only interpolations in Cypher text of src/kg/neo4j*.ts are enum-checked labels and types', async () => {
+  const { readdirSync, readFileSync } = await import('node:fs');
+  const dir = new URL('../../src/kg/', import.meta.url);
+  const files = readdirSync(dir).filter((f) => /^neo4j.*\.ts$/.test(f));
+  assert.ok(files.includes('neo4j.ts') && files.includes('neo4j-cypher.ts'), files.join(', '));
+  const texts = files.map((f) => readFileSync(new URL(f, dir), 'utf8'));
+  const src = texts.join('\n');
   const cypher = /\b(MATCH|MERGE|UNWIND|RETURN|CREATE|REMOVE|DELETE|SET)\b/;
   const allowed = new Set(['k', "others.join(':')", 'checkEntityKind(k)', 'checkRelationKind(k)', 'types']);
-  const templates = [...src.matchAll(/`([^`]*)`/g)].map((m) => m[1]).filter((t) => cypher.test(t) && t.includes('${'));
+  const templates = texts.flatMap((text) => [...text.matchAll(/`([^`]*)`/g)].map((m) => m[1])).filter((t) => cypher.test(t) && t.includes('${'));
   assert.ok(templates.length >= 4, `found ${templates.length} Cypher templates`);
   for (const t of templates) {
     for (const [, expr] of t.matchAll(/\$\{([^}]*)\}/g)) assert.ok(allowed.has(expr), `data may reach Cypher text: \${${expr}} in \`${t}\``);

@@ -13,18 +13,19 @@ import { FilmkwError, inputError, usageError, writeFailureReason } from '../../e
 import type { KgView } from '../../kg/model.js';
 import { writeUserDict, DEFAULT_EXPORT_OPTIONS, type ExportUserDictOptions, type SkippedName } from '../../lexicon/dict.js';
 import { SEGMENTER_BACKENDS, type SegmenterBackend } from '../../lexicon/base.js';
+import { checked, oneOf } from './option-parsers.js';
 
 interface ExportFlags {
   kg?: string;
   neo4j?: boolean;
   out: string;
-  backend: string;
-  commonWordTitles: string;
-  commonPhrases: string;
-  freqMargin: string;
+  backend: SegmenterBackend;
+  commonWordTitles: 'include' | 'exclude';
+  commonPhrases: 'include' | 'exclude';
+  freqMargin: number;
   compoundParts: boolean;
   json?: boolean;
-  examples: string;
+  examples: number;
 }
 
 type LoadKg = (opts: { kg?: string; neo4j?: boolean; onProgress?: (msg: string) => void }) => Promise<KgView>;
@@ -66,24 +67,37 @@ function examplesByReason(skipped: SkippedName[], n: number): Record<string, str
   return out;
 }
 
+const INCLUDE = ['include', 'exclude'] as const;
+
+/** `--backend`: one of SEGMENTER_BACKENDS. */
+const BACKEND = checked(
+  (raw) => ((SEGMENTER_BACKENDS as readonly string[]).includes(raw) ? (raw as SegmenterBackend) : undefined),
+  (raw) => `dict export: unknown --backend ${JSON.stringify(raw)} (valid: ${SEGMENTER_BACKENDS.join(', ')})`,
+);
+
+const FREQ_MARGIN = checked(
+  (raw) => {
+    const n = Number(raw);
+    return Number.isFinite(n) && n >= 1 && n <= 1e6 ? n : undefined;
+  },
+  (raw) => `dict export: --freq-margin must be a number ≥ 1 and ≤ 1000000, got ${JSON.stringify(raw)}`,
+);
+
+const EXAMPLES = checked(
+  (raw) => {
+    const n = Number(raw);
+    return Number.isInteger(n) && n >= 0 && n <= 1e6 ? n : undefined;
+  },
+  (raw) => `dict export: --examples must be an integer ≥ 0 and ≤ 1000000, got ${JSON.stringify(raw)}`,
+);
+
 export async function runDictExport(flags: ExportFlags): Promise<void> {
-  if (!(SEGMENTER_BACKENDS as readonly string[]).includes(flags.backend)) {
-    throw usageError(`dict export: unknown --backend ${JSON.stringify(flags.backend)} (valid: ${SEGMENTER_BACKENDS.join(', ')})`);
-  }
-  if (flags.commonWordTitles !== 'include' && flags.commonWordTitles !== 'exclude') {
-    throw usageError(`dict export: --common-word-titles must be include or exclude, got ${JSON.stringify(flags.commonWordTitles)}`);
-  }
-  if (flags.commonPhrases !== 'include' && flags.commonPhrases !== 'exclude') {
-    throw usageError(`dict export: --common-phrases must be include or exclude, got ${JSON.stringify(flags.commonPhrases)}`);
-  }
-  const margin = Number(flags.freqMargin);
-  if (!Number.isFinite(margin) || margin < 1 || margin > 1e6) throw usageError(`dict export: --freq-margin must be a number ≥ 1 and ≤ 1000000, got ${JSON.stringify(flags.freqMargin)}`);
-  const examples = Number(flags.examples);
-  if (!Number.isInteger(examples) || examples < 0 || examples > 1e6) throw usageError(`dict export: --examples must be an integer ≥ 0 and ≤ 1000000, got ${JSON.stringify(flags.examples)}`);
+  const margin = flags.freqMargin;
+  const examples = flags.examples;
   if (flags.kg && flags.neo4j) throw usageError('dict export: give --kg or --neo4j, not both');
   if (flags.kg) assertNotAnInput('dict export', '--out', flags.out, [flags.kg]);
   const opts: Partial<ExportUserDictOptions> = {
-    backend: flags.backend as SegmenterBackend,
+    backend: flags.backend,
     commonWordTitles: flags.commonWordTitles,
     commonPhrases: flags.commonPhrases,
     freqMargin: margin,
@@ -133,12 +147,12 @@ export function registerDict(program: Command): void {
     .requiredOption('--out <path>', 'output file (written atomically)')
     .option('--kg <file>', 'KG snapshot file or csv directory (default: the bundled demo KG)')
     .option('--neo4j', 'read the KG from Neo4j (NEO4J_URI, NEO4J_USER, NEO4J_PASSWORD)')
-    .option('--backend <name>', `base dictionary used for frequencies and common words: ${SEGMENTER_BACKENDS.join(' | ')}`, DEFAULT_EXPORT_OPTIONS.backend)
-    .option('--common-word-titles <mode>', 'include | exclude titles and character names that are common words (活着, 英雄)', DEFAULT_EXPORT_OPTIONS.commonWordTitles)
-    .option('--common-phrases <mode>', 'include | exclude titles and character names made of common words (来了, 一个人)', DEFAULT_EXPORT_OPTIONS.commonPhrases)
-    .option('--freq-margin <n>', 'multiplier on the suggested frequency', String(DEFAULT_EXPORT_OPTIONS.freqMargin))
+    .option('--backend <name>', `base dictionary used for frequencies and common words: ${SEGMENTER_BACKENDS.join(' | ')}`, BACKEND, DEFAULT_EXPORT_OPTIONS.backend)
+    .option('--common-word-titles <mode>', 'include | exclude titles and character names that are common words (活着, 英雄)', oneOf('dict export', '--common-word-titles', INCLUDE), DEFAULT_EXPORT_OPTIONS.commonWordTitles)
+    .option('--common-phrases <mode>', 'include | exclude titles and character names made of common words (来了, 一个人)', oneOf('dict export', '--common-phrases', INCLUDE), DEFAULT_EXPORT_OPTIONS.commonPhrases)
+    .option('--freq-margin <n>', 'multiplier on the suggested frequency', FREQ_MARGIN, DEFAULT_EXPORT_OPTIONS.freqMargin)
     .option('--no-compound-parts', 'do not add the non-word parts of names with punctuation (迪卡普里奥 of 莱昂纳多·迪卡普里奥)')
-    .option('--examples <n>', 'skipped names shown per reason', '5')
+    .option('--examples <n>', 'skipped names shown per reason', EXAMPLES, 5)
     .option('--json', 'print the summary as one JSON object on stdout')
     .action(async (flags: ExportFlags) => {
       await runDictExport(flags);

@@ -12,14 +12,16 @@
 import { createWriteStream, type WriteStream } from 'node:fs';
 import type { Command } from 'commander';
 import { assertNotAnInput, lockOutput } from '../../util/files.js';
-import { EXIT, FilmkwError, usageError } from '../../errors.js';
-import { maxBytesOption } from './html-options.js';
+import { EXIT, FilmkwError } from '../../errors.js';
+import { maxBytesParser } from './html-options.js';
+import { oneOf } from './option-parsers.js';
+import { PAGE_READ_DEFAULTS } from '../../html/index.js';
 import { listPages, recordsOfFile, resolveMode, type RecordRenderer, type RecordsLine, type RecordsMode } from '../../html/records.js';
 
 interface Flags {
-  mode: string;
+  mode: RecordsMode;
   out?: string;
-  maxBytes?: string;
+  maxBytes?: number;
 }
 
 const err = (s: string) => process.stderr.write(s.endsWith('\n') ? s : `${s}\n`);
@@ -43,10 +45,9 @@ async function openRenderer(): Promise<RecordRenderer> {
 }
 
 export async function runHtmlRecords(path: string, flags: Flags): Promise<void> {
-  if (!['auto', 'rendered', 'structural'].includes(flags.mode)) throw usageError(`html records: --mode must be auto, rendered or structural, got ${JSON.stringify(flags.mode)}`);
-  const maxBytes = maxBytesOption(flags.maxBytes, 'html records');
+  const maxBytes = flags.maxBytes ?? PAGE_READ_DEFAULTS.maxBytes;
   const pages = await listPages(path);
-  const chosen = resolveMode(flags.mode as RecordsMode);
+  const chosen = resolveMode(flags.mode);
   if (chosen.note) err(chosen.note);
   let unlock = () => undefined as void;
   if (flags.out) {
@@ -140,9 +141,9 @@ export function registerHtmlRecords(htmlCommand: Command): void {
     .command('records')
     .description('extract data records (films on Douban list pages) from result/list pages as JSON lines')
     .argument('<path>', 'an HTML file or a directory of *.html files')
-    .option('--mode <mode>', 'auto (rendered when /usr/bin/chromium exists) | rendered | structural', 'auto')
+    .option('--mode <mode>', 'auto (rendered when /usr/bin/chromium exists) | rendered | structural', oneOf('html records', '--mode', ['auto', 'rendered', 'structural'] as const), 'auto')
     .option('--out <file>', 'write the JSON lines to FILE instead of stdout')
-    .option('--max-bytes <N>', 'largest page read, bytes; a bigger page is an error line (default 5242880, the crawler\'s cap)')
+    .option('--max-bytes <N>', 'largest page read, bytes; a bigger page is an error line (default 5242880, the crawler\'s cap)', maxBytesParser('html records'))
     .action(async (path: string, flags: Flags) => {
       await runHtmlRecords(path, flags);
     });

@@ -15,31 +15,27 @@
 import { createWriteStream, type WriteStream } from 'node:fs';
 import type { Command } from 'commander';
 import { assertNotAnInput, lockOutput } from '../../util/files.js';
-import { EXIT, FilmkwError, usageError } from '../../errors.js';
-import { htmlBytesToRecord, listHtmlPages, readPage, type MainTextOptions } from '../../html/index.js';
+import { EXIT, FilmkwError } from '../../errors.js';
+import { htmlBytesToRecord, listHtmlPages, PAGE_READ_DEFAULTS, readPage, type MainTextOptions } from '../../html/index.js';
 import { registerHtmlRecords } from './html-records.js';
-import { maxBytesOption, numberOption } from './html-options.js';
+import { maxBytesParser } from './html-options.js';
+import { numberIn, oneOf } from './option-parsers.js';
 
 interface TextFlags {
   out?: string;
-  decay?: string;
-  stopAt?: string;
-  maxLinkDensity?: string;
-  maxBytes?: string;
+  decay?: number;
+  stopAt?: 'current' | 'child';
+  maxLinkDensity?: number;
+  maxBytes?: number;
   failOnError?: boolean;
 }
 
 export async function runHtmlText(path: string, flags: TextFlags): Promise<void> {
   const opts: MainTextOptions = {};
-  const decay = numberOption('--decay', flags.decay, 0, 1);
-  if (decay !== undefined) opts.decay = decay;
-  const dl = numberOption('--max-link-density', flags.maxLinkDensity, 0, 1);
-  if (dl !== undefined) opts.maxLinkDensity = dl;
-  if (flags.stopAt !== undefined) {
-    if (flags.stopAt !== 'current' && flags.stopAt !== 'child') throw usageError(`html text: --stop-at must be current or child, got ${JSON.stringify(flags.stopAt)}`);
-    opts.stopAt = flags.stopAt;
-  }
-  const maxBytes = maxBytesOption(flags.maxBytes, 'html text');
+  if (flags.decay !== undefined) opts.decay = flags.decay;
+  if (flags.maxLinkDensity !== undefined) opts.maxLinkDensity = flags.maxLinkDensity;
+  if (flags.stopAt !== undefined) opts.stopAt = flags.stopAt;
+  const maxBytes = flags.maxBytes ?? PAGE_READ_DEFAULTS.maxBytes;
   const pages = await listHtmlPages(path, 'html text');
   let out: WriteStream | null = null;
   let unlock = () => undefined as void;
@@ -88,10 +84,10 @@ export function registerHtml(program: Command): void {
     .description('extract the main text (title, text, author, date) of saved HTML pages as JSON lines for `filmkw tag`')
     .argument('<path>', 'an HTML file, a directory of *.html / *.htm files (recursive, sorted) or a pipe')
     .option('--out <file>', 'write the JSON lines to FILE instead of stdout')
-    .option('--decay <T>', 'information-decay threshold T (default 0.34)')
-    .option('--stop-at <node>', 'node returned where the decay exceeds T: current (default) | child')
-    .option('--max-link-density <D>', 'link-density threshold DLmax for removing link blocks (default 0.65)')
-    .option('--max-bytes <N>', 'largest page read, bytes; a bigger page is an error record (default 5242880, the crawler\'s cap)')
+    .option('--decay <T>', 'information-decay threshold T (default 0.34)', numberIn('html text', '--decay', 0, 1))
+    .option('--stop-at <node>', 'node returned where the decay exceeds T: current (default) | child', oneOf('html text', '--stop-at', ['current', 'child'] as const))
+    .option('--max-link-density <D>', 'link-density threshold DLmax for removing link blocks (default 0.65)', numberIn('html text', '--max-link-density', 0, 1))
+    .option('--max-bytes <N>', 'largest page read, bytes; a bigger page is an error record (default 5242880, the crawler\'s cap)', maxBytesParser('html text'))
     .option('--fail-on-error', 'exit 1 when some page gave an error record')
     .action(async (path: string, flags: TextFlags) => {
       await runHtmlText(path, flags);

@@ -23,22 +23,23 @@ import type { KgStats } from '../../kg/model.js';
 import { KgBrowser, type EntityDetail } from '../../serve/kg-browse.js';
 import { groupByRelation } from '../../serve/kg-words.js';
 import type * as Neo4j from '../../kg/neo4j.js'; // types only: the module (and neo4j-driver) is loaded with --neo4j
+import { checked, oneOf } from './option-parsers.js';
 
 interface ImportFlags {
   out?: string;
   neo4j?: boolean;
   strict?: boolean;
   json?: boolean;
-  openkgComposer: string;
+  openkgComposer: 'wrote' | 'skip';
   played: boolean;
-  examples: string;
+  examples: number;
 }
 
 interface ShowFlags {
   kg?: string;
   neo4j?: boolean;
   json?: boolean;
-  limit: string;
+  limit: number;
 }
 
 interface StatsFlags {
@@ -49,14 +50,22 @@ interface StatsFlags {
 
 const err = (s: string) => process.stderr.write(s.endsWith('\n') ? s : `${s}\n`);
 
+/** `kg show --limit`: an integer from 1 to 1000000. */
+const SHOW_LIMIT = checked(
+  (raw) => (/^\d+$/u.test(raw) && Number(raw) >= 1 && Number(raw) <= 1_000_000 ? Number(raw) : undefined),
+  (raw) => `kg show: --limit must be an integer from 1 to 1000000, got ${JSON.stringify(raw)}`,
+);
+
+/** `kg import --examples`: an integer from 0 to 1000000. */
+const IMPORT_EXAMPLES = checked(
+  (raw) => (/^\d+$/u.test(raw) && Number(raw) <= 1_000_000 ? Number(raw) : undefined),
+  (raw) => `kg import: --examples must be an integer from 0 to 1000000, got ${JSON.stringify(raw)}`,
+);
+
 export async function runKgImport(sources: string[], flags: ImportFlags): Promise<void> {
   const started = performance.now();
   if (!!flags.out === !!flags.neo4j) throw usageError('kg import: give exactly one of --out FILE or --neo4j');
-  if (flags.openkgComposer !== 'wrote' && flags.openkgComposer !== 'skip') {
-    throw usageError(`kg import: --openkg-composer must be wrote or skip, got ${JSON.stringify(flags.openkgComposer)}`);
-  }
-  const examples = Number(flags.examples);
-  if (!/^\d+$/.test(flags.examples) || examples > 1_000_000) throw usageError(`kg import: --examples must be an integer from 0 to 1000000, got ${JSON.stringify(flags.examples)}`);
+  const examples = flags.examples;
   if (sources.length === 0) throw usageError('kg import: no SOURCE given (valid sources: openkg:<dir>, kgqa:<file|dir>, douban-csv:<file|dir>, csv:<dir>, html-list:<file|dir>, demo)');
   const specs = sources.map(parseSource); // usage errors before any work
   if (flags.out) assertNotAnInput('kg import', '--out', flags.out, specs.map((s) => s.path));
@@ -156,11 +165,10 @@ export function formatEntity(e: EntityDetail): string {
 
 export async function runKgShow(query: string, flags: ShowFlags): Promise<void> {
   if (flags.kg !== undefined && flags.neo4j) throw usageError('kg show: give --kg or --neo4j, not both');
-  if (!/^\d+$/u.test(flags.limit) || Number(flags.limit) < 1 || Number(flags.limit) > 1_000_000) throw usageError(`kg show: --limit must be an integer from 1 to 1000000, got ${JSON.stringify(flags.limit)}`);
   if (query.trim() === '') throw usageError('kg show: name an entity (name, alias or id)');
   const store = await loadKg({ kg: flags.kg, neo4j: flags.neo4j === true, onWarning: (m) => err(m) });
   const browser = new KgBrowser(store);
-  const limit = Number(flags.limit);
+  const limit = flags.limit;
   const byId = browser.byId(query, limit);
   const matches = byId ? [byId] : browser.named(query, limit);
   if (matches.length === 0) {
@@ -185,9 +193,9 @@ export function registerKg(program: Command): void {
     .option('--neo4j', 'write into Neo4j (NEO4J_URI, NEO4J_USER, NEO4J_PASSWORD)')
     .option('--strict', 'fail (exit 3, nothing written) if any input row is skipped')
     .option('--json', 'print the summary as one JSON object on stdout')
-    .option('--openkg-composer <mode>', 'OpenKG composer.csv rows are screenwriter credits: wrote | skip', 'wrote')
+    .option('--openkg-composer <mode>', 'OpenKG composer.csv rows are screenwriter credits: wrote | skip', oneOf('kg import', '--openkg-composer', ['wrote', 'skip'] as const), 'wrote')
     .option('--no-played', 'do not mine PLAYED (饰演) from synopses')
-    .option('--examples <n>', 'examples kept per report group (merges by rule, ambiguous names left apart, aliases changed and dropped, skipped rows, dropped and cleaned names, stripped 之子/副官 prefixes)', '5')
+    .option('--examples <n>', 'examples kept per report group (merges by rule, ambiguous names left apart, aliases changed and dropped, skipped rows, dropped and cleaned names, stripped 之子/副官 prefixes)', IMPORT_EXAMPLES, 5)
     .action(async (sources: string[], flags: ImportFlags) => {
       await runKgImport(sources, flags);
     });
@@ -197,7 +205,7 @@ export function registerKg(program: Command): void {
     .option('--kg <file>', 'KG snapshot file or csv directory (default: the bundled demo KG)')
     .option('--neo4j', 'read the KG from Neo4j (NEO4J_URI, NEO4J_USER, NEO4J_PASSWORD)')
     .option('--json', 'print {"query", "matches": [{id, kind, name, about, aliases, surfaces, movieId?, neighbours: [{id, kind, name, relations: [{kind, direction, movieId?}]}], neighbourCount}]}')
-    .option('--limit <n>', 'neighbours listed at most per entity', '300')
+    .option('--limit <n>', 'neighbours listed at most per entity', SHOW_LIMIT, 300)
     .action(async (entity: string, flags: ShowFlags) => {
       await runKgShow(entity, flags);
     });

@@ -13,37 +13,33 @@ import { usageError } from '../../errors.js';
 import { SERVE_DEFAULTS } from '../../serve/limits.js';
 import { DEFAULT_PRESET } from '../../pipeline/options.js';
 import { findPreset, listPresets } from '../../pipeline/presets.js';
+import { checked, integerIn } from './option-parsers.js';
 
 interface ServeFlags {
   kg?: string;
   neo4j?: boolean;
   host: string;
-  port: string;
+  port: number;
   preset: string;
   files: string[];
   input?: string;
   textField?: string;
   idField?: string;
   gold?: string;
-  maxBodyBytes: string;
-  workers: string;
-  requestTimeoutMs: string;
-  requestHeapMb: string;
+  maxBodyBytes: number;
+  workers: number;
+  requestTimeoutMs: number;
+  requestHeapMb: number;
 }
 
-function integer(name: string, raw: string, min: number, max: number): number {
-  const n = Number(raw);
-  if (!/^\s*\d+\s*$/u.test(raw) || n < min || n > max) throw usageError(`serve: ${name} must be an integer from ${min} to ${max}, got ${JSON.stringify(raw)}`);
-  return n;
-}
+/** `--preset`: a preset name or alias (presets.ts). */
+const PRESET = checked(
+  (raw) => (findPreset(raw) ? raw : undefined),
+  (raw) => `serve: unknown --preset ${JSON.stringify(raw)} (valid: ${listPresets().join(', ')})`,
+);
 
 export async function runServeCommand(flags: ServeFlags): Promise<void> {
-  const port = integer('--port', flags.port, 0, 65535);
-  const maxBodyBytes = integer('--max-body-bytes', flags.maxBodyBytes, 1024, 1 << 30);
-  const workers = integer('--workers', flags.workers, 1, 64);
-  const requestTimeoutMs = integer('--request-timeout-ms', flags.requestTimeoutMs, 100, 3_600_000);
-  const requestHeapMb = integer('--request-heap-mb', flags.requestHeapMb, 64, 65_536);
-  if (!findPreset(flags.preset)) throw usageError(`serve: unknown --preset ${JSON.stringify(flags.preset)} (valid: ${listPresets().join(', ')})`);
+  const { port, maxBodyBytes, workers, requestTimeoutMs, requestHeapMb } = flags;
   if ((flags.input !== undefined || flags.gold !== undefined) && flags.files.length === 0) throw usageError('serve: --input and --gold go with --files (the tag outputs to browse)');
   const [{ loadKg }, { loadBatch }, { startServer }] = await Promise.all([import('../../kg/load.js'), import('../../serve/batch.js'), import('../../serve/server.js')]);
   const kg = await loadKg({ kg: flags.kg, neo4j: flags.neo4j === true, onWarning: (m) => process.stderr.write(`filmkw: ${m}\n`) });
@@ -81,16 +77,16 @@ export function registerServe(program: Command): void {
     .addOption(new Option('--kg <path>', 'KG snapshot file or csv directory (default: the bundled demo KG)'))
     .option('--neo4j', 'read the KG from Neo4j (NEO4J_URI, NEO4J_USER, NEO4J_PASSWORD)', false)
     .option('--host <address>', 'address to bind (keep the loopback default unless you mean to share the viewer)', '127.0.0.1')
-    .option('--port <n>', 'port (0 = any free port)', '0')
-    .option('--preset <name>', `preset of the first view: ${listPresets().join(', ')}`, DEFAULT_PRESET)
+    .option('--port <n>', 'port (0 = any free port)', integerIn('serve', '--port', 0, 65535), 0)
+    .option('--preset <name>', `preset of the first view: ${listPresets().join(', ')}`, PRESET, DEFAULT_PRESET)
     .option('--files <file...>', 'tag outputs (JSON lines) the Batch view may open; no other file can be browsed', collect, [] as string[])
     .addOption(new Option('--input <file>', 'the input the --files were tagged from (jsonl, csv, tsv, txt), for the texts'))
     .addOption(new Option('--text-field <field>', 'text field / column of --input (default: "text")'))
     .addOption(new Option('--id-field <field>', 'id field / column of --input, as given to filmkw tag (default: the line number)'))
     .addOption(new Option('--gold <file>', 'gold keywords (jsonl with id, text, tag) for hits and misses'))
-    .option('--max-body-bytes <n>', 'largest API request body', String(SERVE_DEFAULTS.maxBodyBytes))
-    .option('--workers <n>', `extraction worker threads for short texts; texts over ${SERVE_DEFAULTS.heavyChars.toLocaleString('en-US')} characters get n − 1 more (at least 1), at a lower CPU priority`, String(SERVE_DEFAULTS.workers))
-    .option('--request-timeout-ms <n>', 'time budget of one extraction request (over it: 413)', String(SERVE_DEFAULTS.requestTimeoutMs))
-    .option('--request-heap-mb <n>', 'memory budget of one extraction request, the heap of its worker thread (over it: 413)', String(SERVE_DEFAULTS.requestHeapMb))
+    .option('--max-body-bytes <n>', 'largest API request body', integerIn('serve', '--max-body-bytes', 1024, 1 << 30), SERVE_DEFAULTS.maxBodyBytes)
+    .option('--workers <n>', `extraction worker threads for short texts; texts over ${SERVE_DEFAULTS.heavyChars.toLocaleString('en-US')} characters get n − 1 more (at least 1), at a lower CPU priority`, integerIn('serve', '--workers', 1, 64), SERVE_DEFAULTS.workers)
+    .option('--request-timeout-ms <n>', 'time budget of one extraction request (over it: 413)', integerIn('serve', '--request-timeout-ms', 100, 3_600_000), SERVE_DEFAULTS.requestTimeoutMs)
+    .option('--request-heap-mb <n>', 'memory budget of one extraction request, the heap of its worker thread (over it: 413)', integerIn('serve', '--request-heap-mb', 64, 65_536), SERVE_DEFAULTS.requestHeapMb)
     .action((flags: ServeFlags) => runServeCommand(flags));
 }

@@ -1,0 +1,50 @@
+/**
+ * Option checks declared on the commander options (`.argParser(...)`), run while commander parses the
+ * command line, before the command does any work. A bad value throws the CLI's usage error itself
+ * (FilmkwError USAGE: one line `filmkw: <command>: <flag> must …`, exit 2), not commander's
+ * InvalidArgumentError, so the message and the exit code are the ones the command always gave. An option's
+ * default is never parsed: a default must already be a valid value.
+ */
+import { usageError } from '../../errors.js';
+
+/** "a", "a or b", "a, b or c". */
+const orList = (values: readonly string[]): string => (values.length < 2 ? values.join('') : `${values.slice(0, -1).join(', ')} or ${values[values.length - 1]}`);
+
+/** A parser that keeps the value `parse` gives, or throws the usage error `message` names (undefined: bad). */
+export function checked<T>(parse: (raw: string) => T | undefined, message: (raw: string) => string): (raw: string) => T {
+  return (raw) => {
+    const v = parse(raw);
+    if (v === undefined) throw usageError(message(raw));
+    return v;
+  };
+}
+
+/** One of `values`: `<cmd>: <flag> must be a, b or c, got "x"`. */
+export function oneOf<T extends string>(cmd: string, flag: string, values: readonly T[]): (raw: string) => T {
+  return checked(
+    (raw) => (values as readonly string[]).includes(raw) ? (raw as T) : undefined,
+    (raw) => `${cmd}: ${flag} must be ${orList(values)}, got ${JSON.stringify(raw)}`,
+  );
+}
+
+/** A number in [lo, hi]: `<cmd>: <flag> must be a number in [lo, hi], got "x"`. */
+export function numberIn(cmd: string, flag: string, lo: number, hi: number): (raw: string) => number {
+  return checked(
+    (raw) => {
+      const n = Number(raw);
+      return Number.isFinite(n) && n >= lo && n <= hi ? n : undefined;
+    },
+    (raw) => `${cmd}: ${flag} must be a number in [${lo}, ${hi}], got ${JSON.stringify(raw)}`,
+  );
+}
+
+/** A whole number in [min, max] (digits only, spaces around allowed): `<cmd>: <flag> must be an integer from min to max, got "x"`. */
+export function integerIn(cmd: string, flag: string, min: number, max: number): (raw: string) => number {
+  return checked(
+    (raw) => {
+      const n = Number(raw);
+      return /^\s*\d+\s*$/u.test(raw) && n >= min && n <= max ? n : undefined;
+    },
+    (raw) => `${cmd}: ${flag} must be an integer from ${min} to ${max}, got ${JSON.stringify(raw)}`,
+  );
+}
