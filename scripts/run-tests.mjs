@@ -94,13 +94,26 @@ function filesUnder(dir, suffix) {
 const testFiles = () => filesUnder('test', '.test.ts');
 
 /** Files of one folder per process at most: few enough to share the start-up, small enough to spread over the cores. */
-const GROUP_SIZE = 4;
+const GROUP_SIZE = 8;
+
+/**
+ * Where the durations reporter (scripts/test-durations.mjs) keeps the time of each test file of the last
+ * runs, for the order of the next run's processes. Only an order: no test reads it.
+ */
+const TIMES_FILE = join('node_modules', '.cache', 'filmkw', 'test-times.json');
+function lastTimes() {
+  try {
+    return JSON.parse(readFileSync(TIMES_FILE, 'utf8'));
+  } catch {
+    return {};
+  }
+}
 
 /**
  * Entry files (under `dir`) that each import up to GROUP_SIZE test files of one folder, in order: node:test
- * runs the tests of every imported file in that one process. The fuller groups come first (the longer
- * processes start first). A file that fails to load becomes a failing test naming it, and the files after
- * it still run.
+ * runs the tests of every imported file in that one process. The longer processes start first: by the sum
+ * of their files' times in the last run (TIMES_FILE), then the fuller groups (a first run, a fresh
+ * clone). A file that fails to load becomes a failing test naming it, and the files after it still run.
  */
 function groupFiles(files, dir) {
   const folders = new Map();
@@ -114,7 +127,9 @@ function groupFiles(files, dir) {
   for (const [key, members] of folders) {
     for (let i = 0; i < members.length; i += GROUP_SIZE) groups.push([`${key}-${i / GROUP_SIZE + 1}`, members.slice(i, i + GROUP_SIZE)]);
   }
-  groups.sort((a, b) => b[1].length - a[1].length);
+  const times = lastTimes();
+  const cost = (members) => members.reduce((sum, m) => sum + (Number(times[m.split(sep).join('/')]) || 0), 0);
+  groups.sort((a, b) => cost(b[1]) - cost(a[1]) || b[1].length - a[1].length);
   return groups.map(([key, members]) => {
     const entry = join(dir, `${key}.test.mjs`);
     const lines = [
@@ -191,7 +206,7 @@ async function main(argv) {
   // toy KGs would otherwise evict the entries of the user's real KGs from the shared one.
   const cacheDir = process.env.FILMKW_CACHE_DIR ? null : mkdtempSync(join(tmpdir(), 'filmkw-test-cache-'));
   const groupDir = mkdtempSync(join(tmpdir(), 'filmkw-test-groups-'));
-  const env = { ...process.env, ...(cacheDir ? { FILMKW_CACHE_DIR: cacheDir } : {}), FILMKW_TEST_GROUPS: groupDir };
+  const env = { ...process.env, ...(cacheDir ? { FILMKW_CACHE_DIR: cacheDir } : {}), FILMKW_TEST_GROUPS: groupDir, FILMKW_TEST_TIMES: TIMES_FILE };
   const reporters = extra.some((a) => a.startsWith('--test-reporter'))
     ? []
     : ['--test-reporter=spec', '--test-reporter-destination=stdout', '--test-reporter=./scripts/test-durations.mjs', '--test-reporter-destination=stderr'];

@@ -2,8 +2,10 @@
 // time of each test file and its slowest test, slowest first. A file with a process of its own is timed
 // with its process start; a file run in a group process (run-tests.mjs groups the fast suite's files by
 // folder) by the sum of its tests, and each group's process is listed too. FILMKW_TEST_DURATIONS=all lists
-// every file, otherwise the ten slowest. The figures are for information only: no test depends on them.
-import { relative, sep } from 'node:path';
+// every file, otherwise the ten slowest. The times are kept (FILMKW_TEST_TIMES) to start the longest
+// processes of the next run first; no test depends on them.
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, relative, sep } from 'node:path';
 
 const groupDir = process.env.FILMKW_TEST_GROUPS;
 const isGroup = (file) => groupDir !== undefined && file.startsWith(groupDir + sep);
@@ -38,6 +40,7 @@ export default async function* durations(source) {
   };
   const rows = [...files].filter(([file]) => !isGroup(file)).map(([file, e]) => ({ file: relative(process.cwd(), file), ms: e.ms || e.tests.reduce((s, [, ms]) => s + ms, 0), e }));
   rows.sort((a, b) => b.ms - a.ms || (a.file < b.file ? -1 : 1));
+  saveTimes(rows);
   const all = process.env.FILMKW_TEST_DURATIONS === 'all';
   const shown = all ? rows : rows.slice(0, 10);
   if (shown.length > 0) {
@@ -48,5 +51,27 @@ export default async function* durations(source) {
   if (groups.length > 0) {
     yield 'processes of the grouped files, by wall time:\n';
     for (const [file, e] of groups) yield line(e.ms, `group ${relative(groupDir, file).replace(/\.test\.mjs$/u, '')} (one process)`, e);
+  }
+}
+
+/**
+ * The time of each file, merged into FILMKW_TEST_TIMES (set by scripts/run-tests.mjs), which orders the
+ * processes of the next run (the longest first). A file that cannot be written is only a lost order.
+ */
+function saveTimes(rows) {
+  const path = process.env.FILMKW_TEST_TIMES;
+  if (!path || rows.length === 0) return;
+  let times = {};
+  try {
+    times = JSON.parse(readFileSync(path, 'utf8'));
+  } catch {
+    // none yet
+  }
+  for (const r of rows) times[r.file.split(sep).join('/')] = Math.round(r.ms);
+  try {
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, `${JSON.stringify(times, null, 1)}\n`);
+  } catch {
+    // no order next time
   }
 }

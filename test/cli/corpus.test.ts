@@ -1,20 +1,18 @@
 /**
- * `filmkw corpus build` and `filmkw tag --corpus-stats` through bin/filmkw (run `npm run build` first):
+ * `filmkw corpus build` and `filmkw tag --corpus-stats`, run in this process (test/cli/in-process.ts):
  * the table of a small corpus with the annotated texts excluded by id and by text (counts in the
  * report and in the table), per-input options, and the errors with their exit codes.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { parseCorpusStats, textHash } from '../../src/pipeline/corpus-stats.js';
+import { filmkw } from './in-process.js';
 
-const root = fileURLToPath(new URL('../../', import.meta.url));
-const run = (args: string[], input?: string) => spawnSync(process.execPath, ['bin/filmkw', ...args], { cwd: root, encoding: 'utf8', input, maxBuffer: 1 << 26 });
+const run = (args: string[], input?: string) => filmkw(args, { input });
 const noStack = (s: string) => assert.doesNotMatch(s, /\n\s+at /u, 'no stack trace');
 
 function corpus(): { d: string; reviews: string; synopses: string; gold: string } {
@@ -29,10 +27,10 @@ function corpus(): { d: string; reviews: string; synopses: string; gold: string 
   return { d, reviews, synopses, gold };
 }
 
-test('corpus build: counts the candidates of the texts left after the exclusions (by id, by text) and the duplicates; the table parses; tag reads it', () => {
+test('corpus build: counts the candidates of the texts left after the exclusions (by id, by text) and the duplicates; the table parses; tag reads it', async () => {
   const { d, reviews, synopses, gold } = corpus();
   const out = join(d, 'stats.gz');
-  const r = run(['corpus', 'build', reviews, `${synopses}::text-field=body,id-field=key,film=流浪地球,id-prefix=syn-`, '--film-field', 'film', '--exclude', gold, '--min-df', '1', '--out', out]);
+  const r = await run(['corpus', 'build', reviews, `${synopses}::text-field=body,id-field=key,film=流浪地球,id-prefix=syn-`, '--film-field', 'film', '--exclude', gold, '--min-df', '1', '--out', out]);
   assert.equal(r.status, 0, r.stderr);
   noStack(r.stderr);
   assert.match(r.stderr, /corpus build: reviews\.jsonl: 5 records, 3 counted \(1 excluded by text, 1 duplicate texts\), 1 without a film\n/u);
@@ -51,18 +49,18 @@ test('corpus build: counts the candidates of the texts left after the exclusions
   assert.ok(!JSON.stringify(header).includes(d), 'no machine path in the table');
   // the same build again gives the same bytes
   const again = join(d, 'again.gz');
-  assert.equal(run(['corpus', 'build', reviews, `${synopses}::text-field=body,id-field=key,film=流浪地球,id-prefix=syn-`, '--film-field', 'film', '--exclude', gold, '--min-df', '1', '--out', again]).status, 0);
+  assert.equal((await run(['corpus', 'build', reviews, `${synopses}::text-field=body,id-field=key,film=流浪地球,id-prefix=syn-`, '--film-field', 'film', '--exclude', gold, '--min-df', '1', '--out', again])).status, 0);
   assert.deepEqual(readFileSync(again), readFileSync(out));
   // tag reads it, and counts its own input with self
-  const t = run(['tag', reviews, '--film-field', 'film', '--corpus-stats', out, '--top', '2']);
+  const t = await run(['tag', reviews, '--film-field', 'film', '--corpus-stats', out, '--top', '2']);
   assert.equal(t.status, 0, t.stderr);
   assert.equal(t.stdout.trimEnd().split('\n').length, 5);
-  const self = run(['tag', reviews, '--film-field', 'film', '--corpus-stats', 'self', '--top', '2']);
+  const self = await run(['tag', reviews, '--film-field', 'film', '--corpus-stats', 'self', '--top', '2']);
   assert.equal(self.status, 0, self.stderr);
   assert.match(self.stderr, /tag: --corpus-stats self: 4 distinct texts of the input counted\n/u);
 });
 
-test('corpus build and tag --corpus-stats: mistakes exit 2 (usage) or 3 (input) with one line', () => {
+test('corpus build and tag --corpus-stats: mistakes exit 2 (usage) or 3 (input) with one line', async () => {
   const { d, reviews } = corpus();
   const cases: [string[], number, RegExp][] = [
     [['corpus', 'build', `${reviews}::bogus=1`, '--out', join(d, 'o.gz')], 2, /expected PATH::key=value,… with keys format, text-field, id-field, film-field, film, id-prefix, encoding, got "bogus=1"/u],
@@ -75,7 +73,7 @@ test('corpus build and tag --corpus-stats: mistakes exit 2 (usage) or 3 (input) 
     [['tag', reviews, '--corpus-stats', reviews], 3, /reviews\.jsonl:1: corpus statistics: not a filmkw-corpus-stats table of version 1/u],
   ];
   for (const [args, code, pattern] of cases) {
-    const r = run(args, '');
+    const r = await run(args, '');
     assert.equal(r.status, code, `${args.join(' ')}: ${r.stderr}`);
     assert.match(r.stderr, pattern, args.join(' '));
     assert.equal(r.stderr.trimEnd().split('\n').length, 1, `one line: ${r.stderr}`);

@@ -1,9 +1,9 @@
 /**
  * Issue 26, `filmkw tag` through bin/filmkw (run `npm run build` first): inputs that can be read only once
  * (a FIFO, bash process substitution `<(zcat …)`), special outputs (`/dev/null`, `/dev/full`), signals
- * while a read is blocked, a worker thread out of memory, documents whose graph options are over the work
- * bound, and a long document without punctuation. Each case checks the exit code, the records and the
- * one-line message; waits are on states (a lock file appearing), never on times.
+ * while a read is blocked. Each case checks the exit code, the records and the one-line message; waits are
+ * on states (a lock file appearing), never on times. A worker thread out of memory and documents over the
+ * work bound: test/reliability/slow/tag-work-bounds.test.ts.
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -14,7 +14,6 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startCli } from './cli-helpers.js';
 import { until } from '../helpers/wait.js';
-import { unpunctuatedText } from '../pipeline/long-texts.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const bin = join(root, 'bin', 'filmkw');
@@ -82,30 +81,3 @@ test('--out /dev/null works (was: fsync EINVAL); --out /dev/full is one line nam
   assert.doesNotMatch(full.stderr, /EINVAL|\n\s+at /u);
 });
 
-test('a worker thread out of memory: that document is an error record, the others are tagged, exit 0 (was: exit 70, a stack trace, earlier records lost)', { skip }, () => {
-  const input = join(dir, 'oom.jsonl');
-  writeFileSync(input, `${[SAMPLES[0], JSON.stringify({ id: 'huge', text: unpunctuatedText(400_000, 3) }), SAMPLES[1], SAMPLES[2]].join('\n')}\n`);
-  const out = join(dir, 'oom-out.jsonl');
-  const r = cli(['tag', input, '--workers', '2', '--worker-heap-mb', '64', '--out', out]);
-  assert.equal(r.status, 0, r.stderr);
-  const got = lines(out);
-  assert.deepEqual(got.map((l) => l.id), ['sample-01', 'huge', 'sample-02', 'sample-03']);
-  assert.match(got[1].error ?? '', /out of memory: .*--worker-heap-mb 64/u);
-  for (const k of [0, 2, 3]) assert.ok((got[k].keywords?.length ?? 0) > 0, `record ${k} tagged`);
-  assert.doesNotMatch(r.stderr, /internal error|\n\s+at /u);
-});
-
-test('graph options over the work bound: that document is an error record naming the option, the others are tagged; 200k characters without punctuation are tagged', { skip }, () => {
-  const input = join(dir, 'graph.jsonl');
-  const long = JSON.stringify({ id: 'long', text: unpunctuatedText(200_000, 4) });
-  writeFileSync(input, `${[SAMPLES[0], long, SAMPLES[1]].join('\n')}\n`);
-  const out = join(dir, 'graph-out.jsonl');
-  const r = cli(['tag', input, '--preset', 'textrank+w+g+r', '--set', 'semantic.smScope=allPairs', '--set', 'semantic.jaccardNeighbours=docGraph', '--out', out]);
-  assert.equal(r.status, 0, r.stderr);
-  const got = lines(out);
-  assert.deepEqual(got.map((l) => l.id), ['sample-01', 'long', 'sample-02']);
-  assert.match(got[1].error ?? '', /too large for semantic\.smScope "allPairs"/u);
-  const plain = cli(['tag', input, '--preset', 'filmkw-rerank', '--out', out]);
-  assert.equal(plain.status, 0, plain.stderr);
-  assert.equal(lines(out)[1].keywords?.length, 5, 'the long document is tagged with the default preset');
-});

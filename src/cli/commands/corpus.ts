@@ -25,6 +25,7 @@ import { countCorpus, readExclusion, type CorpusSource, type CorpusSourceReport 
 import { loadTagKg } from '../../batch/kg-source.js';
 import { tagExtractorWithKg } from '../../batch/tag-extractor.js';
 import { cacheDirFromEnv } from '../../lexicon/cache.js';
+import { checked } from './option-parsers.js';
 
 interface BuildFlags {
   out: string;
@@ -34,7 +35,7 @@ interface BuildFlags {
   filmField?: string;
   encoding?: string;
   exclude: string[];
-  minDf: string;
+  minDf: number;
   kg?: string;
   neo4j?: boolean;
   preset: string;
@@ -95,10 +96,18 @@ async function asCorpusCommand<T>(f: () => Promise<T>): Promise<T> {
   }
 }
 
+/** `--min-df`: an integer from 1 to 1000000. */
+const MIN_DF = checked(
+  (raw) => {
+    const n = Number(raw);
+    return Number.isInteger(n) && n >= 1 && n <= 1e6 ? n : undefined;
+  },
+  (raw) => `corpus build: --min-df must be an integer from 1 to 1000000, got ${JSON.stringify(raw)}`,
+);
+
 export async function runCorpusBuild(inputs: string[], flags: BuildFlags): Promise<void> {
   if (inputs.length === 0) throw usageError('corpus build: give at least one input');
-  const minDf = Number(flags.minDf);
-  if (!Number.isInteger(minDf) || minDf < 1 || minDf > 1e6) throw usageError(`corpus build: --min-df must be an integer from 1 to 1000000, got ${JSON.stringify(flags.minDf)}`);
+  const minDf = flags.minDf;
   if (flags.kg !== undefined && flags.neo4j) throw usageError('corpus build: give --kg or --neo4j, not both');
   const sources = inputs.map((a) => parseCorpusInput(a, flags));
   const excludes = flags.exclude.map((path) => ({ path, format: checkFormat(inferFormat(path) ?? 'jsonl') }));
@@ -155,7 +164,7 @@ export function registerCorpus(program: Command): void {
     .addOption(new Option('--film-field <field>', 'field path / column of each record\'s film (a Douban id, a Douban subject URL or a film name)'))
     .addOption(new Option('--encoding <name>', 'input encoding (default: UTF-8, or UTF-16 by its byte-order mark)'))
     .option('--exclude <file>', 'records to leave out, by id and by text (e.g. the annotated sets), repeatable', collect, [] as string[])
-    .option('--min-df <n>', 'keep the words and phrases found in at least this many texts (fewer: absent, read as df 0)', String(DEFAULT_MIN_DF))
+    .option('--min-df <n>', 'keep the words and phrases found in at least this many texts (fewer: absent, read as df 0)', MIN_DF, DEFAULT_MIN_DF)
     .addOption(new Option('--kg <path>', 'KG snapshot file or csv directory (default: the bundled demo KG); the same KG as tagging, so the candidates are the same'))
     .option('--neo4j', 'read the KG from Neo4j', false)
     .option('--preset <name>', 'the preset whose candidate stage is counted', DEFAULT_PRESET)

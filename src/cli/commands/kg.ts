@@ -39,7 +39,7 @@ interface ShowFlags {
   kg?: string;
   neo4j?: boolean;
   json?: boolean;
-  limit: string;
+  limit: number;
 }
 
 interface StatsFlags {
@@ -49,6 +49,12 @@ interface StatsFlags {
 }
 
 const err = (s: string) => process.stderr.write(s.endsWith('\n') ? s : `${s}\n`);
+
+/** `kg show --limit`: an integer from 1 to 1000000. */
+const SHOW_LIMIT = checked(
+  (raw) => (/^\d+$/u.test(raw) && Number(raw) >= 1 && Number(raw) <= 1_000_000 ? Number(raw) : undefined),
+  (raw) => `kg show: --limit must be an integer from 1 to 1000000, got ${JSON.stringify(raw)}`,
+);
 
 /** `kg import --examples`: an integer from 0 to 1000000. */
 const IMPORT_EXAMPLES = checked(
@@ -159,11 +165,10 @@ export function formatEntity(e: EntityDetail): string {
 
 export async function runKgShow(query: string, flags: ShowFlags): Promise<void> {
   if (flags.kg !== undefined && flags.neo4j) throw usageError('kg show: give --kg or --neo4j, not both');
-  if (!/^\d+$/u.test(flags.limit) || Number(flags.limit) < 1 || Number(flags.limit) > 1_000_000) throw usageError(`kg show: --limit must be an integer from 1 to 1000000, got ${JSON.stringify(flags.limit)}`);
   if (query.trim() === '') throw usageError('kg show: name an entity (name, alias or id)');
   const store = await loadKg({ kg: flags.kg, neo4j: flags.neo4j === true, onWarning: (m) => err(m) });
   const browser = new KgBrowser(store);
-  const limit = Number(flags.limit);
+  const limit = flags.limit;
   const byId = browser.byId(query, limit);
   const matches = byId ? [byId] : browser.named(query, limit);
   if (matches.length === 0) {
@@ -200,7 +205,7 @@ export function registerKg(program: Command): void {
     .option('--kg <file>', 'KG snapshot file or csv directory (default: the bundled demo KG)')
     .option('--neo4j', 'read the KG from Neo4j (NEO4J_URI, NEO4J_USER, NEO4J_PASSWORD)')
     .option('--json', 'print {"query", "matches": [{id, kind, name, about, aliases, surfaces, movieId?, neighbours: [{id, kind, name, relations: [{kind, direction, movieId?}]}], neighbourCount}]}')
-    .option('--limit <n>', 'neighbours listed at most per entity', '300')
+    .option('--limit <n>', 'neighbours listed at most per entity', SHOW_LIMIT, 300)
     .action(async (entity: string, flags: ShowFlags) => {
       await runKgShow(entity, flags);
     });

@@ -1,6 +1,7 @@
 /**
  * scripts/rerank-heldout.mjs (the one look at a held-out set for re-ranker variants): F1, paired ΔF1@K,
- * placement and the defect counts of each system on a small gold file; bad arguments are one line.
+ * placement and the defect counts of each system on a small gold file; bad arguments are one line. In the
+ * integration suite beside the other experiment scripts (train-rerank-cli): each run loads the KG and the model.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -10,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const root = fileURLToPath(new URL('../../', import.meta.url));
+const root = fileURLToPath(new URL('../../../', import.meta.url));
 const script = join(root, 'scripts', 'rerank-heldout.mjs');
 const gold = join(root, 'test', 'fixtures', 'eval', 'tiny.jsonl');
 const demo = join(root, 'kg', 'demo');
