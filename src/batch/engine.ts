@@ -217,6 +217,12 @@ export class WorkerPool implements TagEngine {
   }
 }
 
+/** A worker out of memory before its first document: its heap cap cannot hold the extractor (KG, lexicon, model) at all. */
+function startOomError(heapMb: number | undefined, cause: Error): FilmkwError {
+  const cap = heapMb === undefined ? "V8's default heap" : `--worker-heap-mb ${heapMb}`;
+  return new FilmkwError('USAGE', `tag: a worker thread ran out of memory while loading the KG and the lexicon, before any document (${cap}); give it more memory, e.g. --worker-heap-mb 512, or leave the option out`, { cause });
+}
+
 /**
  * Start one worker in slot `index`; `started` resolves with what it reports once its extractor is built.
  * An out-of-memory death calls `onOom` (the pool recovers); any other death rejects its batches.
@@ -255,7 +261,8 @@ function startSlot(index: number, factory: ExtractorFactorySpec, call: TagCallOp
         onOom(slot);
         return;
       }
-      die(new Error(`tag: worker ${index} failed: ${err.message}`, { cause: err }));
+      if (!isStarted && err.code === 'ERR_WORKER_OUT_OF_MEMORY') die(startOomError(limits.heapMb, err));
+      else die(new Error(`tag: worker ${index} failed: ${err.message}`, { cause: err }));
     });
     worker.on('exit', (code) => die(new Error(`tag: worker ${index} exited unexpectedly (code ${code})`)));
   });

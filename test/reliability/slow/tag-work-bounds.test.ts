@@ -32,9 +32,9 @@ test('a worker thread out of memory: that document is an error record, the other
   writeFileSync(input, `${[SAMPLES[0], JSON.stringify({ id: 'huge', text: unpunctuatedText(400_000, 3) }), SAMPLES[1], SAMPLES[2]].join('\n')}\n`);
   const out = join(dir, 'oom-out.jsonl');
   // A worker of 64 MB builds its extractor from the KG-derived cache (src/lexicon/cache.ts); with the
-  // cache cold it runs out of memory while starting, before any document, and the run fails (exit 70:
-  // a defect of its own, reported in test/README.md). The same run without the cap fills the cache first,
-  // so that this test does not depend on the files that ran before it.
+  // cache cold it runs out of memory while starting, before any document (exit 2, the next test). The
+  // same run without the cap fills the cache first, so that this test does not depend on the files that
+  // ran before it.
   writeFileSync(join(dir, 'small.jsonl'), `${SAMPLES[0]}\n`);
   const warm = cli(['tag', join(dir, 'small.jsonl'), '--workers', '2', '--out', join(dir, 'warm.jsonl')]);
   assert.equal(warm.status, 0, warm.stderr);
@@ -45,6 +45,19 @@ test('a worker thread out of memory: that document is an error record, the other
   assert.match(got[1].error ?? '', /out of memory: .*--worker-heap-mb 64/u);
   for (const k of [0, 2, 3]) assert.ok((got[k].keywords?.length ?? 0) > 0, `record ${k} tagged`);
   assert.doesNotMatch(r.stderr, /internal error|\n\s+at /u);
+});
+
+test('a worker thread out of memory while starting (a cold KG cache, --worker-heap-mb 64): exit 2, one line saying so, no output left (was: exit 70, a stack trace)', { skip }, () => {
+  const input = join(dir, 'start-oom.jsonl');
+  writeFileSync(input, `${SAMPLES[0]}\n`);
+  const out = join(dir, 'start-oom-out.jsonl');
+  const cache = mkdtempSync(join(tmpdir(), 'filmkw-cold-cache-'));
+  const r = spawnSync(process.execPath, [bin, 'tag', input, '--workers', '2', '--worker-heap-mb', '64', '--out', out], { cwd: root, encoding: 'utf8', env: { ...process.env, FILMKW_CACHE_DIR: cache } });
+  rmSync(cache, { recursive: true, force: true });
+  assert.equal(r.status, 2, r.stderr);
+  assert.match(r.stderr, /^filmkw: tag: a worker thread ran out of memory while loading the KG and the lexicon, before any document \(--worker-heap-mb 64\); give it more memory/u);
+  assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
+  assert.ok(!existsSync(out) && !existsSync(`${out}.progress.json`) && !existsSync(`${out}.lock`), 'nothing left behind');
 });
 
 test('graph options over the work bound: that document is an error record naming the option, the others are tagged; 200k characters without punctuation are tagged', { skip }, () => {
