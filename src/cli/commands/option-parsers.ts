@@ -48,3 +48,14 @@ export function integerIn(cmd: string, flag: string, min: number, max: number): 
     (raw) => `${cmd}: ${flag} must be an integer from ${min} to ${max}, got ${JSON.stringify(raw)}`,
   );
 }
+
+/**
+ * Digits only (spaces around allowed), no range: `<cmd>: <flag> must be an integer ≥ 1, got "x"`. For options
+ * whose range a library function checks for its own callers too (src/batch/tag-run.ts `TAG_LIMITS`).
+ */
+export function digits(cmd: string, flag: string): (raw: string) => number {
+  return checked(
+    (raw) => (/^\s*\d+\s*$/u.test(raw) ? Number(raw) : undefined),
+    (raw) => `${cmd}: ${flag} must be an integer ≥ 1, got ${JSON.stringify(raw)}`,
+  );
+}

@@ -32,6 +32,7 @@ import { PIPE_FORMATS } from '../../batch/pipe.js';
 import { readProgress } from '../../batch/resume.js';
 import { cacheDirFromEnv } from '../../lexicon/cache.js';
 import { endBySignal } from '../signals.js';
+import { digits } from './option-parsers.js';
 
 interface TagFlags {
   format?: string;
@@ -46,20 +47,20 @@ interface TagFlags {
   preset: string;
   set: string[];
   backend: string;
-  top?: string;
+  top?: number;
   explain?: boolean;
   out?: string;
-  workers: string;
-  workerHeapMb?: string;
+  workers: number;
+  workerHeapMb?: number;
   resume?: boolean;
-  checkpointRecords?: string;
-  maxRecordBytes: string;
+  checkpointRecords?: number;
+  maxRecordBytes: number;
   failOnError?: boolean;
   pipe?: boolean;
   queue?: string;
-  chunkDocs: string;
-  queueWindow: string;
-  queueTimeout: string;
+  chunkDocs: number;
+  queueWindow: number;
+  queueTimeout: number;
 }
 
 const collect = (v: string, prev: string[]) => [...prev, v];
@@ -72,11 +73,8 @@ const isDirectory = (p: string): boolean => {
   }
 };
 
-/** A flag's digits as a number; the range is checked once, by runTag (src/batch/tag-run.ts `TAG_LIMITS`). */
-function integer(name: string, raw: string): number {
-  if (!/^\s*\d+\s*$/u.test(raw)) throw usageError(`tag: ${name} must be an integer ≥ 1, got ${JSON.stringify(raw)}`);
-  return Number(raw);
-}
+/** A count flag's digits as a number; the range is checked once, by runTag (src/batch/tag-run.ts `TAG_LIMITS`). */
+const count = (flag: string): ((raw: string) => number) => digits('tag', flag);
 
 /**
  * SIGINT / SIGTERM: say what is saved and how to continue, then end by the signal (130 / 143; cli/signals.ts:
@@ -162,10 +160,10 @@ export async function runTagCommand(inputArg: string | undefined, flags: TagFlag
     titleField: flags.titleField,
     corpusStats: flags.corpusStats,
     encoding: flags.encoding === undefined ? undefined : checkEncoding(flags.encoding),
-    maxRecordBytes: integer('--max-record-bytes', flags.maxRecordBytes),
+    maxRecordBytes: flags.maxRecordBytes,
     out: flags.out,
     resume: flags.resume === true,
-    topK: flags.top === undefined ? undefined : integer('--top', flags.top),
+    topK: flags.top,
     explain: flags.explain === true,
     preset: flags.preset,
     overrides: Object.keys(overrides).length > 0 ? overrides : undefined,
@@ -179,16 +177,15 @@ export async function runTagCommand(inputArg: string | undefined, flags: TagFlag
   };
   let summary;
   if (flags.queue !== undefined) {
-    if (flags.workers !== '1') throw usageError('tag: --workers does not apply to --queue (give it to `filmkw worker`)');
+    if (flags.workers !== 1) throw usageError('tag: --workers does not apply to --queue (give it to `filmkw worker`)');
     if (flags.pipe) throw usageError('tag: --pipe and --queue do not go together (a filter runs where its partition is)');
     if (flags.checkpointRecords !== undefined) throw usageError('tag: --checkpoint-records does not apply to --queue (its checkpoint follows the finished chunks)');
     const { runQueueTag, queueSummaryLine } = await import('../../batch/queue/submit.js');
-    const q = { queue: flags.queue, chunkDocs: integer('--chunk-docs', flags.chunkDocs), window: integer('--queue-window', flags.queueWindow), timeoutMs: 1000 * integer('--queue-timeout', flags.queueTimeout) };
+    const q = { queue: flags.queue, chunkDocs: flags.chunkDocs, window: flags.queueWindow, timeoutMs: 1000 * flags.queueTimeout };
     summary = await runQueueTag({ ...common, ...q });
     process.stderr.write(queueSummaryLine(summary, flags.out));
   } else {
-    const checkpointRecords = flags.checkpointRecords === undefined ? undefined : integer('--checkpoint-records', flags.checkpointRecords);
-    summary = await runTag({ ...common, checkpointRecords, workers: integer('--workers', flags.workers), workerHeapMb: flags.workerHeapMb === undefined ? undefined : integer('--worker-heap-mb', flags.workerHeapMb) });
+    summary = await runTag({ ...common, checkpointRecords: flags.checkpointRecords, workers: flags.workers, workerHeapMb: flags.workerHeapMb });
     process.stderr.write(summaryLine(summary, flags.out));
   }
   process.off('SIGINT', onInt);
@@ -214,20 +211,20 @@ export function registerTag(program: Command): void {
     .option('--preset <name>', `pipeline preset: ${listPresets().join(', ')}`, DEFAULT_PRESET)
     .option('--set <key=value>', 'pipeline option override group.key=value, repeatable (e.g. graph.window=3; value read as JSON when it parses)', collect, [] as string[])
     .option('--backend <name>', `segmenter backend: ${SEGMENTER_BACKENDS.join(', ')}`, DEFAULT_BACKEND)
-    .addOption(new Option('--top <k>', `keywords per document (default: the preset's output.topK, ${DEFAULT_OPTIONS.output.topK})`))
+    .addOption(new Option('--top <k>', `keywords per document (default: the preset's output.topK, ${DEFAULT_OPTIONS.output.topK})`).argParser(count('--top')))
     .option('--explain', 'add per keyword the co-occurrence, KG and semantic contributions; with the re-ranker (filmkw-rerank, the default) also its logit and each feature\'s contribution to it; `why` reads them in plain words (every term: filmkw glossary)', false)
     .addOption(new Option('--out <file>', 'output file (default: stdout)'))
-    .option('--workers <n>', 'worker threads (1 = tag in the main thread)', '1')
-    .addOption(new Option('--worker-heap-mb <n>', 'heap cap of each worker thread in MB: a document that needs more on its own becomes an error record and the run goes on (given, tagging runs in worker threads even with --workers 1)'))
+    .option('--workers <n>', 'worker threads (1 = tag in the main thread)', count('--workers'), 1)
+    .addOption(new Option('--worker-heap-mb <n>', 'heap cap of each worker thread in MB: a document that needs more on its own becomes an error record and the run goes on (given, tagging runs in worker threads even with --workers 1)').argParser(count('--worker-heap-mb')))
     .option('--resume', 'continue an interrupted run of the same --out file (same input and options)', false)
-    .addOption(new Option('--checkpoint-records <n>', 'with --out: also save the point --resume continues from after every n records (default: once a second only)'))
-    .option('--max-record-bytes <n>', 'longest line / csv record; longer ones become error records', String(DEFAULT_MAX_RECORD_BYTES))
+    .addOption(new Option('--checkpoint-records <n>', 'with --out: also save the point --resume continues from after every n records (default: once a second only)').argParser(count('--checkpoint-records')))
+    .option('--max-record-bytes <n>', 'longest line / csv record; longer ones become error records', count('--max-record-bytes'), DEFAULT_MAX_RECORD_BYTES)
     .option('--fail-on-error', 'exit with code 1 when any record is an error record', false)
     .option('--pipe', 'the Unix-filter contract (Spark RDD.pipe, Hadoop Streaming: one output line per input line, blank lines included, no line numbers in the output; txt, jsonl) also with --out or an input file; reading - and writing stdout follows it without this flag', false)
     .addOption(new Option('--queue <url>', 'tag on `filmkw worker` processes through the Redis queue at redis://host:port[/db] (README "Many machines")'))
-    .option('--chunk-docs <n>', 'with --queue: records per chunk (job)', '256')
-    .option('--queue-window <n>', 'with --queue: chunks of this run in the queue at once (bounds Redis memory)', '64')
-    .option('--queue-timeout <s>', 'with --queue: seconds Redis may stay unreachable before the run stops (--resume continues it)', '60')
+    .option('--chunk-docs <n>', 'with --queue: records per chunk (job)', count('--chunk-docs'), 256)
+    .option('--queue-window <n>', 'with --queue: chunks of this run in the queue at once (bounds Redis memory)', count('--queue-window'), 64)
+    .option('--queue-timeout <s>', 'with --queue: seconds Redis may stay unreachable before the run stops (--resume continues it)', count('--queue-timeout'), 60)
     .showHelpAfterError(true)
     .addHelpText('after', () => {
       const lines = describeOptions(resolveOptions(DEFAULT_PRESET)).map((l) => `  ${l}`);
