@@ -23,7 +23,7 @@ test('tag --help lists every option with its default', async () => {
   for (const o of ['--format', '--text-field', '--id-field', '--kg', '--neo4j', '--preset', '--set', '--backend', '--top', '--explain', '--out', '--workers', '--resume', '--checkpoint-records', '--max-record-bytes', '--fail-on-error']) {
     assert.match(r.stdout, new RegExp(`\\n\\s+${o}[ <]`, 'u'), o);
   }
-  for (const d of ['default: from the file extension', 'default: "text"', 'default: the bundled demo KG', 'default: "filmkw-rerank"', 'default: "node-rs"', "default: the preset's output.topK, 5", 'default: stdout', 'default: "1"', 'default: false', 'default: "16777216"']) {
+  for (const d of ['default: from the file extension', 'default: "text"', 'default: the bundled demo KG', 'default: "filmkw-rerank"', 'default: "node-rs"', "default: the preset's output.topK, 5", 'default: stdout', 'default: 1)', 'default: false', 'default: 16777216)']) {
     assert.ok(r.stdout.replace(/\s+/gu, ' ').includes(d), d);
   }
   assert.ok(r.stdout.replace(/\s+/gu, ' ').includes("--explain add per keyword the co-occurrence, KG and semantic contributions; with the re-ranker (filmkw-rerank, the default) also its logit and each feature's contribution to it; `why` reads them in plain words (every term: filmkw glossary)"), '--explain names the re-ranker\'s feature contributions');
