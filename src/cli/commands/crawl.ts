@@ -7,34 +7,34 @@
  */
 import type { Command } from 'commander';
 import { usageError } from '../../errors.js';
+import { parseLatency, startReplay } from '../../crawl/replay.js';
+import { checked, integerIn } from './option-parsers.js';
+
+/** `replay --latency`: MS or MIN-MAX. */
+const LATENCY = checked((raw) => parseLatency(raw) ?? undefined, (raw) => `replay: --latency must be MS or MIN-MAX (milliseconds, MIN ≤ MAX), got ${JSON.stringify(raw)}`);
+
+/** `replay --slow-host HOST=MS`, repeatable: the host (lower case) and its added milliseconds. */
+const slowHost = checked((raw) => {
+  const m = /^([a-z0-9.-]+(?::\d+)?)=(\d{1,7})$/iu.exec(raw);
+  return m ? ([m[1]!.toLowerCase(), Number(m[2])] as const) : undefined;
+}, (raw) => `replay: --slow-host must be HOST=MS, got ${JSON.stringify(raw)}`);
+const SLOW_HOSTS = (raw: string, previous: Map<string, number> | undefined): Map<string, number> => new Map([...(previous ?? []), slowHost(raw)]);
 
 export function registerReplay(program: Command): void {
   program
     .command('replay')
     .description('serve saved pages (manifest: url, file, label) at their original URLs on a local port, dispatching on Host + path')
     .argument('<manifest...>', 'manifest TSV file(s): url<TAB>file<TAB>label[<TAB>content_type]')
-    .option('--port <n>', 'port to listen on (0 = any free port)', '0')
+    .option('--port <n>', 'port to listen on (0 = any free port)', integerIn('replay', '--port', 0, 65535), 0)
     .option('--host <addr>', 'address to listen on', '127.0.0.1')
-    .option('--latency <ms|min-max>', 'answer every request after a latency (ms), fixed or uniform in min-max (drawn from a hash: the same each run)')
+    .option('--latency <ms|min-max>', 'answer every request after a latency (ms), fixed or uniform in min-max (drawn from a hash: the same each run)', LATENCY)
     .option('--per-host', 'with --latency: one latency per host instead of per request')
-    .option('--slow-host <host=ms...>', 'add ms to every answer of this host (host:port as in the URLs)')
-    .action(async (manifests: string[], flags: { port: string; host: string; latency?: string; perHost?: boolean; slowHost?: string[] }) => {
-      const port = Number(flags.port);
-      if (!/^\d+$/u.test(flags.port) || port > 65535) throw usageError(`replay: --port must be an integer in [0, 65535], got ${JSON.stringify(flags.port)}`);
-      const { startReplay, parseLatency } = await import('../../crawl/replay.js');
-      let latency: { minMs: number; maxMs: number; perHost: boolean } | undefined;
-      if (flags.latency !== undefined) {
-        const l = parseLatency(flags.latency);
-        if (!l) throw usageError(`replay: --latency must be MS or MIN-MAX (milliseconds, MIN ≤ MAX), got ${JSON.stringify(flags.latency)}`);
-        latency = { ...l, perHost: flags.perHost === true };
-      } else if (flags.perHost) throw usageError('replay: --per-host needs --latency');
-      const slowHosts = new Map<string, number>();
-      for (const kv of flags.slowHost ?? []) {
-        const m = /^([a-z0-9.-]+(?::\d+)?)=(\d{1,7})$/iu.exec(kv);
-        if (!m) throw usageError(`replay: --slow-host must be HOST=MS, got ${JSON.stringify(kv)}`);
-        slowHosts.set(m[1]!.toLowerCase(), Number(m[2]));
-      }
-      const server = await startReplay(manifests, { port, host: flags.host, ...(latency ? { latency } : {}), ...(slowHosts.size ? { slowHosts } : {}) });
+    .option('--slow-host <host=ms...>', 'add ms to every answer of this host (host:port as in the URLs)', SLOW_HOSTS)
+    .action(async (manifests: string[], flags: { port: number; host: string; latency?: { minMs: number; maxMs: number }; perHost?: boolean; slowHost?: Map<string, number> }) => {
+      if (flags.perHost && flags.latency === undefined) throw usageError('replay: --per-host needs --latency');
+      const latency = flags.latency ? { ...flags.latency, perHost: flags.perHost === true } : undefined;
+      const slowHosts = flags.slowHost;
+      const server = await startReplay(manifests, { port: flags.port, host: flags.host, ...(latency ? { latency } : {}), ...(slowHosts?.size ? { slowHosts } : {}) });
       process.stdout.write(`replay: listening on ${server.url} (${server.entries} URLs on ${server.hosts} hosts)\n`);
       await new Promise<void>((resolve) => {
         const stop = () => resolve();

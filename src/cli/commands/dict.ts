@@ -13,7 +13,7 @@ import { FilmkwError, inputError, usageError, writeFailureReason } from '../../e
 import type { KgView } from '../../kg/model.js';
 import { writeUserDict, DEFAULT_EXPORT_OPTIONS, type ExportUserDictOptions, type SkippedName } from '../../lexicon/dict.js';
 import { SEGMENTER_BACKENDS, type SegmenterBackend } from '../../lexicon/base.js';
-import { checked, oneOf } from './option-parsers.js';
+import { checked, known, oneOf } from './option-parsers.js';
 
 interface ExportFlags {
   kg?: string;
@@ -70,10 +70,7 @@ function examplesByReason(skipped: SkippedName[], n: number): Record<string, str
 const INCLUDE = ['include', 'exclude'] as const;
 
 /** `--backend`: one of SEGMENTER_BACKENDS. */
-const BACKEND = checked(
-  (raw) => ((SEGMENTER_BACKENDS as readonly string[]).includes(raw) ? (raw as SegmenterBackend) : undefined),
-  (raw) => `dict export: unknown --backend ${JSON.stringify(raw)} (valid: ${SEGMENTER_BACKENDS.join(', ')})`,
-);
+const BACKEND = known('dict export', '--backend', SEGMENTER_BACKENDS);
 
 const FREQ_MARGIN = checked(
   (raw) => {

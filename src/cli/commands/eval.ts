@@ -12,6 +12,7 @@ import type { Command } from 'commander';
 import { assertNotAnInput } from '../../util/files.js';
 import type { KgView } from '../../kg/model.js';
 import { usageError } from '../../errors.js';
+import { checked, known } from './option-parsers.js';
 import { loadCorpusStats } from '../../pipeline/corpus-stats.js';
 import { goldHasField, NO_GROUP, readGold, type GoldDocument, type ReadGoldOptions } from '../../eval/readers.js';
 import { createMatcher, evaluateGroups, parseKs, resolveEvalOptions, type EvalOptions } from '../../eval/metrics.js';
@@ -28,6 +29,9 @@ import { needsKg as presetNeedsKg } from '../../pipeline/core.js';
 import { SEGMENTER_BACKENDS } from '../../lexicon/base.js';
 
 const collect = (value: string, previous: string[]): string[] => [...previous, value];
+
+/** `eval --by`: a field name, not blank. */
+const BY_FIELD = checked((raw) => (raw.trim() === '' ? undefined : raw), (raw) => `eval: --by needs a field name, got ${JSON.stringify(raw)}`);
 
 /** Package root (dist/cli/commands or src/cli/commands → three levels up). */
 const packageRoot = (): string => fileURLToPath(new URL('../../../', import.meta.url));
@@ -58,7 +62,6 @@ interface KgFlags {
 export const AUTO_CONTEXT_FIELDS = Object.freeze({ film: 'doubanId', title: 'title' });
 
 function readGoldFlags(flags: GoldFlags): GoldDocument[] {
-  if (flags.by !== undefined && flags.by.trim() === '') throw usageError(`eval: --by needs a field name, got ${JSON.stringify(flags.by)}`);
   // auto: the annotated sets' field when the file has it (a jsonl record holds it), else none; none: no context
   const context = (flag: string | undefined, auto: string): string => {
     if (flag === undefined || flag === 'auto') return flags.format === 'jsonl' && goldHasField(flags.gold, auto) ? auto : '';
@@ -107,7 +110,7 @@ function addGoldOptions(cmd: Command): Command {
     .option('--title-field <field>', `jsonl: field holding each text's title, given to the extractor as the document context; auto: "${AUTO_CONTEXT_FIELDS.title}" when the file has it; none: no title`, 'auto')
     .option('--kg <file>', 'KG snapshot file or csv directory (default: the bundled demo KG)')
     .option('--no-kg', 'run without a KG (an empty KG: +W/+G/+R add nothing)')
-    .option('--backend <name>', 'segmenter backend passed to the pipeline (default: the pipeline default)');
+    .option('--backend <name>', 'segmenter backend passed to the pipeline (default: the pipeline default)', known('eval', '--backend', SEGMENTER_BACKENDS));
 }
 
 interface EvalFlags extends GoldFlags, KgFlags {
@@ -130,7 +133,6 @@ async function runEval(flags: EvalFlags): Promise<void> {
   }
   if (flags.baseline !== undefined && flags.set.length > 0) throw usageError('eval: --set applies to presets, not to baselines');
   if (flags.baseline !== undefined && flags.placement) throw usageError('eval: --placement needs a pipeline preset (a baseline exposes no candidates)');
-  checkBackend(flags.backend);
   const evalOptions = evalOptionsFromFlags(flags);
   const spec: SystemSpec = flags.baseline !== undefined
     ? { label: checkBaseline(flags.baseline), baseline: flags.baseline }
@@ -179,12 +181,6 @@ const needsKg = (specs: readonly SystemSpec[], e: EvalOptions): boolean =>
     s.preset !== undefined ? presetNeedsKg(resolveOptions(s.preset, s.overrides ?? {})) : baselineNeedsDict(checkBaseline(s.baseline!)),
   );
 
-function checkBackend(backend: string | undefined): void {
-  if (backend !== undefined && !(SEGMENTER_BACKENDS as readonly string[]).includes(backend)) {
-    throw usageError(`eval: unknown --backend "${backend}" (valid: ${SEGMENTER_BACKENDS.join(', ')})`);
-  }
-}
-
 interface ExperimentsFlags extends GoldFlags, KgFlags {
   out: string;
   config: string;
@@ -194,7 +190,6 @@ interface ExperimentsFlags extends GoldFlags, KgFlags {
 }
 
 async function runExperimentsCommand(flags: ExperimentsFlags): Promise<void> {
-  checkBackend(flags.backend);
   const config = selectParts(
     readExperimentConfig(flags.config, flags.config),
     flags.only?.split(',').map((s) => s.trim()).filter(Boolean),
@@ -257,7 +252,7 @@ export function registerEval(program: Command): void {
     .option('--ts', 'fold traditional to simplified characters on both sides before matching')
     .option('--kg-aliases', 'also count a match when prediction and gold name a common KG entity')
     .option('--json', 'print {"system","docs","macro","micro"} as one JSON line')
-    .option('--by <field>', 'also give the macro scores per group of documents, the groups being the values of this jsonl field (e.g. kind, film; in --json as "groups")')
+    .option('--by <field>', 'also give the macro scores per group of documents, the groups being the values of this jsonl field (e.g. kind, film; in --json as "groups")', BY_FIELD)
     .option('--corpus-stats <file|none>', 'corpus statistics for the re-ranker\'s corpus features: a table of `filmkw corpus build`, or none (default: the table shipped with the package, when the model uses it)')
     .option('--placement', 'also say where the gold keywords land: top K (the largest --k), ranked K+1–2K, 2K+1–4K, lower, hidden by a longer or a shorter overlapping variant ranked higher, outside the re-rank pool, never a candidate (presets only; in --json as "placement")')
     .action(async (flags: EvalFlags) => runEval(flags));

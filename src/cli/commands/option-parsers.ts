@@ -27,6 +27,14 @@ export function oneOf<T extends string>(cmd: string, flag: string, values: reado
   );
 }
 
+/** One of `values`, named as a name: `<cmd>: unknown <flag> "x" (valid: a, b)` (--backend, --format). */
+export function known<T extends string>(cmd: string, flag: string, values: readonly T[]): (raw: string) => T {
+  return checked(
+    (raw) => ((values as readonly string[]).includes(raw) ? (raw as T) : undefined),
+    (raw) => `${cmd}: unknown ${flag} ${JSON.stringify(raw)} (valid: ${values.join(', ')})`,
+  );
+}
+
 /** A number in [lo, hi]: `<cmd>: <flag> must be a number in [lo, hi], got "x"`. */
 export function numberIn(cmd: string, flag: string, lo: number, hi: number): (raw: string) => number {
   return checked(

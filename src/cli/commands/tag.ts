@@ -32,10 +32,10 @@ import { PIPE_FORMATS } from '../../batch/pipe.js';
 import { readProgress } from '../../batch/resume.js';
 import { cacheDirFromEnv } from '../../lexicon/cache.js';
 import { endBySignal } from '../signals.js';
-import { digits } from './option-parsers.js';
+import { digits, known } from './option-parsers.js';
 
 interface TagFlags {
-  format?: string;
+  format?: InputFormat;
   textField?: string;
   idField?: string;
   filmField?: string;
@@ -46,7 +46,7 @@ interface TagFlags {
   neo4j?: boolean;
   preset: string;
   set: string[];
-  backend: string;
+  backend: SegmenterBackend;
   top?: number;
   explain?: boolean;
   out?: string;
@@ -121,7 +121,7 @@ export async function runTagCommand(inputArg: string | undefined, flags: TagFlag
     input = '-';
   }
   let format: InputFormat;
-  if (flags.format !== undefined) format = checkFormat(flags.format);
+  if (flags.format !== undefined) format = flags.format;
   else if (input === '-') {
     // stdin without --format: JSON lines when the first character is {, else one text per line
     format = (await peekStreamFirstChar(process.stdin)) === '{' ? 'jsonl' : 'txt';
@@ -131,9 +131,6 @@ export async function runTagCommand(inputArg: string | undefined, flags: TagFlag
     const f = isDirectory(input) ? folderFormat(input) : inferFormat(input);
     if (!f) throw usageError(`tag: cannot tell the format of ${input} from its extension; pass --format ${INPUT_FORMATS.join('|')}`);
     format = f;
-  }
-  if (!(SEGMENTER_BACKENDS as readonly string[]).includes(flags.backend)) {
-    throw usageError(`tag: unknown --backend ${JSON.stringify(flags.backend)} (valid: ${SEGMENTER_BACKENDS.join(', ')})`);
   }
   if (flags.kg !== undefined && flags.neo4j) throw usageError('tag: give --kg or --neo4j, not both');
   for (const [name, value] of [['--text-field', flags.textField], ['--id-field', flags.idField], ['--film-field', flags.filmField], ['--title-field', flags.titleField]] as const) {
@@ -167,7 +164,7 @@ export async function runTagCommand(inputArg: string | undefined, flags: TagFlag
     explain: flags.explain === true,
     preset: flags.preset,
     overrides: Object.keys(overrides).length > 0 ? overrides : undefined,
-    backend: flags.backend as SegmenterBackend,
+    backend: flags.backend,
     kg: flags.kg,
     neo4j: flags.neo4j === true,
     cacheDir: cacheDirFromEnv(),
@@ -199,7 +196,7 @@ export function registerTag(program: Command): void {
     .command('tag')
     .description('Tag documents with keywords: JSON lines out, one per input record, in input order')
     .argument('[input]', 'input file (or, for --format html, a directory of pages), or - for stdin (default: stdin when it is not a terminal)')
-    .addOption(new Option('--format <format>', `input format: ${INPUT_FORMATS.join(', ')} (json: JSON lines or one JSON array, told by the first character; default: from the file extension; stdin: jsonl when it starts with {, else txt)`))
+    .addOption(new Option('--format <format>', `input format: ${INPUT_FORMATS.join(', ')} (json: JSON lines or one JSON array, told by the first character; default: from the file extension; stdin: jsonl when it starts with {, else txt)`).argParser(checkFormat))
     .addOption(new Option('--text-field <field>', `jsonl: field path of the text (string or array of strings); csv/tsv: column name (default: "${DEFAULT_TEXT_FIELD}")`))
     .addOption(new Option('--id-field <field>', 'field path / column of the record id (default: jsonl: the record\'s own "id" when it is a string or a number, else the line number; csv/tsv/txt: the line number)'))
     .addOption(new Option('--film-field <field>', 'field path / column of the film each text is about: a Douban subject id (or a Douban subject URL) or a film name, resolved in the KG (movie/douban/<id> first, then name and alias); read by the re-ranker\'s context features; a film the KG lacks is reported once per run'))
@@ -210,7 +207,7 @@ export function registerTag(program: Command): void {
     .option('--neo4j', 'read the KG from Neo4j (NEO4J_URI, NEO4J_USER, NEO4J_PASSWORD)', false)
     .option('--preset <name>', `pipeline preset: ${listPresets().join(', ')}`, DEFAULT_PRESET)
     .option('--set <key=value>', 'pipeline option override group.key=value, repeatable (e.g. graph.window=3; value read as JSON when it parses)', collect, [] as string[])
-    .option('--backend <name>', `segmenter backend: ${SEGMENTER_BACKENDS.join(', ')}`, DEFAULT_BACKEND)
+    .option('--backend <name>', `segmenter backend: ${SEGMENTER_BACKENDS.join(', ')}`, known('tag', '--backend', SEGMENTER_BACKENDS), DEFAULT_BACKEND)
     .addOption(new Option('--top <k>', `keywords per document (default: the preset's output.topK, ${DEFAULT_OPTIONS.output.topK})`).argParser(count('--top')))
     .option('--explain', 'add per keyword the co-occurrence, KG and semantic contributions; with the re-ranker (filmkw-rerank, the default) also its logit and each feature\'s contribution to it; `why` reads them in plain words (every term: filmkw glossary)', false)
     .addOption(new Option('--out <file>', 'output file (default: stdout)'))
