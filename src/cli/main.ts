@@ -3,7 +3,7 @@
  * on the commander program; library code does the work. Only bin/filmkw sets the process exit code.
  *
  * Command modules are imported lazily (issue 6, cold start): `filmkw tag ...` imports only the tag
- * command's module graph (the evaluator alone costs ~0.5 s of module loading); anything else (no command,
+ * command's module graph (the evaluator's module graph alone is slow to load: bench/README.md "Figures behind code comments"); anything else (no command,
  * `help`, `--help`, an unknown command) registers every command (`--version` alone, none), so help and error
  * messages are the same as with eager registration.
  */

@@ -2,8 +2,8 @@
  * The crawl's output writers (Scrapy's item pipeline): the journal and index.jsonl lines, the WARC 1.1
  * response records (warcio), texts.jsonl (main text of the saved pages), pages/ (their HTML) and the
  * staged bodies of pages whose save waits for their two-step score (.state/pending/). The four
- * append-only files stay open for the whole crawl (one open per file, not one per page: opening was 16 %
- * of a crawl's CPU time); each write is unbuffered write(2) calls, so a kill loses at most the line being
+ * append-only files stay open for the whole crawl (one open per file, not one per page: opening per page
+ * was a sizeable share of a crawl's CPU time, bench/README.md "Figures behind code comments"); each write is unbuffered write(2) calls, so a kill loses at most the line being
  * written, which the resume cuts off (journal.ts).
  */
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';

@@ -3,7 +3,8 @@
  *
  * htmlparser2's Parser keeps its open elements in an array that it grows with `unshift` and searches with
  * `indexOf`, so each start and end tag costs time in the current depth: a page of n nested `<div>`s takes
- * time in n² (issue 26: 400k nested divs, 4.4 MB, under the crawler's 5 MiB cap, took about 2 minutes).
+ * time in n² (issue 26: a page of nested divs under the crawler's 5 MiB cap took minutes; bench/README.md
+ * "Figures behind code comments").
  * Recursive tree walks (domutils, the structural record finder) also overflow the call stack on such a
  * tree.
  *

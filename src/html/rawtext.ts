@@ -2,17 +2,17 @@
  * Pre-scan that takes the content of pruned raw-text elements (`<script>`, `<style>`) out of a page
  * before htmlparser2 tokenizes it.
  *
- * Why: served pages can be mostly inline script (the two Douban long-review pages are 1.6 MB, 98–99 % of
- * it script around `div.review-content`). htmlparser2's tokenizer walks raw text one character at a time
- * (a JS loop over `charCodeAt`) and the tree (src/html/tree.ts) then throws that text away: ~5 ms per
- * Douban page with warm code, ~1 ms with the text cut out here (eval/html/results.md). htmlparser2 12 has
+ * Why: served pages can be mostly inline script (Douban's long-review pages: script around
+ * `div.review-content`). htmlparser2's tokenizer walks raw text one character at a time (a JS loop over
+ * `charCodeAt`) and the tree (src/html/tree.ts) then throws that text away, so cutting it out first saves
+ * most of the parse of such a page (figures: bench/README.md "Figures behind code comments"). htmlparser2 12 has
  * no public way to skip raw text (its `Tokenizer` option wants a tokenizer class, and version 12 no longer
  * exports its own), so we cut the text out and let the library parse the rest, written to it piece by
  * piece (no copy of the page). Parsing pieces is slower per character than parsing one string, so the
  * tree cuts only pages whose script/style text is at least half of the page (`cutMinShare`), and the
  * scan gives up as soon as that share is out of reach. Only script and style are cut: on the real pages
- * they hold 11.6 of 27 M characters; comments hold 0.3 M and pruned textarea text 14 k, and their end
- * rules are fiddlier, so they are left to the tokenizer.
+ * they hold most of the raw text (comments and pruned textarea text little), and the others' end rules
+ * are fiddlier, so they are left to the tokenizer.
  *
  * The cut must not change the parse. The rules follow htmlparser2's tokenizer (not only the HTML spec):
  * a `<script`/`<style` start tag is the ASCII-case-insensitive name followed by white space, `/` or
@@ -52,8 +52,8 @@ export interface RawTextCut {
 /** The elements whose content may be cut (raw text in HTML, always pruned by the tree). */
 export const CUTTABLE: ReadonlySet<string> = new Set(['script', 'style']);
 
-// Plain indexOf loops, not regular expressions: on a two-byte (CJK) page of 1.6 MB a regex scan costs
-// ~1 ms, indexOf a tenth of that.
+// Plain indexOf loops, not regular expressions: on a two-byte (CJK) page they are several times faster
+// than a regex scan (bench/README.md "Figures behind code comments").
 
 /** Does `s` hold the ASCII lower-case `name` at `i`, in any ASCII case? */
 const nameAt = (s: string, i: number, name: string): boolean => {

@@ -1,7 +1,7 @@
 /**
  * Packed string columns of the KG store, laid out so that a snapshot's sections are used as they are
- * (views on the file's bytes) and loading builds nothing (issue 6, cold start: the JSON string table and
- * the name index rebuilt at every load took ~0.25 s and ~55 MB with the merged KG):
+ * (views on the file's bytes) and loading builds nothing (issue 6, cold start: format 1 rebuilt the JSON string
+ * table and the name index at every load; its cost: bench/README.md "Figures behind code comments"):
  *
  *   - {@link StringTable}: n strings as UTF-16 code units in one Uint16Array, with n+1 Int32 offsets;
  *     a string is decoded on first use and kept. UTF-16 keeps any JS string exactly (lone surrogates

@@ -2,7 +2,7 @@
  * KG snapshot file: one binary file holding a {@link KgStore} so that loading builds nothing: every
  * section, strings and name index included, is used as it is, as a typed-array view on the file's bytes
  * (format 2; issue 6, cold start: format 1 stored the strings as JSON and rebuilt the name index at every
- * load, ~0.25 s and ~55 MB with the merged KG).
+ * load; its cost: bench/README.md "Figures behind code comments").
  *
  * Layout (all integers little-endian; every section starts at a multiple of 8 bytes):
  *   0   5 bytes  magic "FKWKG"

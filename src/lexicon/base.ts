@@ -16,7 +16,7 @@ export const DEFAULT_BACKEND: SegmenterBackend = 'node-rs';
 let baseDict: Buffer | undefined;
 /**
  * The package's dict.txt, read once on first use (its `@node-rs/jieba/dict.js` also reads the 6 MB
- * idf.txt at import, which filmkw never uses: ~40 ms of a cold start).
+ * idf.txt at import, which filmkw never uses; its cost: bench/README.md "Figures behind code comments").
  */
 export function nodeRsBaseDict(): Buffer {
   return (baseDict ??= readFileSync(createRequire(import.meta.url).resolve('@node-rs/jieba/dict.txt')));

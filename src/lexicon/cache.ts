@@ -1,9 +1,10 @@
 /**
  * On-disk cache of what `createExtractor` derives before it can tag (issue 6, cold start): the exported
- * user dictionary, made ready for the segmenter (src/lexicon/dict.ts `exportUserDict`, ~1.2 s for the
- * merged KG, most of it jieba's suggest_freq over the base dictionary, then src/lexicon/user-dict.ts
+ * user dictionary, made ready for the segmenter (src/lexicon/dict.ts `exportUserDict`, about a second for
+ * the merged KG (bench/README.md "Figures behind code comments"), most of it jieba's suggest_freq over the
+ * base dictionary, then src/lexicon/user-dict.ts
  * `prepareUserDict`), the common-word entity names of the title policy (src/lexicon/title-policy.ts,
- * which needs the parsed base dictionary, ~0.3 s), and nodejieba's IDF table packed into arrays
+ * which needs the parsed base dictionary), and nodejieba's IDF table packed into arrays
  * (src/pipeline/idf.ts, which otherwise parses ~260k lines).
  *
  * A cache is an object passed in ({@link DiskCache}), never process-wide state: the CLI opens the one the

@@ -16,7 +16,7 @@
  *
  * Every family declares the scratch space it takes as a {@link Space} (…Space functions), from which
  * rerankItems sizes its three buffers: the per-document arrays are views of them (util/arena.ts), as a
- * fresh typed array per array costs ≈ 8× a view.
+ * fresh typed array per array costs several times a view (bench/README.md "Figures behind code comments").
  */
 import type { KgView } from '../kg/model.js';
 import { nodeIndex } from './candidate-doc.js';

@@ -252,8 +252,8 @@ export function rerankLogits(model: RerankModel, x: Float64Array, rows: number, 
     return out;
   }
   // one step: k → child 2k + 1 (x < threshold) or 2k + 2 (features are finite). Four rows walk the trees
-  // side by side: their chains of dependent loads overlap (1.6× faster than one row at a time, measured
-  // on the committed model); each row adds the trees' leaves in tree order into a local sum, so the sums
+  // side by side: their chains of dependent loads overlap (faster than one row at a time: bench/README.md
+  // "Figures behind code comments"); each row adds the trees' leaves in tree order into a local sum, so the sums
   // are the same.
   const r4 = rows - (rows % 4);
   let r = 0;

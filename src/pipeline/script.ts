@@ -10,7 +10,8 @@
  * change under opencc's character table TSCharacters) and more than {@link TRADITIONAL_SHARE} of their
  * ideographs so — one pass over the code units with a table lookup; a simplified text (none or a few
  * variant characters such as 乾 or 於) is left as it is and costs nothing more. The conversion itself
- * (≈ 0.5 ms per 1,000 characters) is paid only by the texts in traditional script.
+ * (linear in the text; bench/README.md "Figures behind code comments") is paid only by the texts in
+ * traditional script.
  *
  * The hooks of a call: `candidates` gets the surfaces as written too; `inspect` sees the tokens of the
  * simplified copy (their offsets are the text's). Pure: a function of the text.
@@ -32,7 +33,7 @@ let convert: ((s: string) => string) | null = null;
 
 /**
  * Code unit → its simplified code unit (0: unchanged), from the one-character entries of opencc's t2s
- * character dictionaries (TSCharacters; built once, < 1 ms).
+ * character dictionaries (TSCharacters; built once).
  */
 function characterTable(): Uint16Array {
   if (table) return table;

@@ -5,7 +5,7 @@
  * tagset):
  * - `'node-rs'`: @node-rs/jieba (jieba-rs). Independent instances, worker-safe, ~38 MB each.
  * - `'nodejieba'`: nodejieba (cppjieba), named by the design. One configuration per thread (see
- *   segmenters/nodejieba.ts: switching between two nodejieba segmenters reloads, ~1 s each time).
+ *   segmenters/nodejieba.ts: switching between two nodejieba segmenters reloads each time).
  *
  * Both tag by native `cut` + a bounded word → tag cache, identical to native `tag` token by token
  * (segmenters/tag-cache.ts).
@@ -26,9 +26,9 @@
  * are in order, do not overlap, and (for both backends, as measured) cover the whole input, whitespace
  * and emoji included (each whitespace character or emoji code point is usually its own `x` token).
  *
- * Default backend: `'node-rs'`, chosen by measurement (`node --import tsx bench/segment.ts`: about 1.8×
- * the throughput of nodejieba, a quarter of its memory, 98.4 % identical review tokens; the tables are
- * in dictionaries/README.md). Dev-set F1 per backend is measured by the evaluator (`filmkw eval
+ * Default backend: `'node-rs'`, chosen by measurement (`node --import tsx bench/segment.ts`: more
+ * throughput and less memory than nodejieba, nearly the same review tokens; the tables are in
+ * dictionaries/README.md and bench/README.md). Dev-set F1 per backend is measured by the evaluator (`filmkw eval
  * --backend`).
  */
 import { usageError } from '../errors.js';

@@ -3,9 +3,9 @@
  *
  * nodejieba keeps ONE dictionary configuration per thread (module-global `load`). A segmenter of this
  * backend therefore remembers its configuration and, when another nodejieba segmenter of the same
- * thread loaded a different one in between, reloads its own before tagging. A reload costs ≈ 1.1 s;
- * the old cppjieba handle is deleted first, so RSS grows only ≈ 5 MB per switch (354 → 383 MB over 6
- * switches; bench/segment.ts). Never alternate two nodejieba segmenters per document; use the node-rs backend
+ * thread loaded a different one in between, reloads its own before tagging. A reload re-reads the
+ * dictionaries (about a second); the old cppjieba handle is deleted first, so RSS grows only a little per
+ * switch (bench/segment.ts; figures: bench/README.md "Figures behind code comments"). Never alternate two nodejieba segmenters per document; use the node-rs backend
  * (independent instances) for that.
  *
  * The user dictionary is validated by our parser and written, canonicalised, to a content-addressed

@@ -7,8 +7,8 @@
  * `tag(text)` is its `cut(text)` followed by a lookup of each word on its own (the dictionary's tag, or
  * a rule on the word's characters). So every token equal to a word w, in the output of any native
  * `tag` call of one dictionary configuration, carries the same tag. What costs in Node is the
- * `{word, tag}` object per token that native `tag` builds (native `tag` ≈ 2.1–2.5× native `cut` on the
- * bench corpora), so the tagger calls `cut` and takes each word's tag from the cache.
+ * `{word, tag}` object per token that native `tag` builds (native `tag` costs about twice native `cut`:
+ * bench/README.md "Figures behind code comments"), so the tagger calls `cut` and takes each word's tag from the cache.
  *
  * A miss is asked of the backend, never re-derived here, by at most three native `tag` calls per text,
  * each smaller than the last resort: (1) the text's new words joined by `\n` (a separator both jiebas
