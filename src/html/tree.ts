@@ -128,7 +128,7 @@ export interface CutInfo {
  *
  * When pruned script and style text is at least {@link TreeOptions.cutMinShare} of the page, it is first
  * cut out (src/html/rawtext.ts: htmlparser2 scans raw text character by character, and served pages can
- * be 99 % inline script). The parse of the cut page checks every cut against the parser's own events; if
+ * be mostly inline script). The parse of the cut page checks every cut against the parser's own events; if
  * one does not hold, the page is parsed again uncut, so the result is always the tree of the whole page.
  */
 export function parseTree(html: string, opts: TreeOptions = {}): { root: TElem; head: PageHead; cut: CutInfo; depth: DepthCapStats } {

@@ -3,7 +3,7 @@
  *
  * Two backends, both jieba (dictionary DAG + max-probability path, HMM for unknown runs, jieba/ICTCLAS
  * tagset):
- * - `'node-rs'`: @node-rs/jieba (jieba-rs). Independent instances, worker-safe, ~38 MB each.
+ * - `'node-rs'`: @node-rs/jieba (jieba-rs). Independent instances, worker-safe, tens of MB each.
  * - `'nodejieba'`: nodejieba (cppjieba), named by the design. One configuration per thread (see
  *   segmenters/nodejieba.ts: switching between two nodejieba segmenters reloads each time).
  *

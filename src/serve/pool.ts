@@ -15,8 +15,8 @@
  *   all `workers` threads of the other pool, never wait for a thread a long text holds, and the kernel
  *   runs them (and the server's event loop) before the long texts whenever they compete for a core; a
  *   flood of long texts gets 503. (Before, both kinds shared the `workers` threads: a long text started
- *   while no short one waited kept its thread, and its CPU share, when short ones arrived; at load 14,
- *   535 of 900 benign requests of bench/serve-load.ts were answered within 2 s.) The price: up to
+ *   while no short one waited kept its thread, and its CPU share, when short ones arrived; bench/serve-load.ts
+ *   measured the difference: bench/README.md "Figures behind code comments".) The price: up to
  *   `2 × workers − 1` threads, each with its own copy of the KG;
  * - queue: at most `maxQueue` requests wait in all; beyond, 503 with Retry-After.
  *

@@ -2,7 +2,8 @@
  * @node-rs/jieba backend (jieba-rs through napi-rs).
  *
  * Instances are independent (no module-global state), so any number of segmenters with different user
- * dictionaries can live in one thread, and worker threads each hold their own (~38 MB per instance).
+ * dictionaries can live in one thread, and worker threads each hold their own (tens of MB per instance: bench/README.md "Figures behind code
+ * comments").
  *
  * Load order. jieba-rs keeps the ORIGINAL tag of a word that is already in the dictionary when the same
  * word is loaded again, but takes the new frequency. To make the user dictionary act as in nodejieba
