@@ -109,7 +109,9 @@ export interface CrawlOptions {
    * Depth budget D (the depth potential of Fish-Search, kept by Shark-Search as its "depth decay",
    * crawler-spec.md references [HER98]): a page at or above τ_low (tauLow: not "极低") has D, a page
    * below τ_low its parent's budget minus one (a seed below τ_low: D − 1). A page whose budget is spent
-   * keeps no content link (its navigation links still wait in the tunnel); not in bfs. 0 = off. Not the
+   * keeps no content link of its own: they wait in the reserve, a tier below the tunnel, taken only when
+   * nothing else waits (dropped with `tunnel: false`); its navigation links still wait in the tunnel. Not
+   * in bfs. 0 = off. Not the
    * default: eval/crawl/ANALYSIS.md ("Off-topic seeds") has the measure and why.
    * @default 0
    */
