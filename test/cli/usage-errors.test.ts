@@ -62,7 +62,8 @@ test('every declared conflict: both options given → one line naming both, exit
   const found: string[] = [];
   for (const cmd of allCommands(program)) {
     for (const a of cmd.options) {
-      for (const name of a.conflictsWith) {
+      // commander keeps an option's .conflicts() in conflictsWith (set, not in its type declarations)
+      for (const name of (a as Option & { conflictsWith: string[] }).conflictsWith) {
         const b = cmd.options.find((o) => o.attributeName() === name && !o.negate);
         assert.ok(b, `${commandPath(cmd)}: ${a.long} conflicts with an option it does not have: ${name}`);
         const path = commandPath(cmd);
