@@ -5,7 +5,8 @@
  * `filmkw crawl …`, `crawl testweb`, `crawl eval`: registered here, run by src/crawl/cli.ts.
  * Exit codes: 0 done, 2 usage, 3 input (bad manifest, port in use), 7 output not writable.
  */
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
+import { CRAWL_MODES } from '../../crawl/options.js';
 import { usageError } from '../../errors.js';
 import { parseLatency, startReplay } from '../../crawl/replay.js';
 import { checked, integerIn } from './option-parsers.js';
@@ -81,7 +82,7 @@ export function registerCrawl(program: Command): void {
     .option('--seeds <url|file...>', 'seed URLs and/or seed files (one URL per line)')
     .option('--out <dir>', 'output directory (refused when it already holds a crawl, unless --resume)')
     .option('--via <url>', 'send every request to this replay server (http://127.0.0.1:N) with the original Host')
-    .option('--mode <mode>', 'focused (default) | bfs | static | one-step | best-first | shark (see Modes below)')
+    .addOption(new Option('--mode <mode>', 'the crawler or a baseline (default: focused; see Modes below)').choices(CRAWL_MODES))
     .option('--max-pages <n>', 'page budget (default 1000)')
     .option('--max-depth <n>', 'largest link depth from a seed (default 1000, a guard: the depth budget bounds off-topic chains; 8 in bfs, best-first, shark)')
     .option('--threshold <eta>', 'relevance threshold η (default 0.12)')
@@ -91,7 +92,7 @@ export function registerCrawl(program: Command): void {
     .option('--allow-host <host...>', 'fetch only these hosts (and their subdomains)')
     .option('--deny-host <host...>', 'never fetch these hosts (and their subdomains)')
     .option('--set <key=value...>', 'any crawler option (src/crawl/options.ts), JSON value')
-    .option('--kg <file|dir>', 'KG snapshot or csv directory for the topic library (default: the bundled demo KG)')
+    .addOption(new Option('--kg <file|dir>', 'KG snapshot or csv directory for the topic library (default: the bundled demo KG)').conflicts('kgSource'))
     .option('--kg-source <spec...>', 'build the KG from import sources instead (as `kg import`: openkg:DIR kgqa:DIR douban-csv:DIR …)')
     .option('--resume', 'continue the interrupted crawl in --out (same seeds and options)')
     .option('--json', 'print the summary as JSON on stdout')
