@@ -114,7 +114,6 @@ test('a value outside .choices(): `<flag> must be a, b or c, got "x"`', async ()
     [['eval', '--gold', 'g.jsonl', '--precision-denominator', 'all'], 'eval', '--precision-denominator must be returned or k, got "all"'],
     [['eval', '--gold', 'g.jsonl', '--format', 'tsv'], 'eval', '--format must be jsonl or csl, got "tsv"'],
     [['experiments', '--gold', 'g.jsonl', '--out', 'o', '--backend', 'x'], 'experiments', '--backend must be node-rs or nodejieba, got "x"'],
-    [['crawl', '--mode', 'dfs'], 'crawl', '--mode must be focused, bfs, static, one-step, best-first or shark, got "dfs"'],
     [['dict', 'export', '--out', 'u.dict', '--common-phrases', 'maybe'], 'dict export', '--common-phrases must be include or exclude, got "maybe"'],
   ];
   for (const [args, path, message] of cases) usageLine(await filmkw(args), path, new RegExp(`^filmkw: ${esc(path)}: ${esc(message)}\\n$`, 'u'), args.join(' '));
@@ -127,8 +126,6 @@ test('--format takes its choices in any case, as the file readers do; --help lis
   const help = (await filmkw(['tag', '--help'])).stdout.replace(/\s+/gu, ' ');
   assert.match(help, /\(choices: "jsonl", "json", "csv", "tsv", "txt", "html"\)/u);
   assert.match(help, /--backend <name> segmenter backend \(choices: "node-rs", "nodejieba", default: "node-rs"\)/u);
-  const crawl = (await filmkw(['crawl', '--help'])).stdout.replace(/\s+/gu, ' ');
-  assert.match(crawl, /\(choices: "focused", "bfs", "static", "one-step", "best-first", "shark"\)/u);
 });
 
 test("commander's other usage errors: one line naming the command", async () => {

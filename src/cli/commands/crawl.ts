@@ -6,7 +6,6 @@
  * Exit codes: 0 done, 2 usage, 3 input (bad manifest, port in use), 7 output not writable.
  */
 import { Option, type Command } from 'commander';
-import { CRAWL_MODES } from '../../crawl/options.js';
 import { usageError } from '../../errors.js';
 import { parseLatency, startReplay } from '../../crawl/replay.js';
 import { checked, integerIn } from './option-parsers.js';
@@ -82,7 +81,8 @@ export function registerCrawl(program: Command): void {
     .option('--seeds <url|file...>', 'seed URLs and/or seed files (one URL per line)')
     .option('--out <dir>', 'output directory (refused when it already holds a crawl, unless --resume)')
     .option('--via <url>', 'send every request to this replay server (http://127.0.0.1:N) with the original Host')
-    .addOption(new Option('--mode <mode>', 'the crawler or a baseline (default: focused; see Modes below)').choices(CRAWL_MODES))
+    // not .choices(): `--set mode=…` names a mode too, and resolveCrawlOptions checks both with one message
+    .option('--mode <mode>', 'focused (default) | bfs | static | one-step | best-first | shark (see Modes below)')
     .option('--max-pages <n>', 'page budget (default 1000)')
     .option('--max-depth <n>', 'largest link depth from a seed (default 1000, a guard: the depth budget bounds off-topic chains; 8 in bfs, best-first, shark)')
     .option('--threshold <eta>', 'relevance threshold η (default 0.12)')
