@@ -58,6 +58,9 @@ Modes (--mode):
   best-first  the most relevant page's children, all of them, in document order
   shark       Shark-Search: unfetched links ranked by inherited relevance, anchor and context
 Strict filtering (no tunnel: the crawl stops when no link on topic is left): --set tunnel=false
+Depth budget (focused, static, one-step): a page below τ_low spends one unit of its parent's
+  budget, a page at or above τ_low restores it (3); a spent page's links wait below the tunnel.
+  Off (the depth limit 8 of bfs, best-first and shark): --set depthBudget=0 --max-depth 8
 
 Examples:
   filmkw crawl --seeds https://movie.douban.com/ --out scratch/douban/ --contact you@example.org
@@ -81,7 +84,7 @@ export function registerCrawl(program: Command): void {
     // not .choices(): `--set mode=…` names a mode too, and resolveCrawlOptions checks both with one message
     .option('--mode <mode>', 'focused (default) | bfs | static | one-step | best-first | shark (see Modes below)')
     .option('--max-pages <n>', 'page budget (default 1000)')
-    .option('--max-depth <n>', 'largest link depth from a seed (default 8)')
+    .option('--max-depth <n>', 'largest link depth from a seed (default 1000, a guard: the depth budget bounds off-topic chains; 8 in bfs, best-first, shark)')
     .option('--threshold <eta>', 'relevance threshold η (default 0.12)')
     .option('--concurrency <n>', 'requests in flight at once, at most one per host (default 8; 1 = the deterministic sequential order)')
     .option('--delay-ms <n>', 'least delay between two requests to one host (default 1000 on the real web, 0 with --via; robots Crawl-delay raises it)')
