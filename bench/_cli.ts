@@ -68,7 +68,7 @@ export const fmt = (x: number, d = 0): string => x.toLocaleString('en-US', { min
 export const benchClock = (): 'wall' | 'cpu' => (process.env.FILMKW_BENCH_CLOCK === 'cpu' ? 'cpu' : 'wall');
 
 /** Seconds now on the clock (CPU time of this process, or a monotonic wall clock). */
-function clockSeconds(clock: 'wall' | 'cpu'): number {
+export function clockSeconds(clock: 'wall' | 'cpu'): number {
   if (clock === 'wall') return Number(process.hrtime.bigint()) / 1e9;
   const u = process.cpuUsage();
   return (u.user + u.system) / 1e6;

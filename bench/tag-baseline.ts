@@ -13,13 +13,16 @@
  * a single `filmkw tag` run over a corpus of that size sees; the default (warm) rounds repeat the
  * corpus after a warm-up pass.
  *
+ * FILMKW_BENCH_CLOCK=cpu times every turn by the process's CPU time (user + system) instead of the wall
+ * clock, for a machine shared with other jobs.
+ *
  * Skipped (with a message) without FILMKW_BENCH_BASELINE or without the corpora of ../shared/data.
  */
 import { existsSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { createExtractor } from '../src/pipeline/extract.js';
 import { diskCacheFromEnv } from '../src/lexicon/cache.js';
-import { fmt } from './_cli.js';
+import { benchClock, clockSeconds, fmt } from './_cli.js';
 import { BASELINE, baselineSection, baselineSystems, benchKg, CHUNK, measureAll, percentile, readReviews, readSynopses, REVIEWS, SYNOPSES, type Corpus, type Row, type System } from './tag.js';
 
 const PRESETS = ['filmkw', 'filmkw-rerank'];
@@ -57,9 +60,9 @@ async function measureCold(warm: System[], make: () => Promise<{ systems: System
       const chunk = c.texts.slice(i, i + CHUNK);
       systems.forEach((s, k) => {
         for (const t of chunk) {
-          const t0 = performance.now();
+          const t0 = clockSeconds(benchClock()) * 1000;
           s.fn(t);
-          const ms = performance.now() - t0;
+          const ms = clockSeconds(benchClock()) * 1000 - t0;
           latencies[k].push(ms);
           seconds[k] += ms / 1000;
         }
@@ -100,11 +103,11 @@ async function main(): Promise<void> {
   const { systems, label } = await makeSystems();
   const loadStart = loadavg()[0];
   const results: { corpus: Corpus; rows: Row[] }[] = [];
-  for (const c of corpora) results.push({ corpus: c, rows: args.cold ? await measureCold(systems, makeSystems, c, args.rounds) : measureAll(systems, c.texts, c.chars, args.rounds) });
+  for (const c of corpora) results.push({ corpus: c, rows: args.cold ? await measureCold(systems, makeSystems, c, args.rounds) : measureAll(systems, c.texts, c.chars, args.rounds, benchClock()) });
   const out = [
     TITLE,
     '',
-    `KG: ${source}; ${cpus().length} CPUs (${cpus()[0]?.model ?? '?'}), Node ${process.version}; load average ${loadStart.toFixed(1)} at the start of the timed rounds, ${loadavg()[0].toFixed(1)} at the end. ${args.cold ? `${args.rounds} cold rounds (each a first pass by fresh extractors; JIT warmed by a throw-away set)` : `${args.rounds} rounds after a warm-up pass`}, the four systems in turns every ${CHUNK} documents.`,
+    `KG: ${source}; ${cpus().length} CPUs (${cpus()[0]?.model ?? '?'}), Node ${process.version}; load average ${loadStart.toFixed(1)} at the start of the timed rounds, ${loadavg()[0].toFixed(1)} at the end. ${args.cold ? `${args.rounds} cold rounds (each a first pass by fresh extractors; JIT warmed by a throw-away set)` : `${args.rounds} rounds after a warm-up pass`}, the four systems in turns every ${CHUNK} documents${benchClock() === 'cpu' ? ', each turn timed by the process\'s CPU time (FILMKW_BENCH_CLOCK=cpu)' : ''}.`,
     '',
     '| corpus | system | docs/s | p50 ms | p99 ms |',
     '|---|---|---:|---:|---:|',

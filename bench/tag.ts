@@ -57,7 +57,7 @@ import { prepareWorkerKg } from '../src/batch/kg-source.js';
 import { tagOrdered } from '../src/batch/ordered.js';
 import { resolveOptions } from '../src/pipeline/options.js';
 import type { InputRecord } from '../src/io/readers.js';
-import { benchKgPath } from './_cli.js';
+import { benchClock, benchKgPath, clockSeconds } from './_cli.js';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const dataDir = process.env.FILMKW_DATA ?? join(root, '..', 'shared', 'data');
@@ -187,25 +187,27 @@ export const CHUNK = 16;
 /**
  * Time every system over the texts: one warm-up pass each, then `rounds` rounds; in a round the
  * systems take turns chunk by chunk (CHUNK documents each), so that a change of machine load within
- * the round falls on all of them. Rates are per round (the ratios are taken round by round).
+ * the round falls on all of them. Rates are per round (the ratios are taken round by round). With the
+ * `cpu` clock (_cli.ts `benchClock`) every time is the process's CPU time.
  */
-export function measureAll(systems: System[], texts: string[], chars: number, rounds: number): Row[] {
+export function measureAll(systems: System[], texts: string[], chars: number, rounds: number, clock: 'wall' | 'cpu' = 'wall'): Row[] {
   const latencies = systems.map(() => [] as number[]);
   const seconds = systems.map(() => 0);
   const perRound = systems.map(() => [] as number[]);
+  const now = (): number => clockSeconds(clock) * 1000;
   for (const s of systems) for (const t of texts) s.fn(t);
   for (let r = 0; r < rounds; r++) {
     const roundSeconds = systems.map(() => 0);
     for (let c = 0; c < texts.length; c += CHUNK) {
       const chunk = texts.slice(c, c + CHUNK);
       systems.forEach((s, k) => {
-        const start = performance.now();
+        const start = now();
         for (const t of chunk) {
-          const t0 = performance.now();
+          const t0 = now();
           s.fn(t);
-          latencies[k].push(performance.now() - t0);
+          latencies[k].push(now() - t0);
         }
-        roundSeconds[k] += (performance.now() - start) / 1000;
+        roundSeconds[k] += (now() - start) / 1000;
       });
     }
     systems.forEach((_, k) => {
@@ -544,7 +546,7 @@ async function main(): Promise<void> {
   }
   const baseline = args.baseline ? await baselineSystems(args.baseline, args.baselinePresets, kgPath) : null;
   if (baseline) systems.push(...baseline.systems);
-  const results = corpora.map((c) => ({ corpus: c, rows: measureAll(systems, c.texts, c.chars, args.rounds) }));
+  const results = corpora.map((c) => ({ corpus: c, rows: measureAll(systems, c.texts, c.chars, args.rounds, benchClock()) }));
 
   const pools: PoolResult[] = [];
   if (args.pool && args.workers > 1) for (const c of corpora) pools.push(await measurePool(c, kg, kgPath, args.workers, args.poolReps));

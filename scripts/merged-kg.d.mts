@@ -10,3 +10,5 @@ export function ensureMergedKg(o?: {
   log?: (line: string) => void;
   stdio?: import('node:child_process').StdioOptions;
 }): { path: string; built: boolean };
+export const STALE_DAYS: number;
+export function pruneStaleMergedKgs(tmp: string, now?: number): string[];

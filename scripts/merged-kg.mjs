@@ -9,9 +9,11 @@
 // and package-lock.json (the version and the libraries). A snapshot left by other code or other sources
 // has another name, so it is never read by mistake; it is rebuilt instead (about 10 s). The build writes
 // a temporary file and renames it, so a reader never sees half a snapshot, and two builds of the same
-// fingerprint give the same bytes. Old snapshots are left alone (another checkout may still use them).
+// fingerprint give the same bytes. A snapshot's modification time is refreshed whenever it is used; each
+// build removes the snapshots nobody used for a week (`STALE_DAYS`; another checkout may still use a
+// younger one), so they do not pile up in the temporary directory.
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, renameSync, rmSync, statSync, utimesSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { tmpdir } from 'node:os';
@@ -82,6 +84,28 @@ export function mergedKgFingerprint({ root = ROOT, data = DATA() } = {}) {
   return h.digest('hex').slice(0, 16);
 }
 
+/** A cached snapshot not used for this many days is removed by the next build. */
+export const STALE_DAYS = 7;
+const SNAPSHOT_NAME = /^filmkw-merged-[0-9a-f]{16}\.fkg$/u;
+
+/** Removes the snapshots in `tmp` last used more than STALE_DAYS ago (`now` in ms); returns their names. */
+export function pruneStaleMergedKgs(tmp, now = Date.now()) {
+  const limit = now - STALE_DAYS * 24 * 3600 * 1000;
+  const removed = [];
+  for (const name of readdirSync(tmp)) {
+    if (!SNAPSHOT_NAME.test(name)) continue;
+    const f = join(tmp, name);
+    try {
+      if (statSync(f).mtimeMs >= limit) continue;
+      rmSync(f, { force: true });
+      removed.push(name);
+    } catch {
+      // removed meanwhile by another build: nothing to do
+    }
+  }
+  return removed.sort();
+}
+
 /** The cached snapshot's path for this code and these sources: `<tmp>/filmkw-merged-<fingerprint>.fkg`. */
 export function mergedKgPath({ root = ROOT, data = DATA(), tmp = tmpdir() } = {}) {
   return join(tmp, `filmkw-merged-${mergedKgFingerprint({ root, data })}.fkg`);
@@ -99,7 +123,11 @@ export function ensureMergedKg({ root = ROOT, data = DATA(), tmp = tmpdir(), log
   } catch (err) {
     throw Object.assign(new Error(err.message), { exitCode: 3 });
   }
-  if (existsSync(path)) return { path, built: false };
+  if (existsSync(path)) {
+    const now = new Date();
+    utimesSync(path, now, now);
+    return { path, built: false };
+  }
   log(`building the merged KG ${path} (filmkw kg import; it is kept for this code and these sources)`);
   const part = `${path.slice(0, -'.fkg'.length)}.${process.pid}.part.fkg`;
   const r = spawnSync(process.execPath, [join(root, 'bin', 'filmkw'), 'kg', 'import', '--out', part, ...mergedKgSources(data)], { cwd: root, stdio });
@@ -108,5 +136,7 @@ export function ensureMergedKg({ root = ROOT, data = DATA(), tmp = tmpdir(), log
     throw Object.assign(new Error(`building the merged KG failed (kg import exit ${r.status ?? r.signal})`), { exitCode: r.status || 70 });
   }
   renameSync(part, path);
+  const removed = pruneStaleMergedKgs(tmp);
+  if (removed.length > 0) log(`removed ${removed.length} merged KG snapshot(s) unused for ${STALE_DAYS} days: ${removed.join(', ')}`);
   return { path, built: true };
 }

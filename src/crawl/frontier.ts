@@ -29,6 +29,8 @@ export interface FrontierEntry {
   navLinks?: string;
   /** A tunnel entry: links the focused order leaves out, below every other entry. */
   tunnel?: boolean;
+  /** A reserve entry (a tunnel entry a tier lower): content links of a page whose depth budget is spent. */
+  reserve?: boolean;
   /** Of this page's links fetched so far: how many, and how many were pages with links (its link yield). */
   tried?: number;
   fruitful?: number;

@@ -154,7 +154,8 @@ export function inheritedScore(sim: number, inherited: number, o: Pick<CrawlOpti
 /**
  * Depth budget of a fetched page (Fish-Search's depth potential, Shark-Search's depth decay [HER98,
  * UNVERIFIED-MEMORY]; option depthBudget = D): D for a page at or above τ_low, else its parent's budget
- * minus one (a seed: D − 1), never below 0. A page at 0 keeps no content link (scheduler.ts pushNew).
+ * minus one (a seed: D − 1), never below 0. A page at 0 keeps its content links in the reserve, a tier
+ * below the tunnel ({@link reserveKey}; scheduler.ts pushNew).
  */
 export function depthBudgetOf(sim: number, parentBudget: number | undefined, o: Pick<CrawlOptions, 'depthBudget' | 'tauLow'>): number {
   if (sim >= o.tauLow) return o.depthBudget;
@@ -169,6 +170,16 @@ export function depthBudgetOf(sim: number, parentBudget: number | undefined, o: 
  */
 export function tunnelKey(hops: number, prior: number, delta: number): number {
   return -1 + delta ** hops * ((1 + prior) / 2);
+}
+
+/**
+ * Frontier key of a reserve entry (option depthBudget): the content links of a page whose depth budget
+ * is spent, a tier below the tunnel: {@link tunnelKey} − 1, in (−2, −1), so they are taken only when
+ * neither an ordinary nor a tunnel entry waits (Fish-Search drops them; kept here so that the crawl
+ * stops only on its budget, its depth limit or an empty reachable web).
+ */
+export function reserveKey(hops: number, prior: number, delta: number): number {
+  return tunnelKey(hops, prior, delta) - 1;
 }
 
 /** Relevance of a short text (anchor, context) against the library: plain cosine of its tokens. */

@@ -18,7 +18,7 @@
  */
 import { Frontier, type FrontierEntry } from './frontier.js';
 import type { CrawlOptions } from './options.js';
-import { tunnelKey, twoStepScore } from './relevance.js';
+import { reserveKey, tunnelKey, twoStepScore } from './relevance.js';
 import { createSeenSet, type SeenSet } from './seen.js';
 import { hostKey, urlKey } from './url.js';
 import { documentOrder } from './links.js';
@@ -232,16 +232,27 @@ export class CrawlScheduler {
 
   /**
    * A page enters the frontier for the first time; its navigation links wait in a tunnel entry. A page
-   * whose depth budget is spent (option depthBudget) keeps no content link (Fish-Search: no child is
-   * added at depth 0); its navigation links still wait in the tunnel.
+   * whose depth budget is spent (option depthBudget) keeps no content link of its own (Fish-Search: no
+   * child is added at depth 0): they wait in a reserve entry, a tier below the tunnel, taken only when
+   * nothing else waits (dropped with `tunnel: false`).
    */
   private pushNew(k: FrontierEntry): void {
-    if (k.budget === 0 && this.o.frontier !== 'fifo') k.links = '';
+    if (k.budget === 0 && this.o.frontier !== 'fifo' && k.links) {
+      if (this.o.tunnel) this.frontier.push(this.sideEntry(k, k.links, true));
+      k.links = '';
+    }
     this.frontier.push(k);
     if (k.navLinks) {
-      this.frontier.push({ seq: this.seq++, url: k.url, depth: k.depth, sim: k.sim, key: tunnelKey(k.hops ?? 0, firstPrior(k.navLinks), this.o.delta), links: k.navLinks, inherited: k.inherited, hops: k.hops ?? 0, ...(k.budget !== undefined ? { budget: k.budget } : {}), tunnel: true });
+      this.frontier.push(this.sideEntry(k, k.navLinks, false));
       k.navLinks = undefined;
     }
+  }
+
+  /** A tunnel entry (or, `reserve`, a reserve entry) holding `links` of page `k`. */
+  private sideEntry(k: FrontierEntry, links: string, reserve: boolean): FrontierEntry {
+    const hops = k.hops ?? 0;
+    const key = (reserve ? reserveKey : tunnelKey)(hops, firstPrior(links), this.o.delta);
+    return { seq: this.seq++, url: k.url, depth: k.depth, sim: k.sim, key, links, inherited: k.inherited, hops, ...(k.budget !== undefined ? { budget: k.budget } : {}), tunnel: true, ...(reserve ? { reserve } : {}) };
   }
 
   /**
@@ -316,8 +327,8 @@ export class CrawlScheduler {
       const tried = (e.tried ?? 0) + x.tried;
       const fruitful = (e.fruitful ?? 0) + x.fruitful;
       // link yield (option linkYield): the rest of a page whose links led nowhere waits longer
-      const key = e.tunnel ? tunnelKey(e.hops ?? 0, rest[0]!.prior, this.o.delta) : rest[0]!.prior * x.linkYield();
-      this.frontier.push({ seq: this.seq++, url: e.url, depth: e.depth, sim: e.sim, key, links: rest.map((l) => `${l.url}\t${l.prior}`).join('\n'), inherited: e.inherited, tried, fruitful, ...(e.budget !== undefined ? { budget: e.budget } : {}), ...(e.tunnel ? { tunnel: true, hops: e.hops ?? 0 } : {}) });
+      const key = e.tunnel ? (e.reserve ? reserveKey : tunnelKey)(e.hops ?? 0, rest[0]!.prior, this.o.delta) : rest[0]!.prior * x.linkYield();
+      this.frontier.push({ seq: this.seq++, url: e.url, depth: e.depth, sim: e.sim, key, links: rest.map((l) => `${l.url}\t${l.prior}`).join('\n'), inherited: e.inherited, tried, fruitful, ...(e.budget !== undefined ? { budget: e.budget } : {}), ...(e.tunnel ? { tunnel: true, hops: e.hops ?? 0 } : {}), ...(e.reserve ? { reserve: true } : {}) });
     }
   }
 }

@@ -26,7 +26,7 @@ import { orderByScore, selectItems, type RankedItem } from './select.js';
 import { applyTitlePolicy } from '../lexicon/title-policy.js';
 import type { IdfTable } from './idf.js';
 import { findCompounds, findPhrases, isCastVerb, nodeCounts, phraseScores, type PhraseCandidate } from './phrases.js';
-import { RERANK_FEATURES, rerankItems } from './rerank.js';
+import { RERANK_FEATURES, rerankItems, type ScratchBuffers } from './rerank.js';
 import { preferFullNames } from './full-names.js';
 import { isStopword } from './candidates.js';
 import { rerankBias, rerankContributions, rerankLogits, sigmoid, type RerankModel } from './rerank-model.js';
@@ -58,6 +58,8 @@ export interface DocumentContext {
   subjects?: SubjectResolver | null;
   /** The corpus statistics of the re-ranker's corpus features (corpus-stats.ts), or none. */
   corpusStats?: CorpusStats | null;
+  /** The re-ranker's scratch kept across this extractor's documents (rerank-families.ts); absent: fresh arrays per document. */
+  rerankScratch?: ScratchBuffers | null;
 }
 
 /** Whether the options use the KG to build or weight the graph. */
@@ -364,39 +366,46 @@ function withRerank(ranked: RankedDocument, context: DocumentContext, call: Extr
   // second power iteration with the position bias as the restart vector (positions.ts, rank.ts)
   const positionRank =
     model.features.length > POSITION_RANK_FEATURE ? (o.rank.algorithm === 'positionrank' ? scores : rankGraph({ ...ranked.input, bias: positionBias(doc, n, o.rank.positionBase) }, o.rank).scores) : null;
+  // the feature matrix lives in the extractor's kept buffers until released, after the last read of it
+  const buffers = context.rerankScratch ?? null;
   const { items, matrix } = rerankItems(
     { text, tokens, words: doc.words, node: doc.node, tokenIndex: doc.tokenIndex, charStart: doc.charStart, rank: scores, values, eligible, kgSum, semSum, idfWeights, entity, entitySets: entities, phrases, phraseValues, counts, positionRank },
     kg,
     context.idf,
     o.rerank.pool,
     rerankContext(model, context, call),
+    buffers,
   );
-  // only the pool best by the graph score are items; the rest are never output
-  const logits = rerankLogits(model, matrix, items.length, floats(items.length));
-  const rescue = o.phrases.rescueWords;
-  // a short name's place to its full form (phrases.fullNames, full-names.ts): the values the selection reads
-  const selectValues = preferFullNames(items.map((it) => ({ text: it.text, x: it.features })), Array.from(logits), o.phrases.fullNames);
-  const candidates: RankedItem[] = items.map((it, k) => ({
-    text: it.text,
-    value: selectValues[k],
-    charStart: it.charStart,
-    phrase: it.phrase >= 0,
-    count: rescue === 'off' ? undefined : it.phrase >= 0 ? phrases[it.phrase].count : counts[it.node],
-  }));
-  if (call.candidates) call.candidates(outputCandidates(n, eligible, phrases, phraseValues, items, doc.words));
-  const order = selectItems(withoutCastVerbs(candidates, o), o.rank.tieBreak, o.phrases.dedup, topK, rescue);
-  return toKeywords(order, graph, context, call, {
-    word: (k) => items[k].text,
-    score: (k) => sigmoid(selectValues[k]),
-    entity: (k) => items[k].entity,
-    explain: (adjacency, k) => {
-      const it = items[k];
-      const ph = it.phrase >= 0 ? phrases[it.phrase] : null;
-      const explain = ph ? explainPhrase(graph, adjacency, ph.members, bias, values, ph.count) : explainWord(adjacency, it.node);
-      explain.rerank = { logit: logits[k], bias: rerankBias(model), features: rerankContributions(model, it.features) };
-      return explain;
-    },
-  });
+  try {
+    // only the pool best by the graph score are items; the rest are never output
+    const logits = rerankLogits(model, matrix, items.length, floats(items.length));
+    const rescue = o.phrases.rescueWords;
+    // a short name's place to its full form (phrases.fullNames, full-names.ts): the values the selection reads
+    const selectValues = preferFullNames(items.map((it) => ({ text: it.text, x: it.features })), Array.from(logits), o.phrases.fullNames);
+    const candidates: RankedItem[] = items.map((it, k) => ({
+      text: it.text,
+      value: selectValues[k],
+      charStart: it.charStart,
+      phrase: it.phrase >= 0,
+      count: rescue === 'off' ? undefined : it.phrase >= 0 ? phrases[it.phrase].count : counts[it.node],
+    }));
+    if (call.candidates) call.candidates(outputCandidates(n, eligible, phrases, phraseValues, items, doc.words));
+    const order = selectItems(withoutCastVerbs(candidates, o), o.rank.tieBreak, o.phrases.dedup, topK, rescue);
+    return toKeywords(order, graph, context, call, {
+      word: (k) => items[k].text,
+      score: (k) => sigmoid(selectValues[k]),
+      entity: (k) => items[k].entity,
+      explain: (adjacency, k) => {
+        const it = items[k];
+        const ph = it.phrase >= 0 ? phrases[it.phrase] : null;
+        const explain = ph ? explainPhrase(graph, adjacency, ph.members, bias, values, ph.count) : explainWord(adjacency, it.node);
+        explain.rerank = { logit: logits[k], bias: rerankBias(model), features: rerankContributions(model, it.features) };
+        return explain;
+      },
+    });
+  } finally {
+    buffers?.release();
+  }
 }
 
 /** The items with the cast-list verbs set to NaN (never selected) under `output.castVerbs: 'drop'`; the same array otherwise. */

@@ -30,6 +30,7 @@ import { exportUserDict } from '../lexicon/dict.js';
 import { baseLexicon } from '../lexicon/base.js';
 import { cachedStrings, type DiskCache } from '../lexicon/cache.js';
 import { loadBundledRerankModel, usesCorpusFeatures, type RerankModel } from './rerank-model.js';
+import { ScratchBuffers } from './rerank.js';
 import { SubjectResolver } from './context.js';
 import { loadBundledCorpusStats, type CorpusStats } from './corpus-stats.js';
 import { callAsWritten, keywordsAsWritten, simplifiedCopy } from './script.js';
@@ -140,7 +141,8 @@ export function createExtractor(create: CreateExtractorOptions = {}): Extractor 
   const headStopwords = compounds && options.phrases.stopHeads !== 'off' ? filmHeadNouns() : null;
   const subjects = kg ? new SubjectResolver(kg) : null;
   const corpusStats = create.corpusStats !== undefined ? create.corpusStats : rerankModel && usesCorpusFeatures(rerankModel) ? loadBundledCorpusStats({ cache }) : null;
-  const context: DocumentContext = { options, kg, common, cache: null, jaccardMemo: kg ? new JaccardMemo() : null, idf, rerankModel, stopwords: stopwords ?? null, headStopwords, subjects, corpusStats };
+  const rerankScratch = rerankModel ? new ScratchBuffers() : null;
+  const context: DocumentContext = { options, kg, common, cache: null, jaccardMemo: kg ? new JaccardMemo() : null, idf, rerankModel, stopwords: stopwords ?? null, headStopwords, subjects, corpusStats, rerankScratch };
   const filter = createCandidateFilter(options.candidates, stopwords);
   const simplify = options.lexicon.script === 'simplified';
   const described = Object.freeze({

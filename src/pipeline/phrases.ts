@@ -566,7 +566,14 @@ export const CAST_VERBS: readonly string[] = Object.freeze([
   '特别出演', '友情出演', '特别客串', '友情客串', '担纲', '执导', '联合执导', '监制',
 ]);
 const CAST_VERB_SET: ReadonlySet<string> = new Set(CAST_VERBS);
-const LONG_CAST_VERBS = CAST_VERBS.filter((v) => v.length >= 2);
+/** The cast verbs of two or more characters by their first code unit (a text is searched only where one may start). */
+const LONG_CAST_VERBS = new Map<number, string[]>();
+const CAST_VERB_FIRST = new Uint8Array(0x10000);
+for (const v of CAST_VERBS) {
+  if (v.length < 2) continue;
+  LONG_CAST_VERBS.set(v.charCodeAt(0), [...(LONG_CAST_VERBS.get(v.charCodeAt(0)) ?? []), v]);
+  CAST_VERB_FIRST[v.charCodeAt(0)] = 1;
+}
 
 /**
  * Whether the surface is a cast-list verb ({@link CAST_VERBS}) or a compound with one of two or more
@@ -575,7 +582,10 @@ const LONG_CAST_VERBS = CAST_VERBS.filter((v) => v.length >= 2);
 export function isCastVerb(text: string): boolean {
   if (CAST_VERB_SET.has(text)) return true;
   if (text.length < 3) return false;
-  for (const v of LONG_CAST_VERBS) if (text.includes(v)) return true;
+  for (let i = 0; i + 2 <= text.length; i++) {
+    if (CAST_VERB_FIRST[text.charCodeAt(i)] === 0) continue;
+    for (const v of LONG_CAST_VERBS.get(text.charCodeAt(i))!) if (text.startsWith(v, i)) return true;
+  }
   return false;
 }
 

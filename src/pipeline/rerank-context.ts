@@ -61,6 +61,10 @@ interface CorpusView {
   /** The text's film in the table when it has per-film counts (-1: none) and its other documents. */
   readonly film: number;
   readonly filmDocs: number;
+  /** The rows' per-document denominators and the film-documents feature, computed once ({@link corpusRow}). */
+  readonly docsScale: number;
+  readonly filmsScale: number;
+  readonly filmDocsFeature: number;
 }
 
 const SUBJECT_FEATURE = F.filmKnown;
@@ -88,7 +92,9 @@ function corpusView(text: string, stats: CorpusStats, filmKey: string | null): C
   const film = known >= 0 && stats.filmDocs(known) >= 2 ? known : -1;
   const filmDocs = film < 0 ? 0 : stats.filmDocs(film) - (inTable && selfFilm === film ? 1 : 0);
   const ownFilmGone = inTable && selfFilm >= 0 && stats.filmDocs(selfFilm) === 1 ? 1 : 0;
-  return { stats, selfFilm, docs: stats.docs - (inTable ? 1 : 0), films: stats.films - ownFilmGone, film, filmDocs };
+  const docs = stats.docs - (inTable ? 1 : 0);
+  const films = stats.films - ownFilmGone;
+  return { stats, selfFilm, docs, films, film, filmDocs, docsScale: Math.log1p(Math.max(1, docs)), filmsScale: Math.log1p(Math.max(1, films)), filmDocsFeature: Math.log1p(filmDocs) / 10 };
 }
 
 /** The hop of an entity from the subject: 0 the film, 1, 2, or 3 (farther). */
@@ -151,8 +157,8 @@ function corpusRow(f: Float64Array, text: string, v: CorpusView): void {
     spread = Math.max(0, spread);
     if (v.film >= 0) filmDf = Math.max(0, stats.filmDf(k, v.film) - (inTable && v.selfFilm === v.film ? 1 : 0));
   }
-  f[F.corpusDf] = Math.log1p(df) / Math.log1p(Math.max(1, v.docs));
-  f[F.corpusSpread] = Math.log1p(spread) / Math.log1p(Math.max(1, v.films));
-  f[F.corpusFilmDocs] = Math.log1p(v.filmDocs) / 10;
+  f[F.corpusDf] = Math.log1p(df) / v.docsScale;
+  f[F.corpusSpread] = Math.log1p(spread) / v.filmsScale;
+  f[F.corpusFilmDocs] = v.filmDocsFeature;
   if (v.filmDocs > 0) f[F.corpusKeyness] = Math.log((filmDf + 0.5) / (v.filmDocs + 1)) - Math.log((df + 0.5) / (v.docs + 1));
 }

@@ -60,6 +60,47 @@ export function scratchFor(space: Space): Scratch {
   return { ints: arena(new Int32Array(space.ints)), bytes: arena(new Uint8Array(space.bytes)), floats: arena(new Float64Array(space.floats)) };
 }
 
+/** The most values of one kind {@link ScratchBuffers} keeps between documents. */
+export const KEPT_SCRATCH_VALUES = 1 << 20;
+
+/**
+ * Buffers one extractor keeps across documents (core.ts `DocumentContext.rerankScratch`): {@link take}
+ * hands out the prefixes of three kept buffers, zeroed, in place of three fresh arrays per document
+ * (an allocation and its collection cost more than zeroing a prefix). The scratch, and so the feature
+ * matrix carved from it, is the caller's until {@link release}. Bounded: a buffer grows to at most
+ * {@link KEPT_SCRATCH_VALUES} values; a larger document, or one taken while another still holds the
+ * buffers (a callback that extracts), gets fresh arrays ({@link scratchFor}).
+ */
+export class ScratchBuffers {
+  private ints = new Int32Array(0);
+  private bytes = new Uint8Array(0);
+  private floats = new Float64Array(0);
+  private holders = 0;
+
+  /** Scratch of `space`; every take is paired with one {@link release}. */
+  take(space: Space): Scratch {
+    this.holders++;
+    if (this.holders > 1 || Math.max(space.ints, space.bytes, space.floats) > KEPT_SCRATCH_VALUES) return scratchFor(space);
+    if (this.ints.length < space.ints) this.ints = new Int32Array(grown(this.ints.length, space.ints));
+    if (this.bytes.length < space.bytes) this.bytes = new Uint8Array(grown(this.bytes.length, space.bytes));
+    if (this.floats.length < space.floats) this.floats = new Float64Array(grown(this.floats.length, space.floats));
+    return {
+      ints: arena(this.ints.fill(0, 0, space.ints).subarray(0, space.ints)),
+      bytes: arena(this.bytes.fill(0, 0, space.bytes).subarray(0, space.bytes)),
+      floats: arena(this.floats.fill(0, 0, space.floats).subarray(0, space.floats)),
+    };
+  }
+
+  release(): void {
+    this.holders = Math.max(0, this.holders - 1);
+  }
+}
+
+/** A kept buffer's new length: at least twice the old (few regrowths), at most the bound. */
+function grown(old: number, need: number): number {
+  return Math.min(KEPT_SCRATCH_VALUES, Math.max(need, 2 * old));
+}
+
 const PERSONISH = new Set(['Person', 'Character']);
 const CAST_LEFT = ['主演', '演员', '配音', '饰演', '领衔', '出演', '客串'];
 /** The two-character cues as numbers (first code unit × 2^16 + second), compared without slicing the text. */

@@ -48,16 +48,18 @@ import {
   relativeRanksSpace,
   rowsSpace,
   scratchFor,
+  ScratchBuffers,
   totalSpace,
   wordRow,
   type RowSources,
+  type Scratch,
 } from './rerank-families.js';
 
 import { contextRow, contextSources, type RerankContext } from './rerank-context.js';
 
 export type { RerankContext } from './rerank-context.js';
 export { RERANK_CORE_FEATURE_COUNT, RERANK_FEATURE_COUNT, RERANK_FEATURES, type RerankDocument, type RerankFeature } from './rerank-features.js';
-export { inCastContext, surfaceEntity } from './rerank-families.js';
+export { inCastContext, ScratchBuffers, surfaceEntity } from './rerank-families.js';
 
 /** Options of the re-ranking stage (group `rerank`). */
 export interface RerankOptions {
@@ -125,23 +127,35 @@ export interface RerankTable {
  * graph words and the phrases with a score, the `pool` best by the final graph score (ties: first
  * occurrence), best first, their features in one matrix. Runs the feature families of
  * rerank-families.ts in order, on scratch arrays sized from the families' declared spaces, then the
- * context families of rerank-context.ts when the caller gives a context the model reads. Pure.
+ * context families of rerank-context.ts when the caller gives a context the model reads. Pure. With
+ * `buffers`, the scratch (and the returned matrix) are the kept buffers' until the caller's
+ * `buffers.release()`; without, fresh arrays.
  */
-export function rerankItems(d: RerankDocument, kg: KgView | null, idf: IdfTable, pool = Infinity, context: RerankContext | null = null): RerankTable {
+export function rerankItems(d: RerankDocument, kg: KgView | null, idf: IdfTable, pool = Infinity, context: RerankContext | null = null, buffers: ScratchBuffers | null = null): RerankTable {
   const n = d.words.length;
   const m = d.phrases.length;
   if (n + m >= CAND_LIMIT) throw new RangeError(`rerank: ${n + m} candidates in one document (at most ${CAND_LIMIT - 1})`);
-  const s = scratchFor(
-    totalSpace(
-      occurrencesSpace(n, d.counts !== undefined),
-      entityContextSpace(n, m),
-      candidatesSpace(n, m),
-      relativeRanksSpace(n, m),
-      overlapSpace(n, m),
-      poolOrderSpace(n, m),
-      rowsSpace(n, Math.min(n + m, pool)),
-    ),
+  const space = totalSpace(
+    occurrencesSpace(n, d.counts !== undefined),
+    entityContextSpace(n, m),
+    candidatesSpace(n, m),
+    relativeRanksSpace(n, m),
+    overlapSpace(n, m),
+    poolOrderSpace(n, m),
+    rowsSpace(n, Math.min(n + m, pool)),
   );
+  if (!buffers) return itemsOf(d, kg, idf, pool, context, scratchFor(space));
+  try {
+    return itemsOf(d, kg, idf, pool, context, buffers.take(space));
+  } catch (err) {
+    buffers.release();
+    throw err;
+  }
+}
+
+/** rerankItems on its scratch `s`. */
+function itemsOf(d: RerankDocument, kg: KgView | null, idf: IdfTable, pool: number, context: RerankContext | null, s: Scratch): RerankTable {
+  const n = d.words.length;
   const occ = occurrences(d, s);
   const ent = entityContext(d, kg, occ, s);
   const inPhrase = phraseShares(d, s);

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { crawl } from '../../src/crawl/crawler.js';
 import { Frontier } from '../../src/crawl/frontier.js';
-import { tunnelKey } from '../../src/crawl/relevance.js';
+import { reserveKey, tunnelKey } from '../../src/crawl/relevance.js';
 import { filmPage, opts, plainResources, serveWeb, type WebPage } from './web.js';
 
 const outDir = () => join(mkdtempSync(join(tmpdir(), 'filmkw-crawl-tunnel-')), 'out');
@@ -101,32 +101,73 @@ function budgetWeb(): WebPage[] {
   ];
 }
 
-test('depth budget (Fish-Search): a page at or above τ_low restores it, pages below spend it, a spent page keeps no content link; bfs and 0 ignore it', async () => {
+test('depth budget (Fish-Search): a page at or above τ_low restores it, pages below spend it, a spent page\'s content links wait in the reserve below the tunnel; bfs and 0 ignore it', async () => {
   const s = await serveWeb(budgetWeb());
-  const urls = async (o: Parameters<typeof opts>[0]) => {
+  const all = budgetWeb().map((p) => p.url);
+  /** The fetch order: pages of the web by path, the film pages' navigation link to their host's front page (a 404 here, a tunnel entry) as `tunnel:<host>`. */
+  const order = async (o: Parameters<typeof opts>[0]) => {
     const out = outDir();
     const sum = await crawl({ seeds: ['http://off.example/'], out, via: s.url }, opts({ maxPages: 100, maxDepth: 100, ...o }), plainResources);
     assert.equal(sum.stoppedBy, 'frontier empty');
-    // the pages of the web (the film pages' navigation link to their host's front page is a 404 here)
-    return index(out).map((l) => l.url).filter((u) => all.includes(u)).sort();
+    return index(out).map((l) => (all.includes(l.url) ? l.url.replace('http://', '') : `tunnel:${new URL(l.url).host}`));
   };
-  const all = budgetWeb().map((p) => p.url).sort();
+  const ordinary = ['off.example/', 'off.example/o1', 'hub.example/', 'hub.example/p1'];
   try {
-    // D = 3: the seed (below τ_low) has 2, o1 1, o2 0: o3 and the far film are never requested; the hub restores 3, p1 2, p2 1: film2 is
+    // no budget: every page in the focused order, the tunnel (the film pages' navigation links) last
+    const none = [...ordinary, 'off.example/o2', 'hub.example/p2', 'off.example/o3', 'hub2.example/film', 'far.example/film', 'tunnel:hub2.example', 'tunnel:far.example'];
+    assert.deepEqual(await order({ depthBudget: 0 }), none);
+    // D = 2: the seed (below τ_low) has 1, o1 0: o2 waits in the reserve; the hub restores 2, p1 1, p2 0: film2 waits there too.
+    // The reserve is taken when nothing else waits: film2 first (its link inherits from the hub), then film2's own navigation
+    // link (a tunnel entry: above the reserve), then o2 → o3 → the far film (each spent in turn)
+    assert.deepEqual(await order({ depthBudget: 2 }), [...ordinary, 'hub.example/p2', 'hub2.example/film', 'tunnel:hub2.example', 'off.example/o2', 'off.example/o3', 'far.example/film', 'tunnel:far.example']);
+    // D = 3: o2 is spent, so o3 (and the far film behind it) come after the tunnel; film2 is within the budget
     for (const mode of ['focused', 'shark'] as const) {
-      assert.deepEqual(await urls({ mode, depthBudget: 3 }), all.filter((u) => u !== 'http://off.example/o3' && u !== 'http://far.example/film'), mode);
+      const d3 = await order({ mode, depthBudget: 3 });
+      const tunnelAt = d3.indexOf('tunnel:hub2.example');
+      assert.ok(tunnelAt > d3.indexOf('hub2.example/film') && tunnelAt < d3.indexOf('off.example/o3'), `${mode}: ${d3.join(' ')}`);
+      assert.deepEqual(d3.slice(-3), ['off.example/o3', 'far.example/film', 'tunnel:far.example'], `${mode}: the reserve last: ${d3.join(' ')}`);
+      assert.deepEqual([...d3].sort(), [...none].sort(), `${mode}: the whole web is fetched`);
     }
-    // D = 2: o1 and p2 are spent
-    assert.deepEqual(await urls({ depthBudget: 2 }), all.filter((u) => !['http://off.example/o2', 'http://off.example/o3', 'http://far.example/film', 'http://hub2.example/film'].includes(u)));
-    // D = 4: o3 is spent (the seed and o1–o3 are four pages below τ_low in a row); D = 5 reaches everything, as do no budget and bfs
-    assert.deepEqual(await urls({ depthBudget: 4 }), all.filter((u) => u !== 'http://far.example/film'));
-    assert.deepEqual(await urls({ depthBudget: 5 }), all);
-    assert.deepEqual(await urls({ depthBudget: 0 }), all);
-    assert.deepEqual(await urls({ mode: 'bfs', depthBudget: 1 }), all);
+    // D = 4: only o3 is spent: the far film after the tunnel
+    const d4 = await order({ depthBudget: 4 });
+    assert.ok(d4.indexOf('far.example/film') > d4.indexOf('tunnel:hub2.example'), d4.join(' '));
+    // D = 5: nothing is spent (the seed and o1–o3 are four pages below τ_low in a row): the order of no budget
+    assert.deepEqual(await order({ depthBudget: 5 }), none);
+    assert.deepEqual((await order({ mode: 'bfs', depthBudget: 1 })).sort(), [...none].sort());
+    // strict filtering: no tunnel and no reserve; a spent page's content links are dropped (Fish-Search)
+    const strict = await order({ depthBudget: 3, tunnel: false });
+    assert.ok(!strict.includes('off.example/o3') && !strict.includes('far.example/film') && strict.includes('hub2.example/film'), strict.join(' '));
   } finally {
     await s.close();
   }
   assert.throws(() => opts({ depthBudget: -1 }), /depthBudget must be an integer/u);
+});
+
+test('depth budget: the film page five links away through four pages whose only way on is the navigation bar is reached at every D (the reserve), after everything else', async () => {
+  const s = await serveWeb(tunnelWeb());
+  try {
+    for (const depthBudget of [2, 3, 4]) {
+      const out = outDir();
+      const sum = await crawl({ seeds: ['http://books.example/'], out, via: s.url }, opts({ maxPages: 100, maxDepth: 1000, depthBudget }), plainResources);
+      const urls = index(out).map((l) => l.url);
+      assert.equal(sum.stoppedBy, 'frontier empty');
+      assert.equal(sum.fetched, 13, urls.join(' '));
+      assert.equal(index(out).find((l) => l.url === 'http://far.example/film')?.depth, 5, `D = ${depthBudget}: ${urls.join(' ')}`);
+      // s4 (budget spent at every D ≤ 4) keeps its content link in the reserve, taken when the tunnel is empty
+      assert.ok(urls.indexOf('http://far.example/film') > urls.indexOf('http://books.example/s4'));
+    }
+  } finally {
+    await s.close();
+  }
+});
+
+test('reserve key: a tier below every tunnel key, decayed the same way', () => {
+  for (const h of [1, 2, 5, 40, 2000]) {
+    assert.ok(reserveKey(h, 1, 0.5) < tunnelKey(2000, 0, 0.5), `hops ${h}`);
+    assert.ok(reserveKey(h, 0, 0.5) >= -2);
+  }
+  assert.equal(reserveKey(1, 0, 0.5), tunnelKey(1, 0, 0.5) - 1);
+  assert.ok(reserveKey(1, 0, 0.5) > reserveKey(2, 0, 0.5));
 });
 
 test('tunnel key: below every ordinary key, halved per page below η on the way, the link prior breaking ties; evicted first', () => {

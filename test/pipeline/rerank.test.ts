@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { findCompounds, foldNameDots } from '../../src/pipeline/phrases.js';
-import { inCastContext, rerankItems, RERANK_CORE_FEATURE_COUNT, RERANK_FEATURE_COUNT, RERANK_FEATURES } from '../../src/pipeline/rerank.js';
+import { inCastContext, rerankItems, ScratchBuffers, RERANK_CORE_FEATURE_COUNT, RERANK_FEATURE_COUNT, RERANK_FEATURES } from '../../src/pipeline/rerank.js';
 import { loadBundledIdf } from '../../src/pipeline/idf.js';
 import { MAX_TREE_DEPTH, loadBundledRerankModel, parseRerankModel, rerankBias, rerankContributions, rerankLogit, rerankLogits, zeroRerankModel } from '../../src/pipeline/rerank-model.js';
 import { createExtractor } from '../../src/pipeline/extract.js';
@@ -440,4 +440,37 @@ test('positionRank in the pipeline (demo KG): computed only for a model that lis
   // the committed model does not list it: its explanation has no positionRank
   const committed = createExtractor({ preset: 'filmkw-rerank', kg }).extract(text, { explain: true });
   for (const k of committed) assert.ok(!k.explain!.rerank!.features.some((f) => f.feature === 'positionRank'), k.word);
+});
+
+test('ScratchBuffers: kept buffers give the features of fresh arrays, document after document; a second taker gets fresh arrays', () => {
+  const idf = loadBundledIdf();
+  const buffers = new ScratchBuffers();
+  const docs = [overlapDocument([0.5, 0.3, 0.8, 0.4], 0.6), overlapDocument([0.5, 0.5, 0.5, 0.5], 0.5), overlapDocument([0.1, 0.9, 0.2, 0.7], 0.3)];
+  for (const pool of [Infinity, 2]) {
+    for (const d of docs) {
+      const fresh = rerankItems(d, null, idf, pool);
+      const kept = rerankItems(d, null, idf, pool, null, buffers);
+      assert.deepEqual(Array.from(kept.matrix), Array.from(fresh.matrix));
+      assert.deepEqual(kept.items.map((it) => it.text), fresh.items.map((it) => it.text));
+      // while the first taker holds the buffers, a second one must not write into its matrix
+      const before = Array.from(kept.matrix);
+      const second = rerankItems(docs[2], null, idf, pool, null, buffers);
+      assert.deepEqual(Array.from(kept.matrix), before);
+      assert.notEqual(second.matrix.buffer, kept.matrix.buffer);
+      buffers.release();
+      buffers.release();
+    }
+  }
+});
+
+test('extract: an extract called from a candidates callback (the kept scratch is held) gives what a fresh extractor gives', async () => {
+  const kg = await loadKg({});
+  const outer = createExtractor({ preset: 'filmkw-rerank', kg });
+  const texts = ['唢呐匠焦三爷收下天鸣为徒，传统文化的坚守者。', '张艺谋执导的《英雄》由李连杰、梁朝伟主演。'];
+  const expected = texts.map((t) => createExtractor({ preset: 'filmkw-rerank', kg }).extract(t, { explain: true }));
+  let inner: unknown = null;
+  const got = outer.extract(texts[0], { explain: true, candidates: () => (inner ??= outer.extract(texts[1], { explain: true })) });
+  assert.deepEqual(got, expected[0]);
+  assert.deepEqual(inner, expected[1]);
+  assert.deepEqual(outer.extract(texts[1], { explain: true }), expected[1]);
 });

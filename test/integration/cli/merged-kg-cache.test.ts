@@ -8,12 +8,12 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
+import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadKg } from '../../../src/kg/load.js';
-import { ensureMergedKg, importClosure, mergedKgFingerprint, mergedKgPath } from '../../../scripts/merged-kg.mjs';
+import { STALE_DAYS, ensureMergedKg, importClosure, mergedKgFingerprint, mergedKgPath, pruneStaleMergedKgs } from '../../../scripts/merged-kg.mjs';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const SKIP = existsSync(join(root, 'dist', 'kg', 'import.js')) ? false : 'needs `npm run build` (dist/)';
@@ -97,9 +97,12 @@ test('ensureMergedKg builds once per fingerprint, reuses the snapshot, and rebui
     assert.ok(kgA.toData().entities.some((e) => e.kind === 'Movie' && e.id.startsWith('movie/douban/')), 'the fixture films');
     assert.ok(kgA.toData().entities.some((e) => e.id === 'movie/name/长津湖'), 'the demo KG');
 
+    const old = new Date(Date.now() - 30 * 24 * 3600 * 1000);
+    utimesSync(a.path, old, old);
     const b = ensure();
     assert.deepEqual(b, { path: a.path, built: false });
     assert.equal(lines.length, 1, 'no second build');
+    assert.ok(statSync(a.path).mtimeMs > old.getTime(), 'a used snapshot is marked as used (not pruned)');
 
     // a changed source: another snapshot, built; the old one is left for whoever still uses it
     appendFileSync(join(data, 'kg', 'openkg-douban-movie', 'Movie.csv'), '\n');
@@ -122,5 +125,27 @@ test('ensureMergedKg builds once per fingerprint, reuses the snapshot, and rebui
     assert.equal(readdirSync(tmp).length, 2);
   } finally {
     rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('pruneStaleMergedKgs removes only snapshots unused for STALE_DAYS; a used snapshot is kept fresh', { skip: SKIP }, () => {
+  const tmp = mkdtempSync(join(tmpdir(), 'filmkw-merged-prune-'));
+  try {
+    const day = 24 * 3600 * 1000;
+    const now = Date.UTC(2026, 10, 28);
+    const at = (name: string, daysAgo: number) => {
+      writeFileSync(join(tmp, name), 'x');
+      const t = new Date(now - daysAgo * day);
+      utimesSync(join(tmp, name), t, t);
+    };
+    at('filmkw-merged-0123456789abcdef.fkg', STALE_DAYS + 1);
+    at('filmkw-merged-fedcba9876543210.fkg', STALE_DAYS - 1);
+    at('filmkw-merged.fkg', 30); // a user's own snapshot (README name): not ours to remove
+    at('filmkw-merged-0123456789abcdef.123.part.fkg', 30); // not a snapshot name
+    assert.deepEqual(pruneStaleMergedKgs(tmp, now), ['filmkw-merged-0123456789abcdef.fkg']);
+    assert.deepEqual(readdirSync(tmp).sort(), ['filmkw-merged-0123456789abcdef.123.part.fkg', 'filmkw-merged-fedcba9876543210.fkg', 'filmkw-merged.fkg']);
+    assert.deepEqual(pruneStaleMergedKgs(tmp, now), [], 'idempotent');
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
   }
 });
