@@ -9,6 +9,7 @@
  */
 import { Command, CommanderError } from 'commander';
 import { FilmkwError, EXIT } from '../errors.js';
+import { helpOrVersion, routeUsageErrors } from './usage-errors.js';
 import { readFileSync } from 'node:fs';
 
 type Register = (program: Command) => void;
@@ -42,23 +43,17 @@ export async function buildProgram(argv?: readonly string[]): Promise<Command> {
   const program = new Command('filmkw')
     .description('Keyword extraction for Chinese film texts with a film knowledge graph')
     .version(packageVersion())
-    .showHelpAfterError('(run with --help for usage)')
-    .exitOverride()
     .configureOutput({
       writeErr: (s) => process.stderr.write(s),
       writeOut: (s) => process.stdout.write(s),
-      // commander's own messages ("error: unknown option …") get the same prefix as ours
-      outputError: (s, write) => write(`filmkw: ${s.replace(/^error: /u, '')}`),
+      // commander's errors are printed by run() below, in the CLI's one-line form (usage-errors.ts)
+      outputError: () => undefined,
     });
   const only = argv && argv.length > 0 ? COMMANDS.find((c) => c.name === argv[0]) : undefined;
   const versionOnly = argv !== undefined && argv.length === 1 && (argv[0] === '-V' || argv[0] === '--version');
   const registers = versionOnly ? [] : await Promise.all((only ? [only] : COMMANDS).map((c) => c.load()));
   for (const register of registers) register(program);
-  // Subcommands inherit exitOverride so errors reach run() below.
-  for (const c of program.commands) {
-    c.exitOverride();
-    for (const s of c.commands) s.exitOverride();
-  }
+  routeUsageErrors(program);
   return program;
 }
 
@@ -88,10 +83,8 @@ export async function run(argv: string[]): Promise<number> {
     await program.parseAsync(argv, { from: 'user' });
     return typeof process.exitCode === 'number' ? process.exitCode : EXIT.OK;
   } catch (err) {
-    if (err instanceof CommanderError) {
-      if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') return EXIT.OK;
-      return err.exitCode === 0 ? EXIT.OK : EXIT.USAGE; // commander already printed the message
-    }
+    // help and --version; commander's usage errors arrive as FilmkwError (usage-errors.ts)
+    if (err instanceof CommanderError && helpOrVersion(err)) return EXIT.OK;
     if (err instanceof FilmkwError) {
       process.stderr.write(`filmkw: ${err.message}\n`);
       return err.exitCode;

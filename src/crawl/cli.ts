@@ -59,10 +59,9 @@ export function crawlOverrides(flags: Record<string, unknown>): Partial<CrawlOpt
   return o as Partial<CrawlOptions>;
 }
 
-/** The KG of the topic library: import sources, a snapshot/csv dir, or the bundled demo KG. */
+/** The KG of the topic library: import sources, a snapshot/csv dir, or the bundled demo KG (--kg with --kg-source: a conflict declared on the command). */
 export async function crawlKg(flags: { kg?: string; kgSource?: string[] }, say: (m: string) => void): Promise<KgView> {
   if (flags.kgSource?.length) {
-    if (flags.kg) throw usageError('crawl: give either --kg or --kg-source, not both');
     const { importSources } = await import('../kg/import.js');
     say(`crawl: importing the KG from ${flags.kgSource.join(' ')}`);
     return (await importSources(flags.kgSource, { builder: { minePlayed: false }, tagger: null })).store;

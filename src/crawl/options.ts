@@ -111,9 +111,9 @@ export interface CrawlOptions {
    * below τ_low its parent's budget minus one (a seed below τ_low: D − 1). A page whose budget is spent
    * keeps no content link of its own: they wait in the reserve, a tier below the tunnel, taken only when
    * nothing else waits (dropped with `tunnel: false`); its navigation links still wait in the tunnel. Not
-   * in bfs. 0 = off. Not the
-   * default: eval/crawl/ANALYSIS.md ("Off-topic seeds") has the measure and why.
-   * @default 0
+   * in bfs. 0 = off (the preset of bfs, best-first and shark). D = 3 was chosen on the four seed sets of
+   * eval/crawl/results.md and checked on the off-topic seed sweep (eval/crawl/ANALYSIS.md, "Off-topic seeds").
+   * @default 3
    */
   depthBudget: number;
   /** Children fetched ahead per expansion of a page below η (the tunnel: few links of many pages). @default 30 */
@@ -122,7 +122,11 @@ export interface CrawlOptions {
   maxOutLinks: number;
   /** @default 1000 */
   maxPages: number;
-  /** @default 8 */
+  /**
+   * Largest link depth from a seed: a guard only in the modes with a depth budget, whose chains of pages
+   * below τ_low the budget bounds wherever they start; 8 in bfs, best-first and shark (their presets).
+   * @default 1000
+   */
   maxDepth: number;
   /** @default 100000 */
   maxPagesPerHost: number;
@@ -219,11 +223,11 @@ export const CRAWL_DEFAULTS: Readonly<CrawlOptions> = Object.freeze({
   maxLookahead: 30,
   lookaheadGate: true,
   linkYield: false,
-  depthBudget: 0,
+  depthBudget: 3,
   tunnelLookahead: 30,
   maxOutLinks: 100,
   maxPages: 1000,
-  maxDepth: 8,
+  maxDepth: 1000,
   maxPagesPerHost: 100000,
   maxFrontier: 50000,
   seenSet: 'exact',
@@ -249,16 +253,16 @@ export const CRAWL_DEFAULTS: Readonly<CrawlOptions> = Object.freeze({
 export const MODE_PRESETS: Readonly<Record<CrawlMode, Readonly<Partial<CrawlOptions>>>> = Object.freeze({
   /** 003 extended library (static + feedback) as page relevance, 004 two-step score as frontier priority. */
   focused: Object.freeze({}),
-  /** Breadth-first: FIFO frontier, every link followed (relevance still computed for the index). */
-  bfs: Object.freeze({ frontier: 'fifo', dropNavLinks: false }),
+  /** Breadth-first: FIFO frontier, every link followed (relevance still computed for the index); the depth limit of before (no budget). */
+  bfs: Object.freeze({ frontier: 'fifo', dropNavLinks: false, depthBudget: 0, maxDepth: 8 }),
   /** 003's baseline: the static library only (no DTFL), same frontier as focused. */
   static: Object.freeze({ dynamicLibrary: 'off' }),
   /** 004's baseline: one-step VSM (α = 1), same library as focused. */
   'one-step': Object.freeze({ alpha: 1 }),
   /** crawler-spec.md §3.5 `best-first` ([CGP98]/BFS1): the most relevant page's children, all, in document order; no lookahead gating, no two-step. */
-  'best-first': Object.freeze({ alpha: 1, linkPrior: 'none' }),
+  'best-first': Object.freeze({ alpha: 1, linkPrior: 'none', depthBudget: 0, maxDepth: 8 }),
   /** crawler-spec.md §3.5 `shark` ([HER98]): unfetched links ranked by their Shark-Search prior; no two-step. */
-  shark: Object.freeze({ alpha: 1, frontier: 'shark' }),
+  shark: Object.freeze({ alpha: 1, frontier: 'shark', depthBudget: 0, maxDepth: 8 }),
 });
 
 const num = (o: Record<string, unknown>, k: string, lo: number, hi: number, int = false, prefix = '') => {

@@ -96,7 +96,10 @@ export interface SweepConfig {
   overrides?: Partial<CrawlOptions>;
 }
 
-/** The six modes, strict filtering (the crawler before the tunnel), the deep tunnel and the depth budget at 2, 3, 4 (ANALYSIS.md). */
+/**
+ * The six modes (the default with the depth budget D = 3), strict filtering, the focused crawler without the
+ * budget (the default before it), the deep tunnel and the depth budget at 2, 4, 5 (ANALYSIS.md).
+ */
 export const SWEEP_CONFIGS: readonly SweepConfig[] = Object.freeze([
   { label: 'focused (default)', mode: 'focused' },
   { label: 'bfs', mode: 'bfs' },
@@ -105,10 +108,11 @@ export const SWEEP_CONFIGS: readonly SweepConfig[] = Object.freeze([
   { label: 'best-first', mode: 'best-first' },
   { label: 'shark', mode: 'shark' },
   { label: 'focused, strict (tunnel off)', mode: 'focused', overrides: { tunnel: false } },
-  { label: 'focused, deep tunnel (maxDepth 1000, linkYield, tunnelLookahead 1)', mode: 'focused', overrides: { maxDepth: 1000, linkYield: true, tunnelLookahead: 1 } },
-  { label: 'focused, depth budget 2 (maxDepth 1000)', mode: 'focused', overrides: { depthBudget: 2, maxDepth: 1000 } },
-  { label: 'focused, depth budget 3 (maxDepth 1000)', mode: 'focused', overrides: { depthBudget: 3, maxDepth: 1000 } },
-  { label: 'focused, depth budget 4 (maxDepth 1000)', mode: 'focused', overrides: { depthBudget: 4, maxDepth: 1000 } },
+  { label: 'focused, no depth budget (maxDepth 8: the default before)', mode: 'focused', overrides: { depthBudget: 0, maxDepth: 8 } },
+  { label: 'focused, deep tunnel (no depth budget, maxDepth 1000, linkYield, tunnelLookahead 1)', mode: 'focused', overrides: { depthBudget: 0, linkYield: true, tunnelLookahead: 1 } },
+  { label: 'focused, depth budget 2', mode: 'focused', overrides: { depthBudget: 2 } },
+  { label: 'focused, depth budget 4', mode: 'focused', overrides: { depthBudget: 4 } },
+  { label: 'focused, depth budget 5', mode: 'focused', overrides: { depthBudget: 5 } },
 ] as SweepConfig[]);
 
 export interface SweepRow {

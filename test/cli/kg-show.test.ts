@@ -103,7 +103,7 @@ test('kg show: errors are one line with the README exit code', async () => {
   const cases: [string[], number, RegExp][] = [
     [['长津'], 3, /^filmkw: kg show: no entity has the name, alias or id "长津"; names containing it: 长津湖 \(movie\/name\/长津湖\)\n$/u],
     [['不存在的片名'], 3, /^filmkw: kg show: no entity has the name, alias or id "不存在的片名"\n$/u],
-    [['长津湖', '--kg', 'x.fkg', '--neo4j'], 2, /--kg or --neo4j, not both/u],
+    [['长津湖', '--kg', 'x.fkg', '--neo4j'], 2, /^filmkw: kg show: --kg cannot be used with --neo4j\n$/u],
     [['长津湖', '--limit', '0'], 2, /--limit must be an integer from 1 to 1000000, got "0"/u],
     [['长津湖', '--kg', 'no/such.fkg'], 3, /no\/such\.fkg: no such file or directory/u],
   ];

@@ -19,6 +19,10 @@ test('crawl --help: a Modes section with one line per mode of CRAWL_MODES, the d
   assert.deepEqual(listed.slice(0, CRAWL_MODES.length), [...CRAWL_MODES], 'every mode, in order, one line each');
   assert.match(modes, /^ {2}focused {5}the default/mu);
   assert.match(modes, /--set tunnel=false/u);
+  // the default depth budget, and how to turn it off (issue 27)
+  assert.match(modes, /^Depth budget \(focused, static, one-step\)/mu);
+  assert.match(modes, /--set depthBudget=0 --max-depth 8/u);
+  assert.match(r.stdout, /--max-depth <n> +largest link depth from a seed \(default 1000/u);
   for (const ex of modes.split('\n').filter((l) => /^ {2}filmkw crawl /u.test(l))) assert.match(ex, /--out scratch\//u, ex);
   // every line fits a terminal of 100 columns
   for (const line of r.stdout.split('\n')) assert.ok(line.length <= 100, line);

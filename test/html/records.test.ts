@@ -12,6 +12,7 @@ import { Command } from 'commander';
 import { decodeHtml, listPages, recordsOfFile, resolveMode, looksTruncated } from '../../src/html/records.js';
 import { registerHtmlRecords, setRendererFactory } from '../../src/cli/commands/html-records.js';
 import { FilmkwError } from '../../src/errors.js';
+import { routeUsageErrors } from '../../src/cli/usage-errors.js';
 
 const FIX = fileURLToPath(new URL('../fixtures/html/records/', import.meta.url));
 
@@ -81,6 +82,7 @@ async function runCli(args: string[]): Promise<{ err: string }> {
   const program = new Command().exitOverride();
   const html = program.command('html');
   registerHtmlRecords(html);
+  routeUsageErrors(program); // commander's usage errors as the CLI gives them (FilmkwError USAGE)
   let err = '';
   const ew = process.stderr.write.bind(process.stderr);
   process.stderr.write = ((s: string) => ((err += s), true)) as typeof process.stderr.write;
@@ -114,7 +116,7 @@ test('CLI: --out writes the file; bad --mode is a usage error', async () => {
     await runCli([join(FIX, 'douban-list.html'), '--mode', 'structural', '--out', outFile]);
     const recs = readFileSync(outFile, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { subjectId: string });
     assert.deepEqual(recs.map((r) => r.subjectId), ['1000001', '1000002', '1000003', '1000004']);
-    await assert.rejects(runCli([FIX, '--mode', 'fast']), (e: unknown) => e instanceof FilmkwError && e.code === 'USAGE');
+    await assert.rejects(runCli([FIX, '--mode', 'fast']), (e: unknown) => e instanceof FilmkwError && e.code === 'USAGE' && e.message === 'html records: --mode must be auto, rendered or structural, got "fast"');
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

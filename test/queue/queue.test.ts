@@ -69,7 +69,7 @@ test('tag --queue and worker: bad options and an unreachable Redis are one clear
   const cases: [string[], number, RegExp][] = [
     [['tag', input, '--queue', 'http://x'], 2, /--queue must start with redis:\/\/ or rediss:\/\//u],
     [['tag', input, '--queue', 'redis://127.0.0.1:1/x'], 2, /the database must be a number/u],
-    [['tag', input, '--queue', url, '--workers', '2'], 2, /--workers does not apply to --queue/u],
+    [['tag', input, '--queue', url, '--workers', '2'], 2, /^filmkw: tag: --workers cannot be used with --queue \(give it to `filmkw worker`\)\n$/u],
     [['tag', input, '--queue', url, '--kg', join(root, 'kg', 'demo')], 2, /--queue needs the KG as a snapshot file or URL/u],
     [['tag', input, '--queue', url, '--chunk-docs', '0'], 2, /--chunk-docs must be an integer from 1 to 10000/u],
     [['tag', input, '--queue', 'redis://127.0.0.1:1', '--queue-timeout', '1'], 8, /tag: --queue: Redis at redis:\/\/127\.0\.0\.1:1 did not answer for 1 s/u],

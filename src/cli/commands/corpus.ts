@@ -25,7 +25,7 @@ import { countCorpus, readExclusion, type CorpusSource, type CorpusSourceReport 
 import { loadTagKg } from '../../batch/kg-source.js';
 import { tagExtractorWithKg } from '../../batch/tag-extractor.js';
 import { cacheDirFromEnv } from '../../lexicon/cache.js';
-import { checked } from './option-parsers.js';
+import { anyCase, checked } from './option-parsers.js';
 
 interface BuildFlags {
   out: string;
@@ -108,7 +108,6 @@ const MIN_DF = checked(
 export async function runCorpusBuild(inputs: string[], flags: BuildFlags): Promise<void> {
   if (inputs.length === 0) throw usageError('corpus build: give at least one input');
   const minDf = flags.minDf;
-  if (flags.kg !== undefined && flags.neo4j) throw usageError('corpus build: give --kg or --neo4j, not both');
   const sources = inputs.map((a) => parseCorpusInput(a, flags));
   const excludes = flags.exclude.map((path) => ({ path, format: checkFormat(inferFormat(path) ?? 'jsonl') }));
   assertNotAnInput('corpus build', '--out', flags.out, [...sources.map((s) => s.path), ...excludes.map((e) => e.path), ...(flags.kg ? [flags.kg] : [])]);
@@ -158,14 +157,14 @@ export function registerCorpus(program: Command): void {
     .description('Count the candidate words and phrases of a corpus of film texts into a statistics table (tag --corpus-stats FILE)')
     .argument('<input...>', 'input files in the formats tag reads; PATH::key=value,… sets format, text-field, id-field, film-field, film, id-prefix, encoding for that input')
     .requiredOption('--out <file>', 'the table to write (gzip-compressed when it ends in .gz)')
-    .addOption(new Option('--format <format>', `input format: ${INPUT_FORMATS.join(', ')} (default: from each file's extension)`))
+    .addOption(new Option('--format <format>', "input format (default: from each file's extension)").choices(INPUT_FORMATS).argParser(anyCase(INPUT_FORMATS)))
     .addOption(new Option('--text-field <field>', 'field path / column of the text (default: "text")'))
     .addOption(new Option('--id-field <field>', 'field path / column of the record id (compared with the excluded records\' ids)'))
     .addOption(new Option('--film-field <field>', 'field path / column of each record\'s film (a Douban id, a Douban subject URL or a film name)'))
     .addOption(new Option('--encoding <name>', 'input encoding (default: UTF-8, or UTF-16 by its byte-order mark)'))
     .option('--exclude <file>', 'records to leave out, by id and by text (e.g. the annotated sets), repeatable', collect, [] as string[])
     .option('--min-df <n>', 'keep the words and phrases found in at least this many texts (fewer: absent, read as df 0)', MIN_DF, DEFAULT_MIN_DF)
-    .addOption(new Option('--kg <path>', 'KG snapshot file or csv directory (default: the bundled demo KG); the same KG as tagging, so the candidates are the same'))
+    .addOption(new Option('--kg <path>', 'KG snapshot file or csv directory (default: the bundled demo KG); the same KG as tagging, so the candidates are the same').conflicts('neo4j'))
     .option('--neo4j', 'read the KG from Neo4j', false)
     .option('--preset <name>', 'the preset whose candidate stage is counted', DEFAULT_PRESET)
     .option('--set <key=value>', 'pipeline option override, repeatable', collect, [] as string[])

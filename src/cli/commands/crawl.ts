@@ -5,7 +5,7 @@
  * `filmkw crawl …`, `crawl testweb`, `crawl eval`: registered here, run by src/crawl/cli.ts.
  * Exit codes: 0 done, 2 usage, 3 input (bad manifest, port in use), 7 output not writable.
  */
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { usageError } from '../../errors.js';
 import { parseLatency, startReplay } from '../../crawl/replay.js';
 import { checked, integerIn } from './option-parsers.js';
@@ -58,6 +58,9 @@ Modes (--mode):
   best-first  the most relevant page's children, all of them, in document order
   shark       Shark-Search: unfetched links ranked by inherited relevance, anchor and context
 Strict filtering (no tunnel: the crawl stops when no link on topic is left): --set tunnel=false
+Depth budget (focused, static, one-step): a page below τ_low spends one unit of its parent's
+  budget, a page at or above τ_low restores it (3); a spent page's links wait below the tunnel.
+  Off (the depth limit 8 of bfs, best-first and shark): --set depthBudget=0 --max-depth 8
 
 Examples:
   filmkw crawl --seeds https://movie.douban.com/ --out scratch/douban/ --contact you@example.org
@@ -78,9 +81,10 @@ export function registerCrawl(program: Command): void {
     .option('--seeds <url|file...>', 'seed URLs and/or seed files (one URL per line)')
     .option('--out <dir>', 'output directory (refused when it already holds a crawl, unless --resume)')
     .option('--via <url>', 'send every request to this replay server (http://127.0.0.1:N) with the original Host')
+    // not .choices(): `--set mode=…` names a mode too, and resolveCrawlOptions checks both with one message
     .option('--mode <mode>', 'focused (default) | bfs | static | one-step | best-first | shark (see Modes below)')
     .option('--max-pages <n>', 'page budget (default 1000)')
-    .option('--max-depth <n>', 'largest link depth from a seed (default 8)')
+    .option('--max-depth <n>', 'largest link depth from a seed (default 1000, a guard: the depth budget bounds off-topic chains; 8 in bfs, best-first, shark)')
     .option('--threshold <eta>', 'relevance threshold η (default 0.12)')
     .option('--concurrency <n>', 'requests in flight at once, at most one per host (default 8; 1 = the deterministic sequential order)')
     .option('--delay-ms <n>', 'least delay between two requests to one host (default 1000 on the real web, 0 with --via; robots Crawl-delay raises it)')
@@ -88,7 +92,7 @@ export function registerCrawl(program: Command): void {
     .option('--allow-host <host...>', 'fetch only these hosts (and their subdomains)')
     .option('--deny-host <host...>', 'never fetch these hosts (and their subdomains)')
     .option('--set <key=value...>', 'any crawler option (src/crawl/options.ts), JSON value')
-    .option('--kg <file|dir>', 'KG snapshot or csv directory for the topic library (default: the bundled demo KG)')
+    .addOption(new Option('--kg <file|dir>', 'KG snapshot or csv directory for the topic library (default: the bundled demo KG)').conflicts('kgSource'))
     .option('--kg-source <spec...>', 'build the KG from import sources instead (as `kg import`: openkg:DIR kgqa:DIR douban-csv:DIR …)')
     .option('--resume', 'continue the interrupted crawl in --out (same seeds and options)')
     .option('--json', 'print the summary as JSON on stdout')

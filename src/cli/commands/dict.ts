@@ -7,13 +7,13 @@
  * Prints a summary on stderr (entries, compounds, parts, skipped names by reason with examples), or the
  * same as one JSON object on stdout with --json.
  */
-import type { Command } from 'commander';
+import { Command, Option } from 'commander';
 import { assertNotAnInput } from '../../util/files.js';
-import { FilmkwError, inputError, usageError, writeFailureReason } from '../../errors.js';
+import { FilmkwError, inputError, writeFailureReason } from '../../errors.js';
 import type { KgView } from '../../kg/model.js';
 import { writeUserDict, DEFAULT_EXPORT_OPTIONS, type ExportUserDictOptions, type SkippedName } from '../../lexicon/dict.js';
 import { SEGMENTER_BACKENDS, type SegmenterBackend } from '../../lexicon/base.js';
-import { checked, known, oneOf } from './option-parsers.js';
+import { checked } from './option-parsers.js';
 
 interface ExportFlags {
   kg?: string;
@@ -69,9 +69,6 @@ function examplesByReason(skipped: SkippedName[], n: number): Record<string, str
 
 const INCLUDE = ['include', 'exclude'] as const;
 
-/** `--backend`: one of SEGMENTER_BACKENDS. */
-const BACKEND = known('dict export', '--backend', SEGMENTER_BACKENDS);
-
 const FREQ_MARGIN = checked(
   (raw) => {
     const n = Number(raw);
@@ -91,7 +88,6 @@ const EXAMPLES = checked(
 export async function runDictExport(flags: ExportFlags): Promise<void> {
   const margin = flags.freqMargin;
   const examples = flags.examples;
-  if (flags.kg && flags.neo4j) throw usageError('dict export: give --kg or --neo4j, not both');
   if (flags.kg) assertNotAnInput('dict export', '--out', flags.out, [flags.kg]);
   const opts: Partial<ExportUserDictOptions> = {
     backend: flags.backend,
@@ -142,11 +138,11 @@ export function registerDict(program: Command): void {
     .command('export')
     .description('write the KG user dictionary ("word freq tag" lines) for the segmenters and nodejieba')
     .requiredOption('--out <path>', 'output file (written atomically)')
-    .option('--kg <file>', 'KG snapshot file or csv directory (default: the bundled demo KG)')
+    .addOption(new Option('--kg <file>', 'KG snapshot file or csv directory (default: the bundled demo KG)').conflicts('neo4j'))
     .option('--neo4j', 'read the KG from Neo4j (NEO4J_URI, NEO4J_USER, NEO4J_PASSWORD)')
-    .option('--backend <name>', `base dictionary used for frequencies and common words: ${SEGMENTER_BACKENDS.join(' | ')}`, BACKEND, DEFAULT_EXPORT_OPTIONS.backend)
-    .option('--common-word-titles <mode>', 'include | exclude titles and character names that are common words (活着, 英雄)', oneOf('dict export', '--common-word-titles', INCLUDE), DEFAULT_EXPORT_OPTIONS.commonWordTitles)
-    .option('--common-phrases <mode>', 'include | exclude titles and character names made of common words (来了, 一个人)', oneOf('dict export', '--common-phrases', INCLUDE), DEFAULT_EXPORT_OPTIONS.commonPhrases)
+    .addOption(new Option('--backend <name>', 'base dictionary used for frequencies and common words').choices(SEGMENTER_BACKENDS).default(DEFAULT_EXPORT_OPTIONS.backend))
+    .addOption(new Option('--common-word-titles <mode>', 'include or exclude titles and character names that are common words (活着, 英雄)').choices(INCLUDE).default(DEFAULT_EXPORT_OPTIONS.commonWordTitles))
+    .addOption(new Option('--common-phrases <mode>', 'include or exclude titles and character names made of common words (来了, 一个人)').choices(INCLUDE).default(DEFAULT_EXPORT_OPTIONS.commonPhrases))
     .option('--freq-margin <n>', 'multiplier on the suggested frequency', FREQ_MARGIN, DEFAULT_EXPORT_OPTIONS.freqMargin)
     .option('--no-compound-parts', 'do not add the non-word parts of names with punctuation (迪卡普里奥 of 莱昂纳多·迪卡普里奥)')
     .option('--examples <n>', 'skipped names shown per reason', EXAMPLES, 5)

@@ -8,13 +8,14 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { assertNotAnInput } from '../../util/files.js';
 import type { KgView } from '../../kg/model.js';
 import { usageError } from '../../errors.js';
-import { checked, known } from './option-parsers.js';
+import { checked } from './option-parsers.js';
+import { conflicts } from '../usage-errors.js';
 import { loadCorpusStats } from '../../pipeline/corpus-stats.js';
-import { goldHasField, NO_GROUP, readGold, type GoldDocument, type ReadGoldOptions } from '../../eval/readers.js';
+import { GOLD_FORMATS, goldHasField, NO_GROUP, readGold, type GoldDocument, type ReadGoldOptions } from '../../eval/readers.js';
 import { createMatcher, evaluateGroups, parseKs, resolveEvalOptions, type EvalOptions } from '../../eval/metrics.js';
 import { goldPlacement, placementTable } from '../../eval/placement.js';
 import { evaluateSystem } from '../../eval/systems.js';
@@ -103,14 +104,14 @@ function evalOptionsFromFlags(flags: { k: string; precisionDenominator: string; 
 function addGoldOptions(cmd: Command): Command {
   return cmd
     .requiredOption('--gold <file>', 'gold keyword file')
-    .option('--format <format>', 'gold file format: jsonl (paper, keywords in "tag") or csl (CSL benchmark TSV)', 'jsonl')
+    .addOption(new Option('--format <format>', 'gold file format: jsonl (paper, keywords in "tag") or csl (CSL benchmark TSV)').choices(GOLD_FORMATS).default('jsonl'))
     .option('--text-field <field>', 'jsonl: field holding the text', 'text')
     .option('--id-field <field>', 'jsonl: field holding the document id', 'id')
     .option('--film-field <field>', `jsonl: field holding the film each text is about (a Douban id or a film name), given to the extractor as the document context; auto: "${AUTO_CONTEXT_FIELDS.film}" when the file has it; none: no film`, 'auto')
     .option('--title-field <field>', `jsonl: field holding each text's title, given to the extractor as the document context; auto: "${AUTO_CONTEXT_FIELDS.title}" when the file has it; none: no title`, 'auto')
     .option('--kg <file>', 'KG snapshot file or csv directory (default: the bundled demo KG)')
     .option('--no-kg', 'run without a KG (an empty KG: +W/+G/+R add nothing)')
-    .option('--backend <name>', 'segmenter backend passed to the pipeline (default: the pipeline default)', known('eval', '--backend', SEGMENTER_BACKENDS));
+    .addOption(new Option('--backend <name>', 'segmenter backend passed to the pipeline (default: the pipeline default)').choices(SEGMENTER_BACKENDS));
 }
 
 interface EvalFlags extends GoldFlags, KgFlags {
@@ -128,11 +129,10 @@ interface EvalFlags extends GoldFlags, KgFlags {
 }
 
 async function runEval(flags: EvalFlags): Promise<void> {
-  if ((flags.preset === undefined) === (flags.baseline === undefined)) {
+  // both: a declared conflict (registerEval)
+  if (flags.preset === undefined && flags.baseline === undefined) {
     throw usageError(`eval: give exactly one of --preset <name> or --baseline <name> (baselines: ${BASELINES.join(', ')})`);
   }
-  if (flags.baseline !== undefined && flags.set.length > 0) throw usageError('eval: --set applies to presets, not to baselines');
-  if (flags.baseline !== undefined && flags.placement) throw usageError('eval: --placement needs a pipeline preset (a baseline exposes no candidates)');
   const evalOptions = evalOptionsFromFlags(flags);
   const spec: SystemSpec = flags.baseline !== undefined
     ? { label: checkBaseline(flags.baseline), baseline: flags.baseline }
@@ -237,6 +237,13 @@ async function runExperimentsCommand(flags: ExperimentsFlags): Promise<void> {
   }
 }
 
+/** `eval --baseline`: one of BASELINES, instead of --preset and the options only a preset has. */
+function baselineOption(): Option {
+  const option = new Option('--baseline <name>', 'nodejieba baseline').choices(BASELINES).conflicts('preset');
+  conflicts(option, 'set', '--set applies to presets, not to baselines');
+  return conflicts(option, 'placement', '--placement needs a pipeline preset: a baseline exposes no candidates');
+}
+
 /** Registers `filmkw eval` and `filmkw experiments`. */
 export function registerEval(program: Command): void {
   addGoldOptions(
@@ -246,9 +253,9 @@ export function registerEval(program: Command): void {
   )
     .option('--preset <name>', 'pipeline preset to evaluate (see `filmkw tag --help` for the list)')
     .option('--set <key=value>', 'override one pipeline option of the preset (repeatable; value parsed as JSON when possible)', collect, [])
-    .option('--baseline <name>', `nodejieba baseline: ${BASELINES.join(' | ')}`)
+    .addOption(baselineOption())
     .option('--k <list>', 'cut-offs K, e.g. 1,2,3,4,5 or 1-5', '1,2,3,4,5')
-    .option('--precision-denominator <d>', "precision divides by the number 'returned' or by 'k'", 'returned')
+    .addOption(new Option('--precision-denominator <d>', 'precision divides by the number returned or by k').choices(['returned', 'k']).default('returned'))
     .option('--ts', 'fold traditional to simplified characters on both sides before matching')
     .option('--kg-aliases', 'also count a match when prediction and gold name a common KG entity')
     .option('--json', 'print {"system","docs","macro","micro"} as one JSON line')

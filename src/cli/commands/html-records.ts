@@ -10,11 +10,10 @@
  * written for the page in progress, chromium is closed).
  */
 import { createWriteStream, type WriteStream } from 'node:fs';
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { assertNotAnInput, lockOutput } from '../../util/files.js';
 import { EXIT, FilmkwError } from '../../errors.js';
 import { maxBytesParser } from './html-options.js';
-import { oneOf } from './option-parsers.js';
 import { PAGE_READ_DEFAULTS } from '../../html/index.js';
 import { listPages, recordsOfFile, resolveMode, type RecordRenderer, type RecordsLine, type RecordsMode } from '../../html/records.js';
 
@@ -141,7 +140,7 @@ export function registerHtmlRecords(htmlCommand: Command): void {
     .command('records')
     .description('extract data records (films on Douban list pages) from result/list pages as JSON lines')
     .argument('<path>', 'an HTML file or a directory of *.html files')
-    .option('--mode <mode>', 'auto (rendered when /usr/bin/chromium exists) | rendered | structural', oneOf('html records', '--mode', ['auto', 'rendered', 'structural'] as const), 'auto')
+    .addOption(new Option('--mode <mode>', 'auto (rendered when /usr/bin/chromium exists), rendered or structural').choices(['auto', 'rendered', 'structural']).default('auto'))
     .option('--out <file>', 'write the JSON lines to FILE instead of stdout')
     .option('--max-bytes <N>', 'largest page read, bytes; a bigger page is an error line (default 5242880, the crawler\'s cap)', maxBytesParser('html records'))
     .action(async (path: string, flags: Flags) => {

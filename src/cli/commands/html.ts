@@ -13,13 +13,13 @@
  * `filmkw html records` is added by src/cli/commands/html-records.ts.
  */
 import { createWriteStream, type WriteStream } from 'node:fs';
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { assertNotAnInput, lockOutput } from '../../util/files.js';
 import { EXIT, FilmkwError } from '../../errors.js';
 import { htmlBytesToRecord, listHtmlPages, PAGE_READ_DEFAULTS, readPage, type MainTextOptions } from '../../html/index.js';
 import { registerHtmlRecords } from './html-records.js';
 import { maxBytesParser } from './html-options.js';
-import { numberIn, oneOf } from './option-parsers.js';
+import { numberIn } from './option-parsers.js';
 
 interface TextFlags {
   out?: string;
@@ -85,7 +85,7 @@ export function registerHtml(program: Command): void {
     .argument('<path>', 'an HTML file, a directory of *.html / *.htm files (recursive, sorted) or a pipe')
     .option('--out <file>', 'write the JSON lines to FILE instead of stdout')
     .option('--decay <T>', 'information-decay threshold T (default 0.34)', numberIn('html text', '--decay', 0, 1))
-    .option('--stop-at <node>', 'node returned where the decay exceeds T: current (default) | child', oneOf('html text', '--stop-at', ['current', 'child'] as const))
+    .addOption(new Option('--stop-at <node>', 'node returned where the decay exceeds T (default: current)').choices(['current', 'child']))
     .option('--max-link-density <D>', 'link-density threshold DLmax for removing link blocks (default 0.65)', numberIn('html text', '--max-link-density', 0, 1))
     .option('--max-bytes <N>', 'largest page read, bytes; a bigger page is an error record (default 5242880, the crawler\'s cap)', maxBytesParser('html text'))
     .option('--fail-on-error', 'exit 1 when some page gave an error record')

@@ -12,7 +12,7 @@
  *   filmkw kg stats [--kg FILE|DIR | --neo4j] [--json]
  *       Counts by kind; --json prints exactly {"entities":{"total":N,"byKind":{…}},"relations":{…}}.
  */
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { assertNotAnInput } from '../../util/files.js';
 import { FilmkwError, inputError, usageError } from '../../errors.js';
 import { importSources, importSummary, formatSummary, parseSource } from '../../kg/import.js';
@@ -23,7 +23,7 @@ import type { KgStats } from '../../kg/model.js';
 import { KgBrowser, type EntityDetail } from '../../serve/kg-browse.js';
 import { groupByRelation } from '../../serve/kg-words.js';
 import type * as Neo4j from '../../kg/neo4j.js'; // types only: the module (and neo4j-driver) is loaded with --neo4j
-import { checked, oneOf } from './option-parsers.js';
+import { checked } from './option-parsers.js';
 
 interface ImportFlags {
   out?: string;
@@ -64,7 +64,7 @@ const IMPORT_EXAMPLES = checked(
 
 export async function runKgImport(sources: string[], flags: ImportFlags): Promise<void> {
   const started = performance.now();
-  if (!!flags.out === !!flags.neo4j) throw usageError('kg import: give exactly one of --out FILE or --neo4j');
+  if (!flags.out && !flags.neo4j) throw usageError('kg import: give exactly one of --out FILE or --neo4j'); // both: a declared conflict
   const examples = flags.examples;
   if (sources.length === 0) throw usageError('kg import: no SOURCE given (valid sources: openkg:<dir>, kgqa:<file|dir>, douban-csv:<file|dir>, csv:<dir>, html-list:<file|dir>, demo)');
   const specs = sources.map(parseSource); // usage errors before any work
@@ -128,7 +128,6 @@ function formatStats(st: KgStats, source: string): string {
 }
 
 export async function runKgStats(flags: StatsFlags): Promise<void> {
-  if (flags.kg !== undefined && flags.neo4j) throw usageError('kg stats: give --kg or --neo4j, not both');
   let stats: KgStats;
   let source: string;
   if (flags.neo4j) {
@@ -164,7 +163,6 @@ export function formatEntity(e: EntityDetail): string {
 }
 
 export async function runKgShow(query: string, flags: ShowFlags): Promise<void> {
-  if (flags.kg !== undefined && flags.neo4j) throw usageError('kg show: give --kg or --neo4j, not both');
   if (query.trim() === '') throw usageError('kg show: name an entity (name, alias or id)');
   const store = await loadKg({ kg: flags.kg, neo4j: flags.neo4j === true, onWarning: (m) => err(m) });
   const browser = new KgBrowser(store);
@@ -189,11 +187,11 @@ export function registerKg(program: Command): void {
   kg.command('import')
     .description('import KG sources into a snapshot file or Neo4j, merging the same film or person across them (SOURCE: openkg:<dir>, kgqa:<file|dir>, douban-csv:<file|dir>, csv:<dir>, html-list:<file|dir> = saved Douban list pages, demo = the bundled demo KG)')
     .argument('<source...>', 'sources to merge')
-    .option('--out <file>', 'write the merged KG as a snapshot file (atomically)')
+    .addOption(new Option('--out <file>', 'write the merged KG as a snapshot file (atomically)').conflicts('neo4j'))
     .option('--neo4j', 'write into Neo4j (NEO4J_URI, NEO4J_USER, NEO4J_PASSWORD)')
     .option('--strict', 'fail (exit 3, nothing written) if any input row is skipped')
     .option('--json', 'print the summary as one JSON object on stdout')
-    .option('--openkg-composer <mode>', 'OpenKG composer.csv rows are screenwriter credits: wrote | skip', oneOf('kg import', '--openkg-composer', ['wrote', 'skip'] as const), 'wrote')
+    .addOption(new Option('--openkg-composer <mode>', 'OpenKG composer.csv rows are screenwriter credits (wrote) or left out (skip)').choices(['wrote', 'skip']).default('wrote'))
     .option('--no-played', 'do not mine PLAYED (饰演) from synopses')
     .option('--examples <n>', 'examples kept per report group (merges by rule, ambiguous names left apart, aliases changed and dropped, skipped rows, dropped and cleaned names, stripped 之子/副官 prefixes)', IMPORT_EXAMPLES, 5)
     .action(async (sources: string[], flags: ImportFlags) => {
@@ -202,7 +200,7 @@ export function registerKg(program: Command): void {
   kg.command('show')
     .description('one entity by name, alias or id: what tells it apart, its aliases, its neighbours by relation (the JSON of the viewer\'s GET /api/kg/entity with --json)')
     .argument('<entity>', 'a name or alias (every entity of that name is shown), or an entity id such as movie/douban/1292052')
-    .option('--kg <file>', 'KG snapshot file or csv directory (default: the bundled demo KG)')
+    .addOption(new Option('--kg <file>', 'KG snapshot file or csv directory (default: the bundled demo KG)').conflicts('neo4j'))
     .option('--neo4j', 'read the KG from Neo4j (NEO4J_URI, NEO4J_USER, NEO4J_PASSWORD)')
     .option('--json', 'print {"query", "matches": [{id, kind, name, about, aliases, surfaces, movieId?, neighbours: [{id, kind, name, relations: [{kind, direction, movieId?}]}], neighbourCount}]}')
     .option('--limit <n>', 'neighbours listed at most per entity', SHOW_LIMIT, 300)
@@ -211,7 +209,7 @@ export function registerKg(program: Command): void {
     });
   kg.command('stats')
     .description('count entities and relations by kind (default: the bundled demo KG)')
-    .option('--kg <file>', 'KG snapshot file or csv directory')
+    .addOption(new Option('--kg <file>', 'KG snapshot file or csv directory').conflicts('neo4j'))
     .option('--neo4j', 'count the KG in Neo4j (NEO4J_URI, NEO4J_USER, NEO4J_PASSWORD)')
     .option('--json', 'print {"entities":{"total","byKind"},"relations":{"total","byKind"}}')
     .action(async (flags: StatsFlags) => {

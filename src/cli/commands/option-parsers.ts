@@ -4,11 +4,16 @@
  * (FilmkwError USAGE: one line `filmkw: <command>: <flag> must …`, exit 2), not commander's
  * InvalidArgumentError, so the message and the exit code are the ones the command always gave. An option's
  * default is never parsed: a default must already be a valid value.
+ *
+ * A closed set of values is declared with commander's `.choices()` instead (`--help` lists them as
+ * "(choices: …)"; a bad value reads `<command>: <flag> must be a, b or c, got "x"`, usage-errors.ts), two
+ * options that do not go together with `.conflicts()` (usage-errors.ts `conflicts`).
  */
+import { InvalidArgumentError } from 'commander';
 import { usageError } from '../../errors.js';
 
 /** "a", "a or b", "a, b or c". */
-const orList = (values: readonly string[]): string => (values.length < 2 ? values.join('') : `${values.slice(0, -1).join(', ')} or ${values[values.length - 1]}`);
+export const orList = (values: readonly string[]): string => (values.length < 2 ? values.join('') : `${values.slice(0, -1).join(', ')} or ${values[values.length - 1]}`);
 
 /** A parser that keeps the value `parse` gives, or throws the usage error `message` names (undefined: bad). */
 export function checked<T>(parse: (raw: string) => T | undefined, message: (raw: string) => string): (raw: string) => T {
@@ -19,20 +24,18 @@ export function checked<T>(parse: (raw: string) => T | undefined, message: (raw:
   };
 }
 
-/** One of `values`: `<cmd>: <flag> must be a, b or c, got "x"`. */
-export function oneOf<T extends string>(cmd: string, flag: string, values: readonly T[]): (raw: string) => T {
-  return checked(
-    (raw) => (values as readonly string[]).includes(raw) ? (raw as T) : undefined,
-    (raw) => `${cmd}: ${flag} must be ${orList(values)}, got ${JSON.stringify(raw)}`,
-  );
-}
-
-/** One of `values`, named as a name: `<cmd>: unknown <flag> "x" (valid: a, b)` (--backend, --format). */
-export function known<T extends string>(cmd: string, flag: string, values: readonly T[]): (raw: string) => T {
-  return checked(
-    (raw) => ((values as readonly string[]).includes(raw) ? (raw as T) : undefined),
-    (raw) => `${cmd}: unknown ${flag} ${JSON.stringify(raw)} (valid: ${values.join(', ')})`,
-  );
+/**
+ * A parser for an option with `.choices(values)` that also takes a value in any case with spaces around
+ * (`--format CSV`), as the value's own reader does (io/readers.ts checkFormat). A value outside the set
+ * gets commander's invalid-choice error, so its message is that of every `.choices()` option
+ * (usage-errors.ts: `<cmd>: --format must be jsonl, csv or txt, got "x"`).
+ */
+export function anyCase<T extends string>(values: readonly T[]): (raw: string) => T {
+  return (raw) => {
+    const v = raw.trim().toLowerCase();
+    if ((values as readonly string[]).includes(v)) return v as T;
+    throw new InvalidArgumentError(`Allowed choices are ${values.join(', ')}.`);
+  };
 }
 
 /** A number in [lo, hi]: `<cmd>: <flag> must be a number in [lo, hi], got "x"`. */

@@ -13,7 +13,6 @@ export function registerQueue(program: Command): void {
     .description('chunks waiting / active / completed / failed, per run; connected workers; recent failures')
     .requiredOption('--queue <url>', 'Redis URL of the queue: redis://host:port[/db]')
     .option('--json', 'print JSON', false)
-    .showHelpAfterError(true)
     .action(async (flags: { queue: string; json: boolean }) => {
       const s = await queueStatus(flags.queue);
       process.stdout.write(flags.json ? `${JSON.stringify(s, null, 2)}\n` : formatQueueStatus(s));

@@ -74,7 +74,7 @@ export function registerServe(program: Command): void {
   program
     .command('serve')
     .description('Open the local web viewer: text, word graph, KG, compare and batch views, and a JSON API')
-    .addOption(new Option('--kg <path>', 'KG snapshot file or csv directory (default: the bundled demo KG)'))
+    .addOption(new Option('--kg <path>', 'KG snapshot file or csv directory (default: the bundled demo KG)').conflicts('neo4j'))
     .option('--neo4j', 'read the KG from Neo4j (NEO4J_URI, NEO4J_USER, NEO4J_PASSWORD)', false)
     .option('--host <address>', 'address to bind (keep the loopback default unless you mean to share the viewer)', '127.0.0.1')
     .option('--port <n>', 'port (0 = any free port)', integerIn('serve', '--port', 0, 65535), 0)

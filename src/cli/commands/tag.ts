@@ -21,7 +21,7 @@
 import { statSync } from 'node:fs';
 import { Command, Option } from 'commander';
 import { checkUntrustedKey, usageError, EXIT } from '../../errors.js';
-import { checkEncoding, checkFormat, DEFAULT_TEXT_FIELD, folderFormat, inferFormat, INPUT_FORMATS, type InputFormat } from '../../io/readers.js';
+import { checkEncoding, DEFAULT_TEXT_FIELD, folderFormat, inferFormat, INPUT_FORMATS, type InputFormat } from '../../io/readers.js';
 import { peekStreamFirstChar } from '../../io/json.js';
 import { DEFAULT_MAX_RECORD_BYTES } from '../../io/lines.js';
 import { DEFAULT_OPTIONS, DEFAULT_PRESET, describeOptions, parseOverride, resolveOptions } from '../../pipeline/options.js';
@@ -32,7 +32,8 @@ import { PIPE_FORMATS } from '../../batch/pipe.js';
 import { readProgress } from '../../batch/resume.js';
 import { cacheDirFromEnv } from '../../lexicon/cache.js';
 import { endBySignal } from '../signals.js';
-import { digits, known } from './option-parsers.js';
+import { anyCase, digits } from './option-parsers.js';
+import { conflicts } from '../usage-errors.js';
 
 interface TagFlags {
   format?: InputFormat;
@@ -132,7 +133,6 @@ export async function runTagCommand(inputArg: string | undefined, flags: TagFlag
     if (!f) throw usageError(`tag: cannot tell the format of ${input} from its extension; pass --format ${INPUT_FORMATS.join('|')}`);
     format = f;
   }
-  if (flags.kg !== undefined && flags.neo4j) throw usageError('tag: give --kg or --neo4j, not both');
   for (const [name, value] of [['--text-field', flags.textField], ['--id-field', flags.idField], ['--film-field', flags.filmField], ['--title-field', flags.titleField]] as const) {
     if (value !== undefined && value.trim() === '') throw usageError(`tag: ${name} must name a field, got an empty string`);
     if (value !== undefined) checkUntrustedKey(value, `tag: ${name}`);
@@ -174,9 +174,6 @@ export async function runTagCommand(inputArg: string | undefined, flags: TagFlag
   };
   let summary;
   if (flags.queue !== undefined) {
-    if (flags.workers !== 1) throw usageError('tag: --workers does not apply to --queue (give it to `filmkw worker`)');
-    if (flags.pipe) throw usageError('tag: --pipe and --queue do not go together (a filter runs where its partition is)');
-    if (flags.checkpointRecords !== undefined) throw usageError('tag: --checkpoint-records does not apply to --queue (its checkpoint follows the finished chunks)');
     const { runQueueTag, queueSummaryLine } = await import('../../batch/queue/submit.js');
     const q = { queue: flags.queue, chunkDocs: flags.chunkDocs, window: flags.queueWindow, timeoutMs: 1000 * flags.queueTimeout };
     summary = await runQueueTag({ ...common, ...q });
@@ -196,33 +193,32 @@ export function registerTag(program: Command): void {
     .command('tag')
     .description('Tag documents with keywords: JSON lines out, one per input record, in input order')
     .argument('[input]', 'input file (or, for --format html, a directory of pages), or - for stdin (default: stdin when it is not a terminal)')
-    .addOption(new Option('--format <format>', `input format: ${INPUT_FORMATS.join(', ')} (json: JSON lines or one JSON array, told by the first character; default: from the file extension; stdin: jsonl when it starts with {, else txt)`).argParser(checkFormat))
+    .addOption(new Option('--format <format>', `input format (json: JSON lines or one JSON array, told by the first character; default: from the file extension; stdin: jsonl when it starts with {, else txt)`).choices(INPUT_FORMATS).argParser(anyCase(INPUT_FORMATS)))
     .addOption(new Option('--text-field <field>', `jsonl: field path of the text (string or array of strings); csv/tsv: column name (default: "${DEFAULT_TEXT_FIELD}")`))
     .addOption(new Option('--id-field <field>', 'field path / column of the record id (default: jsonl: the record\'s own "id" when it is a string or a number, else the line number; csv/tsv/txt: the line number)'))
     .addOption(new Option('--film-field <field>', 'field path / column of the film each text is about: a Douban subject id (or a Douban subject URL) or a film name, resolved in the KG (movie/douban/<id> first, then name and alias); read by the re-ranker\'s context features; a film the KG lacks is reported once per run'))
     .addOption(new Option('--title-field <field>', 'field path / column of each text\'s title (a review headline), read by the re-ranker\'s context features'))
     .addOption(new Option('--corpus-stats <stats>', 'corpus statistics for the re-ranker\'s corpus features: a table file of `filmkw corpus build`, self (counted over this input first: it is read twice), or none (default: the table shipped with the package, when the model uses it)'))
     .addOption(new Option('--encoding <name>', 'input encoding, e.g. gbk, gb18030, big5, utf-16le (default: UTF-8, or UTF-16 when the file starts with its byte-order mark)'))
-    .addOption(new Option('--kg <path>', 'KG snapshot file or csv directory (default: the bundled demo KG)'))
+    .addOption(new Option('--kg <path>', 'KG snapshot file or csv directory (default: the bundled demo KG)').conflicts('neo4j'))
     .option('--neo4j', 'read the KG from Neo4j (NEO4J_URI, NEO4J_USER, NEO4J_PASSWORD)', false)
     .option('--preset <name>', `pipeline preset: ${listPresets().join(', ')}`, DEFAULT_PRESET)
     .option('--set <key=value>', 'pipeline option override group.key=value, repeatable (e.g. graph.window=3; value read as JSON when it parses)', collect, [] as string[])
-    .option('--backend <name>', `segmenter backend: ${SEGMENTER_BACKENDS.join(', ')}`, known('tag', '--backend', SEGMENTER_BACKENDS), DEFAULT_BACKEND)
+    .addOption(new Option('--backend <name>', 'segmenter backend').choices(SEGMENTER_BACKENDS).default(DEFAULT_BACKEND))
     .addOption(new Option('--top <k>', `keywords per document (default: the preset's output.topK, ${DEFAULT_OPTIONS.output.topK})`).argParser(count('--top')))
     .option('--explain', 'add per keyword the co-occurrence, KG and semantic contributions; with the re-ranker (filmkw-rerank, the default) also its logit and each feature\'s contribution to it; `why` reads them in plain words (every term: filmkw glossary)', false)
     .addOption(new Option('--out <file>', 'output file (default: stdout)'))
-    .option('--workers <n>', 'worker threads (1 = tag in the main thread)', count('--workers'), 1)
-    .addOption(new Option('--worker-heap-mb <n>', 'heap cap of each worker thread in MB: a document that needs more on its own becomes an error record and the run goes on (given, tagging runs in worker threads even with --workers 1)').argParser(count('--worker-heap-mb')))
+    .addOption(conflicts(new Option('--workers <n>', 'worker threads (1 = tag in the main thread)').argParser(count('--workers')).default(1), 'queue', 'give it to `filmkw worker`'))
+    .addOption(conflicts(new Option('--worker-heap-mb <n>', 'heap cap of each worker thread in MB: a document that needs more on its own becomes an error record and the run goes on (given, tagging runs in worker threads even with --workers 1)').argParser(count('--worker-heap-mb')), 'queue', 'the records are tagged by `filmkw worker`'))
     .option('--resume', 'continue an interrupted run of the same --out file (same input and options)', false)
-    .addOption(new Option('--checkpoint-records <n>', 'with --out: also save the point --resume continues from after every n records (default: once a second only)').argParser(count('--checkpoint-records')))
+    .addOption(conflicts(new Option('--checkpoint-records <n>', 'with --out: also save the point --resume continues from after every n records (default: once a second only)').argParser(count('--checkpoint-records')), 'queue', 'its checkpoint follows the finished chunks'))
     .option('--max-record-bytes <n>', 'longest line / csv record; longer ones become error records', count('--max-record-bytes'), DEFAULT_MAX_RECORD_BYTES)
     .option('--fail-on-error', 'exit with code 1 when any record is an error record', false)
-    .option('--pipe', 'the Unix-filter contract (Spark RDD.pipe, Hadoop Streaming: one output line per input line, blank lines included, no line numbers in the output; txt, jsonl) also with --out or an input file; reading - and writing stdout follows it without this flag', false)
+    .addOption(conflicts(new Option('--pipe', 'the Unix-filter contract (Spark RDD.pipe, Hadoop Streaming: one output line per input line, blank lines included, no line numbers in the output; txt, jsonl) also with --out or an input file; reading - and writing stdout follows it without this flag').default(false), 'queue', 'a filter runs where its partition is'))
     .addOption(new Option('--queue <url>', 'tag on `filmkw worker` processes through the Redis queue at redis://host:port[/db] (README "Many machines")'))
     .option('--chunk-docs <n>', 'with --queue: records per chunk (job)', count('--chunk-docs'), 256)
     .option('--queue-window <n>', 'with --queue: chunks of this run in the queue at once (bounds Redis memory)', count('--queue-window'), 64)
     .option('--queue-timeout <s>', 'with --queue: seconds Redis may stay unreachable before the run stops (--resume continues it)', count('--queue-timeout'), 60)
-    .showHelpAfterError(true)
     .addHelpText('after', () => {
       const lines = describeOptions(resolveOptions(DEFAULT_PRESET)).map((l) => `  ${l}`);
       return `\nPipeline options for --set group.key=value (values and defaults of the preset ${DEFAULT_PRESET}; every preset sets its own, see src/pipeline/presets.ts):\n${lines.join('\n')}\n`;

@@ -44,6 +44,5 @@ export function registerWorker(program: Command): void {
     .addOption(new Option('--kg <file>', "local copy of the runs' KG snapshot (default: the location each run names; its content hash is checked either way)"))
     .option('--stall-timeout <ms>', 'lock time of a chunk: a chunk held by a dead worker is re-delivered after it', integerIn('worker', '--stall-timeout', 500, 3_600_000), 30_000)
     .addOption(new Option('--name <name>', 'name shown by `filmkw queue status` and in refusals (default: host:pid)'))
-    .showHelpAfterError(true)
     .action((flags: WorkerFlags) => runWorkerCommand(flags));
 }
