@@ -5,13 +5,17 @@
  * process, the four systems taking turns every 16 documents (bench/tag.ts `measureAll`: a warm-up pass
  * each, then `--rounds` timed rounds). Prints docs/s and the ratios this build / baseline per round.
  *
- *   FILMKW_BENCH_BASELINE=<dir> node --import tsx bench/tag-baseline.ts [--rounds N] [--corpus reviews|synopses|all] [--cold]
+ *   FILMKW_BENCH_BASELINE=<dir> node --import tsx bench/tag-baseline.ts [--rounds N] [--corpus reviews|synopses|all] [--this dist|src] [--cold]
  *
  * `--cold`: each round is a first pass over the corpus by freshly created extractors (no warm-up pass,
  * so every per-extractor cache, e.g. the segmenter's word → tag cache, starts empty; the JIT is warmed
  * by a throw-away set of extractors first), the systems again in turns every 16 documents. This is what
  * a single `filmkw tag` run over a corpus of that size sees; the default (warm) rounds repeat the
  * corpus after a warm-up pass.
+ *
+ * This build runs from its dist/ when that is built and not older than src/ (both builds then run what
+ * tsc made of them, as the CLI does; src/ through tsx is slower: bench/README.md), else from src/
+ * through tsx; `--this src|dist` chooses.
  *
  * FILMKW_BENCH_CLOCK=cpu times every turn by the process's CPU time (user + system) instead of the wall
  * clock, for a machine shared with other jobs.
@@ -22,14 +26,15 @@ import { existsSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { createExtractor } from '../src/pipeline/extract.js';
 import { diskCacheFromEnv } from '../src/lexicon/cache.js';
-import { benchClock, clockSeconds, fmt } from './_cli.js';
+import { benchClock, clockSeconds, distState, fmt, root } from './_cli.js';
 import { BASELINE, baselineSection, baselineSystems, benchKg, CHUNK, measureAll, percentile, readReviews, readSynopses, REVIEWS, SYNOPSES, type Corpus, type Row, type System } from './tag.js';
 
 const PRESETS = ['filmkw', 'filmkw-rerank'];
 const TITLE = '## This build against a baseline build (bench/tag-baseline.ts)';
 
-function parseArgs(argv: string[]): { rounds: number; corpus: string; cold: boolean } {
-  const a = { rounds: 3, corpus: 'all', cold: false };
+function parseArgs(argv: string[]): { rounds: number; corpus: string; cold: boolean; self: 'dist' | 'src' } {
+  const { built, stale } = distState();
+  const a = { rounds: 3, corpus: 'all', cold: false, self: built && !stale ? ('dist' as const) : ('src' as const) };
   for (let i = 0; i < argv.length; i++) {
     const k = argv[i];
     if (k === '--cold') {
@@ -40,7 +45,8 @@ function parseArgs(argv: string[]): { rounds: number; corpus: string; cold: bool
     if (v === undefined) throw new Error(`bench/tag-baseline: ${k} needs a value`);
     if (k === '--rounds' && Number.isInteger(Number(v)) && Number(v) >= 1) a.rounds = Number(v);
     else if (k === '--corpus' && ['reviews', 'synopses', 'all'].includes(v)) a.corpus = v;
-    else throw new Error(`bench/tag-baseline: bad argument ${k} ${v} (valid: --rounds N ≥ 1, --corpus reviews|synopses|all, --cold)`);
+    else if (k === '--this' && (v === 'dist' || v === 'src')) a.self = v;
+    else throw new Error(`bench/tag-baseline: bad argument ${k} ${v} (valid: --rounds N ≥ 1, --corpus reviews|synopses|all, --this dist|src, --cold)`);
   }
   return a;
 }
@@ -93,10 +99,13 @@ async function main(): Promise<void> {
   if (args.corpus !== 'reviews') corpora.push(readSynopses());
   const { kg, source, path } = await benchKg();
   const makeSystems = async (): Promise<{ systems: System[]; label: string }> => {
-    const systems: System[] = PRESETS.map((preset) => {
-      const extractor = createExtractor({ preset, kg, cache: diskCacheFromEnv() });
-      return { name: preset, fn: (t: string) => extractor.extract(t) };
-    });
+    const systems: System[] =
+      args.self === 'dist'
+        ? (await baselineSystems(root, PRESETS, path, '')).systems
+        : PRESETS.map((preset) => {
+            const extractor = createExtractor({ preset, kg, cache: diskCacheFromEnv() });
+            return { name: preset, fn: (t: string) => extractor.extract(t) };
+          });
     const baseline = await baselineSystems(dir, PRESETS, path);
     return { systems: [...systems, ...baseline.systems], label: baseline.label };
   };
@@ -107,7 +116,7 @@ async function main(): Promise<void> {
   const out = [
     TITLE,
     '',
-    `KG: ${source}; ${cpus().length} CPUs (${cpus()[0]?.model ?? '?'}), Node ${process.version}; load average ${loadStart.toFixed(1)} at the start of the timed rounds, ${loadavg()[0].toFixed(1)} at the end. ${args.cold ? `${args.rounds} cold rounds (each a first pass by fresh extractors; JIT warmed by a throw-away set)` : `${args.rounds} rounds after a warm-up pass`}, the four systems in turns every ${CHUNK} documents${benchClock() === 'cpu' ? ', each turn timed by the process\'s CPU time (FILMKW_BENCH_CLOCK=cpu)' : ''}.`,
+    `KG: ${source}; ${cpus().length} CPUs (${cpus()[0]?.model ?? '?'}), Node ${process.version}; load average ${loadStart.toFixed(1)} at the start of the timed rounds, ${loadavg()[0].toFixed(1)} at the end. This build: ${args.self === 'dist' ? 'its dist/ (compiled as the baseline is)' : 'src/ through tsx'}. ${args.cold ? `${args.rounds} cold rounds (each a first pass by fresh extractors; JIT warmed by a throw-away set)` : `${args.rounds} rounds after a warm-up pass`}, the four systems in turns every ${CHUNK} documents${benchClock() === 'cpu' ? ', each turn timed by the process\'s CPU time (FILMKW_BENCH_CLOCK=cpu)' : ''}.`,
     '',
     '| corpus | system | docs/s | p50 ms | p99 ms |',
     '|---|---|---:|---:|---:|',

@@ -455,8 +455,9 @@ export const BASELINE = ' (baseline)';
  * The presets of another build of filmkw (a checkout at some commit, `npm ci && npm run build` done in
  * it) as systems of the same rounds: its own dist/ createExtractor and loadKg on the same KG snapshot,
  * so the ratio this build / that build is measured in one process with the systems taking turns.
+ * `suffix` names its systems (bench/tag-baseline.ts loads this build's own dist/ the same way, with none).
  */
-export async function baselineSystems(dir: string, presets: string[], kgPath: string | undefined): Promise<{ systems: System[]; label: string }> {
+export async function baselineSystems(dir: string, presets: string[], kgPath: string | undefined, suffix = BASELINE): Promise<{ systems: System[]; label: string }> {
   const built = (rel: string): string => {
     const file = resolvePath(dir, 'dist', rel);
     if (!existsSync(file)) throw new Error(`bench/tag: --baseline ${dir}: no ${join('dist', rel)} (run npm ci && npm run build there)`);
@@ -468,7 +469,7 @@ export async function baselineSystems(dir: string, presets: string[], kgPath: st
   const systems: System[] = presets.map((preset) => {
     const c0 = performance.now();
     const extractor = extractMod.createExtractor({ preset, kg });
-    return { name: preset + BASELINE, fn: (t: string) => extractor.extract(t), createMs: performance.now() - c0 };
+    return { name: preset + suffix, fn: (t: string) => extractor.extract(t), createMs: performance.now() - c0 };
   });
   let label = 'another build';
   try {

@@ -107,6 +107,7 @@ test('a value outside .choices(): `<flag> must be a, b or c, got "x"`', async ()
   const cases: [string[], string, string][] = [
     [['tag', '-', '--backend', 'hanlp'], 'tag', '--backend must be node-rs or nodejieba, got "hanlp"'],
     [['tag', '-', '--format', 'xml'], 'tag', '--format must be jsonl, json, csv, tsv, txt or html, got "xml"'],
+    [['tag', '-', '--backend', "it's\nnot"], 'tag', '--backend must be node-rs or nodejieba, got "it\'s\\nnot"'],
     [['corpus', 'build', 'a.jsonl', '--out', 'x.tsv', '--format', 'xml'], 'corpus build', '--format must be jsonl, json, csv, tsv, txt or html, got "xml"'],
     [['html', 'text', 'x.html', '--stop-at', 'parent'], 'html text', '--stop-at must be current or child, got "parent"'],
     [['html', 'records', 'x.html', '--mode', 'fast'], 'html records', '--mode must be auto, rendered or structural, got "fast"'],
@@ -133,6 +134,7 @@ test("commander's other usage errors: one line naming the command", async () => 
     [['tag', '-', '--bogus'], 'tag', /^filmkw: tag: unknown option '--bogus' \(see filmkw tag --help\)\n$/u],
     [['kg', 'show', 'x', '--limt', '3'], 'kg show', /^filmkw: kg show: unknown option '--limt' \(did you mean --limit\?\)\n$/u],
     [['--bogus'], '', /^filmkw: unknown option '--bogus' \(see filmkw --help\)\n$/u],
+    [['tag', '-', '--bo\ngus'], 'tag', /^filmkw: tag: unknown option '--bo gus' \(see filmkw tag --help\)\n$/u],
     [['bogus'], '', /^filmkw: unknown command 'bogus' \(did you mean corpus\?\); commands: tag, kg, dict, eval, experiments, html, serve, crawl, replay, worker, queue, glossary, corpus\n$/u],
     [['kg', 'bogus'], 'kg', /^filmkw: kg: unknown command 'bogus'; commands: import, show, stats\n$/u],
     [['kg', 'import', '--out', 'x.fkg'], 'kg import', /^filmkw: kg import: missing required argument 'source'\n$/u],
