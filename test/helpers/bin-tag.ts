@@ -1,8 +1,8 @@
 /**
  * The shared setup of the tests that run `filmkw tag` through bin/filmkw (run `npm run build` first:
- * test/reliability/tag-inputs-outputs.test.ts, test/reliability/slow/tag-work-bounds.test.ts): the
- * binary, the skip reason without a build, the sample records, a run with its output captured, the
- * records of an output file, and a scratch directory for the file's tests.
+ * test/reliability/tag-inputs-outputs.test.ts, test/reliability/slow/tag-work-bounds.test.ts and
+ * tag-big-document.test.ts): the binary, the skip reason without a build, the sample records, a run with
+ * its output captured, the records of an output file, and a scratch directory for the file's tests.
  */
 import { before, after } from 'node:test';
 import { spawnSync } from 'node:child_process';

@@ -12,8 +12,8 @@ import assert from 'node:assert/strict';
 import { FilmkwError } from '../../src/errors.js';
 import { neo4jConfigFromEnv, neo4jStats, type Neo4jTuning } from '../../src/kg/neo4j.js';
 import { existsSync } from 'node:fs';
-import net from 'node:net';
 import { cli, ROOT } from '../fixtures/neo4j/server.js';
+import { silentPeer } from '../helpers/silent-peer.js';
 import { until } from '../helpers/wait.js';
 
 /** Deadlines no loaded machine reaches: the peer's answer ends each call. */
@@ -85,15 +85,8 @@ test('static: the only interpolations in Cypher text of src/kg/neo4j*.ts are enu
 });
 
 test('a peer that accepts TCP and never answers Bolt: bin/filmkw kg stats --neo4j prints its exit-4 line and ends', { skip: !existsSync(`${ROOT}dist/cli/main.js`) && 'needs `npm run build` (dist/)' }, async () => {
-  const open = new Set<net.Socket>();
-  const peer = net.createServer((s) => {
-    open.add(s);
-    s.on('close', () => open.delete(s));
-    s.on('error', () => undefined);
-    s.resume();
-  });
-  await new Promise<void>((r) => peer.listen(0, '127.0.0.1', r));
-  const { port } = peer.address() as net.AddressInfo;
+  const peer = await silentPeer();
+  const { port } = peer;
   try {
     // a process that has not ended 5 minutes after it started hangs; a loaded machine only makes it end later
     const r = await cli(['kg', 'stats', '--neo4j'], { NEO4J_URI: `bolt://127.0.0.1:${port}`, NEO4J_PASSWORD: 'x', FILMKW_NEO4J_ACQUISITION_TIMEOUT_MS: '1500' }, { killAfterMs: 300_000 });
@@ -104,9 +97,8 @@ test('a peer that accepts TCP and never answers Bolt: bin/filmkw kg stats --neo4
     assert.match(lines[0], new RegExp(`^filmkw: neo4j: cannot connect to bolt://127\\.0\\.0\\.1:${port}: is the server running\\? \\(Connection acquisition timed out in 1500 ms`));
     assert.ok(r.stderr.endsWith(`${lines[0]}\n`), `the error line is the last output: ${r.stderr}`);
     assert.equal(r.stdout, '');
-    await until('the connection of the ended process to close', () => open.size === 0);
+    await until('the connection of the ended process to close', () => peer.open() === 0);
   } finally {
-    for (const s of open) s.destroy();
-    await new Promise((r) => peer.close(r));
+    await peer.close();
   }
 });

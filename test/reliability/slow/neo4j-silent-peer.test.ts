@@ -7,21 +7,13 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import net from 'node:net';
 import { cli } from '../../fixtures/neo4j/server.js';
+import { silentPeer } from '../../helpers/silent-peer.js';
 import { until } from '../../helpers/wait.js';
 
 test('a peer that accepts TCP and never answers Bolt: every --neo4j command prints its exit-4 line and ends', async () => {
-  // reads what the client sends (so it sees the client close) and never answers; counts open connections
-  const open = new Set<net.Socket>();
-  const peer = net.createServer((s) => {
-    open.add(s);
-    s.on('close', () => open.delete(s));
-    s.on('error', () => undefined);
-    s.resume();
-  });
-  await new Promise<void>((r) => peer.listen(0, '127.0.0.1', r));
-  const { port } = peer.address() as net.AddressInfo;
+  const peer = await silentPeer();
+  const { port } = peer;
   try {
     const commands = [['kg', 'stats', '--neo4j'], ['kg', 'import', '--neo4j', 'csv:kg/demo'], ['tag', '--neo4j', '--format', 'txt', 'README.md'], ['dict', 'export', '--neo4j', '--out', '-']];
     // plain Bolt, routing, and TLS (whose socket the driver opens through tls.connect, ended by bin/filmkw)
@@ -44,9 +36,8 @@ test('a peer that accepts TCP and never answers Bolt: every --neo4j command prin
       assert.equal(r.stdout, '', what);
     });
     // the children are gone, and so are their connections
-    await until('the connections of the ended processes to close', () => open.size === 0);
+    await until('the connections of the ended processes to close', () => peer.open() === 0);
   } finally {
-    for (const s of open) s.destroy();
-    await new Promise((r) => peer.close(r));
+    await peer.close();
   }
 });
