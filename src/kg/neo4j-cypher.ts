@@ -4,7 +4,7 @@
  * counts, the stale-data sweep and the foreign-data check, and the import plan (the data checked with the
  * embedded store's rules, cut into batches of rows). Data travels only in parameters; the only text
  * interpolated into a statement is a label or relationship type from the fixed ENTITY_KINDS /
- * RELATION_KINDS enums, checked before use (test/reliability/neo4j-faults.test.ts checks this statically).
+ * RELATION_KINDS enums, checked before use (test/reliability/neo4j-guards.test.ts checks this statically).
  */
 import { FilmkwError } from '../errors.js';
 import { sortedUnique } from '../util/sorted.js';

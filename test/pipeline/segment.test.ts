@@ -12,6 +12,10 @@ import { isHoldableWord, parseUserDict } from '../../src/lexicon/user-dict.js';
 import { nodejiebaLoadCount } from '../../src/pipeline/segmenters/nodejieba.js';
 import { FilmkwError } from '../../src/errors.js';
 
+// nodejieba holds one dictionary configuration per thread and reloads (about a CPU second) whenever a
+// segmenter of another one tags: the tests below are in an order that switches as seldom as possible (the
+// tests of one configuration side by side; the compound-only dictionaries hold no nodejieba word, so they
+// load what no user dictionary loads). Each test still builds what it checks itself.
 const KG_LINES = [
   '肖申克的救赎 1 nz',
   '易烊千玺 1 nr',
@@ -81,16 +85,6 @@ for (const backend of SEGMENTER_BACKENDS) {
     );
   });
 
-  test(`${backend}: without a user dictionary the KG names split (no silent user dict)`, () => {
-    const s = seg(backend, null);
-    assert.equal(s.dictionaries.user, null);
-    assert.equal(s.userEntries, 0);
-    assert.equal(show(s.tag('我看了肖申克的救赎。')), '我/r 看/v 了/ul 肖申克/x 的/uj 救赎/i 。/x');
-    // nodejieba's bundled sample user.dict.utf8 (区块链 nz) must not be loaded.
-    assert.ok(!s.tag('区块链技术').some((t) => t.word === '区块链'));
-    assert.equal(s.tag('我看了长津湖。')[3].tag, 'ns', 'base tag of 长津湖');
-  });
-
   test(`${backend}: user dictionary makes KG names one token with the user tag`, () => {
     const s = seg(backend, KG_LINES);
     assert.equal(s.userEntries, KG_LINES.length);
@@ -108,7 +102,28 @@ for (const backend of SEGMENTER_BACKENDS) {
       assert.ok(ts.some((t) => t.word === name && t.tag === tag), `${name} in ${show(ts)}`);
     }
   });
+  test(`${backend}: without a user dictionary the KG names split (no silent user dict)`, () => {
+    const s = seg(backend, null);
+    assert.equal(s.dictionaries.user, null);
+    assert.equal(s.userEntries, 0);
+    assert.equal(show(s.tag('我看了肖申克的救赎。')), '我/r 看/v 了/ul 肖申克/x 的/uj 救赎/i 。/x');
+    // nodejieba's bundled sample user.dict.utf8 (区块链 nz) must not be loaded.
+    assert.ok(!s.tag('区块链技术').some((t) => t.word === '区块链'));
+    assert.equal(s.tag('我看了长津湖。')[3].tag, 'ns', 'base tag of 长津湖');
+  });
+
 }
+
+test('compounds are hard boundaries in both backends: the HMM cannot glue a neighbour to them', () => {
+  const lines = ['本·金斯利 1 nr', '千と千尋の神隠し 1 nz'];
+  for (const backend of SEGMENTER_BACKENDS) {
+    const seg = createSegmenter({ backend, userDictLines: lines });
+    // Tagged as one string, nodejieba's HMM makes 了本 one token and no merge is possible.
+    assert.equal(show(seg.tag('我看了本·金斯利。')).split(' ').slice(2).join(' '), '了/ul 本·金斯利/nr 。/x', backend);
+    const t = seg.tag('我看了千と千尋の神隠し和本·金斯利');
+    assert.deepEqual(t.filter((x) => x.tag === 'nz' || x.tag === 'nr').map((x) => [x.word, x.start]), [['千と千尋の神隠し', 3], ['本·金斯利', 12]], backend);
+  }
+});
 
 test('the user dictionary acts identically in both backends (tokens, tags, offsets)', () => {
   const sentences = [
@@ -232,6 +247,17 @@ test('a prepared user dictionary, stored and read back, makes the same segmenter
   }
 });
 
+test('userDictLines: BOM, CR, embedded newlines and repeated words act as the same canonical dictionary (both backends)', () => {
+  const text = '易烊千玺主演了长津湖，还有伍万里。';
+  for (const backend of SEGMENTER_BACKENDS) {
+    const canonical = createSegmenter({ backend, userDictLines: ['长津湖 9 nz', '易烊千玺 5 nr', '伍万里 3 nr'] });
+    const messy = createSegmenter({ backend, userDictLines: ['\uFEFF长津湖 9 nz', '易烊千玺 1 nr\r', '易烊千玺 5 nr', '伍万里 3 nr\n'] });
+    assert.deepEqual(messy.tag(text), canonical.tag(text), backend);
+    assert.equal(messy.userEntries, 3);
+    assert.ok(canonical.tag(text).some((t) => t.word === '伍万里' && t.tag === 'nr'), backend);
+  }
+});
+
 test('parseUserDict: canonical lines, BOM and CRLF tolerated, blank lines skipped, line numbers kept', () => {
   assert.deepEqual(parseUserDict('\uFEFF长津湖 9 nz\r\n\n  \n易烊千玺 1 nr', 'x'), [
     { word: '长津湖', freq: 9, tag: 'nz', line: 1 },
@@ -297,24 +323,3 @@ test('findCompounds equals a plain longest-first scan (property; the pair bit se
   );
 });
 
-test('compounds are hard boundaries in both backends: the HMM cannot glue a neighbour to them', () => {
-  const lines = ['本·金斯利 1 nr', '千と千尋の神隠し 1 nz'];
-  for (const backend of SEGMENTER_BACKENDS) {
-    const seg = createSegmenter({ backend, userDictLines: lines });
-    // Tagged as one string, nodejieba's HMM makes 了本 one token and no merge is possible.
-    assert.equal(show(seg.tag('我看了本·金斯利。')).split(' ').slice(2).join(' '), '了/ul 本·金斯利/nr 。/x', backend);
-    const t = seg.tag('我看了千と千尋の神隠し和本·金斯利');
-    assert.deepEqual(t.filter((x) => x.tag === 'nz' || x.tag === 'nr').map((x) => [x.word, x.start]), [['千と千尋の神隠し', 3], ['本·金斯利', 12]], backend);
-  }
-});
-
-test('userDictLines: BOM, CR, embedded newlines and repeated words act as the same canonical dictionary (both backends)', () => {
-  const text = '易烊千玺主演了长津湖，还有伍万里。';
-  for (const backend of SEGMENTER_BACKENDS) {
-    const canonical = createSegmenter({ backend, userDictLines: ['长津湖 9 nz', '易烊千玺 5 nr', '伍万里 3 nr'] });
-    const messy = createSegmenter({ backend, userDictLines: ['\uFEFF长津湖 9 nz', '易烊千玺 1 nr\r', '易烊千玺 5 nr', '伍万里 3 nr\n'] });
-    assert.deepEqual(messy.tag(text), canonical.tag(text), backend);
-    assert.equal(messy.userEntries, 3);
-    assert.ok(canonical.tag(text).some((t) => t.word === '伍万里' && t.tag === 'nr'), backend);
-  }
-});

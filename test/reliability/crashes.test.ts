@@ -1,27 +1,23 @@
 /**
  * Issue 17, crashes and wrong exits, through bin/filmkw (run `npm run build` first): a closed stdout is
  * exit 7 with one line on every command; symlink loops and dangling links in page directories are
- * error records (or skips) with the reason; `eval` reports every bad gold line; 10+ workers print no
- * MaxListeners warning. The signal cases (SIGINT/SIGTERM on `tag` and the rendered mode) take longer
+ * error records (or skips) with the reason; `eval` reports every bad gold line. 10+ workers (no MaxListeners warning):
+ * slow/many-workers.test.ts. The signal cases (SIGINT/SIGTERM on `tag` and the rendered mode) take longer
  * and are in slow/signals.test.ts.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { demoSnapshot } from '../batch/demo-kg.js';
-import { longDocs, startCli as start } from './cli-helpers.js';
+import { startCli as start } from './cli-helpers.js';
 import { filmkw } from '../cli/in-process.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const skip = existsSync(join(root, 'dist', 'cli', 'main.js')) ? false : 'dist/ is missing: run `npm run build` first';
-const bin = join(root, 'bin', 'filmkw');
 const run = (args: string[], input?: string) => filmkw(args, { input });
-/** bin/filmkw itself: a warning is printed by the process. */
-const runBinary = (args: string[]) => spawnSync(process.execPath, [bin, ...args], { cwd: root, encoding: 'utf8', maxBuffer: 1 << 26 });
 const oneLine = (stderr: string) => {
   assert.equal(stderr.trimEnd().split('\n').filter((l) => l.startsWith('filmkw:')).length, 1, stderr);
   assert.doesNotMatch(stderr, /\n\s+at |internal error|Warning/u, stderr);
@@ -91,16 +87,4 @@ test('eval reports every bad gold line (up to 20) in one run', { skip }, async (
   assert.equal(r.status, 3, r.stderr);
   oneLine(r.stderr);
   assert.match(r.stderr, /gold\.jsonl: 33 bad lines: .*gold\.jsonl:2: invalid JSON.*; .*gold\.jsonl:4: field "text" is not a string.*; .*gold\.jsonl:5: field "tag" is empty.*; .*gold\.jsonl:6: expected a JSON object.*; … and 13 more/u);
-});
-
-test('tag --workers 10 (and more): no MaxListeners warning, the same output as one worker', { skip }, async () => {
-  const kg = await demoSnapshot();
-  const d = mkdtempSync(join(tmpdir(), 'filmkw-w10-'));
-  const input = join(d, 'in.jsonl');
-  writeFileSync(input, `${longDocs(40).join('\n')}\n`);
-  const one = await run(['tag', input, '--kg', kg, '--preset', 'textrank']);
-  const many = runBinary(['tag', input, '--kg', kg, '--preset', 'textrank', '--workers', '11']);
-  assert.equal(many.status, 0, many.stderr);
-  assert.doesNotMatch(many.stderr, /MaxListeners|Warning/u);
-  assert.equal(many.stdout, one.stdout);
 });

@@ -5,60 +5,49 @@
  * on states (a lock file appearing), never on times. A worker thread out of memory and documents over the
  * work bound: test/reliability/slow/tag-work-bounds.test.ts.
  */
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync, execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { startCli } from './cli-helpers.js';
 import { until } from '../helpers/wait.js';
+import { SAMPLES, bin, cli, lines, root, scratchDir, skip } from '../helpers/bin-tag.js';
 
-const root = fileURLToPath(new URL('../../', import.meta.url));
-const bin = join(root, 'bin', 'filmkw');
-const skip = existsSync(join(root, 'dist', 'cli', 'main.js')) ? false : 'run `npm run build` first (the tests spawn bin/filmkw)';
-const SAMPLES = readFileSync(join(root, 'datasets', 'samples', 'reviews.jsonl'), 'utf8').trim().split('\n');
-
-let dir: string;
-before(() => {
-  dir = mkdtempSync(join(tmpdir(), 'filmkw-tag-io-'));
-  writeFileSync(join(dir, 'in.jsonl'), `${SAMPLES.slice(0, 4).join('\n')}\n`);
-  execFileSync('gzip', ['-k', join(dir, 'in.jsonl')]);
+const dir = scratchDir('filmkw-tag-io-', (d) => {
+  writeFileSync(join(d, 'in.jsonl'), `${SAMPLES.slice(0, 4).join('\n')}\n`);
+  execFileSync('gzip', ['-k', join(d, 'in.jsonl')]);
 });
-after(() => rmSync(dir, { recursive: true, force: true }));
 
-const cli = (args: string[], opts: { input?: string } = {}) => spawnSync(process.execPath, [bin, ...args], { cwd: root, encoding: 'utf8', input: opts.input });
-const lines = (file: string) => readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { id: string; error?: string; keywords?: unknown[] });
 const oneLine = (stderr: string) => stderr.split('\n').filter((l) => l.startsWith('filmkw:'));
 
 test('tag <(zcat in.jsonl.gz) --out F: tagged like the file (was: hung forever, the fingerprint drained the pipe)', { skip }, () => {
-  const out = join(dir, 'sub.jsonl');
-  const r = spawnSync('bash', ['-c', `"${process.execPath}" "${bin}" tag <(zcat "${join(dir, 'in.jsonl.gz')}") --format jsonl --preset textrank --out "${out}"`], { cwd: root, encoding: 'utf8' });
+  const out = join(dir(), 'sub.jsonl');
+  const r = spawnSync('bash', ['-c', `"${process.execPath}" "${bin}" tag <(zcat "${join(dir(), 'in.jsonl.gz')}") --format jsonl --preset textrank --out "${out}"`], { cwd: root, encoding: 'utf8' });
   assert.equal(r.status, 0, r.stderr);
-  const ref = join(dir, 'ref.jsonl');
-  assert.equal(cli(['tag', join(dir, 'in.jsonl'), '--preset', 'textrank', '--out', ref]).status, 0);
+  const ref = join(dir(), 'ref.jsonl');
+  assert.equal(cli(['tag', join(dir(), 'in.jsonl'), '--preset', 'textrank', '--out', ref]).status, 0);
   assert.equal(readFileSync(out, 'utf8'), readFileSync(ref, 'utf8'));
   assert.ok(!existsSync(`${out}.progress.json`) && !existsSync(`${out}.lock`), 'no checkpoint or lock is left');
 });
 
 test('tag FIFO --out F with a writer: tagged; --resume on a FIFO or process substitution is refused with one clear line (exit 2)', { skip }, () => {
-  const fifo = join(dir, 'fifo');
+  const fifo = join(dir(), 'fifo');
   execFileSync('mkfifo', [fifo]);
-  const out = join(dir, 'fifo.jsonl');
-  const r = spawnSync('bash', ['-c', `cat "${join(dir, 'in.jsonl')}" > "${fifo}" & "${process.execPath}" "${bin}" tag "${fifo}" --format jsonl --preset textrank --out "${out}"; s=$?; wait; exit $s`], { cwd: root, encoding: 'utf8' });
+  const out = join(dir(), 'fifo.jsonl');
+  const r = spawnSync('bash', ['-c', `cat "${join(dir(), 'in.jsonl')}" > "${fifo}" & "${process.execPath}" "${bin}" tag "${fifo}" --format jsonl --preset textrank --out "${out}"; s=$?; wait; exit $s`], { cwd: root, encoding: 'utf8' });
   assert.equal(r.status, 0, r.stderr);
   assert.equal(lines(out).length, 4);
-  const resume = spawnSync('bash', ['-c', `"${process.execPath}" "${bin}" tag <(cat "${join(dir, 'in.jsonl')}") --format jsonl --out "${out}" --resume`], { cwd: root, encoding: 'utf8' });
+  const resume = spawnSync('bash', ['-c', `"${process.execPath}" "${bin}" tag <(cat "${join(dir(), 'in.jsonl')}") --format jsonl --out "${out}" --resume`], { cwd: root, encoding: 'utf8' });
   assert.equal(resume.status, 2, resume.stderr);
   assert.equal(oneLine(resume.stderr).length, 1);
   assert.match(resume.stderr, /--resume needs a regular input file: .* is a pipe or a device .* cannot be fingerprinted/u);
 });
 
 test('SIGTERM while the input FIFO has no writer ends the process (143), says so, and leaves no lock (was: "interrupted" printed, the process stayed)', { skip }, async () => {
-  const fifo = join(dir, 'stalled');
+  const fifo = join(dir(), 'stalled');
   execFileSync('mkfifo', [fifo]);
-  const out = join(dir, 'stalled.jsonl');
+  const out = join(dir(), 'stalled.jsonl');
   const p = startCli(['tag', fifo, '--format', 'jsonl', '--preset', 'textrank', '--out', out]);
   // the lock is taken before the input is opened: wait for it (a state), then signal
   await until('the run to take its lock', () => existsSync(`${out}.lock`));
@@ -69,7 +58,7 @@ test('SIGTERM while the input FIFO has no writer ends the process (143), says so
 });
 
 test('--out /dev/null works (was: fsync EINVAL); --out /dev/full is one line naming ENOSPC, exit 7 (was: EINVAL)', { skip }, () => {
-  const input = join(dir, 'in.jsonl');
+  const input = join(dir(), 'in.jsonl');
   const nul = cli(['tag', input, '--preset', 'textrank', '--out', '/dev/null']);
   assert.equal(nul.status, 0, nul.stderr);
   assert.match(nul.stderr, /4 records \(4 tagged/u);

@@ -34,8 +34,8 @@ before(async () => {
   const tags = join(dir, 'tags.jsonl');
   await runTag({ input: SAMPLES, format: 'jsonl', idField: 'id', out: tags, topK: 5, stderr: new (await import('node:stream')).PassThrough() });
   const batch = await loadBatch({ files: [tags], input: SAMPLES, idField: 'id', gold: SAMPLES });
-  server = await startServer({ kg, kgLabel: 'demo', batch, port: 0, limits: { workers: 1 } }); // one light worker: the calls come one at a time (filmkw serve with its defaults: test/serve/cli)
-  small = await startServer({ kg, kgLabel: 'demo', batch: [], port: 0, limits: { maxBodyBytes: 2048, workers: 1 } }); // the body cap only: one worker
+  server = await startServer({ kg, kgLabel: 'demo', batch, port: 0, limits: { workers: 1 } }); // one light worker: the calls come one at a time (filmkw serve with its defaults: test/reliability/slow/serve-process)
+  small = await startServer({ kg, kgLabel: 'demo', batch: [], port: 0, preset: 'textrank', limits: { maxBodyBytes: 2048, workers: 1 } }); // the body cap only: one worker, warming the cheap textrank up
 });
 after(async () => {
   await server?.close();

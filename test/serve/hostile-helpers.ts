@@ -14,10 +14,14 @@ export const SHORT = '以易烊千玺扮演的伍万里这个孩子的视角，�
 let kg: KgStore | null = null;
 const servers: RunningServer[] = [];
 
-/** A server of the demo KG with one light worker and `limits`; closed by {@link closeServers}. */
-export async function server(limits: Partial<ServeLimits> = {}, host?: string): Promise<RunningServer> {
+/**
+ * A server of the demo KG with one light worker and `limits`; closed by {@link closeServers}. `preset`: the
+ * preset its threads warm up and requests without one get (default: the product's, the dearest to warm up;
+ * `textrank` where no request depends on it).
+ */
+export async function server(limits: Partial<ServeLimits> = {}, host?: string, preset?: string): Promise<RunningServer> {
   kg ??= await loadKg();
-  const s = await startServer({ kg, kgLabel: 'demo', batch: [], port: 0, host, limits: { workers: 1, ...limits } });
+  const s = await startServer({ kg, kgLabel: 'demo', batch: [], port: 0, host, preset, limits: { workers: 1, ...limits } });
   servers.push(s);
   return s;
 }

@@ -22,9 +22,13 @@ import { SHORT, alive, closeServers, post, raw, server } from './hostile-helpers
 
 after(closeServers);
 
-/** One server with the default limits for the tests that need nothing else (each server starts its worker threads). */
+/**
+ * One server with the default limits for the tests that need nothing else (each server starts its worker
+ * threads, each loading the KG and warming its preset up: about 1.5 CPU seconds a thread with the default
+ * preset). Every request of these tests names its preset, so the threads warm up the cheap textrank.
+ */
 let plain: Promise<RunningServer> | null = null;
-const defaultServer = () => (plain ??= server());
+const defaultServer = () => (plain ??= server({}, undefined, 'textrank'));
 
 test('guard: Host check for every loopback spelling of the bind; POST origin and type rules (unit)', () => {
   for (const bind of ['127.0.0.1', '127.0.0.2', '127.1.2.3', '::1', '0:0:0:0:0:0:0:1', '[::1]', '::ffff:127.0.0.1', 'localhost']) {
@@ -71,7 +75,7 @@ test('cross-origin and non-JSON POSTs are refused before any work; the own origi
 
 test('DNS rebinding: the Host check holds when serve binds 127.0.0.2 or 0:0:0:0:0:0:0:1', async () => {
   for (const host of ['127.0.0.2', '0:0:0:0:0:0:0:1']) {
-    const s = await server({}, host);
+    const s = await server({}, host, 'textrank'); // only GET /api/info: the cheap preset to warm up
     assert.equal((await raw(`${s.url}api/info`, { headers: { host: 'attacker.example' } })).status, 403, host);
     assert.equal((await raw(`${s.url}api/info`, { headers: { host: `attacker.example:${s.port}` } })).status, 403, host);
     assert.equal((await raw(`${s.url}api/info`)).status, 200, `${host}: its own address`);
@@ -101,7 +105,7 @@ test('a malformed body is 400, deeply nested options included (was 500)', async 
 });
 
 test('the 600 KB allPairs + docGraph request is 413 (was: the process at its 4 GB heap limit, exit 134); the server stays up', async () => {
-  const s = await server({ workers: 2 });
+  const s = await defaultServer(); // a long text: the long-text pool's thread
   const text = unpunctuatedText(199_000, 26);
   const body = { text, preset: 'textrank+w+g+r', options: { 'semantic.smScope': 'allPairs', 'semantic.jaccardNeighbours': 'docGraph' } };
   assert.ok(Buffer.byteLength(JSON.stringify(body)) > 500_000);
@@ -120,16 +124,15 @@ test('time budget: a request still running at requestTimeoutMs is stopped with 4
 });
 
 test('bounded responses: edges capped to maxEdges (marked truncated), a result over maxResponseBytes is 413', async () => {
-  const capped = await server({ maxEdges: 10 });
-  const text = unpunctuatedText(5000, 29);
-  const r = await post(capped, 'api/extract', { text, preset: 'textrank' });
+  // one server with both bounds: 300 characters give a result of about 9 KB once its edges are capped, 5000 about 96 KB
+  const small = await server({ maxEdges: 10, maxResponseBytes: 20_000 }, undefined, 'textrank');
+  const r = await post(small, 'api/extract', { text: unpunctuatedText(300, 29), preset: 'textrank' });
   assert.equal(r.status, 200);
   assert.equal(r.json.edges.length, 10);
   assert.ok(r.json.truncated.edges > 10, JSON.stringify(r.json.truncated));
   const weights = r.json.edges.map((e: { weight: number }) => e.weight);
   assert.ok(Math.min(...weights) >= 1, 'the heaviest edges are kept');
-  const small = await server({ maxResponseBytes: 20_000 });
-  const big = await post(small, 'api/extract', { text, preset: 'textrank' });
+  const big = await post(small, 'api/extract', { text: unpunctuatedText(5000, 29), preset: 'textrank' });
   assert.equal(big.status, 413);
   assert.match(big.json.error, /over the bound of 20000/u);
   await alive(small);

@@ -10,6 +10,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { expectOneLineErrors } from '../../helpers/one-line-errors.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const script = join(root, 'scripts', 'rerank-heldout.mjs');
@@ -70,12 +71,7 @@ test('rerank-heldout: a missing gold, a bad system or a model that is no model i
       [['--gold', join(dir, 'none.jsonl'), '--kg', demo, '--system', 'a='], 3, /none\.jsonl/],
       [['--gold', gold, '--kg', demo, '--film-field', 'doubanId', '--system', 'a='], 3, /no record has a value in the field "doubanId"/],
     ];
-    for (const [args, code, message] of cases) {
-      const r = run(...args);
-      assert.equal(r.status, code, `${args.join(' ')}: ${r.stderr}`);
-      assert.match(r.stderr, /^filmkw: rerank-heldout: [^\n]+\n$/);
-      assert.match(r.stderr, message);
-    }
+    expectOneLineErrors(run, 'rerank-heldout', cases);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -13,6 +13,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { expectOneLineErrors } from '../../helpers/one-line-errors.js';
 import { parseRerankModel } from '../../../src/pipeline/rerank-model.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
@@ -126,12 +127,7 @@ test('train:rerank --gold twice: the files\' documents together, each file recor
       [['--gold', a, '--gold', b, '--grouped', '--check'], 2, /--check compares the committed recipe/],
       [['--gold', a, '--gold', join(dir, 'none.jsonl'), '--cv'], 3, /none\.jsonl: no such file/],
     ];
-    for (const [args, code, message] of bad) {
-      const r = run(...args);
-      assert.equal(r.status, code, `${args.join(' ')}: ${r.stderr}`);
-      assert.match(r.stderr, /^filmkw: train-rerank: [^\n]+\n$/);
-      assert.match(r.stderr, message);
-    }
+    expectOneLineErrors(run, 'train-rerank', bad);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -4,39 +4,27 @@
  * graph options are over the work bound, and a long document without punctuation. Each case checks the
  * exit code, the records and the one-line message.
  */
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { unpunctuatedText } from '../../pipeline/long-texts.js';
+import { SAMPLES, bin, cli, lines, root, scratchDir, skip } from '../../helpers/bin-tag.js';
 
-const root = fileURLToPath(new URL('../../../', import.meta.url));
-const bin = join(root, 'bin', 'filmkw');
-const skip = existsSync(join(root, 'dist', 'cli', 'main.js')) ? false : 'run `npm run build` first (the tests spawn bin/filmkw)';
-const SAMPLES = readFileSync(join(root, 'datasets', 'samples', 'reviews.jsonl'), 'utf8').trim().split('\n');
-
-let dir: string;
-before(() => {
-  dir = mkdtempSync(join(tmpdir(), 'filmkw-tag-work-'));
-});
-after(() => rmSync(dir, { recursive: true, force: true }));
-
-const cli = (args: string[]) => spawnSync(process.execPath, [bin, ...args], { cwd: root, encoding: 'utf8' });
-const lines = (file: string) => readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { id: string; error?: string; keywords?: unknown[] });
+const dir = scratchDir('filmkw-tag-work-');
 
 test('a worker thread out of memory: that document is an error record, the others are tagged, exit 0 (was: exit 70, a stack trace, earlier records lost)', { skip }, () => {
-  const input = join(dir, 'oom.jsonl');
+  const input = join(dir(), 'oom.jsonl');
   writeFileSync(input, `${[SAMPLES[0], JSON.stringify({ id: 'huge', text: unpunctuatedText(400_000, 3) }), SAMPLES[1], SAMPLES[2]].join('\n')}\n`);
-  const out = join(dir, 'oom-out.jsonl');
+  const out = join(dir(), 'oom-out.jsonl');
   // A worker of 64 MB builds its extractor from the KG-derived cache (src/lexicon/cache.ts); with the
   // cache cold it runs out of memory while starting, before any document (exit 2, the next test). The
   // same run without the cap fills the cache first, so that this test does not depend on the files that
   // ran before it.
-  writeFileSync(join(dir, 'small.jsonl'), `${SAMPLES[0]}\n`);
-  const warm = cli(['tag', join(dir, 'small.jsonl'), '--workers', '2', '--out', join(dir, 'warm.jsonl')]);
+  writeFileSync(join(dir(), 'small.jsonl'), `${SAMPLES[0]}\n`);
+  const warm = cli(['tag', join(dir(), 'small.jsonl'), '--workers', '2', '--out', join(dir(), 'warm.jsonl')]);
   assert.equal(warm.status, 0, warm.stderr);
   const r = cli(['tag', input, '--workers', '2', '--worker-heap-mb', '64', '--out', out]);
   assert.equal(r.status, 0, r.stderr);
@@ -48,9 +36,9 @@ test('a worker thread out of memory: that document is an error record, the other
 });
 
 test('a worker thread out of memory while starting (a cold KG cache, --worker-heap-mb 64): exit 2, one line saying so, no output left (was: exit 70, a stack trace)', { skip }, () => {
-  const input = join(dir, 'start-oom.jsonl');
+  const input = join(dir(), 'start-oom.jsonl');
   writeFileSync(input, `${SAMPLES[0]}\n`);
-  const out = join(dir, 'start-oom-out.jsonl');
+  const out = join(dir(), 'start-oom-out.jsonl');
   const cache = mkdtempSync(join(tmpdir(), 'filmkw-cold-cache-'));
   const r = spawnSync(process.execPath, [bin, 'tag', input, '--workers', '2', '--worker-heap-mb', '64', '--out', out], { cwd: root, encoding: 'utf8', env: { ...process.env, FILMKW_CACHE_DIR: cache } });
   rmSync(cache, { recursive: true, force: true });
@@ -61,10 +49,10 @@ test('a worker thread out of memory while starting (a cold KG cache, --worker-he
 });
 
 test('graph options over the work bound: that document is an error record naming the option, the others are tagged; 200k characters without punctuation are tagged', { skip }, () => {
-  const input = join(dir, 'graph.jsonl');
+  const input = join(dir(), 'graph.jsonl');
   const long = JSON.stringify({ id: 'long', text: unpunctuatedText(200_000, 4) });
   writeFileSync(input, `${[SAMPLES[0], long, SAMPLES[1]].join('\n')}\n`);
-  const out = join(dir, 'graph-out.jsonl');
+  const out = join(dir(), 'graph-out.jsonl');
   const r = cli(['tag', input, '--preset', 'textrank+w+g+r', '--set', 'semantic.smScope=allPairs', '--set', 'semantic.jaccardNeighbours=docGraph', '--out', out]);
   assert.equal(r.status, 0, r.stderr);
   const got = lines(out);

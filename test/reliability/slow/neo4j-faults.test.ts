@@ -9,18 +9,21 @@
  *   - a silent partition (nothing arrives, no RST): NEO4J_FAILED after the client-side transaction
  *     deadline instead of waiting forever; the re-run converges;
  *   - a silent server from the first byte: NEO4J_UNAVAILABLE (exit 4) after the deadline.
+ * In the reliability suite (they wait for the driver's deadlines and retries); the checks that need no
+ * fault (timeouts from the environment, a peer that is no Bolt server, the static Cypher check) are in
+ * test/reliability/neo4j-guards.test.ts, in the fast suite.
  * Nothing here is timed: a deadline that fired is seen in the error it gives, retries in the connections
  * the proxy saw. Only the calls meant to hit a deadline get short ones (TUNING); the calls that must
  * succeed get generous ones (OK_TUNING), so that a loaded machine cannot make them fail.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { FilmkwError } from '../../src/errors.js';
-import { KgStore } from '../../src/kg/store.js';
-import { neo4jConfigFromEnv, neo4jStats, readKgFromNeo4j, writeKgToNeo4j, type Neo4jTuning } from '../../src/kg/neo4j.js';
-import { FakeBolt } from '../fixtures/neo4j/fake-bolt.js';
-import { demoKg } from '../fixtures/neo4j/demo-kg.js';
-import { TcpProxy } from './tcp-proxy.js';
+import { FilmkwError } from '../../../src/errors.js';
+import { KgStore } from '../../../src/kg/store.js';
+import { neo4jStats, readKgFromNeo4j, writeKgToNeo4j, type Neo4jTuning } from '../../../src/kg/neo4j.js';
+import { FakeBolt } from '../../fixtures/neo4j/fake-bolt.js';
+import { demoKg } from '../../fixtures/neo4j/demo-kg.js';
+import { TcpProxy } from '../tcp-proxy.js';
 
 const DEMO = demoKg();
 const STORE = KgStore.fromData(DEMO);
@@ -144,71 +147,6 @@ test('a server that never answers (silent from the first byte): NEO4J_UNAVAILABL
   } finally {
     await r.close();
   }
-});
-
-test('timeouts from the environment: FILMKW_NEO4J_*_MS become tuning, bad values are usage errors', () => {
-  const base = { NEO4J_URI: 'bolt://h:7687', NEO4J_PASSWORD: 'p' };
-  assert.deepEqual(neo4jConfigFromEnv({ ...base, FILMKW_NEO4J_TX_TIMEOUT_MS: '2000', FILMKW_NEO4J_RETRY_TIME_MS: '500' }).tuning, {
-    maxTransactionRetryTimeMs: 500,
-    transactionTimeoutMs: 2000,
-  });
-  assert.equal(neo4jConfigFromEnv(base).tuning, undefined);
-  for (const bad of ['0', '-1', '1.5', 'soon', '1e3']) {
-    assert.throws(
-      () => neo4jConfigFromEnv({ ...base, FILMKW_NEO4J_CONNECT_TIMEOUT_MS: bad }),
-      (e: unknown) => e instanceof FilmkwError && e.code === 'USAGE' && e.message === `neo4j: FILMKW_NEO4J_CONNECT_TIMEOUT_MS must be a positive integer (milliseconds), got ${JSON.stringify(bad)}`,
-    );
-  }
-});
-
-test('not a Bolt server on the port (HTTP, an SSH-like banner, accept-and-close): NEO4J_UNAVAILABLE with one line', async () => {
-  const behaviours: [string, (s: import('node:net').Socket) => void, RegExp][] = [
-    ['http', (s) => s.once('data', () => s.end('HTTP/1.1 400 Bad Request\r\ncontent-length: 0\r\n\r\n')), /Server responded HTTP.*; is it a Neo4j 5 server speaking Bolt\?\)$/],
-    ['banner', (s) => s.once('data', () => s.write('SSH-2.0-OpenSSH_9.6\r\n')), /\)$/],
-    ['close', (s) => s.destroy(), /\)$/],
-  ];
-  const net = await import('node:net');
-  for (const [name, behave, re] of behaviours) {
-    const srv = net.createServer((s) => {
-      s.on('error', () => undefined);
-      behave(s);
-    });
-    await new Promise<void>((r) => srv.listen(0, '127.0.0.1', () => r()));
-    const port = (srv.address() as import('node:net').AddressInfo).port;
-    try {
-      // the peer's answer ends the call, not a deadline
-      await assert.rejects(neo4jStats({ uri: `bolt://127.0.0.1:${port}`, user: 'neo4j', password: 'pw' }, { tuning: OK_TUNING }), (e: unknown) => {
-        assert.ok(e instanceof FilmkwError, `${name}: ${String(e)}`);
-        assert.equal(e.code, 'NEO4J_UNAVAILABLE', `${name}: ${e.message}`);
-        assert.match(e.message, new RegExp(`^neo4j: cannot connect to bolt://127\\.0\\.0\\.1:${port}: is the server running\\? \\(`));
-        assert.match(e.message, re, name);
-        assert.ok(!e.message.includes('\n'), name);
-        return true;
-      });
-    } finally {
-      await new Promise<void>((r) => srv.close(() => r()));
-    }
-  }
-});
-
-test('static: the only interpolations in Cypher text of src/kg/neo4j*.ts are enum-checked labels and types', async () => {
-  const { readdirSync, readFileSync } = await import('node:fs');
-  const dir = new URL('../../src/kg/', import.meta.url);
-  const files = readdirSync(dir).filter((f) => /^neo4j.*\.ts$/.test(f));
-  assert.ok(files.includes('neo4j.ts') && files.includes('neo4j-cypher.ts'), files.join(', '));
-  const texts = files.map((f) => readFileSync(new URL(f, dir), 'utf8'));
-  const src = texts.join('\n');
-  const cypher = /\b(MATCH|MERGE|UNWIND|RETURN|CREATE|REMOVE|DELETE|SET)\b/;
-  const allowed = new Set(['k', "others.join(':')", 'checkEntityKind(k)', 'checkRelationKind(k)', 'types']);
-  const templates = texts.flatMap((text) => [...text.matchAll(/`([^`]*)`/g)].map((m) => m[1])).filter((t) => cypher.test(t) && t.includes('${'));
-  assert.ok(templates.length >= 4, `found ${templates.length} Cypher templates`);
-  for (const t of templates) {
-    for (const [, expr] of t.matchAll(/\$\{([^}]*)\}/g)) assert.ok(allowed.has(expr), `data may reach Cypher text: \${${expr}} in \`${t}\``);
-  }
-  // and the variables used there come from the checkers
-  assert.match(src, /const k = checkEntityKind\(kind\);/);
-  assert.match(src, /const k = checkRelationKind\(kind\);/);
-  assert.match(src, /const types = RELATION_KINDS\.filter\(\(k\) => k !== 'ALIAS'\)\.map\(checkRelationKind\)\.join\('\|'\);/);
 });
 
 test('silent partition while reading the KG back (tag --neo4j path): NEO4J_FAILED after the deadline; a retry reads it all', async () => {
