@@ -1,14 +1,14 @@
 /**
- * The crawl items of issue 26: `<out>.lock` (two runs on one folder: the second fails with exit 7 naming
- * the first), `--set` refusing prototype keys, Content-Encoding decoded with the size cap applied to the
- * decoded bytes (no decompression bomb), and percent-encoded unreserved characters normalised before
- * dedup (`/%66rag` is `/frag`). CLI cases run bin/filmkw (`npm run build` first).
+ * The crawl items of issue 26: `--set` refusing prototype keys (the command run in this process,
+ * test/cli/in-process.ts), Content-Encoding decoded with the size cap applied to the decoded bytes (no
+ * decompression bomb), and percent-encoded unreserved characters normalised before dedup (`/%66rag` is
+ * `/frag`). `<out>.lock` with two bin/filmkw processes on one folder (the second fails with exit 7 naming
+ * the first): test/integration/crawl/crawl-lock.test.ts (the lock itself: test/util/lock.test.ts).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,67 +18,17 @@ import { WARCParser } from 'warcio';
 import { crawl } from '../../src/crawl/crawler.js';
 import { normalizeUrl } from '../../src/crawl/url.js';
 import { filmPage, offPage, opts, plainResources, serveWeb } from './web.js';
+import { filmkw } from '../cli/in-process.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
-const built = existsSync(join(root, 'dist', 'cli', 'main.js'));
-
-function runCli(argv: string[]): { done: Promise<{ status: number | null; stderr: string }>; pid: number } {
-  const c = spawn(process.execPath, ['bin/filmkw', ...argv], { cwd: root });
-  let stderr = '';
-  c.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
-  return { pid: c.pid!, done: new Promise((resolve) => c.once('close', (status) => resolve({ status, stderr }))) };
-}
-
-/** Polls `cond` every 5 ms until it holds; fails after `ms` (a deadline, not a timing assumption). */
-async function until(cond: () => boolean, what: string, ms = 60_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) assert.fail(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
-
 const index = (out: string) => readFileSync(join(out, 'index.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { url: string; status: number; relevant: boolean; error?: string });
 
-test('crawl --out lock: a second run on the same folder fails with exit 7 naming the first; the lock goes with the run', { skip: built ? false : 'needs dist/ (npm run build)', timeout: 120_000 }, async () => {
-  let release!: () => void;
-  const held = new Promise<void>((r) => (release = r));
-  const s = await serveWeb([{ url: 'http://films.example/', body: filmPage('首页', ['/film/1']) }, { url: 'http://films.example/film/1', body: filmPage('影片', []) }]);
-  const { startReplay } = await import('../../src/crawl/replay.js');
-  const slow = await startReplay([join(s.dir, 'manifest.tsv')], { beforeAnswer: () => held });
-  await s.close();
-  try {
-    const out = join(mkdtempSync(join(tmpdir(), 'filmkw-crawl-lock-')), 'c');
-    // the held answer must outlast the second runs however loaded the machine: the longest fetch timeout
-    const args = ['crawl', '--seeds', 'http://films.example/', '--out', out, '--via', slow.url, '--max-pages', '5', '--set', 'timeoutMs=600000'];
-    const first = runCli(args);
-    await until(() => slow.stats.requests > 0, 'the first run to make a request');
-    for (const extra of [[], ['--resume']]) {
-      const second = await runCli([...args, ...extra]).done;
-      assert.equal(second.status, 7, second.stderr);
-      assert.match(second.stderr, new RegExp(`^filmkw: crawl: ${out.replace(/[.*+?^${}()|[\]\\]/gu, '\\$&')} is being written by another filmkw run \\(pid ${first.pid} on [^,]+, \`filmkw crawl --seeds`, 'u'));
-      assert.equal(second.stderr.split('\n').filter(Boolean).length, 1, second.stderr);
-    }
-    release();
-    const r = await first.done;
-    assert.equal(r.status, 0, r.stderr);
-    assert.equal(existsSync(`${out}.lock`), false, 'the lock goes with the run');
-    assert.equal(index(out).length, 2, 'the first run wrote its crawl alone');
-    const again = await runCli(args).done;
-    assert.equal(again.status, 2);
-    assert.match(again.stderr, /already holds a crawl; pass --resume/u);
-  } finally {
-    release();
-    await slow.close();
-  }
-});
-
-test('crawl --set refuses prototype keys (exit 2, one line) as tag does', { skip: built ? false : 'needs dist/ (npm run build)' }, async () => {
+test('crawl --set refuses prototype keys (exit 2, one line) as tag does', async () => {
   const s = await serveWeb([{ url: 'http://films.example/', body: filmPage('首页', []) }]);
   try {
     for (const kv of ['__proto__={"mode":"bfs"}', 'constructor=1', 'toString=1', 'topicWeights.__proto__=1']) {
       const out = join(mkdtempSync(join(tmpdir(), 'filmkw-crawl-set-')), 'c');
-      const r = await runCli(['crawl', '--seeds', 'http://films.example/', '--out', out, '--via', s.url, '--set', kv]).done;
+      const r = await filmkw(['crawl', '--seeds', 'http://films.example/', '--out', out, '--via', s.url, '--set', kv]);
       assert.equal(r.status, 2, `${kv}: ${r.stderr}`);
       assert.match(r.stderr, /^filmkw: crawl: --set: "[^"]+" is not allowed: "(__proto__|constructor|toString)" is a built-in property of JavaScript objects, not an option or field name\n$/u);
       assert.equal(s.stats.requests, 0, 'nothing fetched');

@@ -3,12 +3,18 @@
  * driver's deadlines and retries: test/reliability/slow/neo4j-faults.test.ts, neo4j-cli-faults.test.ts):
  * FILMKW_NEO4J_*_MS become tuning and bad values are usage errors; a peer on the port that is no Bolt
  * server (HTTP, a banner, accept-and-close) is NEO4J_UNAVAILABLE with one line, ended by its answer, not a
- * deadline; the only interpolations in the Cypher text of src/kg/neo4j*.ts are enum-checked labels and types.
+ * deadline; the only interpolations in the Cypher text of src/kg/neo4j*.ts are enum-checked labels and types;
+ * a peer that accepts TCP and never answers Bolt: `kg stats --neo4j` through bin/filmkw prints its exit-4
+ * line and ends (every command and scheme: test/reliability/slow/neo4j-silent-peer.test.ts).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { FilmkwError } from '../../src/errors.js';
 import { neo4jConfigFromEnv, neo4jStats, type Neo4jTuning } from '../../src/kg/neo4j.js';
+import { existsSync } from 'node:fs';
+import net from 'node:net';
+import { cli, ROOT } from '../fixtures/neo4j/server.js';
+import { until } from '../helpers/wait.js';
 
 /** Deadlines no loaded machine reaches: the peer's answer ends each call. */
 const OK_TUNING: Partial<Neo4jTuning> = { connectionTimeoutMs: 60_000, connectionAcquisitionTimeoutMs: 60_000, maxTransactionRetryTimeMs: 1500, transactionTimeoutMs: 120_000, closeTimeoutMs: 500 };
@@ -76,4 +82,31 @@ test('static: the only interpolations in Cypher text of src/kg/neo4j*.ts are enu
   assert.match(src, /const k = checkEntityKind\(kind\);/);
   assert.match(src, /const k = checkRelationKind\(kind\);/);
   assert.match(src, /const types = RELATION_KINDS\.filter\(\(k\) => k !== 'ALIAS'\)\.map\(checkRelationKind\)\.join\('\|'\);/);
+});
+
+test('a peer that accepts TCP and never answers Bolt: bin/filmkw kg stats --neo4j prints its exit-4 line and ends', { skip: !existsSync(`${ROOT}dist/cli/main.js`) && 'needs `npm run build` (dist/)' }, async () => {
+  const open = new Set<net.Socket>();
+  const peer = net.createServer((s) => {
+    open.add(s);
+    s.on('close', () => open.delete(s));
+    s.on('error', () => undefined);
+    s.resume();
+  });
+  await new Promise<void>((r) => peer.listen(0, '127.0.0.1', r));
+  const { port } = peer.address() as net.AddressInfo;
+  try {
+    // a process that has not ended 5 minutes after it started hangs; a loaded machine only makes it end later
+    const r = await cli(['kg', 'stats', '--neo4j'], { NEO4J_URI: `bolt://127.0.0.1:${port}`, NEO4J_PASSWORD: 'x', FILMKW_NEO4J_ACQUISITION_TIMEOUT_MS: '1500' }, { killAfterMs: 300_000 });
+    assert.equal(r.hung, false, `did not end after its error (stderr: ${r.stderr})`);
+    assert.equal(r.status, 4, r.stderr);
+    const lines = r.stderr.split('\n').filter((l) => l.startsWith('filmkw: '));
+    assert.equal(lines.length, 1, r.stderr);
+    assert.match(lines[0], new RegExp(`^filmkw: neo4j: cannot connect to bolt://127\\.0\\.0\\.1:${port}: is the server running\\? \\(Connection acquisition timed out in 1500 ms`));
+    assert.ok(r.stderr.endsWith(`${lines[0]}\n`), `the error line is the last output: ${r.stderr}`);
+    assert.equal(r.stdout, '');
+    await until('the connection of the ended process to close', () => open.size === 0);
+  } finally {
+    for (const s of open) s.destroy();
+    await new Promise((r) => peer.close(r));
+  }
 });
