@@ -188,6 +188,54 @@ export function unpackCorpusTable(packed: Uint8Array, source: string): CorpusTab
   return table;
 }
 
+/**
+ * Where film j is in `films[a, b)`, a word's films in increasing index order (the table's text stores
+ * steps ≥ 1, corpus-stats.ts), or -1. A common word has thousands of films spread over the indices and
+ * the re-ranker asks for every candidate, so the search starts where j would be were they evenly spread
+ * and widens by doubling steps from there ({@link lowerBoundNear}): its reads fall near one place, not a
+ * dozen far apart in a large table as halving the whole list makes them.
+ */
+export function filmSlot(films: Int32Array, a: number, b: number, j: number): number {
+  if (a >= b || j < films[a] || j > films[b - 1]) return -1;
+  const first = films[a];
+  const span = films[b - 1] - first;
+  const guess = span === 0 ? a : a + Math.floor(((j - first) * (b - 1 - a)) / span);
+  const at = lowerBoundNear(films, a, b, j, guess);
+  return films[at] === j ? at : -1;
+}
+
+/** The first index of `xs[a, b)` (increasing) whose value is ≥ j, known to exist, searched from `guess` outwards. */
+function lowerBoundNear(xs: Int32Array, a: number, b: number, j: number, guess: number): number {
+  let lo: number;
+  let hi: number;
+  let step = 1;
+  if (xs[guess] < j) {
+    // to the right: every index before lo holds a value < j
+    lo = guess + 1;
+    hi = Math.min(b, lo + step);
+    while (hi < b && xs[hi - 1] < j) {
+      lo = hi;
+      step *= 2;
+      hi = Math.min(b, lo + step);
+    }
+  } else {
+    // to the left: xs[hi] ≥ j
+    hi = guess;
+    lo = Math.max(a, hi - step);
+    while (lo > a && xs[lo] >= j) {
+      hi = lo;
+      step *= 2;
+      lo = Math.max(a, hi - step);
+    }
+  }
+  while (lo < hi) {
+    const m = (lo + hi) >>> 1;
+    if (xs[m] < j) lo = m + 1;
+    else hi = m;
+  }
+  return lo;
+}
+
 /** The lookups of a table (corpus-stats.ts CorpusStats). */
 export function corpusStatsOf(t: CorpusTable, source: string): CorpusStats & { readonly header: CorpusStatsHeader } {
   const mask = t.slots.length - 1;
@@ -211,16 +259,8 @@ export function corpusStatsOf(t: CorpusTable, source: string): CorpusStats & { r
     filmIndex: (key: string) => filmIndex.get(key) ?? -1,
     filmDocs: (j: number) => filmDocs[j],
     filmDf(k: number, j: number): number {
-      // binary search: a word's films are in increasing index order (the table's text stores steps ≥ 1,
-      // corpus-stats.ts), and a common word has thousands of them (the re-ranker asks for every candidate)
-      let a = perOffsets[k];
-      let b = perOffsets[k + 1];
-      while (a < b) {
-        const m = (a + b) >>> 1;
-        if (perFilm[m] < j) a = m + 1;
-        else b = m;
-      }
-      return a < perOffsets[k + 1] && perFilm[a] === j ? perCount[a] : 0;
+      const at = filmSlot(perFilm, perOffsets[k], perOffsets[k + 1], j);
+      return at < 0 ? 0 : perCount[at];
     },
     docFilm(hash: string): number {
       if (hash.length !== 16) return -2;

@@ -11,6 +11,7 @@ import { loadKg } from '../../src/kg/load.js';
 import { CorpusCounter, corpusStatsText, parseCorpusStats, textHash } from '../../src/pipeline/corpus-stats.js';
 import { createExtractor } from '../../src/pipeline/extract.js';
 import { zeroRerankModel } from '../../src/pipeline/rerank-model.js';
+import { filmSlot } from '../../src/pipeline/corpus-pack.js';
 
 test('CorpusCounter: distinct surfaces per text, identical texts once, films with ≥ 2 texts get per-film counts, surfaces below minDf left out (golden)', () => {
   const c = new CorpusCounter();
@@ -39,7 +40,7 @@ test('CorpusCounter: distinct surfaces per text, identical texts once, films wit
   assert.deepEqual([0, 1, 2].map((j) => back.filmDf(k, j)), [2, 1, 3]);
 });
 
-test('filmDf of a word spread over many films (a binary search over its increasing film indices): every film, present or not', () => {
+test('filmDf of a word spread over many films (a search over its increasing film indices): every film, present or not', () => {
   const c = new CorpusCounter();
   const want = new Map<number, number>();
   let t = 0;
@@ -133,4 +134,28 @@ test('corpus features: df and film spread over the other texts (leave one out by
   assert.equal(open.get('corpusOn'), 1);
   close(open.get('corpusDf'), 1, 'df with the gate open');
   assert.equal(open.get('corpusKeyness'), 0, 'no film, no keyness');
+});
+
+test('filmSlot: the place of a film in a word\'s increasing film list, as a scan finds it (uneven, dense, one-film and empty lists)', () => {
+  let seed = 7;
+  const rnd = (n: number): number => (seed = (seed * 1103515245 + 12345) % 2147483648) % n;
+  const lists: number[][] = [[], [5], [0, 1, 2, 3, 4, 5, 6, 7], [3, 900, 901, 902, 5000]];
+  for (let k = 0; k < 300; k++) {
+    const len = 1 + rnd(k < 150 ? 40 : 3000);
+    const set = new Set<number>();
+    // dense (a third of the lists), else skewed towards low film indices
+    for (let tries = 0; set.size < len && tries < 20 * len; tries++) set.add(k % 3 === 0 ? rnd(len * 2) : Math.floor(rnd(6000) ** 2 / 6000));
+    lists.push([...set].sort((x, y) => x - y));
+  }
+  for (const list of lists) {
+    // the list inside a larger array, as a table's films are
+    const films = Int32Array.from([-1, -1, ...list, 9999]);
+    const a = 2;
+    const b = 2 + list.length;
+    const probes = new Set([...list, ...list.map((x) => x + 1), ...list.map((x) => x - 1), -5, 0, 6001, ...Array.from({ length: 20 }, () => rnd(6100))]);
+    for (const j of probes) {
+      const want = list.indexOf(j);
+      assert.equal(filmSlot(films, a, b, j), want < 0 ? -1 : a + want, `film ${j} in [${list.slice(0, 8).join(',')}…] (${list.length})`);
+    }
+  }
 });
