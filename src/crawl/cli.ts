@@ -15,12 +15,8 @@ export function defaultDataDir(): string {
   return resolve(process.env.FILMKW_DATA ?? join('..', 'shared', 'data'));
 }
 
-function int(name: string, v: unknown, min: number): number | undefined {
-  if (v === undefined) return undefined;
-  const s = String(v);
-  if (!/^\d+$/u.test(s) || Number(s) < min) throw usageError(`crawl: ${name} must be an integer ≥ ${min}, got ${JSON.stringify(s)}`);
-  return Number(s);
-}
+/** The numeric flags, parsed and checked by their commander argParsers (src/cli/commands/crawl.ts); their ranges by resolveCrawlOptions. */
+const NUMBER_FLAGS = ['maxPages', 'maxDepth', 'delayMs', 'concurrency', 'threshold'] as const;
 
 /** Builds the option overrides of `filmkw crawl` flags (validated by resolveCrawlOptions). */
 export function crawlOverrides(flags: Record<string, unknown>): Partial<CrawlOptions> {
@@ -40,20 +36,8 @@ export function crawlOverrides(flags: Record<string, unknown>): Partial<CrawlOpt
     o[key] = value;
   }
   if (flags.mode !== undefined) o.mode = flags.mode;
-  const mp = int('--max-pages', flags.maxPages, 1);
-  if (mp !== undefined) o.maxPages = mp;
-  const md = int('--max-depth', flags.maxDepth, 0);
-  if (md !== undefined) o.maxDepth = md;
-  const dm = int('--delay-ms', flags.delayMs, 0);
-  if (dm !== undefined) o.delayMs = dm;
-  const cc = int('--concurrency', flags.concurrency, 1);
-  if (cc !== undefined) o.concurrency = cc;
+  for (const k of NUMBER_FLAGS) if (typeof flags[k] === 'number') o[k] = flags[k];
   if (flags.contact !== undefined) o.contact = flags.contact;
-  if (flags.threshold !== undefined) {
-    const t = Number(flags.threshold);
-    if (!Number.isFinite(t)) throw usageError(`crawl: --threshold must be a number in [0, 1], got ${JSON.stringify(flags.threshold)}`);
-    o.threshold = t;
-  }
   if (flags.allowHost) o.allowHosts = flags.allowHost;
   if (flags.denyHost) o.denyHosts = flags.denyHost;
   return o as Partial<CrawlOptions>;
@@ -127,8 +111,8 @@ export async function runTestWebCommand(flags: { out: string; data?: string }): 
   );
 }
 
-export async function runCrawlEvalCommand(flags: { web?: string; data?: string; out: string; maxPages: string }): Promise<void> {
-  const maxPages = int('--max-pages', flags.maxPages, 10)!;
+export async function runCrawlEvalCommand(flags: { web?: string; data?: string; out: string; maxPages: number }): Promise<void> {
+  const maxPages = flags.maxPages;
   const { runCrawlEval } = await import('./eval.js');
   await runCrawlEval({ web: flags.web, data: flags.data ?? defaultDataDir(), out: flags.out, maxPages, say: (m) => process.stderr.write(`${m}\n`) });
 }

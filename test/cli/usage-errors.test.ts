@@ -120,6 +120,21 @@ test('a value outside .choices(): `<flag> must be a, b or c, got "x"`', async ()
   for (const [args, path, message] of cases) usageLine(await filmkw(args), path, new RegExp(`^filmkw: ${esc(path)}: ${esc(message)}\\n$`, 'u'), args.join(' '));
 });
 
+test('crawl and crawl eval: the numeric flags are parsed by their argParsers, one line before any work', async () => {
+  const crawl = ['crawl', '--seeds', 'http://films.example/', '--out', 'never-made'];
+  const cases: [string[], string, string][] = [
+    [[...crawl, '--max-pages', '0'], 'crawl', '--max-pages must be an integer ≥ 1, got "0"'],
+    [[...crawl, '--max-pages', '1e3'], 'crawl', '--max-pages must be an integer ≥ 1, got "1e3"'],
+    [[...crawl, '--max-depth', '-1'], 'crawl', '--max-depth must be an integer ≥ 0, got "-1"'],
+    [[...crawl, '--concurrency', 'eight'], 'crawl', '--concurrency must be an integer ≥ 1, got "eight"'],
+    [[...crawl, '--delay-ms', '0.5'], 'crawl', '--delay-ms must be an integer ≥ 0, got "0.5"'],
+    [[...crawl, '--threshold', '1.5'], 'crawl', '--threshold must be a number in [0, 1], got "1.5"'],
+    [[...crawl, '--threshold', 'high'], 'crawl', '--threshold must be a number in [0, 1], got "high"'],
+    [['crawl', 'eval', '--max-pages', '9'], 'crawl eval', '--max-pages must be an integer ≥ 10, got "9"'],
+  ];
+  for (const [args, path, message] of cases) usageLine(await filmkw(args), path, new RegExp(`^filmkw: ${esc(path)}: ${esc(message)}\\n$`, 'u'), args.join(' '));
+});
+
 test('--format takes its choices in any case, as the file readers do; --help lists every choice', async () => {
   const r = await filmkw(['tag', '-', '--format', ' TXT', '--preset', 'textrank', '--top', '2'], { input: '易烊千玺主演的长津湖\n' });
   assert.equal(r.status, 0, r.stderr);

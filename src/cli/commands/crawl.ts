@@ -8,7 +8,7 @@
 import { Option, type Command } from 'commander';
 import { usageError } from '../../errors.js';
 import { parseLatency, startReplay } from '../../crawl/replay.js';
-import { checked, integerIn } from './option-parsers.js';
+import { checked, integerFrom, integerIn, numberIn } from './option-parsers.js';
 
 /** `replay --latency`: MS or MIN-MAX. */
 const LATENCY = checked((raw) => parseLatency(raw) ?? undefined, (raw) => `replay: --latency must be MS or MIN-MAX (milliseconds, MIN ≤ MAX), got ${JSON.stringify(raw)}`);
@@ -83,11 +83,11 @@ export function registerCrawl(program: Command): void {
     .option('--via <url>', 'send every request to this replay server (http://127.0.0.1:N) with the original Host')
     // not .choices(): `--set mode=…` names a mode too, and resolveCrawlOptions checks both with one message
     .option('--mode <mode>', 'focused (default) | bfs | static | one-step | best-first | shark (see Modes below)')
-    .option('--max-pages <n>', 'page budget (default 1000)')
-    .option('--max-depth <n>', 'largest link depth from a seed (default 1000, a guard: the depth budget bounds off-topic chains; 8 in bfs, best-first, shark)')
-    .option('--threshold <eta>', 'relevance threshold η (default 0.12)')
-    .option('--concurrency <n>', 'requests in flight at once, at most one per host (default 8; 1 = the deterministic sequential order)')
-    .option('--delay-ms <n>', 'least delay between two requests to one host (default 1000 on the real web, 0 with --via; robots Crawl-delay raises it)')
+    .option('--max-pages <n>', 'page budget (default 1000)', integerFrom('crawl', '--max-pages', 1))
+    .option('--max-depth <n>', 'largest link depth from a seed (default 1000, a guard: the depth budget bounds off-topic chains; 8 in bfs, best-first, shark)', integerFrom('crawl', '--max-depth', 0))
+    .option('--threshold <eta>', 'relevance threshold η (default 0.12)', numberIn('crawl', '--threshold', 0, 1))
+    .option('--concurrency <n>', 'requests in flight at once, at most one per host (default 8; 1 = the deterministic sequential order)', integerFrom('crawl', '--concurrency', 1))
+    .option('--delay-ms <n>', 'least delay between two requests to one host (default 1000 on the real web, 0 with --via; robots Crawl-delay raises it)', integerFrom('crawl', '--delay-ms', 0))
     .option('--contact <url|email>', 'how site operators reach you, sent in the User-Agent (filmkw-crawler (+contact))')
     .option('--allow-host <host...>', 'fetch only these hosts (and their subdomains)')
     .option('--deny-host <host...>', 'never fetch these hosts (and their subdomains)')
@@ -116,8 +116,8 @@ export function registerCrawl(program: Command): void {
     .option('--web <dir>', 'a test web built by `crawl testweb` (default: build one in a temporary folder)')
     .option('--data <dir>', 'shared data folder (default: $FILMKW_DATA or ../shared/data)')
     .option('--out <dir>', 'where results.md, results.json and the SVG charts go', 'eval/crawl')
-    .option('--max-pages <n>', 'page budget per run', '1000')
-    .action(async (flags: { web?: string; data?: string; out: string; maxPages: string }) => {
+    .option('--max-pages <n>', 'page budget per run', integerFrom('crawl eval', '--max-pages', 10), 1000)
+    .action(async (flags: { web?: string; data?: string; out: string; maxPages: number }) => {
       const { runCrawlEvalCommand } = await import('../../crawl/cli.js');
       await runCrawlEvalCommand(flags);
     });

@@ -70,3 +70,11 @@ export function digits(cmd: string, flag: string): (raw: string) => number {
     (raw) => `${cmd}: ${flag} must be an integer ≥ 1, got ${JSON.stringify(raw)}`,
   );
 }
+
+/** A whole number ≥ min, no upper bound here (the library checks its own): `<cmd>: <flag> must be an integer ≥ min, got "x"`. */
+export function integerFrom(cmd: string, flag: string, min: number): (raw: string) => number {
+  return checked(
+    (raw) => (/^\s*\d+\s*$/u.test(raw) && Number(raw) >= min ? Number(raw) : undefined),
+    (raw) => `${cmd}: ${flag} must be an integer ≥ ${min}, got ${JSON.stringify(raw)}`,
+  );
+}
