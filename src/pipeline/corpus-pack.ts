@@ -12,7 +12,7 @@
  */
 import { FilmkwError } from '../errors.js';
 import { StringTable } from '../kg/packed.js';
-import { hashName, hashUnits } from '../util/hash.js';
+import { hashName } from '../util/hash.js';
 
 /** The statistics of one corpus (corpus-stats.ts, module header). Indices: surfaces k, films j. */
 export interface CorpusStats {
@@ -236,42 +236,12 @@ function lowerBoundNear(xs: Int32Array, a: number, b: number, j: number, guess: 
   return lo;
 }
 
-/**
- * The table's hash slots with each word's hash beside its index (slot p at 2p: the hash as a 32-bit
- * integer, then the index, -1 empty), built when the table is read. The re-ranker looks up every
- * candidate, and most probes pass words that are not the one sought or end at an empty slot: with the
- * hash in the slot they are told apart in the slot array alone, without reading each passed word's
- * offsets and code units elsewhere in the table.
- */
-export function hashedSlots(t: CorpusTable): Int32Array {
-  const { slots, words } = t;
-  const out = new Int32Array(2 * slots.length);
-  for (let p = 0; p < slots.length; p++) {
-    const k = slots[p];
-    out[2 * p] = k < 0 ? 0 : hashUnits(words.units, words.offsets[k], words.offsets[k + 1]) | 0;
-    out[2 * p + 1] = k;
-  }
-  return out;
-}
-
-/** Each word's df and spread side by side (word k at 2k), so that the two reads of a looked-up word share a cache line. */
-function dfSpread(t: CorpusTable): Int32Array {
-  const out = new Int32Array(2 * t.df.length);
-  for (let k = 0; k < t.df.length; k++) {
-    out[2 * k] = t.df[k];
-    out[2 * k + 1] = t.spread[k];
-  }
-  return out;
-}
-
 /** The lookups of a table (corpus-stats.ts CorpusStats). */
 export function corpusStatsOf(t: CorpusTable, source: string): CorpusStats & { readonly header: CorpusStatsHeader } {
   const mask = t.slots.length - 1;
-  const hashed = hashedSlots(t);
   const filmIndex = new Map<string, number>();
   for (let j = 0; j < t.filmDocs.length; j++) filmIndex.set(t.filmKeys.get(j), j);
-  const counts = dfSpread(t);
-  const { perOffsets, perFilm, perCount, filmDocs, docHi, docLo, docFilm } = t;
+  const { df, spread, perOffsets, perFilm, perCount, filmDocs, docHi, docLo, docFilm } = t;
   return Object.freeze({
     source,
     contentHash: t.contentHash,
@@ -279,14 +249,13 @@ export function corpusStatsOf(t: CorpusTable, source: string): CorpusStats & { r
     docs: docHi.length,
     films: filmDocs.length,
     word(s: string): number {
-      const h = hashName(s) | 0;
-      for (let p = h & mask; ; p = (p + 1) & mask) {
-        const k = hashed[2 * p + 1];
-        if (k < 0 || (hashed[2 * p] === h && t.words.equals(k, s))) return k;
+      for (let p = hashName(s) & mask; ; p = (p + 1) & mask) {
+        const k = t.slots[p];
+        if (k < 0 || t.words.equals(k, s)) return k;
       }
     },
-    df: (k: number) => counts[2 * k],
-    spread: (k: number) => counts[2 * k + 1],
+    df: (k: number) => df[k],
+    spread: (k: number) => spread[k],
     filmIndex: (key: string) => filmIndex.get(key) ?? -1,
     filmDocs: (j: number) => filmDocs[j],
     filmDf(k: number, j: number): number {
