@@ -10,6 +10,8 @@
  * probe more, never a wrong tag: a long word matches only its own stored string.
  */
 
+import { firstSlot, unitsHash } from './common.js';
+
 /** Slots of a table when created or emptied; it doubles whenever it is half full. */
 const INITIAL_SLOTS = 1 << 12;
 
@@ -29,7 +31,7 @@ class KeyTable {
   /** Tag id + 1 of the key (and word), 0 when absent. */
   get(key: number, word: string): number {
     const cells = this.cells;
-    for (let s = slotOf(key, this.mask); ; s = (s + 1) & this.mask) {
+    for (let s = firstSlot(key, this.mask); ; s = (s + 1) & this.mask) {
       const id = cells[2 * s + 1];
       if (id === 0) return 0;
       if (cells[2 * s] === key && (this.words === null || this.words[s] === word)) return id;
@@ -40,7 +42,7 @@ class KeyTable {
   add(key: number, word: string, id: number): void {
     if (2 * (this.count + 1) > this.mask + 1) this.grow();
     this.count++;
-    let s = slotOf(key, this.mask);
+    let s = firstSlot(key, this.mask);
     while (this.cells[2 * s + 1] !== 0) s = (s + 1) & this.mask;
     this.cells[2 * s] = key;
     this.cells[2 * s + 1] = id;
@@ -66,19 +68,6 @@ class KeyTable {
   }
 }
 
-/** Slot of a key: multiplicative hashing, the high half folded into the low bits that the mask keeps. */
-function slotOf(key: number, mask: number): number {
-  const h = Math.imul(key, 0x9e3779b1);
-  return (h ^ (h >>> 16)) & mask;
-}
-
-/** 32-bit FNV-1a over the UTF-16 units of a word. */
-function wordHash(word: string): number {
-  let h = 0x811c9dc5 | 0;
-  for (let i = 0; i < word.length; i++) h = Math.imul(h ^ word.charCodeAt(i), 0x01000193);
-  return h;
-}
-
 /** word → tag: words of one unit by index, of two units by their units as one int, longer ones by hash (module header). */
 export class WordTags {
   private one = new Int32Array(0x10000);
@@ -91,7 +80,7 @@ export class WordTags {
 
   get(word: string): string | undefined {
     const n = word.length;
-    const id = n === 1 ? this.one[word.charCodeAt(0)] : n === 2 ? this.two.get((word.charCodeAt(0) << 16) | word.charCodeAt(1), word) : this.long.get(wordHash(word), word);
+    const id = n === 1 ? this.one[word.charCodeAt(0)] : n === 2 ? this.two.get((word.charCodeAt(0) << 16) | word.charCodeAt(1), word) : this.long.get(unitsHash(word), word);
     return id === 0 ? undefined : this.names[id - 1];
   }
 
@@ -102,7 +91,7 @@ export class WordTags {
     const n = word.length;
     if (n === 1) this.one[word.charCodeAt(0)] = id;
     else if (n === 2) this.two.add((word.charCodeAt(0) << 16) | word.charCodeAt(1), word, id);
-    else this.long.add(wordHash(word), word, id);
+    else this.long.add(unitsHash(word), word, id);
     return this.names[id - 1];
   }
 
