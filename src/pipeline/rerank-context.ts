@@ -118,25 +118,8 @@ function nearestHop(subject: DocumentSubject, c: number, x: RowSources): number 
   return best;
 }
 
-/**
- * The corpus-table index of each row's surface (`texts[r]`; -1: not in the table), or null when the
- * corpus features are off. Looked up in one loop before the rows are written: the probes into the large
- * table do not depend on each other, so the processor overlaps their cache misses, which it cannot when
- * each probe waits inside its row's other work.
- */
-export function corpusWords(cx: ContextSources | null, texts: readonly string[]): Int32Array | null {
-  if (!cx?.corpus) return null;
-  const { stats } = cx.corpus;
-  const out = new Int32Array(texts.length);
-  for (let r = 0; r < texts.length; r++) out[r] = stats.word(texts[r]);
-  return out;
-}
-
-/**
- * The document-context features of candidate c (module header).
- * @param word the surface's index in the corpus table ({@link corpusWords}), read when the corpus features are on
- */
-export function contextRow(f: Float64Array, c: number, text: string, word: number, x: RowSources, cx: ContextSources): void {
+/** The document-context features of candidate c (module header). */
+export function contextRow(f: Float64Array, c: number, text: string, x: RowSources, cx: ContextSources): void {
   const { subject, title } = cx;
   const kg = x.kg;
   if (subject && kg) {
@@ -155,13 +138,14 @@ export function contextRow(f: Float64Array, c: number, text: string, word: numbe
     f[F.titleKnown] = 1;
     f[F.inTitle] = title.includes(text) ? 1 : 0;
   }
-  if (cx.corpus) corpusRow(f, word, cx.corpus);
+  if (cx.corpus) corpusRow(f, text, cx.corpus);
 }
 
-/** The corpus features of a candidate's surface, word k of the table (module header; leave one out). */
-function corpusRow(f: Float64Array, k: number, v: CorpusView): void {
+/** The corpus features of a candidate's surface (module header; leave one out). */
+function corpusRow(f: Float64Array, text: string, v: CorpusView): void {
   const { stats } = v;
   f[F.corpusOn] = 1;
+  const k = stats.word(text);
   const inTable = v.selfFilm !== -2;
   let df = 0;
   let spread = 0;

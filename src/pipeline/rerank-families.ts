@@ -234,7 +234,7 @@ export interface EntityContext {
   readonly entityCount: number;
   /** The text has a cast list (（…饰）). */
   readonly castDoc: boolean;
-  /** The entity phrase p's surface names, or -1. */
+  /** The entity phrase p's surface names (looked up when first asked), or -1. */
   readonly phraseEntity: (p: number) => number;
 }
 
@@ -248,11 +248,12 @@ export function entityContext(d: RerankDocument, kg: KgView | null, occ: Occurre
   const links = s.ints(n);
   const { mainMovie, mainEntity, entityCount } = mainFilm(d, kg, occ, links);
   const castDoc = d.text.includes('饰）') || d.text.includes('饰)');
-  // every phrase at once: the families ask for nearly all of them, and probes of the KG's name index made
-  // in one loop overlap their cache misses, which probes made inside each family's other work cannot
-  const phraseEntities = s.ints(d.phrases.length);
-  for (let p = 0; p < d.phrases.length; p++) phraseEntities[p] = surfaceEntity(kg, d.phrases[p].text, d.phrases[p].joined === true);
-  const phraseEntity = (p: number): number => phraseEntities[p];
+  const phraseEntities = s.ints(d.phrases.length).fill(-2); // -2: not looked up yet
+  const phraseEntity = (p: number): number => {
+    let e = phraseEntities[p];
+    if (e === -2) e = phraseEntities[p] = surfaceEntity(kg, d.phrases[p].text, d.phrases[p].joined === true);
+    return e;
+  };
   return { kindOrder, personOrder, links, mainMovie, mainEntity, entityCount, castDoc, phraseEntity };
 }
 
@@ -553,7 +554,7 @@ export function overlapIndex(d: RerankDocument, c: Candidates, ent: EntityContex
 
 // ── 5. rows ─────────────────────────────────────────────────────────────────────────────────────────
 
-export const rowsSpace = (n: number, m: number, rows: number): Space => ({ ints: 2 * n, bytes: n, floats: m + rows * RERANK_FEATURE_COUNT });
+export const rowsSpace = (n: number, rows: number): Space => ({ ints: 2 * n, bytes: n, floats: rows * RERANK_FEATURE_COUNT });
 
 /** Everything a row is written from. */
 export interface RowSources {
@@ -569,19 +570,6 @@ export interface RowSources {
   readonly inPhrase: Int32Array;
   /** Per pooled word: occurrences in a cast-list context ({@link castCounts}). */
   readonly cast: Int32Array;
-  /** Per pooled phrase: its IDF weight ({@link phraseIdfs}). */
-  readonly phraseIdf: Float64Array;
-}
-
-/**
- * The IDF weight of every pooled phrase (by phrase index), looked up in one loop before the rows: the
- * probes into the large IDF table overlap their cache misses, which one probe per row cannot.
- */
-export function phraseIdfs(d: RerankDocument, idf: IdfTable, order: Int32Array, rows: number, s: Scratch): Float64Array {
-  const n = d.words.length;
-  const out = s.floats(d.phrases.length);
-  for (let r = 0; r < rows; r++) if (order[r] >= n) out[order[r] - n] = idf.weight(d.phrases[order[r] - n].text);
-  return out;
 }
 
 /** Per word: occurrences inside its most frequent phrase candidate. */
@@ -693,7 +681,7 @@ export function phraseRow(f: Float64Array, p: number, x: RowSources): void {
   f[F.base] = norm(value, cands.maxValue);
   f[F.textrank] = norm(rank, cands.maxRank);
   if (pr) f[F.positionRank] = norm(position, cands.maxPosition);
-  f[F.idf] = x.phraseIdf[p] / 10;
+  f[F.idf] = x.idf.weight(ph.text) / 10;
   f[F.logCount] = Math.log1p(ph.count);
   f[F.firstPos] = ph.charStart / L;
   f[F.spread] = ((ph.lastStart ?? ph.charStart) - ph.charStart) / L;

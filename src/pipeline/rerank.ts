@@ -39,7 +39,6 @@ import {
   overlapIndex,
   overlapRow,
   overlapSpace,
-  phraseIdfs,
   phraseRow,
   phraseShares,
   poolOrder,
@@ -56,7 +55,7 @@ import {
   type Scratch,
 } from './rerank-families.js';
 
-import { contextRow, contextSources, corpusWords, type RerankContext } from './rerank-context.js';
+import { contextRow, contextSources, type RerankContext } from './rerank-context.js';
 
 export type { RerankContext } from './rerank-context.js';
 export { RERANK_CORE_FEATURE_COUNT, RERANK_FEATURE_COUNT, RERANK_FEATURES, type RerankDocument, type RerankFeature } from './rerank-features.js';
@@ -143,7 +142,7 @@ export function rerankItems(d: RerankDocument, kg: KgView | null, idf: IdfTable,
     relativeRanksSpace(n, m),
     overlapSpace(n, m),
     poolOrderSpace(n, m),
-    rowsSpace(n, m, Math.min(n + m, pool)),
+    rowsSpace(n, Math.min(n + m, pool)),
   );
   if (!buffers) return itemsOf(d, kg, idf, pool, context, scratchFor(space));
   try {
@@ -165,12 +164,8 @@ function itemsOf(d: RerankDocument, kg: KgView | null, idf: IdfTable, pool: numb
   const overlap = overlapIndex(d, cands, ent, s);
   const { order, rows } = poolOrder(cands, ranks.byFirst, pool, s);
   const cast = castCounts(d, order, rows, s);
-  const phraseIdf = phraseIdfs(d, idf, order, rows, s);
-  const x: RowSources = { d, kg, idf, occ, ent, cands, ranks, overlap, inPhrase, cast, phraseIdf };
+  const x: RowSources = { d, kg, idf, occ, ent, cands, ranks, overlap, inPhrase, cast };
   const cx = contextSources(d, kg, context, ent);
-  const texts: string[] = new Array(rows);
-  for (let r = 0; r < rows; r++) texts[r] = order[r] >= n ? d.phrases[order[r] - n].text : d.words[order[r]];
-  const words = corpusWords(cx, texts);
   const matrix = s.floats(rows * RERANK_FEATURE_COUNT);
   const items: RerankItem[] = new Array(rows);
   for (let r = 0; r < rows; r++) {
@@ -180,7 +175,7 @@ function itemsOf(d: RerankDocument, kg: KgView | null, idf: IdfTable, pool: numb
     else wordRow(f, c, x);
     overlapRow(f, c, x);
     rankRow(f, r);
-    if (cx) contextRow(f, c, texts[r], words ? words[r] : -1, x, cx);
+    if (cx) contextRow(f, c, c >= n ? d.phrases[c - n].text : d.words[c], x, cx);
     items[r] =
       c >= n
         ? { text: d.phrases[c - n].text, node: -1, phrase: c - n, charStart: d.phrases[c - n].charStart, entity: ent.phraseEntity(c - n), features: f, baseRank: r }
