@@ -160,6 +160,7 @@ export class ListColumn {
 export class NameIndex {
   private nameMemo: (readonly number[] | undefined)[] | undefined;
   private anyMemo: (readonly number[] | undefined)[] | undefined;
+  private probe: ProbeTable | undefined;
 
   constructor(
     readonly keys: StringTable,
@@ -230,12 +231,14 @@ export class NameIndex {
 
   /** Index of the key equal to `s` (exactly, not normalised), -1 if none. */
   find(s: string): number {
-    const slots = this.slots;
-    const mask = slots.length - 1;
-    for (let p = hashName(s) & mask; ; p = (p + 1) & mask) {
-      const k = slots[p];
-      if (k === -1) return -1;
-      if (this.keys.equals(k, s)) return k;
+    const probe = (this.probe ??= ProbeTable.of(this));
+    const mask = probe.slots.length - 1;
+    const h = hashName(s);
+    const tag = probe.tagOf(h);
+    for (let p = h & mask; ; p = (p + 1) & mask) {
+      const x = probe.slots[p];
+      if (x === -1) return -1;
+      if ((x & probe.tagMask) === tag && this.keys.equals(x & probe.keyMask, s)) return x & probe.keyMask;
     }
   }
 
@@ -286,6 +289,44 @@ export class NameIndex {
     for (const ids of [this.nameIds, this.anyIds]) for (let i = 0; i < ids.length; i++) if (ids[i] < 0 || ids[i] >= entities) return 'entity index out of range';
     if (!ascendingLists(this.nameOff, this.nameIds) || !ascendingLists(this.anyOff, this.anyIds)) return 'entity lists not ascending';
     return null;
+  }
+}
+
+/**
+ * The slots of a {@link NameIndex} as `find` probes them (made from the stored slots on the first lookup,
+ * in one pass over the keys): each holds its key index in the low bits and, in the bits the key indices
+ * leave free, a tag of the key's hash (bits the slot number does not use). A probe compares the tag before
+ * reading the key (its offsets and code units, far away in memory), so a word that names nothing (most
+ * of the words the pipeline looks up) is mostly answered from the slots alone. The slots and the probing
+ * stay the snapshot's; only this copy carries the tags.
+ */
+class ProbeTable {
+  private constructor(
+    readonly slots: Int32Array,
+    readonly keyMask: number,
+    readonly tagMask: number,
+    private readonly tagShift: number,
+  ) {}
+
+  static of(index: NameIndex): ProbeTable {
+    const { slots, keys } = index;
+    let keyBits = 1;
+    while (keyBits < 31 && 1 << keyBits <= keys.length) keyBits++;
+    const keyMask = keyBits >= 31 ? 0x7fffffff : (1 << keyBits) - 1;
+    const tagBits = Math.max(0, 31 - keyBits);
+    const tagMask = tagBits === 0 ? 0 : ((1 << tagBits) - 1) << keyBits;
+    // the tag is the hash's top bits; the slot number uses its bottom ones
+    const table = new ProbeTable(new Int32Array(slots.length), keyMask, tagMask, 32 - tagBits - keyBits);
+    for (let p = 0; p < slots.length; p++) {
+      const k = slots[p];
+      table.slots[p] = k === -1 ? -1 : k | table.tagOf(hashUnits(keys.units, keys.offsets[k], keys.offsets[k + 1]));
+    }
+    return table;
+  }
+
+  /** The tag of hash h, in place (the bits of {@link tagMask}). */
+  tagOf(h: number): number {
+    return this.tagMask === 0 ? 0 : (h >>> this.tagShift) & this.tagMask;
   }
 }
 
