@@ -17,7 +17,7 @@
  *
  * The hash function and the probing are part of the snapshot format (src/kg/snapshot.ts, format 2).
  */
-import { hashName, hashUnits } from '../util/hash.js';
+import { hashName, hashUnits, SlotTags } from '../util/hash.js';
 import { isPlainName, normalizeName } from './model.js';
 
 const EMPTY_STRINGS: readonly string[] = Object.freeze([]);
@@ -231,14 +231,14 @@ export class NameIndex {
 
   /** Index of the key equal to `s` (exactly, not normalised), -1 if none. */
   find(s: string): number {
-    const probe = (this.probe ??= ProbeTable.of(this));
-    const mask = probe.slots.length - 1;
+    const { slots, tags } = (this.probe ??= ProbeTable.of(this));
+    const mask = slots.length - 1;
     const h = hashName(s);
-    const tag = probe.tagOf(h);
+    const tag = tags.tagOf(h);
     for (let p = h & mask; ; p = (p + 1) & mask) {
-      const x = probe.slots[p];
+      const x = slots[p];
       if (x === -1) return -1;
-      if ((x & probe.tagMask) === tag && this.keys.equals(x & probe.keyMask, s)) return x & probe.keyMask;
+      if ((x & tags.tagMask) === tag && this.keys.equals(x & tags.keyMask, s)) return x & tags.keyMask;
     }
   }
 
@@ -293,40 +293,25 @@ export class NameIndex {
 }
 
 /**
- * The slots of a {@link NameIndex} as `find` probes them (made from the stored slots on the first lookup,
- * in one pass over the keys): each holds its key index in the low bits and, in the bits the key indices
- * leave free, a tag of the key's hash (bits the slot number does not use). A probe compares the tag before
- * reading the key (its offsets and code units, far away in memory), so a word that names nothing (most
- * of the words the pipeline looks up) is mostly answered from the slots alone. The slots and the probing
- * stay the snapshot's; only this copy carries the tags.
+ * The slots of a {@link NameIndex} as `find` probes them, tagged (util/hash.ts `SlotTags`): made from the
+ * stored slots on the first lookup, in one pass over the keys. Most words the pipeline looks up name
+ * nothing, and a tagged probe answers those mostly from the slots alone. The stored slots and the
+ * probing stay the snapshot's; only this copy carries the tags.
  */
 class ProbeTable {
   private constructor(
     readonly slots: Int32Array,
-    readonly keyMask: number,
-    readonly tagMask: number,
-    private readonly tagShift: number,
+    readonly tags: SlotTags,
   ) {}
 
   static of(index: NameIndex): ProbeTable {
     const { slots, keys } = index;
-    let keyBits = 1;
-    while (keyBits < 31 && 1 << keyBits <= keys.length) keyBits++;
-    const keyMask = keyBits >= 31 ? 0x7fffffff : (1 << keyBits) - 1;
-    const tagBits = Math.max(0, 31 - keyBits);
-    const tagMask = tagBits === 0 ? 0 : ((1 << tagBits) - 1) << keyBits;
-    // the tag is the hash's top bits; the slot number uses its bottom ones
-    const table = new ProbeTable(new Int32Array(slots.length), keyMask, tagMask, 32 - tagBits - keyBits);
+    const table = new ProbeTable(new Int32Array(slots.length), new SlotTags(keys.length));
     for (let p = 0; p < slots.length; p++) {
       const k = slots[p];
-      table.slots[p] = k === -1 ? -1 : k | table.tagOf(hashUnits(keys.units, keys.offsets[k], keys.offsets[k + 1]));
+      table.slots[p] = k === -1 ? -1 : k | table.tags.tagOf(hashUnits(keys.units, keys.offsets[k], keys.offsets[k + 1]));
     }
     return table;
-  }
-
-  /** The tag of hash h, in place (the bits of {@link tagMask}). */
-  tagOf(h: number): number {
-    return this.tagMask === 0 ? 0 : (h >>> this.tagShift) & this.tagMask;
   }
 }
 
