@@ -236,13 +236,12 @@ export function applyTitlePolicy(
   let subject: (Uint8Array | null)[] | null = null;
   for (let i = 0; i < n; i++) {
     const set = entities[i];
-    if (set === null) continue;
+    if (set === null || !common.has(normalizeName(context.words[i]))) continue;
     let flags: Uint8Array | null = null;
     for (let k = 0; k < set.length; k++) {
       if (options.titleKinds.includes(kg.kindOf(set[k]))) (flags ??= new Uint8Array(set.length))[k] = 1;
     }
-    // the kinds first: the common names are a large set, and most matched words name no entity of those kinds
-    if (flags !== null && common.has(normalizeName(context.words[i]))) (subject ??= new Array<Uint8Array | null>(n).fill(null))[i] = flags;
+    if (flags !== null) (subject ??= new Array<Uint8Array | null>(n).fill(null))[i] = flags;
   }
   if (subject === null) return entities.slice();
   const contextual = options.titlePolicy === 'contextual';

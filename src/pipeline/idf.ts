@@ -176,7 +176,7 @@ export function idfTableFromPacked(packed: Uint8Array, source: string): IdfTable
       if ((x & tagMask) === tag && words.equals(x & keyMask, word)) return values[x & keyMask];
     }
   };
-  // weights(): the hash of every word, then its first slot's entry (when the tag matches), then the
+  // weights(): the hash of every word, then the entry of its first slot whose tag matches, then the
   // lookups proper; the first two passes make independent loads (the table is megabytes: each lookup alone waits for
   // memory several times in a row), the last finds their cache lines loaded
   let hashes = new Int32Array(64);
@@ -195,8 +195,13 @@ export function idfTableFromPacked(packed: Uint8Array, source: string): IdfTable
         touched += slots[h & mask];
       }
       for (let j = 0; j < m; j++) {
-        const x = slots[hashes[j] & mask];
-        if (x >= 0 && (x & tagMask) === tags.tagOf(hashes[j])) touched += words.units[words.offsets[x & keyMask]] + values[x & keyMask];
+        const tag = tags.tagOf(hashes[j]);
+        for (let p = hashes[j] & mask; slots[p] >= 0; p = (p + 1) & mask) {
+          const x = slots[p];
+          if ((x & tagMask) !== tag) continue;
+          touched += words.units[words.offsets[x & keyMask]] + values[x & keyMask];
+          break;
+        }
       }
       for (let j = 0; j < m; j++) out[which[j]] = lookup(list[which[j]], hashes[j]);
       // keep the loads above (their sum is never read)

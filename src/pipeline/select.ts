@@ -106,27 +106,15 @@ export function selectItems(
   }
   // a few: the best item not yet looked at, again and again (the order is the sorted one, as the
   // comparison is a total order), which for a short list is cheaper than sorting all
-  const values = scanValues(items);
+  const seen = new Uint8Array(items.length);
   while (taken.length < limit) {
     let best = -1;
-    for (let i = 0; i < items.length; i++) {
-      const v = values[i];
-      // NaN: never selected, or already taken; a greater value wins without the full comparison
-      if (v !== v || (best >= 0 && v < values[best]) || (best >= 0 && v === values[best] && compare(i, best) >= 0)) continue;
-      best = i;
-    }
+    for (let i = 0; i < items.length; i++) if (!seen[i] && !Number.isNaN(items[i].value) && (best < 0 || compare(i, best) < 0)) best = i;
     if (best < 0) break;
-    values[best] = NaN;
+    seen[best] = 1;
     take(best);
   }
   return taken;
-}
-
-/** The items' values in a typed array (the scan of {@link selectItems} reads them contiguously; a taken item is set to NaN). */
-function scanValues(items: readonly RankedItem[]): Float64Array {
-  const values = new Float64Array(items.length);
-  for (let i = 0; i < items.length; i++) values[i] = items[i].value;
-  return values;
 }
 
 /**
