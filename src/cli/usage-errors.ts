@@ -1,6 +1,6 @@
 /**
  * commander's own usage errors (an unknown option or command, a missing argument or value, two options
- * that conflict, a value outside an option's `.choices()`) in the CLI's form: one line
+ * that conflict, a value outside an option's `.choices()` or refused by its parser) in the CLI's form: one line
  * `filmkw: <command path>: <message>` on stderr, exit 2, no help after it, no stack trace.
  *
  * Every command gets an exit callback ({@link routeUsageErrors}) that knows the command: commander's
@@ -8,9 +8,10 @@
  * carrying the command path, which run() (main.ts) prints like every other error of the CLI. commander
  * itself prints nothing for an error (main.ts configureOutput). Help and --version go through unchanged.
  *
- * The wording follows the option parsers (commands/option-parsers.ts): a bad value is
- * `--flag must be a, b or c, got "x"`; two options given together are `--a cannot be used with --b`,
- * with the reason the command declared ({@link conflicts}); the other messages keep commander's words.
+ * A bad value is `--flag must …, got "x"`: what it must be is the option's `.choices()` (`must be a, b or
+ * c`) or the error of its parser (commands/option-parsers.ts). Two options given together are `--a cannot
+ * be used with --b`, with the reason the command declared ({@link conflicts}). The other messages keep
+ * commander's words.
  */
 import { Command, CommanderError, Option } from 'commander';
 import { usageError } from '../errors.js';
@@ -68,12 +69,18 @@ function conflictMessage(cmd: Command, text: string): string | undefined {
   return `${a.label} cannot be used with ${b.label}${why ? ` (${why})` : ''}`;
 }
 
-/** `option '--backend <name>' argument 'x' is invalid. …` of an option with choices → `--backend must be a or b, got "x"`. */
-function choiceMessage(cmd: Command, text: string): string | undefined {
-  const m = /^option '([^']+)' argument '([\s\S]*)' is invalid\./u.exec(text);
+/**
+ * A bad option value, `option '--port <n>' argument 'x' is invalid. <why>`: with `.choices()`,
+ * `--backend must be a or b, got "x"`; from an argParser of commands/option-parsers.ts (whose error says
+ * what the value must be), `--port must be an integer from 0 to 65535, got "x"`.
+ */
+function invalidValueMessage(cmd: Command, text: string): string | undefined {
+  const m = /^option '([^']+)' argument '([\s\S]*)' is invalid\. ([\s\S]*)$/u.exec(text);
   const option = m ? cmd.options.find((o) => o.flags === m[1]) : undefined;
-  if (!m || !option?.argChoices) return undefined;
-  return `${option.long ?? option.flags} must be ${orList(option.argChoices)}, got ${JSON.stringify(m[2])}`;
+  if (!m || !option) return undefined;
+  const flag = option.long ?? option.flags;
+  const must = option.argChoices ? `must be ${orList(option.argChoices)}` : m[3]!;
+  return `${flag} ${must}, got ${JSON.stringify(m[2])}`;
 }
 
 /** The message (without `filmkw: <command>: `) of one of commander's usage errors. */
@@ -83,7 +90,7 @@ export function usageMessage(cmd: Command, err: CommanderError): string {
     case 'commander.conflictingOption':
       return conflictMessage(cmd, text) ?? oneLine(text);
     case 'commander.invalidArgument':
-      return choiceMessage(cmd, text) ?? oneLine(text);
+      return invalidValueMessage(cmd, text) ?? oneLine(text);
     case 'commander.unknownOption':
       return /\n\(Did you mean/u.test(text) ? oneLine(text) : `${oneLine(text)} (see ${['filmkw', commandPath(cmd)].filter(Boolean).join(' ')} --help)`;
     case 'commander.unknownCommand':

@@ -74,7 +74,7 @@ test('eval --by: macro scores per group of a jsonl field, in the table and in --
     r = await run('eval', '--gold', tiny, '--baseline', 'nodejieba-tfidf', '--by', empty);
     assert.equal(r.status, 2, r.stderr);
     assert.equal(r.stdout, '');
-    assert.equal(r.stderr, `filmkw: eval: --by needs a field name, got ${JSON.stringify(empty)}\n`);
+    assert.equal(r.stderr, `filmkw: eval: --by must be a field name, got ${JSON.stringify(empty)}\n`);
   }
   r = await run('eval', '--gold', 'test/fixtures/eval/tiny-csl.tsv', '--format', 'csl', '--baseline', 'nodejieba-tfidf', '--by', 'kind');
   assert.equal(r.status, 2);

@@ -9,23 +9,20 @@ import assert from 'node:assert/strict';
 import { FilmkwError } from '../../src/errors.js';
 import { KgStore } from '../../src/kg/store.js';
 import type { KgData } from '../../src/kg/model.js';
-import { ENTITY_KINDS, RELATION_KINDS } from '../../src/kg/model.js';
 import {
   clearKgInNeo4j,
   entityMergeQuery,
   foreignDataQueries,
   neo4jStats,
   readKgFromNeo4j,
-  readCountQuery,
   readPageQuery,
   relationMergeQuery,
   schemaStatements,
-  statsQueries,
-  sweepQueries,
   writeKgToNeo4j,
   type Neo4jTuning,
 } from '../../src/kg/neo4j.js';
 import { FakeBolt, type FakeBoltOptions } from '../fixtures/neo4j/fake-bolt.js';
+import { allowedCypher } from '../fixtures/neo4j/allowed-cypher.js';
 import { demoKg } from '../fixtures/neo4j/demo-kg.js';
 
 // Deadlines no loaded machine reaches (no test here waits for one to fire); a short retry time, so that
@@ -34,19 +31,8 @@ const TUNING: Partial<Neo4jTuning> = { connectionTimeoutMs: 60_000, connectionAc
 const DEMO = demoKg();
 const DEMO_STORE = KgStore.fromData(DEMO);
 
-const ALLOWED = new Set<string>([
-  ...schemaStatements(),
-  ...ENTITY_KINDS.map(entityMergeQuery),
-  ...RELATION_KINDS.map(relationMergeQuery),
-  readPageQuery(),
-  readCountQuery(),
-  ...Object.values(statsQueries().entities),
-  ...Object.values(statsQueries().relations),
+const ALLOWED = allowedCypher([
   ...Object.values(foreignDataQueries()),
-  ...RELATION_KINDS.flatMap((k) => [sweepQueries().relations(k), sweepQueries().deleteRelations(k)]),
-  sweepQueries().ids,
-  sweepQueries().deleteNodes,
-  sweepQueries().deleteOrphanAliases,
   'MATCH (:Entity)-[r]->() WITH r LIMIT $limit DELETE r RETURN count(*) AS n',
   'MATCH (n) WHERE n:Entity OR n:Alias WITH n LIMIT $limit DETACH DELETE n RETURN count(*) AS n',
 ]);

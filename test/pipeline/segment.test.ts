@@ -301,6 +301,20 @@ test('findCompounds: left to right, longest first at a position, never overlappi
   ]);
 });
 
+test('findCompounds: compounds whose units hash alike are told apart by their units; a word given twice keeps its first tag', () => {
+  // 馫翈胡 and 菋终乁 have the same 32-bit FNV-1a hash (segment-word-tags.test.ts), so they share a probe chain.
+  const idx = buildCompoundIndex([
+    { word: '馫翈胡·', tag: 'a' },
+    { word: '菋终乁·', tag: 'b' },
+    { word: '馫翈胡·', tag: 'dup' },
+  ]);
+  assert.deepEqual(findCompounds('菋终乁·馫翈胡·菋终乁', idx), [
+    { start: 0, end: 4, tag: 'b' },
+    { start: 4, end: 8, tag: 'a' },
+  ]);
+  assert.deepEqual(findCompounds('馫翈胡菋终乁', idx), []);
+});
+
 test('findCompounds equals a plain longest-first scan (property; the pair bit set never hides a compound)', () => {
   const units = ['莱', '昂', '·', '迪', '，', '李', '焕', '英', 'a', ' '];
   const word = fc.array(fc.constantFrom(...units), { minLength: 1, maxLength: 4 }).map((a) => a.join(''));

@@ -21,7 +21,7 @@ test('filmkw serve: bad flags and files are one-line errors (exit 2 usage, 3 inp
   const cases: [string[], number, RegExp][] = [
     [['serve', '--port', 'abc'], 2, /^filmkw: serve: --port must be an integer from 0 to 65535, got "abc"\n$/u],
     [['serve', '--port', '70000'], 2, /--port must be an integer from 0 to 65535/u],
-    [['serve', '--preset', 'nope'], 2, /unknown --preset "nope" \(valid: .*textrank/u],
+    [['serve', '--preset', 'nope'], 2, /^filmkw: serve: --preset must be a preset: .*textrank.*, got "nope"\n$/u],
     [['serve', '--gold', 'g.jsonl'], 2, /--input and --gold go with --files/u],
     [['serve', '--files', join(dir, 'missing.jsonl'), '--port', '0'], 3, /cannot read .*missing\.jsonl \(ENOENT\)/u],
     [['serve', '--files', bad, '--port', '0'], 3, /bad\.jsonl:2: field "keywords" must be an array/u],

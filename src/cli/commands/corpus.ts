@@ -102,7 +102,7 @@ const MIN_DF = checked(
     const n = Number(raw);
     return Number.isInteger(n) && n >= 1 && n <= 1e6 ? n : undefined;
   },
-  (raw) => `corpus build: --min-df must be an integer from 1 to 1000000, got ${JSON.stringify(raw)}`,
+  'must be an integer from 1 to 1000000',
 );
 
 export async function runCorpusBuild(inputs: string[], flags: BuildFlags): Promise<void> {

@@ -11,13 +11,13 @@ import { parseLatency, startReplay } from '../../crawl/replay.js';
 import { checked, integerFrom, integerIn, numberIn } from './option-parsers.js';
 
 /** `replay --latency`: MS or MIN-MAX. */
-const LATENCY = checked((raw) => parseLatency(raw) ?? undefined, (raw) => `replay: --latency must be MS or MIN-MAX (milliseconds, MIN ≤ MAX), got ${JSON.stringify(raw)}`);
+const LATENCY = checked((raw) => parseLatency(raw) ?? undefined, 'must be MS or MIN-MAX (milliseconds, MIN ≤ MAX)');
 
 /** `replay --slow-host HOST=MS`, repeatable: the host (lower case) and its added milliseconds. */
 const slowHost = checked((raw) => {
   const m = /^([a-z0-9.-]+(?::\d+)?)=(\d{1,7})$/iu.exec(raw);
   return m ? ([m[1]!.toLowerCase(), Number(m[2])] as const) : undefined;
-}, (raw) => `replay: --slow-host must be HOST=MS, got ${JSON.stringify(raw)}`);
+}, 'must be HOST=MS');
 const SLOW_HOSTS = (raw: string, previous: Map<string, number> | undefined): Map<string, number> => new Map([...(previous ?? []), slowHost(raw)]);
 
 export function registerReplay(program: Command): void {
@@ -25,7 +25,7 @@ export function registerReplay(program: Command): void {
     .command('replay')
     .description('serve saved pages (manifest: url, file, label) at their original URLs on a local port, dispatching on Host + path')
     .argument('<manifest...>', 'manifest TSV file(s): url<TAB>file<TAB>label[<TAB>content_type]')
-    .option('--port <n>', 'port to listen on (0 = any free port)', integerIn('replay', '--port', 0, 65535), 0)
+    .option('--port <n>', 'port to listen on (0 = any free port)', integerIn(0, 65535), 0)
     .option('--host <addr>', 'address to listen on', '127.0.0.1')
     .option('--latency <ms|min-max>', 'answer every request after a latency (ms), fixed or uniform in min-max (drawn from a hash: the same each run)', LATENCY)
     .option('--per-host', 'with --latency: one latency per host instead of per request')
@@ -83,11 +83,11 @@ export function registerCrawl(program: Command): void {
     .option('--via <url>', 'send every request to this replay server (http://127.0.0.1:N) with the original Host')
     // not .choices(): `--set mode=…` names a mode too, and resolveCrawlOptions checks both with one message
     .option('--mode <mode>', 'focused (default) | bfs | static | one-step | best-first | shark (see Modes below)')
-    .option('--max-pages <n>', 'page budget (default 1000)', integerFrom('crawl', '--max-pages', 1))
-    .option('--max-depth <n>', 'largest link depth from a seed (default 1000, a guard: the depth budget bounds off-topic chains; 8 in bfs, best-first, shark)', integerFrom('crawl', '--max-depth', 0))
-    .option('--threshold <eta>', 'relevance threshold η (default 0.12)', numberIn('crawl', '--threshold', 0, 1))
-    .option('--concurrency <n>', 'requests in flight at once, at most one per host (default 8; 1 = the deterministic sequential order)', integerFrom('crawl', '--concurrency', 1))
-    .option('--delay-ms <n>', 'least delay between two requests to one host (default 1000 on the real web, 0 with --via; robots Crawl-delay raises it)', integerFrom('crawl', '--delay-ms', 0))
+    .option('--max-pages <n>', 'page budget (default 1000)', integerFrom(1))
+    .option('--max-depth <n>', 'largest link depth from a seed (default 1000, a guard: the depth budget bounds off-topic chains; 8 in bfs, best-first, shark)', integerFrom(0))
+    .option('--threshold <eta>', 'relevance threshold η (default 0.12)', numberIn(0, 1))
+    .option('--concurrency <n>', 'requests in flight at once, at most one per host (default 8; 1 = the deterministic sequential order)', integerFrom(1))
+    .option('--delay-ms <n>', 'least delay between two requests to one host (default 1000 on the real web, 0 with --via; robots Crawl-delay raises it)', integerFrom(0))
     .option('--contact <url|email>', 'how site operators reach you, sent in the User-Agent (filmkw-crawler (+contact))')
     .option('--allow-host <host...>', 'fetch only these hosts (and their subdomains)')
     .option('--deny-host <host...>', 'never fetch these hosts (and their subdomains)')
@@ -116,7 +116,7 @@ export function registerCrawl(program: Command): void {
     .option('--web <dir>', 'a test web built by `crawl testweb` (default: build one in a temporary folder)')
     .option('--data <dir>', 'shared data folder (default: $FILMKW_DATA or ../shared/data)')
     .option('--out <dir>', 'where results.md, results.json and the SVG charts go', 'eval/crawl')
-    .option('--max-pages <n>', 'page budget per run', integerFrom('crawl eval', '--max-pages', 10), 1000)
+    .option('--max-pages <n>', 'page budget per run', integerFrom(10), 1000)
     .action(async (flags: { web?: string; data?: string; out: string; maxPages: number }) => {
       const { runCrawlEvalCommand } = await import('../../crawl/cli.js');
       await runCrawlEvalCommand(flags);

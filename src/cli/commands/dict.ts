@@ -74,7 +74,7 @@ const FREQ_MARGIN = checked(
     const n = Number(raw);
     return Number.isFinite(n) && n >= 1 && n <= 1e6 ? n : undefined;
   },
-  (raw) => `dict export: --freq-margin must be a number ≥ 1 and ≤ 1000000, got ${JSON.stringify(raw)}`,
+  'must be a number ≥ 1 and ≤ 1000000',
 );
 
 const EXAMPLES = checked(
@@ -82,7 +82,7 @@ const EXAMPLES = checked(
     const n = Number(raw);
     return Number.isInteger(n) && n >= 0 && n <= 1e6 ? n : undefined;
   },
-  (raw) => `dict export: --examples must be an integer ≥ 0 and ≤ 1000000, got ${JSON.stringify(raw)}`,
+  'must be an integer ≥ 0 and ≤ 1000000',
 );
 
 export async function runDictExport(flags: ExportFlags): Promise<void> {

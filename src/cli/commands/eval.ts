@@ -32,7 +32,7 @@ import { SEGMENTER_BACKENDS } from '../../lexicon/base.js';
 const collect = (value: string, previous: string[]): string[] => [...previous, value];
 
 /** `eval --by`: a field name, not blank. */
-const BY_FIELD = checked((raw) => (raw.trim() === '' ? undefined : raw), (raw) => `eval: --by needs a field name, got ${JSON.stringify(raw)}`);
+const BY_FIELD = checked((raw) => (raw.trim() === '' ? undefined : raw), 'must be a field name');
 
 /** Package root (dist/cli/commands or src/cli/commands → three levels up). */
 const packageRoot = (): string => fileURLToPath(new URL('../../../', import.meta.url));

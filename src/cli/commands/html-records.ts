@@ -13,7 +13,7 @@ import { createWriteStream, type WriteStream } from 'node:fs';
 import { Option, type Command } from 'commander';
 import { assertNotAnInput, lockOutput } from '../../util/files.js';
 import { EXIT, FilmkwError } from '../../errors.js';
-import { maxBytesParser } from './html-options.js';
+import { MAX_BYTES } from './html-options.js';
 import { PAGE_READ_DEFAULTS } from '../../html/index.js';
 import { listPages, recordsOfFile, resolveMode, type RecordRenderer, type RecordsLine, type RecordsMode } from '../../html/records.js';
 
@@ -142,7 +142,7 @@ export function registerHtmlRecords(htmlCommand: Command): void {
     .argument('<path>', 'an HTML file or a directory of *.html files')
     .addOption(new Option('--mode <mode>', 'auto (rendered when /usr/bin/chromium exists), rendered or structural').choices(['auto', 'rendered', 'structural']).default('auto'))
     .option('--out <file>', 'write the JSON lines to FILE instead of stdout')
-    .option('--max-bytes <N>', 'largest page read, bytes; a bigger page is an error line (default 5242880, the crawler\'s cap)', maxBytesParser('html records'))
+    .option('--max-bytes <N>', 'largest page read, bytes; a bigger page is an error line (default 5242880, the crawler\'s cap)', MAX_BYTES)
     .action(async (path: string, flags: Flags) => {
       await runHtmlRecords(path, flags);
     });

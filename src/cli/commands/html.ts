@@ -18,7 +18,7 @@ import { assertNotAnInput, lockOutput } from '../../util/files.js';
 import { EXIT, FilmkwError } from '../../errors.js';
 import { htmlBytesToRecord, listHtmlPages, PAGE_READ_DEFAULTS, readPage, type MainTextOptions } from '../../html/index.js';
 import { registerHtmlRecords } from './html-records.js';
-import { maxBytesParser } from './html-options.js';
+import { MAX_BYTES } from './html-options.js';
 import { numberIn } from './option-parsers.js';
 
 interface TextFlags {
@@ -84,10 +84,10 @@ export function registerHtml(program: Command): void {
     .description('extract the main text (title, text, author, date) of saved HTML pages as JSON lines for `filmkw tag`')
     .argument('<path>', 'an HTML file, a directory of *.html / *.htm files (recursive, sorted) or a pipe')
     .option('--out <file>', 'write the JSON lines to FILE instead of stdout')
-    .option('--decay <T>', 'information-decay threshold T (default 0.34)', numberIn('html text', '--decay', 0, 1))
+    .option('--decay <T>', 'information-decay threshold T (default 0.34)', numberIn(0, 1))
     .addOption(new Option('--stop-at <node>', 'node returned where the decay exceeds T (default: current)').choices(['current', 'child']))
-    .option('--max-link-density <D>', 'link-density threshold DLmax for removing link blocks (default 0.65)', numberIn('html text', '--max-link-density', 0, 1))
-    .option('--max-bytes <N>', 'largest page read, bytes; a bigger page is an error record (default 5242880, the crawler\'s cap)', maxBytesParser('html text'))
+    .option('--max-link-density <D>', 'link-density threshold DLmax for removing link blocks (default 0.65)', numberIn(0, 1))
+    .option('--max-bytes <N>', 'largest page read, bytes; a bigger page is an error record (default 5242880, the crawler\'s cap)', MAX_BYTES)
     .option('--fail-on-error', 'exit 1 when some page gave an error record')
     .action(async (path: string, flags: TextFlags) => {
       await runHtmlText(path, flags);

@@ -53,13 +53,13 @@ const err = (s: string) => process.stderr.write(s.endsWith('\n') ? s : `${s}\n`)
 /** `kg show --limit`: an integer from 1 to 1000000. */
 const SHOW_LIMIT = checked(
   (raw) => (/^\d+$/u.test(raw) && Number(raw) >= 1 && Number(raw) <= 1_000_000 ? Number(raw) : undefined),
-  (raw) => `kg show: --limit must be an integer from 1 to 1000000, got ${JSON.stringify(raw)}`,
+  'must be an integer from 1 to 1000000',
 );
 
 /** `kg import --examples`: an integer from 0 to 1000000. */
 const IMPORT_EXAMPLES = checked(
   (raw) => (/^\d+$/u.test(raw) && Number(raw) <= 1_000_000 ? Number(raw) : undefined),
-  (raw) => `kg import: --examples must be an integer from 0 to 1000000, got ${JSON.stringify(raw)}`,
+  'must be an integer from 0 to 1000000',
 );
 
 export async function runKgImport(sources: string[], flags: ImportFlags): Promise<void> {

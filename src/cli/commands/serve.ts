@@ -13,7 +13,7 @@ import { usageError } from '../../errors.js';
 import { SERVE_DEFAULTS } from '../../serve/limits.js';
 import { DEFAULT_PRESET } from '../../pipeline/options.js';
 import { findPreset, listPresets } from '../../pipeline/presets.js';
-import { checked, integerIn } from './option-parsers.js';
+import { checked, integerIn, orList } from './option-parsers.js';
 
 interface ServeFlags {
   kg?: string;
@@ -35,7 +35,7 @@ interface ServeFlags {
 /** `--preset`: a preset name or alias (presets.ts). */
 const PRESET = checked(
   (raw) => (findPreset(raw) ? raw : undefined),
-  (raw) => `serve: unknown --preset ${JSON.stringify(raw)} (valid: ${listPresets().join(', ')})`,
+  `must be a preset: ${orList(listPresets())}`,
 );
 
 export async function runServeCommand(flags: ServeFlags): Promise<void> {
@@ -77,16 +77,16 @@ export function registerServe(program: Command): void {
     .addOption(new Option('--kg <path>', 'KG snapshot file or csv directory (default: the bundled demo KG)').conflicts('neo4j'))
     .option('--neo4j', 'read the KG from Neo4j (NEO4J_URI, NEO4J_USER, NEO4J_PASSWORD)', false)
     .option('--host <address>', 'address to bind (keep the loopback default unless you mean to share the viewer)', '127.0.0.1')
-    .option('--port <n>', 'port (0 = any free port)', integerIn('serve', '--port', 0, 65535), 0)
+    .option('--port <n>', 'port (0 = any free port)', integerIn(0, 65535), 0)
     .option('--preset <name>', `preset of the first view: ${listPresets().join(', ')}`, PRESET, DEFAULT_PRESET)
     .option('--files <file...>', 'tag outputs (JSON lines) the Batch view may open; no other file can be browsed', collect, [] as string[])
     .addOption(new Option('--input <file>', 'the input the --files were tagged from (jsonl, csv, tsv, txt), for the texts'))
     .addOption(new Option('--text-field <field>', 'text field / column of --input (default: "text")'))
     .addOption(new Option('--id-field <field>', 'id field / column of --input, as given to filmkw tag (default: the line number)'))
     .addOption(new Option('--gold <file>', 'gold keywords (jsonl with id, text, tag) for hits and misses'))
-    .option('--max-body-bytes <n>', 'largest API request body', integerIn('serve', '--max-body-bytes', 1024, 1 << 30), SERVE_DEFAULTS.maxBodyBytes)
-    .option('--workers <n>', `extraction worker threads for short texts; texts over ${SERVE_DEFAULTS.heavyChars.toLocaleString('en-US')} characters get n − 1 more (at least 1), at a lower CPU priority`, integerIn('serve', '--workers', 1, 64), SERVE_DEFAULTS.workers)
-    .option('--request-timeout-ms <n>', 'time budget of one extraction request (over it: 413)', integerIn('serve', '--request-timeout-ms', 100, 3_600_000), SERVE_DEFAULTS.requestTimeoutMs)
-    .option('--request-heap-mb <n>', 'memory budget of one extraction request, the heap of its worker thread (over it: 413)', integerIn('serve', '--request-heap-mb', 64, 65_536), SERVE_DEFAULTS.requestHeapMb)
+    .option('--max-body-bytes <n>', 'largest API request body', integerIn(1024, 1 << 30), SERVE_DEFAULTS.maxBodyBytes)
+    .option('--workers <n>', `extraction worker threads for short texts; texts over ${SERVE_DEFAULTS.heavyChars.toLocaleString('en-US')} characters get n − 1 more (at least 1), at a lower CPU priority`, integerIn(1, 64), SERVE_DEFAULTS.workers)
+    .option('--request-timeout-ms <n>', 'time budget of one extraction request (over it: 413)', integerIn(100, 3_600_000), SERVE_DEFAULTS.requestTimeoutMs)
+    .option('--request-heap-mb <n>', 'memory budget of one extraction request, the heap of its worker thread (over it: 413)', integerIn(64, 65_536), SERVE_DEFAULTS.requestHeapMb)
     .action((flags: ServeFlags) => runServeCommand(flags));
 }

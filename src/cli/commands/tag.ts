@@ -74,8 +74,6 @@ const isDirectory = (p: string): boolean => {
   }
 };
 
-/** A count flag's digits as a number; the range is checked once, by runTag (src/batch/tag-run.ts `TAG_LIMITS`). */
-const count = (flag: string): ((raw: string) => number) => digits('tag', flag);
 
 /**
  * SIGINT / SIGTERM: say what is saved and how to continue, then end by the signal (130 / 143; cli/signals.ts:
@@ -205,20 +203,20 @@ export function registerTag(program: Command): void {
     .option('--preset <name>', `pipeline preset: ${listPresets().join(', ')}`, DEFAULT_PRESET)
     .option('--set <key=value>', 'pipeline option override group.key=value, repeatable (e.g. graph.window=3; value read as JSON when it parses)', collect, [] as string[])
     .addOption(new Option('--backend <name>', 'segmenter backend').choices(SEGMENTER_BACKENDS).default(DEFAULT_BACKEND))
-    .addOption(new Option('--top <k>', `keywords per document (default: the preset's output.topK, ${DEFAULT_OPTIONS.output.topK})`).argParser(count('--top')))
+    .addOption(new Option('--top <k>', `keywords per document (default: the preset's output.topK, ${DEFAULT_OPTIONS.output.topK})`).argParser(digits))
     .option('--explain', 'add per keyword the co-occurrence, KG and semantic contributions; with the re-ranker (filmkw-rerank, the default) also its logit and each feature\'s contribution to it; `why` reads them in plain words (every term: filmkw glossary)', false)
     .addOption(new Option('--out <file>', 'output file (default: stdout)'))
-    .addOption(conflicts(new Option('--workers <n>', 'worker threads (1 = tag in the main thread)').argParser(count('--workers')).default(1), 'queue', 'give it to `filmkw worker`'))
-    .addOption(conflicts(new Option('--worker-heap-mb <n>', 'heap cap of each worker thread in MB: a document that needs more on its own becomes an error record and the run goes on (given, tagging runs in worker threads even with --workers 1)').argParser(count('--worker-heap-mb')), 'queue', 'the records are tagged by `filmkw worker`'))
+    .addOption(conflicts(new Option('--workers <n>', 'worker threads (1 = tag in the main thread)').argParser(digits).default(1), 'queue', 'give it to `filmkw worker`'))
+    .addOption(conflicts(new Option('--worker-heap-mb <n>', 'heap cap of each worker thread in MB: a document that needs more on its own becomes an error record and the run goes on (given, tagging runs in worker threads even with --workers 1)').argParser(digits), 'queue', 'the records are tagged by `filmkw worker`'))
     .option('--resume', 'continue an interrupted run of the same --out file (same input and options)', false)
-    .addOption(conflicts(new Option('--checkpoint-records <n>', 'with --out: also save the point --resume continues from after every n records (default: once a second only)').argParser(count('--checkpoint-records')), 'queue', 'its checkpoint follows the finished chunks'))
-    .option('--max-record-bytes <n>', 'longest line / csv record; longer ones become error records', count('--max-record-bytes'), DEFAULT_MAX_RECORD_BYTES)
+    .addOption(conflicts(new Option('--checkpoint-records <n>', 'with --out: also save the point --resume continues from after every n records (default: once a second only)').argParser(digits), 'queue', 'its checkpoint follows the finished chunks'))
+    .option('--max-record-bytes <n>', 'longest line / csv record; longer ones become error records', digits, DEFAULT_MAX_RECORD_BYTES)
     .option('--fail-on-error', 'exit with code 1 when any record is an error record', false)
     .addOption(conflicts(new Option('--pipe', 'the Unix-filter contract (Spark RDD.pipe, Hadoop Streaming: one output line per input line, blank lines included, no line numbers in the output; txt, jsonl) also with --out or an input file; reading - and writing stdout follows it without this flag').default(false), 'queue', 'a filter runs where its partition is'))
     .addOption(new Option('--queue <url>', 'tag on `filmkw worker` processes through the Redis queue at redis://host:port[/db] (README "Many machines")'))
-    .option('--chunk-docs <n>', 'with --queue: records per chunk (job)', count('--chunk-docs'), 256)
-    .option('--queue-window <n>', 'with --queue: chunks of this run in the queue at once (bounds Redis memory)', count('--queue-window'), 64)
-    .option('--queue-timeout <s>', 'with --queue: seconds Redis may stay unreachable before the run stops (--resume continues it)', count('--queue-timeout'), 60)
+    .option('--chunk-docs <n>', 'with --queue: records per chunk (job)', digits, 256)
+    .option('--queue-window <n>', 'with --queue: chunks of this run in the queue at once (bounds Redis memory)', digits, 64)
+    .option('--queue-timeout <s>', 'with --queue: seconds Redis may stay unreachable before the run stops (--resume continues it)', digits, 60)
     .addHelpText('after', () => {
       const lines = describeOptions(resolveOptions(DEFAULT_PRESET)).map((l) => `  ${l}`);
       return `\nPipeline options for --set group.key=value (values and defaults of the preset ${DEFAULT_PRESET}; every preset sets its own, see src/pipeline/presets.ts):\n${lines.join('\n')}\n`;

@@ -40,9 +40,9 @@ export function registerWorker(program: Command): void {
     .command('worker')
     .description('Tag chunks from a Redis queue for `filmkw tag --queue` (run any number, on any machine)')
     .requiredOption('--queue <url>', 'Redis URL of the queue: redis://host:port[/db]')
-    .option('--workers <n>', 'tagging threads in this process', integerIn('worker', '--workers', 1, TAG_LIMITS.workers), 1)
+    .option('--workers <n>', 'tagging threads in this process', integerIn(1, TAG_LIMITS.workers), 1)
     .addOption(new Option('--kg <file>', "local copy of the runs' KG snapshot (default: the location each run names; its content hash is checked either way)"))
-    .option('--stall-timeout <ms>', 'lock time of a chunk: a chunk held by a dead worker is re-delivered after it', integerIn('worker', '--stall-timeout', 500, 3_600_000), 30_000)
+    .option('--stall-timeout <ms>', 'lock time of a chunk: a chunk held by a dead worker is re-delivered after it', integerIn(500, 3_600_000), 30_000)
     .addOption(new Option('--name <name>', 'name shown by `filmkw queue status` and in refusals (default: host:pid)'))
     .action((flags: WorkerFlags) => runWorkerCommand(flags));
 }

@@ -25,47 +25,29 @@
  * what the cache holds. One cache per dictionary configuration (a tagger), so per worker thread.
  */
 import type { TaggedWords } from './common.js';
+import { WordTags } from './word-tags.js';
 
 /** Upper bound on the words a tagger's tag cache holds. */
 export const TAG_CACHE_MAX = 131_072;
 
-/**
- * word → tag, at most `max` words, emptied when full. Words of one or two UTF-16 units (about 95 % of
- * the tokens of the bench corpora) are found by their code units, without hashing the fresh string
- * napi hands back for every token; longer words by a Map.
- */
+/** word → tag, at most `max` words, emptied when full (the store: word-tags.ts). */
 class TagCache {
-  private one: (string | undefined)[] = new Array<string | undefined>(0x10000).fill(undefined);
-  private two: (Map<number, string> | undefined)[] = new Array<Map<number, string> | undefined>(0x10000).fill(undefined);
-  private long = new Map<string, string>();
-  size = 0;
+  private readonly words = new WordTags();
 
   constructor(private readonly max: number) {}
 
+  get size(): number {
+    return this.words.size;
+  }
+
   get(word: string): string | undefined {
-    const n = word.length;
-    if (n === 1) return this.one[word.charCodeAt(0)];
-    if (n === 2) return this.two[word.charCodeAt(0)]?.get(word.charCodeAt(1));
-    return this.long.get(word);
+    return this.words.get(word);
   }
 
-  /** Adds a word not in the cache (the caller checked with {@link get}). */
-  add(word: string, tag: string): void {
-    if (this.size >= this.max) this.clear();
-    this.size++;
-    const n = word.length;
-    if (n === 1) this.one[word.charCodeAt(0)] = tag;
-    else if (n === 2) {
-      const c0 = word.charCodeAt(0);
-      (this.two[c0] ??= new Map()).set(word.charCodeAt(1), tag);
-    } else this.long.set(word, tag);
-  }
-
-  private clear(): void {
-    this.one.fill(undefined);
-    this.two.fill(undefined);
-    this.long.clear();
-    this.size = 0;
+  /** Adds a word not in the cache (the caller checked with {@link get}); returns the tag's one string. */
+  add(word: string, tag: string): string {
+    if (this.words.size >= this.max) this.words.clear();
+    return this.words.add(word, tag);
   }
 }
 
@@ -141,8 +123,6 @@ export function createCachedTagging(native: NativeTagging, backend: string, opts
   if (!Number.isInteger(cacheMax) || cacheMax < 2) throw new Error(`segment: ${backend} tag cache size must be an integer ≥ 2, got ${cacheMax}`);
   if (typeof wholeOnly !== 'boolean') throw new Error(`segment: ${backend} tag cache wholeOnly must be a boolean, got ${String(wholeOnly)}`);
   const cache = new TagCache(cacheMax);
-  /** One string per distinct tag (napi hands back a fresh string each time). */
-  const tagNames = new Map<string, string>();
   let wordCalls = 0;
   let blockCalls = 0;
   let wholeCalls = 0;
@@ -153,12 +133,8 @@ export function createCachedTagging(native: NativeTagging, backend: string, opts
     return native.tag(text);
   };
 
-  const remember = (word: string, tag: string): string => {
-    let t = tagNames.get(tag);
-    if (t === undefined) tagNames.set(tag, (t = tag));
-    cache.add(word, t);
-    return t;
-  };
+  /** Caches the word's tag; returns the tag's one string (napi hands back a fresh string each time). */
+  const remember = (word: string, tag: string): string => cache.add(word, tag);
   /**
    * Native `tag` on `pieces` joined by {@link SEP}; every token that is one of the `wanted` words gives
    * that word's tag (a token's tag is a function of its word alone: see the module header). Returns

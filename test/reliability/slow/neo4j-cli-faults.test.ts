@@ -15,9 +15,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { KgStore } from '../../../src/kg/store.js';
-import { ENTITY_KINDS, RELATION_KINDS } from '../../../src/kg/model.js';
-import { entityMergeQuery, readCountQuery, readPageQuery, relationMergeQuery, schemaStatements, statsQueries, sweepQueries } from '../../../src/kg/neo4j.js';
 import { FakeBolt } from '../../fixtures/neo4j/fake-bolt.js';
+import { allowedCypher } from '../../fixtures/neo4j/allowed-cypher.js';
 import { demoKg } from '../../fixtures/neo4j/demo-kg.js';
 import { TcpProxy } from '../tcp-proxy.js';
 import { cli, oneLine } from '../../fixtures/neo4j/server.js';
@@ -27,19 +26,7 @@ const root = fileURLToPath(new URL('../../../', import.meta.url));
 const SKIP = !existsSync(join(root, 'dist/cli/main.js')) && 'needs `npm run build` (dist/)';
 const DEMO_STATS = KgStore.fromData(demoKg()).stats();
 const FAST = { FILMKW_NEO4J_CONNECT_TIMEOUT_MS: '1000', FILMKW_NEO4J_ACQUISITION_TIMEOUT_MS: '1500', FILMKW_NEO4J_RETRY_TIME_MS: '1000', FILMKW_NEO4J_TX_TIMEOUT_MS: '10000' };
-const ALLOWED = new Set<string>([
-  ...schemaStatements(),
-  ...ENTITY_KINDS.map(entityMergeQuery),
-  ...RELATION_KINDS.map(relationMergeQuery),
-  readPageQuery(),
-  readCountQuery(),
-  ...Object.values(statsQueries().entities),
-  ...Object.values(statsQueries().relations),
-  ...RELATION_KINDS.flatMap((k) => [sweepQueries().relations(k), sweepQueries().deleteRelations(k)]),
-  sweepQueries().ids,
-  sweepQueries().deleteNodes,
-  sweepQueries().deleteOrphanAliases,
-]);
+const ALLOWED = allowedCypher();
 
 /** `filmkw ARGS` in this process with the NEO4J_* / FILMKW_NEO4J_* variables of this process replaced by `env`. */
 function run(args: string[], env: Record<string, string>) {
