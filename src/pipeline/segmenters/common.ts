@@ -59,36 +59,32 @@ export function alignTokens(
   return out;
 }
 
-/** The compounds that start with one UTF-16 code unit: the lengths of those of ≥ 2 units by their second unit, and the one-unit compound. */
-interface FirstUnitSlot {
-  /** Second unit → the distinct lengths of the compounds that start with the two units, shortest first. */
-  readonly bySecond: Map<number, Int32Array>;
-  single: Compound | null;
-}
-
 /**
- * Index of compounds for {@link findCompounds}: a table over the first UTF-16 code unit (most text
- * positions are rejected by one array read), then a bit set over hashed (first, second) unit pairs (a
- * clear bit: no compound starts with that pair, so the map is not consulted; about nine in ten of the
- * positions that pass the first test on the bench corpora), then the lengths of the compounds that start
- * with the pair; a compound of one of those lengths is looked up by the hash of the text's units
- * ({@link unitsHash}) in an open-addressed table and confirmed unit by unit. So a position costs a probe
- * per distinct length, never a comparison per compound (a pair such as 克里 starts hundreds of names).
- * Small-integer keys only (a two-unit key as one number would leave V8's small-integer range).
+ * Index of compounds for {@link findCompounds}, small so that it stays in the CPU's caches between the
+ * native cuts: a bit set over the first UTF-16 code unit (8 KB; most text positions are rejected by one
+ * read), then a bit set over hashed (first, second) unit pairs (8 KB too; a clear bit: no compound starts
+ * with the pair; most of the positions that pass the first test on the bench corpora), then an
+ * open-addressed table of the pairs that start compounds, giving the distinct lengths of those compounds; a compound of one of those lengths is looked up by the hash of the
+ * text's units ({@link unitsHash}) in a second open-addressed table and confirmed unit by unit. So a
+ * position costs a probe per distinct length, never a comparison per compound (a pair such as 克里 starts
+ * hundreds of names). Compounds of one unit (rare) have their own bit set and map.
  */
 export interface CompoundIndex {
   readonly size: number;
-  readonly slots: readonly (FirstUnitSlot | null)[];
+  /** Bit c is set when some compound starts with the unit c. */
+  readonly firsts: Uint32Array;
+  /** Bit c is set when the unit c alone is a compound (then in `singles`). */
+  readonly singleBits: Uint32Array;
+  readonly singles: ReadonlyMap<number, Compound>;
   /** Bit {@link pairBit}(c0, c1) is set for the first two units of every compound of ≥ 2 units. */
-  readonly pairs: Uint32Array;
+  readonly pairBits: Uint32Array;
+  /** Slot s: `pairs[2s]` the key (first unit << 16 | second unit), `pairs[2s + 1]` where its lengths are in `lengths` + 1 (0: empty). */
+  readonly pairs: Int32Array;
+  /** At a pair's place: the number of its distinct lengths, then the lengths, shortest first. */
+  readonly lengths: Int32Array;
   /** Slot s: `byHash[2s]` the hash of a compound of ≥ 2 units, `byHash[2s + 1]` its index in `compounds` + 1 (0: empty). */
   readonly byHash: Int32Array;
   readonly compounds: readonly Compound[];
-}
-
-/** A 20-bit hash of two code units (the bit of {@link CompoundIndex.pairs}). */
-function pairBit(c0: number, c1: number): number {
-  return (Math.imul(c0, 0x9e3779b1) ^ Math.imul(c1, 0x85ebca6b)) >>> 12;
 }
 
 /** 32-bit FNV-1a, one UTF-16 unit at a time (the offset basis is {@link UNITS_HASH_START}). */
@@ -105,59 +101,80 @@ export function unitsHash(word: string): number {
   return h;
 }
 
-/** The slot mask of an open-addressed table for `count` keys (at most half full). */
-function maskFor(count: number): number {
-  let slots = 16;
-  while (slots < 2 * count) slots *= 2;
-  return slots - 1;
-}
-
 /** First slot of a hash in an open-addressed table of `mask + 1` slots (multiplicative hashing, the high half folded into the low bits). */
 export function firstSlot(h: number, mask: number): number {
   const m = Math.imul(h, 0x9e3779b1);
   return (m ^ (m >>> 16)) & mask;
 }
 
+/** An open-addressed table (linear probing, at most half full) of int keys → value + 1, interleaved as `[key, value + 1]` per slot. */
+function keyTable(entries: readonly (readonly [key: number, value: number])[]): Int32Array {
+  let slots = 16;
+  while (slots < 2 * entries.length) slots *= 2;
+  const cells = new Int32Array(2 * slots);
+  for (const [key, value] of entries) {
+    let s = firstSlot(key, slots - 1);
+    while (cells[2 * s + 1] !== 0) s = (s + 1) & (slots - 1);
+    cells[2 * s] = key;
+    cells[2 * s + 1] = value + 1;
+  }
+  return cells;
+}
+
+const hasBit = (bits: Uint32Array, k: number): boolean => (bits[k >>> 5] & (1 << (k & 31))) !== 0;
+const setBit = (bits: Uint32Array, k: number): void => {
+  bits[k >>> 5] |= 1 << (k & 31);
+};
+
+/** A 16-bit hash of two code units (the bit of {@link CompoundIndex.pairBits}). */
+function pairBit(c0: number, c1: number): number {
+  return (Math.imul(c0, 0x9e3779b1) ^ Math.imul(c1, 0x85ebca6b)) >>> 16;
+}
+
+/** The key of the pair of units that starts a word. */
+const pairKey = (c0: number, c1: number): number => (c0 << 16) | c1;
+
 export function buildCompoundIndex(compounds: readonly Compound[]): CompoundIndex {
-  const slots: (FirstUnitSlot | null)[] = new Array<FirstUnitSlot | null>(0x10000).fill(null);
-  const pairs = new Uint32Array(1 << 15);
-  const lengths = new Map<FirstUnitSlot, Map<number, Set<number>>>(); // the slots' bySecond, being collected
+  const firsts = new Uint32Array(0x10000 >>> 5);
+  const singleBits = new Uint32Array(0x10000 >>> 5);
+  const singles = new Map<number, Compound>();
+  const pairBits = new Uint32Array(1 << 11);
+  const byPair = new Map<number, Set<number>>();
   const kept: Compound[] = [];
   const seen = new Set<string>();
   for (const c of compounds) {
     if (c.word.length === 0 || seen.has(c.word)) continue; // a word given twice: the first, as a stable longest-first sort keeps it
     seen.add(c.word);
     const c0 = c.word.charCodeAt(0);
-    const slot = (slots[c0] ??= { bySecond: new Map(), single: null });
+    setBit(firsts, c0);
     if (c.word.length === 1) {
-      slot.single = c;
+      setBit(singleBits, c0);
+      singles.set(c0, c);
       continue;
     }
     kept.push(c);
     const c1 = c.word.charCodeAt(1);
-    const bit = pairBit(c0, c1);
-    pairs[bit >>> 5] |= 1 << (bit & 31);
-    if (!lengths.has(slot)) lengths.set(slot, new Map());
-    const bySecond = lengths.get(slot)!;
-    if (!bySecond.has(c1)) bySecond.set(c1, new Set());
-    bySecond.get(c1)!.add(c.word.length);
+    setBit(pairBits, pairBit(c0, c1));
+    const key = pairKey(c0, c1);
+    if (!byPair.has(key)) byPair.set(key, new Set());
+    byPair.get(key)!.add(c.word.length);
   }
-  for (const [slot, bySecond] of lengths) for (const [c1, set] of bySecond) slot.bySecond.set(c1, Int32Array.from(set).sort());
-  return { size: seen.size, slots, pairs, byHash: hashTable(kept), compounds: kept };
+  const lengths: number[] = [];
+  const places: [number, number][] = [];
+  for (const [key, set] of byPair) {
+    places.push([key, lengths.length]);
+    lengths.push(set.size, ...[...set].sort((x, y) => x - y));
+  }
+  const byHash = keyTable(kept.map((c, k) => [unitsHash(c.word), k]));
+  return { size: seen.size, firsts, singleBits, singles, pairBits, pairs: keyTable(places), lengths: Int32Array.from(lengths), byHash, compounds: kept };
 }
 
-/** The open-addressed hash → compound table of {@link CompoundIndex.byHash}. */
-function hashTable(compounds: readonly Compound[]): Int32Array {
-  const mask = maskFor(compounds.length);
-  const cells = new Int32Array(2 * (mask + 1));
-  compounds.forEach((c, k) => {
-    const h = unitsHash(c.word);
-    let s = firstSlot(h, mask);
-    while (cells[2 * s + 1] !== 0) s = (s + 1) & mask;
-    cells[2 * s] = h;
-    cells[2 * s + 1] = k + 1;
-  });
-  return cells;
+/** Where the lengths of the compounds starting with the pair `key` are in `index.lengths`, -1 when none does. */
+function lengthsOf(key: number, index: CompoundIndex): number {
+  const { pairs } = index;
+  const mask = (pairs.length >>> 1) - 1;
+  for (let s = firstSlot(key, mask); pairs[2 * s + 1] !== 0; s = (s + 1) & mask) if (pairs[2 * s] === key) return pairs[2 * s + 1] - 1;
+  return -1;
 }
 
 /** The compound of `length` units at `i` in `text` whose units hash to `h`, if any. */
@@ -172,12 +189,19 @@ function compoundAt(text: string, i: number, length: number, h: number, index: C
   return null;
 }
 
-/** The longest compound at `i` among those of the given lengths (shortest first): one hash over the units, a probe per length. */
-function longestAt(text: string, i: number, lengths: Int32Array, index: CompoundIndex): Compound | null {
+/** The longest compound at `i` of ≥ 2 units: one hash over the text's units, a probe per length that the pair's compounds have. */
+function longestAt(text: string, i: number, index: CompoundIndex): Compound | null {
+  if (i + 1 >= text.length) return null;
+  const c0 = text.charCodeAt(i);
+  const c1 = text.charCodeAt(i + 1);
+  const at = hasBit(index.pairBits, pairBit(c0, c1)) ? lengthsOf(pairKey(c0, c1), index) : -1;
+  if (at < 0) return null;
+  const { lengths } = index;
   let found: Compound | null = null;
   let h = UNITS_HASH_START;
   let k = 0;
-  for (const length of lengths) {
+  for (let j = at + 1; j <= at + lengths[at]; j++) {
+    const length = lengths[j];
     if (i + length > text.length) break;
     for (; k < length; k++) h = unitsHashStep(h, text.charCodeAt(i + k));
     found = compoundAt(text, i, length, h, index) ?? found;
@@ -201,20 +225,12 @@ export interface CompoundMatch {
 export function findCompounds(text: string, index: CompoundIndex): CompoundMatch[] {
   const out: CompoundMatch[] = [];
   if (index.size === 0) return out;
-  const { slots, pairs } = index;
-  const n = text.length;
-  for (let i = 0; i < n; i++) {
+  const { firsts, singleBits } = index;
+  for (let i = 0; i < text.length; i++) {
     const c0 = text.charCodeAt(i);
-    const slot = slots[c0];
-    if (slot === null) continue;
-    let found: Compound | null = null;
-    if (i + 1 < n) {
-      const c1 = text.charCodeAt(i + 1);
-      const bit = pairBit(c0, c1);
-      const lengths = (pairs[bit >>> 5] & (1 << (bit & 31))) === 0 ? undefined : slot.bySecond.get(c1);
-      if (lengths !== undefined) found = longestAt(text, i, lengths, index);
-    }
-    found ??= slot.single;
+    if (!hasBit(firsts, c0)) continue;
+    let found = longestAt(text, i, index);
+    if (found === null && hasBit(singleBits, c0)) found = index.singles.get(c0)!;
     if (found !== null) {
       out.push({ start: i, end: i + found.word.length, tag: found.tag });
       i += found.word.length - 1;
