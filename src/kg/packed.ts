@@ -17,7 +17,7 @@
  *
  * The hash function and the probing are part of the snapshot format (src/kg/snapshot.ts, format 2).
  */
-import { hashName, hashUnits } from '../util/hash.js';
+import { hashName, hashUnits, SlotTags } from '../util/hash.js';
 import { isPlainName, normalizeName } from './model.js';
 
 const EMPTY_STRINGS: readonly string[] = Object.freeze([]);
@@ -160,6 +160,7 @@ export class ListColumn {
 export class NameIndex {
   private nameMemo: (readonly number[] | undefined)[] | undefined;
   private anyMemo: (readonly number[] | undefined)[] | undefined;
+  private probe: ProbeTable | undefined;
 
   constructor(
     readonly keys: StringTable,
@@ -230,12 +231,14 @@ export class NameIndex {
 
   /** Index of the key equal to `s` (exactly, not normalised), -1 if none. */
   find(s: string): number {
-    const slots = this.slots;
+    const { slots, tags } = (this.probe ??= ProbeTable.of(this));
     const mask = slots.length - 1;
-    for (let p = hashName(s) & mask; ; p = (p + 1) & mask) {
-      const k = slots[p];
-      if (k === -1) return -1;
-      if (this.keys.equals(k, s)) return k;
+    const h = hashName(s);
+    const tag = tags.tagOf(h);
+    for (let p = h & mask; ; p = (p + 1) & mask) {
+      const x = slots[p];
+      if (x === -1) return -1;
+      if ((x & tags.tagMask) === tag && this.keys.equals(x & tags.keyMask, s)) return x & tags.keyMask;
     }
   }
 
@@ -286,6 +289,29 @@ export class NameIndex {
     for (const ids of [this.nameIds, this.anyIds]) for (let i = 0; i < ids.length; i++) if (ids[i] < 0 || ids[i] >= entities) return 'entity index out of range';
     if (!ascendingLists(this.nameOff, this.nameIds) || !ascendingLists(this.anyOff, this.anyIds)) return 'entity lists not ascending';
     return null;
+  }
+}
+
+/**
+ * The slots of a {@link NameIndex} as `find` probes them, tagged (util/hash.ts `SlotTags`): made from the
+ * stored slots on the first lookup, in one pass over the keys. Most words the pipeline looks up name
+ * nothing, and a tagged probe answers those mostly from the slots alone. The stored slots and the
+ * probing stay the snapshot's; only this copy carries the tags.
+ */
+class ProbeTable {
+  private constructor(
+    readonly slots: Int32Array,
+    readonly tags: SlotTags,
+  ) {}
+
+  static of(index: NameIndex): ProbeTable {
+    const { slots, keys } = index;
+    const table = new ProbeTable(new Int32Array(slots.length), new SlotTags(keys.length));
+    for (let p = 0; p < slots.length; p++) {
+      const k = slots[p];
+      table.slots[p] = k === -1 ? -1 : k | table.tags.tagOf(hashUnits(keys.units, keys.offsets[k], keys.offsets[k + 1]));
+    }
+    return table;
   }
 }
 

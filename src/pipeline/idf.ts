@@ -26,7 +26,7 @@ import { FilmkwError } from '../errors.js';
 import { StringTable } from '../kg/packed.js';
 import { nodejiebaDefaultFiles } from '../lexicon/base.js';
 import type { DiskCache } from '../lexicon/cache.js';
-import { hashName } from '../util/hash.js';
+import { hashName, SlotTags } from '../util/hash.js';
 import type { OptionRules } from '../util/option-rules.js';
 
 export const IDF_PRIORS = ['off', 'multiply'] as const;
@@ -93,13 +93,17 @@ export function parseIdfEntries(content: string, name: string): IdfEntries {
   return { words: [...map.keys()], values: Float64Array.from(map.values()), unknown: sum / map.size };
 }
 
-/** Byte layout of a packed table: a header of 4 Int32 (count, code units, hash slots, 0) and the mean. */
+/** Byte layout of a packed table: a header of 4 Int32 (count, code units, hash slots, {@link TAGGED}) and the mean. */
 const HEADER_BYTES = 24;
+/** The header's fourth Int32: the slots are tagged (util/hash.ts `SlotTags`; 0 was the untagged layout). */
+const TAGGED = 1;
 
 /**
  * Packs parsed entries into one byte array: header, values (Float64), word offsets (Int32, count + 1),
  * hash slots (Int32, a power of two ≥ 2 × count; -1 = empty; linear probing from FNV-1a of the word's
- * code units), the words' UTF-16 code units. Every section starts at a multiple of 8 bytes.
+ * code units; each slot the word's index tagged with its hash, util/hash.ts `SlotTags`: a probe reads a
+ * word's offsets and code units, megabytes away, only where the tag matches), the words' UTF-16 code
+ * units. Every section starts at a multiple of 8 bytes.
  */
 export function packIdf(e: IdfEntries): Uint8Array {
   const n = e.words.length;
@@ -108,10 +112,12 @@ export function packIdf(e: IdfEntries): Uint8Array {
   while (cap < n * 2) cap *= 2;
   const slots = new Int32Array(cap).fill(-1);
   const mask = cap - 1;
+  const tags = new SlotTags(n);
   for (let k = 0; k < n; k++) {
-    let p = hashName(e.words[k]) & mask;
+    const h = hashName(e.words[k]);
+    let p = h & mask;
     while (slots[p] !== -1) p = (p + 1) & mask;
-    slots[p] = k;
+    slots[p] = k | tags.tagOf(h);
   }
   const at = sections(n, table.units.length, cap);
   const out = new Uint8Array(at.end);
@@ -119,6 +125,7 @@ export function packIdf(e: IdfEntries): Uint8Array {
   dv.setInt32(0, n, true);
   dv.setInt32(4, table.units.length, true);
   dv.setInt32(8, cap, true);
+  dv.setInt32(12, TAGGED, true);
   dv.setFloat64(16, e.unknown, true);
   new Float64Array(out.buffer, at.values, n).set(e.values);
   new Int32Array(out.buffer, at.offsets, n + 1).set(table.offsets);
@@ -149,7 +156,7 @@ export function idfTableFromPacked(packed: Uint8Array, source: string): IdfTable
   const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const n = dv.getInt32(0, true), unitCount = dv.getInt32(4, true), cap = dv.getInt32(8, true);
   const unknown = dv.getFloat64(16, true);
-  if (n < 1 || unitCount < 0 || cap < 2 * n || (cap & (cap - 1)) !== 0) throw bad('bad header');
+  if (n < 1 || unitCount < 0 || cap < 2 * n || (cap & (cap - 1)) !== 0 || dv.getInt32(12, true) !== TAGGED) throw bad('bad header');
   const at = sections(n, unitCount, cap);
   if (at.end !== bytes.byteLength) throw bad(`${bytes.byteLength} bytes, the header says ${at.end}`);
   const base = bytes.byteOffset;
@@ -159,15 +166,18 @@ export function idfTableFromPacked(packed: Uint8Array, source: string): IdfTable
   const reason = words.check();
   if (reason) throw bad(reason);
   const mask = cap - 1;
+  const tags = new SlotTags(n);
+  const { keyMask, tagMask } = tags;
   const lookup = (word: string, h: number): number => {
+    const tag = tags.tagOf(h);
     for (let p = h & mask; ; p = (p + 1) & mask) {
-      const k = slots[p];
-      if (k < 0) return unknown;
-      if (words.equals(k, word)) return values[k];
+      const x = slots[p];
+      if (x < 0) return unknown;
+      if ((x & tagMask) === tag && words.equals(x & keyMask, word)) return values[x & keyMask];
     }
   };
-  // weights(): the hash of every word, then its first slot's entry, then the lookups proper; the
-  // first two passes make independent loads (the table is megabytes: each lookup alone waits for
+  // weights(): the hash of every word, then the entry of its first slot whose tag matches, then the
+  // lookups proper; the first two passes make independent loads (the table is megabytes: each lookup alone waits for
   // memory several times in a row), the last finds their cache lines loaded
   let hashes = new Int32Array(64);
   let touched = 0;
@@ -185,8 +195,13 @@ export function idfTableFromPacked(packed: Uint8Array, source: string): IdfTable
         touched += slots[h & mask];
       }
       for (let j = 0; j < m; j++) {
-        const k = slots[hashes[j] & mask];
-        if (k >= 0) touched += words.units[words.offsets[k]] + values[k];
+        const tag = tags.tagOf(hashes[j]);
+        for (let p = hashes[j] & mask; slots[p] >= 0; p = (p + 1) & mask) {
+          const x = slots[p];
+          if ((x & tagMask) !== tag) continue;
+          touched += words.units[words.offsets[x & keyMask]] + values[x & keyMask];
+          break;
+        }
       }
       for (let j = 0; j < m; j++) out[which[j]] = lookup(list[which[j]], hashes[j]);
       // keep the loads above (their sum is never read)
@@ -210,9 +225,9 @@ const BUNDLED_NAME = 'nodejieba idf.utf8';
 
 /**
  * nodejieba's bundled idf.utf8 (read from the installed package at run time): parsed and packed, or the
- * packed bytes from the cache (keyed by the file's size and modification time, nodejieba's version and
- * this module's source). Each call loads the table anew: a caller that builds many extractors loads it
- * once and passes it to each.
+ * packed bytes from the cache (keyed by the file's size and modification time, nodejieba's version, and
+ * the source of this module and of util/hash.ts). Each call loads the table anew: a caller that builds
+ * many extractors loads it once and passes it to each.
  */
 export function loadBundledIdf(opts: LoadIdfOptions = {}): IdfTable {
   const path = nodejiebaDefaultFiles().idfDict;
@@ -232,6 +247,6 @@ export function loadBundledIdf(opts: LoadIdfOptions = {}): IdfTable {
   } catch (err) {
     throw new FilmkwError('INPUT', `idf: cannot read nodejieba's idf.utf8 (${(err as Error).message})`, { cause: err });
   }
-  const { value } = opts.cache.bytes('idf-table', 'none', { table: BUNDLED_NAME, ...stamp }, pack, [import.meta.url]);
+  const { value } = opts.cache.bytes('idf-table', 'none', { table: BUNDLED_NAME, ...stamp }, pack, [import.meta.url, new URL('../util/hash.js', import.meta.url).href]);
   return idfTableFromPacked(value, BUNDLED_NAME);
 }

@@ -168,7 +168,7 @@ export const sigmoid = (z: number): number => 1 / (1 + Math.exp(-z));
  * value goes to its feature); logit = base + Σ root values + Σ contributions ({@link rerankBias}).
  */
 export function rerankLogit(model: RerankModel, x: ArrayLike<number>, contributions?: Float64Array): number {
-  if (!contributions) return oneLogit(model, x);
+  if (!contributions) return packedLogit(model, x);
   let s = model.base;
   for (const t of model.trees) {
     let k = 0;
@@ -238,92 +238,10 @@ function packed(model: RerankModel): PackedTrees {
 }
 
 /**
- * Consecutive trees compiled into one function: for each of `rows` feature vectors of `x` (row r at r ×
- * RERANK_FEATURE_COUNT), adds the trees' leaves in tree order to `out[r]`.
- */
-type CompiledChunk = (x: Float64Array, rows: number, out: Float64Array) => void;
-
-/** The most nodes (inner and leaves) compiled into one function: a function much larger is not optimized by V8. */
-export const COMPILED_CHUNK_NODES = 1024;
-
-const compiledModels = new WeakMap<RerankModel, readonly CompiledChunk[] | null>();
-
-/**
- * The trees as code (the hot path of {@link rerankLogits}): each tree one nested conditional expression
- * `x[row + feature] < threshold ? left : right` with its features, thresholds and leaf values as
- * literals, consecutive trees of at most {@link COMPILED_CHUNK_NODES} nodes in one function built by
- * `new Function`. Why: the packed walk loads every node's feature and threshold before the next step of
- * the row can start; compiled, they are in the instructions and the processor runs ahead on predicted
- * branches (bench/README.md "Figures behind code comments"). Exact: each number is printed by
- * `String`, the shortest text that reads back as the same double (-0 as `-0`); the comparisons are the
- * model's own walk ({@link rerankLogit}), the sums start at the base and add the leaves in tree order,
- * as the packed walk does. Safe: only numbers {@link parseRerankModel} checked are printed (finite
- * values, feature indices in range). Null, and the packed walk is used, when a tree alone exceeds a
- * chunk or code generation from strings is disallowed (`node --disallow-code-generation-from-strings`).
- */
-function compiledTrees(model: RerankModel): readonly CompiledChunk[] | null {
-  let chunks = compiledModels.get(model);
-  if (chunks !== undefined) return chunks;
-  chunks = null;
-  if (model.trees.every((t) => t.feature.length <= COMPILED_CHUNK_NODES)) {
-    try {
-      chunks = treeChunks(model.trees).map(compiledChunk);
-    } catch (err) {
-      if (!(err instanceof EvalError)) throw err;
-    }
-  }
-  compiledModels.set(model, chunks);
-  return chunks;
-}
-
-/** The trees in consecutive groups of at most {@link COMPILED_CHUNK_NODES} nodes. */
-function treeChunks(trees: readonly RerankTree[]): RerankTree[][] {
-  const chunks: RerankTree[][] = [];
-  let nodes = Infinity;
-  for (const t of trees) {
-    if (nodes + t.feature.length > COMPILED_CHUNK_NODES) {
-      chunks.push([]);
-      nodes = 0;
-    }
-    chunks[chunks.length - 1].push(t);
-    nodes += t.feature.length;
-  }
-  return chunks;
-}
-
-/** A number as a literal that reads back as the same double. */
-const literal = (v: number): string => (Object.is(v, -0) ? '-0' : String(v));
-
-/** Node k of tree t as an expression of `x` and `row`. */
-function treeExpression(t: RerankTree, k: number): string {
-  if (t.feature[k] < 0) return literal(t.value[k]);
-  return `(x[row + ${t.feature[k]}] < ${literal(t.threshold[k])} ? ${treeExpression(t, t.left[k])} : ${treeExpression(t, t.right[k])})`;
-}
-
-function compiledChunk(trees: readonly RerankTree[]): CompiledChunk {
-  const sums = trees.map((t) => `s += ${treeExpression(t, 0)};`).join('\n');
-  const body = `for (let r = 0; r < rows; r++) {\nconst row = r * ${RERANK_FEATURE_COUNT};\nlet s = out[r];\n${sums}\nout[r] = s;\n}`;
-  return new Function('x', 'rows', 'out', body) as CompiledChunk;
-}
-
-/**
  * The logits of `rows` feature vectors stored one after the other in `x` (row r at r ×
- * RERANK_FEATURE_COUNT, rerank.ts's layout whatever the model lists), into `out`: by the compiled trees
- * ({@link compiledTrees}), else by the packed walk (four rows at a time through all the trees, each
- * row's sum kept in a local).
+ * RERANK_FEATURE_COUNT, rerank.ts's layout whatever the model lists), into `out` (four rows at a time through all the trees, each row's sum kept in a local).
  */
 export function rerankLogits(model: RerankModel, x: Float64Array, rows: number, out: Float64Array): Float64Array {
-  const chunks = compiledTrees(model);
-  if (chunks) {
-    out.fill(model.base, 0, rows);
-    for (const chunk of chunks) chunk(x, rows, out);
-    return out;
-  }
-  return packedLogits(model, x, rows, out);
-}
-
-/** {@link rerankLogits} by the walk over the packed trees ({@link packed}). */
-function packedLogits(model: RerankModel, x: Float64Array, rows: number, out: Float64Array): Float64Array {
   const { base, count, depth, feature, threshold, leaf } = packed(model);
   const stride = RERANK_FEATURE_COUNT;
   const inner = (1 << depth) - 1;
@@ -387,7 +305,7 @@ function packedLogits(model: RerankModel, x: Float64Array, rows: number, out: Fl
   return out;
 }
 
-function oneLogit(model: RerankModel, x: ArrayLike<number>): number {
+function packedLogit(model: RerankModel, x: ArrayLike<number>): number {
   const row = x instanceof Float64Array ? x : Float64Array.from(x);
   return rerankLogits(model, row, 1, new Float64Array(1))[0];
 }

@@ -112,6 +112,9 @@ test('packIdf / idfTableFromPacked: the last line of a word wins, the mean count
   const header = packed.slice();
   new DataView(header.buffer).setInt32(8, 3, true); // slot count not a power of two
   bad(header, /bad header/u);
+  const untagged = packed.slice();
+  new DataView(untagged.buffer).setInt32(12, 0, true); // the layout before the slots were tagged
+  bad(untagged, /bad header/u);
 });
 
 test('loadBundledIdf: one path with or without a cache; the cache keeps the packed table and gives the same weights', () => {

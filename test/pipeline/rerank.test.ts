@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { findCompounds, foldNameDots } from '../../src/pipeline/phrases.js';
 import { inCastContext, rerankItems, ScratchBuffers, RERANK_CORE_FEATURE_COUNT, RERANK_FEATURE_COUNT, RERANK_FEATURES } from '../../src/pipeline/rerank.js';
 import { loadBundledIdf } from '../../src/pipeline/idf.js';
-import { COMPILED_CHUNK_NODES, MAX_TREE_DEPTH, loadBundledRerankModel, parseRerankModel, rerankBias, rerankContributions, rerankLogit, rerankLogits, zeroRerankModel } from '../../src/pipeline/rerank-model.js';
+import { MAX_TREE_DEPTH, loadBundledRerankModel, parseRerankModel, rerankBias, rerankContributions, rerankLogit, rerankLogits, zeroRerankModel } from '../../src/pipeline/rerank-model.js';
 import { createExtractor } from '../../src/pipeline/extract.js';
 import { loadKg } from '../../src/kg/load.js';
 import { FilmkwError } from '../../src/errors.js';
@@ -345,44 +345,6 @@ test('rerankLogits: the flat complete-tree walk gives the logits of the model\'s
       }
     }
   }
-});
-
-/** A complete tree of `depth` levels over random features and thresholds (breadth-first, children of k at 2k + 1, 2k + 2). */
-function completeTree(depth: number, rnd: () => number): { feature: number[]; threshold: number[]; left: number[]; right: number[]; value: number[] } {
-  const inner = (1 << depth) - 1;
-  const t = { feature: [] as number[], threshold: [] as number[], left: [] as number[], right: [] as number[], value: [] as number[] };
-  for (let k = 0; k < 2 * inner + 1; k++) {
-    const split = k < inner;
-    t.feature.push(split ? Math.floor(rnd() * RERANK_CORE_FEATURE_COUNT) : -1);
-    t.threshold.push(split ? Math.round(rnd() * 8) / 8 : 0);
-    t.left.push(split ? 2 * k + 1 : -1);
-    t.right.push(split ? 2 * k + 2 : -1);
-    t.value.push(rnd() - 0.5);
-  }
-  return t;
-}
-
-test(`rerankLogits: the compiled trees and the packed walk (a tree of more than COMPILED_CHUNK_NODES = ${COMPILED_CHUNK_NODES} nodes) give the model's own logits bit for bit, -0 included`, () => {
-  const p = RERANK_FEATURES.length;
-  let seed = 11;
-  const rnd = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
-  const rows = 50;
-  const matrix = Float64Array.from({ length: rows * p }, () => (rnd() < 0.3 ? 0 : Math.round(rnd() * 8) / 8));
-  const features = RERANK_FEATURES.slice(0, RERANK_CORE_FEATURE_COUNT);
-  // 40 trees of 31 nodes: two compiled chunks; one tree of 2047 nodes: the packed walk
-  for (const trees of [Array.from({ length: 40 }, () => completeTree(4, rnd)), [completeTree(4, rnd), completeTree(10, rnd)]]) {
-    const model = parseRerankModel({ version: 1, features, base: -0.25, trees }, 'random.json');
-    const batch = rerankLogits(model, matrix, rows, new Float64Array(rows));
-    for (let r = 0; r < rows; r++) {
-      const walked = rerankLogit(model, matrix.subarray(r * p, (r + 1) * p), new Float64Array(p));
-      assert.equal(batch[r], walked, `${trees.length} trees, row ${r}`);
-    }
-  }
-  // a leaf of -0 added to a base of -0 stays -0 (the literal is -0, not 0)
-  const zero = { feature: [-1], threshold: [0], left: [-1], right: [-1], value: [-0] };
-  const model = parseRerankModel({ version: 1, features, base: -0, trees: [zero, zero] }, 'zero.json');
-  const logit = rerankLogits(model, matrix, 1, new Float64Array(1))[0];
-  assert.ok(Object.is(logit, -0), `-0 + -0 + -0 gave ${logit}`);
 });
 
 test('fitTrees lambdarank: deterministic, needs the documents, ranks each document\'s keyword first; lambdaWeight is |ΔDCG| of a swap', () => {

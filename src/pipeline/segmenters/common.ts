@@ -62,8 +62,8 @@ export function alignTokens(
 /**
  * Index of compounds for {@link findCompounds}, small so that it stays in the CPU's caches between the
  * native cuts: a bit set over the first UTF-16 code unit (8 KB; most text positions are rejected by one
- * read), then a bit set over hashed (first, second) unit pairs (a clear bit: no compound starts with the
- * pair; about nine in ten of the positions that pass the first test on the bench corpora), then an
+ * read), then a bit set over hashed (first, second) unit pairs (8 KB too; a clear bit: no compound starts
+ * with the pair; most of the positions that pass the first test on the bench corpora), then an
  * open-addressed table of the pairs that start compounds, giving the distinct lengths of those compounds; a compound of one of those lengths is looked up by the hash of the
  * text's units ({@link unitsHash}) in a second open-addressed table and confirmed unit by unit. So a
  * position costs a probe per distinct length, never a comparison per compound (a pair such as 克里 starts
@@ -126,9 +126,9 @@ const setBit = (bits: Uint32Array, k: number): void => {
   bits[k >>> 5] |= 1 << (k & 31);
 };
 
-/** A 20-bit hash of two code units (the bit of {@link CompoundIndex.pairBits}). */
+/** A 16-bit hash of two code units (the bit of {@link CompoundIndex.pairBits}). */
 function pairBit(c0: number, c1: number): number {
-  return (Math.imul(c0, 0x9e3779b1) ^ Math.imul(c1, 0x85ebca6b)) >>> 12;
+  return (Math.imul(c0, 0x9e3779b1) ^ Math.imul(c1, 0x85ebca6b)) >>> 16;
 }
 
 /** The key of the pair of units that starts a word. */
@@ -138,7 +138,7 @@ export function buildCompoundIndex(compounds: readonly Compound[]): CompoundInde
   const firsts = new Uint32Array(0x10000 >>> 5);
   const singleBits = new Uint32Array(0x10000 >>> 5);
   const singles = new Map<number, Compound>();
-  const pairBits = new Uint32Array(1 << 15);
+  const pairBits = new Uint32Array(1 << 11);
   const byPair = new Map<number, Set<number>>();
   const kept: Compound[] = [];
   const seen = new Set<string>();

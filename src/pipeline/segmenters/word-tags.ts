@@ -12,10 +12,14 @@
 
 import { firstSlot, unitsHash } from './common.js';
 
-/** Slots of a table when created or emptied; it doubles whenever it is half full. */
+/** Slots of a table when created or emptied; it doubles when more than three quarters full. */
 const INITIAL_SLOTS = 1 << 12;
 
-/** Open-addressed int key → tag id + 1 (0: empty slot), doubling when half full; `words` confirms a hashed long word. */
+/**
+ * Open-addressed int key → tag id + 1 (0: empty slot), doubling when more than three quarters full (a
+ * lookup probes about two slots, mostly in one cache line, and the table is half the size it would be at
+ * half full); `words` confirms a hashed long word.
+ */
 class KeyTable {
   /** Slot s: `cells[2s]` the key, `cells[2s + 1]` the tag id + 1. */
   private cells = new Int32Array(2 * INITIAL_SLOTS);
@@ -40,7 +44,7 @@ class KeyTable {
 
   /** Adds a key (and word) not in the table. */
   add(key: number, word: string, id: number): void {
-    if (2 * (this.count + 1) > this.mask + 1) this.grow();
+    if (4 * (this.count + 1) > 3 * (this.mask + 1)) this.grow();
     this.count++;
     let s = firstSlot(key, this.mask);
     while (this.cells[2 * s + 1] !== 0) s = (s + 1) & this.mask;
@@ -68,9 +72,13 @@ class KeyTable {
   }
 }
 
+/** Distinct tags a cache can hold (ids in 16 bits; jieba's tag set has about 60). */
+const MAX_TAGS = 0xffff;
+
 /** word → tag: words of one unit by index, of two units by their units as one int, longer ones by hash (module header). */
 export class WordTags {
-  private one = new Int32Array(0x10000);
+  /** Tag id + 1 of each one-unit word (16 bits: twice as many per cache line as 32). */
+  private one = new Uint16Array(0x10000);
   private readonly two = new KeyTable(false);
   private readonly long = new KeyTable(true);
   /** Tag id - 1 → tag: one string per distinct tag. */
@@ -106,6 +114,7 @@ export class WordTags {
   private idOf(tag: string): number {
     let id = this.ids.get(tag);
     if (id === undefined) {
+      if (this.names.length >= MAX_TAGS) throw new Error(`segment: more than ${MAX_TAGS} distinct POS tags (the tag cache holds a tag's id in 16 bits)`);
       this.names.push(tag);
       this.ids.set(tag, (id = this.names.length));
     }
