@@ -8,8 +8,8 @@
  *   FILMKW_BENCH_BASELINE=<dir> node --import tsx bench/tag-baseline.ts [--rounds N] [--corpus reviews|synopses|all] [--this dist|src] [--cold] [--baseline-first]
  *
  * `--baseline-first`: the baseline's extractors are created (and its KG loaded) before this build's. The
- * order of creation alone moves the ratio by about 5 % on this machine (the same build in both places reads
- * 0.93–0.96, the one created first slower; bench/README.md), so a claim rests on a run in each order.
+ * order of creation moves the ratio by a few per cent, in either direction (the same build in both places
+ * reads 0.93–0.96; bench/README.md), so a claim rests on a run in each order.
  *
  * `--cold`: each round is a first pass over the corpus by freshly created extractors (no warm-up pass,
  * so every per-extractor cache, e.g. the segmenter's word → tag cache, starts empty; the JIT is warmed
