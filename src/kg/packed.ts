@@ -231,14 +231,16 @@ export class NameIndex {
 
   /** Index of the key equal to `s` (exactly, not normalised), -1 if none. */
   find(s: string): number {
-    const { slots, tags } = (this.probe ??= ProbeTable.of(this));
+    const probe = (this.probe ??= new ProbeTable(this));
+    const { slots, keyMask, tagMask } = probe;
     const mask = slots.length - 1;
     const h = hashName(s);
-    const tag = tags.tagOf(h);
+    const tag = probe.tagOf(h);
     for (let p = h & mask; ; p = (p + 1) & mask) {
-      const x = slots[p];
+      let x = slots[p];
       if (x === -1) return -1;
-      if ((x & tags.tagMask) === tag && this.keys.equals(x & tags.keyMask, s)) return x & tags.keyMask;
+      if ((x & tagMask) === 0) x = probe.tagSlot(p);
+      if ((x & tagMask) === tag && this.keys.equals(x & keyMask, s)) return x & keyMask;
     }
   }
 
@@ -293,25 +295,38 @@ export class NameIndex {
 }
 
 /**
- * The slots of a {@link NameIndex} as `find` probes them, tagged (util/hash.ts `SlotTags`): made from the
- * stored slots on the first lookup, in one pass over the keys. Most words the pipeline looks up name
- * nothing, and a tagged probe answers those mostly from the slots alone. The stored slots and the
- * probing stay the snapshot's; only this copy carries the tags.
+ * The slots of a {@link NameIndex} as `find` probes them, tagged (util/hash.ts `SlotTags`). Most words the
+ * pipeline looks up name nothing, and a tagged probe answers those mostly from the slots alone. The
+ * stored slots and the probing stay the snapshot's; only this copy carries the tags. A slot gets its tag
+ * when a probe first passes it (tag 0: not yet made; a made tag is never 0), so the copy costs one
+ * memory copy, not a hash of every key: a run that looks up few words pays for few slots.
  */
 class ProbeTable {
-  private constructor(
-    readonly slots: Int32Array,
-    readonly tags: SlotTags,
-  ) {}
+  readonly slots: Int32Array;
+  readonly keyMask: number;
+  readonly tagMask: number;
+  private readonly tags: SlotTags;
+  /** The tag that stands for a hash whose tag bits are all 0 (0 means "not made yet"). */
+  private readonly zeroTag: number;
 
-  static of(index: NameIndex): ProbeTable {
-    const { slots, keys } = index;
-    const table = new ProbeTable(new Int32Array(slots.length), new SlotTags(keys.length));
-    for (let p = 0; p < slots.length; p++) {
-      const k = slots[p];
-      table.slots[p] = k === -1 ? -1 : k | table.tags.tagOf(hashUnits(keys.units, keys.offsets[k], keys.offsets[k + 1]));
-    }
-    return table;
+  constructor(private readonly index: NameIndex) {
+    this.slots = index.slots.slice();
+    this.tags = new SlotTags(index.keys.length);
+    this.keyMask = this.tags.keyMask;
+    this.tagMask = this.tags.tagMask;
+    this.zeroTag = this.tagMask & -this.tagMask;
+  }
+
+  /** The tag of hash h: never 0 when the slots have tag bits. */
+  tagOf(h: number): number {
+    return this.tags.tagOf(h) || this.zeroTag;
+  }
+
+  /** Gives slot p (holding a key, untagged) its key's tag; the slot's new value. */
+  tagSlot(p: number): number {
+    const k = this.slots[p];
+    const { units, offsets } = this.index.keys;
+    return (this.slots[p] = k | this.tagOf(hashUnits(units, offsets[k], offsets[k + 1])));
   }
 }
 

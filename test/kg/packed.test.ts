@@ -61,6 +61,29 @@ test('NameIndex: names and aliases normalised, lists sorted, keys in insertion o
   for (let i = 3000; i < 3100; i++) assert.equal(big.find(`名${i}`), -1);
 });
 
+test('NameIndex.find: each slot is tagged when a probe first passes it, a hash whose tag bits are all 0 included', () => {
+  const many = Array.from({ length: 3000 }, (_, i) => `名${i}`);
+  // 3,001 keys: 12 bits of a slot hold the key, the tag is hash bits 13–31 (util/hash.ts SlotTags)
+  let zero = '';
+  for (let i = 0; zero === ''; i++) if (hashName(`零${i}`) >>> 13 === 0) zero = `零${i}`;
+  const keys = [...many, zero];
+  const fresh = () => NameIndex.build(StringTable.from(keys), ListColumn.from(keys.map(() => [])));
+  const absent = Array.from({ length: 3000 }, (_, i) => `无${i}`);
+  // first lookups: absent words first (they tag the slots their chains pass), then the keys backwards
+  const a = fresh();
+  for (const w of absent) assert.equal(a.find(w), -1, w);
+  for (let k = keys.length - 1; k >= 0; k--) assert.equal(a.find(keys[k]), k, keys[k]);
+  // the key with tag bits 0 looked up first, then the rest, then again: the same answers
+  const b = fresh();
+  assert.equal(b.find(zero), keys.length - 1);
+  for (let round = 0; round < 2; round++) {
+    keys.forEach((w, k) => assert.equal(b.find(w), k, w));
+    for (const w of absent) assert.equal(b.find(w), -1, w);
+  }
+  assert.equal(b.check(keys.length), null, 'the stored slots are untouched');
+  assert.deepEqual([...b.slots].filter((x) => x >= 0).sort((x, y) => x - y), keys.map((_, k) => k));
+});
+
 test('hashName: FNV-1a over UTF-16 code units (part of the snapshot format)', () => {
   assert.equal(hashName(''), 0x811c9dc5);
   assert.equal(hashName('a'), 0xe40c292c);
