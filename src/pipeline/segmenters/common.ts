@@ -6,6 +6,7 @@
  * are in src/lexicon/user-dict.ts.
  */
 import type { Compound } from '../../lexicon/user-dict.js';
+import { FNV_OFFSET, FNV_PRIME, hashName } from '../../util/hash.js';
 
 
 /** A tagger's raw output: the words in order and their tags (`tags[i]` is the tag of `words[i]`). */
@@ -87,18 +88,16 @@ export interface CompoundIndex {
   readonly compounds: readonly Compound[];
 }
 
-/** 32-bit FNV-1a, one UTF-16 unit at a time (the offset basis is {@link UNITS_HASH_START}). */
+/** The project's FNV-1a (util/hash.ts) one UTF-16 unit at a time, as a signed 32-bit value (the offset basis is {@link UNITS_HASH_START}). */
 export function unitsHashStep(h: number, unit: number): number {
-  return Math.imul(h ^ unit, 0x01000193);
+  return Math.imul(h ^ unit, FNV_PRIME);
 }
 
-export const UNITS_HASH_START = 0x811c9dc5 | 0;
+export const UNITS_HASH_START = FNV_OFFSET | 0;
 
-/** {@link unitsHashStep} over the units of a word. */
+/** util/hash.ts `hashName` of a word as a signed 32-bit value: the same as {@link unitsHashStep} over its units. */
 export function unitsHash(word: string): number {
-  let h = UNITS_HASH_START;
-  for (let i = 0; i < word.length; i++) h = unitsHashStep(h, word.charCodeAt(i));
-  return h;
+  return hashName(word) | 0;
 }
 
 /** First slot of a hash in an open-addressed table of `mask + 1` slots (multiplicative hashing, the high half folded into the low bits). */
