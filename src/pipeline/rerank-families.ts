@@ -554,7 +554,7 @@ export function overlapIndex(d: RerankDocument, c: Candidates, ent: EntityContex
 
 // ── 5. rows ─────────────────────────────────────────────────────────────────────────────────────────
 
-export const rowsSpace = (n: number, rows: number): Space => ({ ints: 2 * n, bytes: n, floats: rows * RERANK_FEATURE_COUNT });
+export const rowsSpace = (n: number, m: number, rows: number): Space => ({ ints: 2 * n, bytes: n, floats: m + rows * RERANK_FEATURE_COUNT });
 
 /** Everything a row is written from. */
 export interface RowSources {
@@ -570,6 +570,8 @@ export interface RowSources {
   readonly inPhrase: Int32Array;
   /** Per pooled word: occurrences in a cast-list context ({@link castCounts}). */
   readonly cast: Int32Array;
+  /** Per pooled phrase: its IDF ({@link phraseIdfs}). */
+  readonly phraseIdf: Float64Array;
 }
 
 /** Per word: occurrences inside its most frequent phrase candidate. */
@@ -590,6 +592,26 @@ export function castCounts(d: RerankDocument, order: Int32Array, rows: number, s
     if (pooled[i] && inCastContext(d.text, d.charStart[k], d.charStart[k] + d.tokens[d.tokenIndex[k]].word.length)) cast[i]++;
   }
   return cast;
+}
+
+/**
+ * The IDF of each pooled phrase (0 for the others), looked up side by side (idf.ts `weights`: the table
+ * is megabytes, and lookups one at a time each wait for memory in turn).
+ */
+export function phraseIdfs(d: RerankDocument, idf: IdfTable, order: Int32Array, rows: number, s: Scratch): Float64Array {
+  const n = d.words.length;
+  const out = s.floats(d.phrases.length);
+  const texts = new Array<string>(d.phrases.length);
+  const pooled: number[] = [];
+  for (let r = 0; r < rows; r++) {
+    const p = order[r] - n;
+    if (p < 0) continue;
+    texts[p] = d.phrases[p].text;
+    pooled.push(p);
+  }
+  if (idf.weights) idf.weights(texts, pooled, out);
+  else for (const p of pooled) out[p] = idf.weight(texts[p]);
+  return out;
 }
 
 function setLength(f: Float64Array, text: string): void {
@@ -681,7 +703,7 @@ export function phraseRow(f: Float64Array, p: number, x: RowSources): void {
   f[F.base] = norm(value, cands.maxValue);
   f[F.textrank] = norm(rank, cands.maxRank);
   if (pr) f[F.positionRank] = norm(position, cands.maxPosition);
-  f[F.idf] = x.idf.weight(ph.text) / 10;
+  f[F.idf] = x.phraseIdf[p] / 10;
   f[F.logCount] = Math.log1p(ph.count);
   f[F.firstPos] = ph.charStart / L;
   f[F.spread] = ((ph.lastStart ?? ph.charStart) - ph.charStart) / L;

@@ -39,6 +39,7 @@ import {
   overlapIndex,
   overlapRow,
   overlapSpace,
+  phraseIdfs,
   phraseRow,
   phraseShares,
   poolOrder,
@@ -142,7 +143,7 @@ export function rerankItems(d: RerankDocument, kg: KgView | null, idf: IdfTable,
     relativeRanksSpace(n, m),
     overlapSpace(n, m),
     poolOrderSpace(n, m),
-    rowsSpace(n, Math.min(n + m, pool)),
+    rowsSpace(n, m, Math.min(n + m, pool)),
   );
   if (!buffers) return itemsOf(d, kg, idf, pool, context, scratchFor(space));
   try {
@@ -164,7 +165,8 @@ function itemsOf(d: RerankDocument, kg: KgView | null, idf: IdfTable, pool: numb
   const overlap = overlapIndex(d, cands, ent, s);
   const { order, rows } = poolOrder(cands, ranks.byFirst, pool, s);
   const cast = castCounts(d, order, rows, s);
-  const x: RowSources = { d, kg, idf, occ, ent, cands, ranks, overlap, inPhrase, cast };
+  const phraseIdf = phraseIdfs(d, idf, order, rows, s);
+  const x: RowSources = { d, kg, idf, occ, ent, cands, ranks, overlap, inPhrase, cast, phraseIdf };
   const cx = contextSources(d, kg, context, ent);
   const matrix = s.floats(rows * RERANK_FEATURE_COUNT);
   const items: RerankItem[] = new Array(rows);
