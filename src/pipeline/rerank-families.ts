@@ -570,8 +570,10 @@ export interface RowSources {
   readonly inPhrase: Int32Array;
   /** Per pooled word: occurrences in a cast-list context ({@link castCounts}). */
   readonly cast: Int32Array;
-  /** Per pooled phrase: its IDF ({@link phraseIdfs}). */
+  /** Per pooled phrase: its IDF ({@link pooledPhraseLookups}). */
   readonly phraseIdf: Float64Array;
+  /** The feature docLength, the same in every row: log(1 + the text's length) / 10. */
+  readonly docLength: number;
 }
 
 /** Per word: occurrences inside its most frequent phrase candidate. */
@@ -595,10 +597,11 @@ export function castCounts(d: RerankDocument, order: Int32Array, rows: number, s
 }
 
 /**
- * The IDF of each pooled phrase (0 for the others), looked up side by side (idf.ts `weights`: the table
- * is megabytes, and lookups one at a time each wait for memory in turn).
+ * The pooled phrases' lookups in the two large tables, made together before the rows (one at a time
+ * between other work, each lookup waits for memory in turn): their IDF, side by side (idf.ts `weights`;
+ * 0 for the other phrases), and the KG entity each names (kept by `ent.phraseEntity`).
  */
-export function phraseIdfs(d: RerankDocument, idf: IdfTable, order: Int32Array, rows: number, s: Scratch): Float64Array {
+export function pooledPhraseLookups(d: RerankDocument, idf: IdfTable, ent: EntityContext, order: Int32Array, rows: number, s: Scratch): Float64Array {
   const n = d.words.length;
   const out = s.floats(d.phrases.length);
   const texts = new Array<string>(d.phrases.length);
@@ -611,7 +614,21 @@ export function phraseIdfs(d: RerankDocument, idf: IdfTable, order: Int32Array, 
   }
   if (idf.weights) idf.weights(texts, pooled, out);
   else for (const p of pooled) out[p] = idf.weight(texts[p]);
+  for (const p of pooled) ent.phraseEntity(p);
   return out;
+}
+
+/** Math.log1p of the counts below 1024, computed once: a row reads its count's value. */
+const LOG1P_COUNTS = Float64Array.from({ length: 1024 }, (_, k) => Math.log1p(k));
+
+/** Math.log1p(k) of a count k (the table's value when it holds k). */
+function log1pCount(k: number): number {
+  return k >>> 0 === k && k < LOG1P_COUNTS.length ? LOG1P_COUNTS[k] : Math.log1p(k);
+}
+
+/** Math.log1p(v) of an edge-weight sum, most often 0 (a word without KG or semantic edges). */
+function log1pSum(v: number): number {
+  return v === 0 ? 0 : Math.log1p(v);
 }
 
 function setLength(f: Float64Array, text: string): void {
@@ -635,19 +652,19 @@ export function wordRow(f: Float64Array, i: number, x: RowSources): void {
   f[F.textrank] = norm(d.rank[i], cands.maxRank);
   if (d.positionRank) f[F.positionRank] = norm(d.positionRank[i], cands.maxPosition);
   f[F.idf] = (d.idfWeights ? d.idfWeights[i] : x.idf.weight(w)) / 10;
-  f[F.logCount] = Math.log1p(count);
+  f[F.logCount] = log1pCount(count);
   f[F.firstPos] = occ.first[i] / L;
   f[F.spread] = (occ.last[i] - occ.first[i]) / L;
   setLength(f, w);
-  f[F.kgEdges] = Math.log1p(d.kgSum[i]);
-  f[F.semEdges] = Math.log1p(d.semSum[i]);
+  f[F.kgEdges] = log1pSum(d.kgSum[i]);
+  f[F.semEdges] = log1pSum(d.semSum[i]);
   setKind(f, kg, d.entity[i]);
   wordMentionRow(f, i, x);
   f[F.cast] = count > 0 ? x.cast[i] / count : 0;
   f[F.titleMarks] = count > 0 ? occ.marks[i] / count : 0;
   f[F.mainMovie] = i === ent.mainMovie ? 1 : 0;
   if (kg && d.entity[i] >= 0) {
-    f[F.entityLinks] = Math.log1p(ent.links[i]);
+    f[F.entityLinks] = log1pCount(ent.links[i]);
     if (kg.kindOf(d.entity[i]) === 'Movie' && i !== ent.mainMovie) f[F.otherMovie] = 1;
     if (ent.mainEntity >= 0 && i !== ent.mainMovie && kg.relationCount(d.entity[i], ent.mainEntity) > 0) f[F.mainFilmRelated] = 1;
   }
@@ -704,12 +721,12 @@ export function phraseRow(f: Float64Array, p: number, x: RowSources): void {
   f[F.textrank] = norm(rank, cands.maxRank);
   if (pr) f[F.positionRank] = norm(position, cands.maxPosition);
   f[F.idf] = x.phraseIdf[p] / 10;
-  f[F.logCount] = Math.log1p(ph.count);
+  f[F.logCount] = log1pCount(ph.count);
   f[F.firstPos] = ph.charStart / L;
   f[F.spread] = ((ph.lastStart ?? ph.charStart) - ph.charStart) / L;
   setLength(f, ph.text);
-  f[F.kgEdges] = Math.log1p(kgSum);
-  f[F.semEdges] = Math.log1p(semSum);
+  f[F.kgEdges] = log1pSum(kgSum);
+  f[F.semEdges] = log1pSum(semSum);
   const entity = x.ent.phraseEntity(p);
   setKind(f, kg, entity);
   f[F.shortForm] = x.overlap.shortForm[d.words.length + p];
@@ -745,7 +762,7 @@ export function overlapRow(f: Float64Array, c: number, x: RowSources): void {
   }
   f[F.containedEntity] = overlap.containsEntity[c];
   f[F.digit] = hasDigit(c >= n ? d.phrases[c - n].text : d.words[c]) ? 1 : 0;
-  f[F.docLength] = Math.log1p(d.text.length) / 10;
+  f[F.docLength] = x.docLength;
   f[F.countRank] = 1 / (1 + ranks.countRank[c]);
   f[F.firstRank] = 1 / (1 + ranks.firstRank[c]);
 }

@@ -39,11 +39,11 @@ import {
   overlapIndex,
   overlapRow,
   overlapSpace,
-  phraseIdfs,
   phraseRow,
   phraseShares,
   poolOrder,
   poolOrderSpace,
+  pooledPhraseLookups,
   rankRow,
   relativeRanks,
   relativeRanksSpace,
@@ -162,11 +162,12 @@ function itemsOf(d: RerankDocument, kg: KgView | null, idf: IdfTable, pool: numb
   const inPhrase = phraseShares(d, s);
   const cands = candidateList(d, occ, s);
   const ranks = relativeRanks(cands, s);
-  const overlap = overlapIndex(d, cands, ent, s);
   const { order, rows } = poolOrder(cands, ranks.byFirst, pool, s);
+  const phraseIdf = pooledPhraseLookups(d, idf, ent, order, rows, s);
+  const overlap = overlapIndex(d, cands, ent, s);
   const cast = castCounts(d, order, rows, s);
-  const phraseIdf = phraseIdfs(d, idf, order, rows, s);
-  const x: RowSources = { d, kg, idf, occ, ent, cands, ranks, overlap, inPhrase, cast, phraseIdf };
+  const docLength = Math.log1p(d.text.length) / 10;
+  const x: RowSources = { d, kg, idf, occ, ent, cands, ranks, overlap, inPhrase, cast, phraseIdf, docLength };
   const cx = contextSources(d, kg, context, ent);
   const matrix = s.floats(rows * RERANK_FEATURE_COUNT);
   const items: RerankItem[] = new Array(rows);
