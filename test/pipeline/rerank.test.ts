@@ -395,6 +395,25 @@ test('rerankItems: a phrase\'s IDF is the table\'s, looked up for the pooled phr
   for (const pool of [3, Infinity]) assert.deepEqual(Array.from(rerankItems(two, null, idf, pool).matrix), Array.from(rerankItems(two, null, single, pool).matrix));
 });
 
+test('rerankItems: logCount, kgEdges, semEdges and docLength are log(1 + value), for any count and edge-weight sum', () => {
+  const doc = overlapDocument([0.5, 0.3, 0.8, 0.4], 0.6);
+  const feature = (items: { text: string; features: Float64Array }[], text: string, name: string) => items.find((it) => it.text === text)!.features[RERANK_FEATURES.indexOf(name as never)];
+  for (const count of [1, 3, 1023, 1024, 5000, 1.5]) {
+    const kgSum = Float64Array.of(0, 0.25, 3, 0);
+    const semSum = Float64Array.of(0.5, 0, 0, 1e-9);
+    const { items } = rerankItems({ ...doc, kgSum, semSum, phrases: [{ ...doc.phrases[0], count }] }, null, loadBundledIdf());
+    assert.equal(feature(items, '传统文化', 'logCount'), Math.log1p(count), `count ${count}`);
+    assert.equal(feature(items, '传统', 'logCount'), Math.log1p(2));
+    for (const [k, w] of ['传统', '文化', '梦溪', '沈梦溪'].entries()) {
+      assert.equal(feature(items, w, 'kgEdges'), Math.log1p(kgSum[k]), w);
+      assert.equal(feature(items, w, 'semEdges'), Math.log1p(semSum[k]), w);
+    }
+    assert.equal(feature(items, '传统文化', 'kgEdges'), Math.log1p(0.25));
+    assert.equal(feature(items, '传统文化', 'semEdges'), Math.log1p(0.5));
+    for (const it of items) assert.equal(feature(items, it.text, 'docLength'), Math.log1p(doc.text.length) / 10);
+  }
+});
+
 test('optional feature positionRank: models may list it, rerankItems fills it from the scores given, fitTrees lists it only when a tree splits on it', () => {
   const core = RERANK_FEATURES.slice(0, RERANK_CORE_FEATURE_COUNT);
   // positionRank is the last optional feature (after the context and corpus ones)
