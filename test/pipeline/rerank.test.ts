@@ -397,7 +397,7 @@ test('rerankItems: a phrase\'s IDF is the table\'s, looked up for the pooled phr
 
 test('rerankItems: logCount, kgEdges, semEdges and docLength are log(1 + value), for any count and edge-weight sum', () => {
   const doc = overlapDocument([0.5, 0.3, 0.8, 0.4], 0.6);
-  const feature = (items: { text: string; features: Float64Array }[], text: string, name: string) => items.find((it) => it.text === text)!.features[RERANK_FEATURES.indexOf(name as never)];
+  const feature = (items: readonly { text: string; features: Float64Array }[], text: string, name: string) => items.find((it) => it.text === text)!.features[RERANK_FEATURES.indexOf(name as never)];
   for (const count of [1, 3, 1023, 1024, 5000, 1.5]) {
     const kgSum = Float64Array.of(0, 0.25, 3, 0);
     const semSum = Float64Array.of(0.5, 0, 0, 1e-9);
