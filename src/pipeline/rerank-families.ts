@@ -24,7 +24,7 @@ import { foldNameDots, nodeCounts } from './phrases.js';
 import type { IdfTable } from './idf.js';
 import { FNV_OFFSET, FNV_PRIME, hashName } from '../util/hash.js';
 import { arena } from '../util/arena.js';
-import { lowerBound } from '../util/sorted.js';
+import { orderByKey } from '../util/sorted.js';
 import { F, RERANK_FEATURE_COUNT, type RerankFeature } from './rerank-features.js';
 import type { RerankDocument } from './rerank-features.js';
 
@@ -128,22 +128,23 @@ export function inCastContext(text: string, s: number, e: number): boolean {
   return CUE_FIRST[next] === 1 && RIGHT_CUES.has(next * 0x10000 + text.charCodeAt(e + 1));
 }
 
-/** Whether [s, e) lies inside 《》 (the nearest mark to the left is an opening one and 》 follows). */
-function inTitleMarks(text: string, s: number, e: number): boolean {
-  return text.charCodeAt(s - 1) === 0x300a && text.charCodeAt(e) === 0x300b;
+/** Whether token t, at offset s of `text`, lies inside 《》 (an opening mark right before it, 》 right after; the token is read only after a 《). */
+function inTitleMarks(text: string, s: number, tokens: RerankDocument['tokens'], t: number): boolean {
+  return text.charCodeAt(s - 1) === 0x300a && text.charCodeAt(s + tokens[t].word.length) === 0x300b;
 }
 
-function posGroup(tag: string | undefined): RerankFeature | null {
-  if (!tag) return null;
-  if (tag === 'nr' || tag === 'nrt' || tag === 'nrfg' || tag === 'nr1' || tag === 'nr2') return 'posName';
-  if (tag === 'ns' || tag === 'nsf') return 'posPlace';
-  if (tag === 'nz' || tag === 'nt') return 'posOtherProper';
-  if (tag === 'eng') return 'posLatin';
-  if (tag === 'x') return 'posUnknown';
-  if (tag.startsWith('n')) return 'posNoun';
-  if (tag.startsWith('v')) return 'posVerb';
-  if (tag.startsWith('a')) return 'posAdj';
-  return null;
+/** The feature of a POS tag's group (its index in the row), or -1. */
+function posGroup(tag: string | undefined): number {
+  if (!tag) return -1;
+  if (tag === 'nr' || tag === 'nrt' || tag === 'nrfg' || tag === 'nr1' || tag === 'nr2') return F.posName;
+  if (tag === 'ns' || tag === 'nsf') return F.posPlace;
+  if (tag === 'nz' || tag === 'nt') return F.posOtherProper;
+  if (tag === 'eng') return F.posLatin;
+  if (tag === 'x') return F.posUnknown;
+  if (tag.startsWith('n')) return F.posNoun;
+  if (tag.startsWith('v')) return F.posVerb;
+  if (tag.startsWith('a')) return F.posAdj;
+  return -1;
 }
 
 function codePoints(s: string): number {
@@ -206,13 +207,12 @@ export function occurrences(d: RerankDocument, s: Scratch): Occurrences {
   for (let k = 0; k < d.node.length; k++) {
     const i = d.node[k];
     const start = d.charStart[k];
-    const end = start + d.tokens[d.tokenIndex[k]].word.length;
     if (first[i] < 0) {
       first[i] = start;
       tag[i] = d.tokens[d.tokenIndex[k]].tag;
     }
     last[i] = start;
-    if (inTitleMarks(d.text, start, end)) marks[i]++;
+    if (inTitleMarks(d.text, start, d.tokens, d.tokenIndex[k])) marks[i]++;
   }
   return { count, first, last, marks, tag };
 }
@@ -417,31 +417,23 @@ export function relativeRanks(c: Candidates, s: Scratch): RelativeRanks {
   return { byFirst, countRank, firstRank };
 }
 
-export const poolOrderSpace = (n: number, m: number): Space => ({ ints: 2 * (n + m), bytes: 0, floats: n + m });
+export const poolOrderSpace = (n: number, m: number): Space => ({ ints: 3 * (n + m), bytes: 0, floats: n + m });
 
 /**
  * The `pool` best candidates by the graph score, ties by first occurrence and index (`order`, `rows`
- * of them). A candidate's slot is the first position of its score among the sorted scores plus the
- * candidates of that score placed before it in byFirst order; candidates scored below the pool's last
- * are never placed.
+ * of them): the candidates in byFirst order, sorted stably by the graph score (util/sorted.ts
+ * `orderByKey`).
  */
 export function poolOrder(c: Candidates, byFirst: Int32Array, pool: number, s: Scratch): { order: Int32Array; rows: number } {
-  const { total, cand, base } = c;
+  const { total, base } = c;
   const rows = Math.min(total, pool);
   const order = s.ints(total);
   if (rows === 0) return { order, rows };
   const negBase = s.floats(total);
-  for (let k = 0; k < total; k++) negBase[k] = 0 - base[cand[k]];
-  negBase.sort();
-  const last = negBase[rows - 1];
-  const used = s.ints(total);
-  for (let r = 0; r < total; r++) {
-    const x = byFirst[r];
-    const key = 0 - base[x];
-    if (key > last) continue;
-    const at = lowerBound(negBase, key);
-    order[at + used[at]++] = x;
-  }
+  for (let r = 0; r < total; r++) negBase[r] = 0 - base[byFirst[r]];
+  const sorted = s.ints(total);
+  orderByKey(negBase, total, sorted, s.ints(total));
+  for (let k = 0; k < rows; k++) order[k] = byFirst[sorted[k]];
   return { order, rows };
 }
 
@@ -579,7 +571,12 @@ export interface RowSources {
 /** Per word: occurrences inside its most frequent phrase candidate. */
 export function phraseShares(d: RerankDocument, s: Scratch): Int32Array {
   const inPhrase = s.ints(d.words.length);
-  for (const ph of d.phrases) for (const m of ph.members) if (m >= 0 && ph.count > inPhrase[m]) inPhrase[m] = ph.count;
+  for (const ph of d.phrases) {
+    for (let k = 0; k < ph.members.length; k++) {
+      const m = ph.members[k];
+      if (m >= 0 && ph.count > inPhrase[m]) inPhrase[m] = ph.count;
+    }
+  }
   return inPhrase;
 }
 
@@ -674,7 +671,7 @@ export function wordRow(f: Float64Array, i: number, x: RowSources): void {
     for (let a = 0; a < w.length && !f[F.fullForm]; a++) for (let b = a + 2; b <= w.length; b++) if (b - a < w.length && words.has(w.slice(a, b))) f[F.fullForm] = 1;
   }
   const pos = posGroup(occ.tag[i]);
-  if (pos) f[F[pos]] = 1;
+  if (pos >= 0) f[pos] = 1;
   f[F.inPhraseShare] = count > 0 ? x.inPhrase[i] / count : 0;
 }
 
@@ -707,7 +704,8 @@ export function phraseRow(f: Float64Array, p: number, x: RowSources): void {
   let semSum = 0;
   let best = 0;
   let worst = Infinity;
-  for (const m of ph.members) {
+  for (let k = 0; k < ph.members.length; k++) {
+    const m = ph.members[k];
     const v = m < 0 ? 0 : d.values[m];
     if (v > best) best = v;
     if (v < worst) worst = v;
