@@ -24,7 +24,7 @@ import { foldNameDots, nodeCounts } from './phrases.js';
 import type { IdfTable } from './idf.js';
 import { FNV_OFFSET, FNV_PRIME, hashName } from '../util/hash.js';
 import { arena } from '../util/arena.js';
-import { orderByKey } from '../util/sorted.js';
+import { kthSmallest, orderByKey } from '../util/sorted.js';
 import { F, RERANK_FEATURE_COUNT, type RerankFeature } from './rerank-features.js';
 import type { RerankDocument } from './rerank-features.js';
 
@@ -417,12 +417,13 @@ export function relativeRanks(c: Candidates, s: Scratch): RelativeRanks {
   return { byFirst, countRank, firstRank };
 }
 
-export const poolOrderSpace = (n: number, m: number): Space => ({ ints: 3 * (n + m), bytes: 0, floats: n + m });
+export const poolOrderSpace = (n: number, m: number): Space => ({ ints: 4 * (n + m), bytes: 0, floats: 3 * (n + m) });
 
 /**
  * The `pool` best candidates by the graph score, ties by first occurrence and index (`order`, `rows`
- * of them): the candidates in byFirst order, sorted stably by the graph score (util/sorted.ts
- * `orderByKey`).
+ * of them): of the candidates in byFirst order, those scored at least the pool's last (util/sorted.ts
+ * `kthSmallest`; all of them when the pool takes more than half), sorted stably by the graph score
+ * (`orderByKey`).
  */
 export function poolOrder(c: Candidates, byFirst: Int32Array, pool: number, s: Scratch): { order: Int32Array; rows: number } {
   const { total, base } = c;
@@ -431,9 +432,23 @@ export function poolOrder(c: Candidates, byFirst: Int32Array, pool: number, s: S
   if (rows === 0) return { order, rows };
   const negBase = s.floats(total);
   for (let r = 0; r < total; r++) negBase[r] = 0 - base[byFirst[r]];
+  // the pool's last score, found by a selection when the pool takes at most half of the candidates
+  const selected = s.floats(total);
+  let last = Infinity;
+  if (2 * rows <= total) {
+    selected.set(negBase);
+    last = kthSmallest(selected, total, rows - 1);
+  }
+  const at = s.ints(total);
+  let kept = 0;
+  for (let r = 0; r < total; r++) {
+    if (negBase[r] > last) continue;
+    at[kept] = r;
+    selected[kept++] = negBase[r];
+  }
   const sorted = s.ints(total);
-  orderByKey(negBase, total, sorted, s.ints(total));
-  for (let k = 0; k < rows; k++) order[k] = byFirst[sorted[k]];
+  orderByKey(selected, kept, sorted, s.ints(total));
+  for (let k = 0; k < rows; k++) order[k] = byFirst[at[sorted[k]]];
   return { order, rows };
 }
 

@@ -313,6 +313,9 @@ test('rerankItems: overlapping-variant and relative features (golden), order by 
   // ties in the graph score go to the earlier first occurrence, then to words before phrases
   const tied = rerankItems(overlapDocument([0.5, 0.5, 0.5, 0.5], 0.5), null, idf);
   assert.deepEqual(tied.items.map((it) => it.text), ['传统', '传统文化', '文化', '梦溪', '沈梦溪']);
+  // a pool of at most half the candidates (found by a selection) keeps that order among the tied
+  assert.deepEqual(rerankItems(overlapDocument([0.5, 0.5, 0.5, 0.5], 0.5), null, idf, 2).items.map((it) => it.text), ['传统', '传统文化']);
+  assert.deepEqual(rerankItems(overlapDocument([0.5, 0.3, 0.5, 0.5], 0.4), null, idf, 2).items.map((it) => it.text), ['传统', '梦溪']);
   // the pool keeps the best by the graph score, features row by row
   const pooled = rerankItems(overlapDocument([0.5, 0.3, 0.8, 0.4], 0.6), null, idf, 2);
   assert.deepEqual(pooled.items.map((it) => it.text), ['梦溪', '传统文化']);
