@@ -32,6 +32,13 @@ export interface CorpusStats {
   filmDocs(j: number): number;
   /** Documents of film j that have surface k (0 when not kept: films of one document). */
   filmDf(k: number, j: number): number;
+  /**
+   * `out[i] = word(surfaces[i])` for every i, the lookups side by side ({@link corpusStatsOf}), and the
+   * counts of each surface found fetched for the reads of df, spread and filmDf that follow.
+   */
+  wordsOf(surfaces: readonly string[], out: Int32Array): void;
+  /** `out[i] = filmDf(words[i], j)` for i < `count` (0 where words[i] < 0), the searches side by side. */
+  filmDfs(words: Int32Array, count: number, j: number, out: Int32Array): void;
   /** The film index of a document of the table by its text hash (corpus-stats.ts `textHash`), -1 without a film, -2 when not in the table. */
   docFilm(hash: string): number;
 }
@@ -197,11 +204,17 @@ export function unpackCorpusTable(packed: Uint8Array, source: string): CorpusTab
  */
 export function filmSlot(films: Int32Array, a: number, b: number, j: number): number {
   if (a >= b || j < films[a] || j > films[b - 1]) return -1;
+  const at = lowerBoundNear(films, a, b, j, guessSlot(films, a, b, j));
+  return films[at] === j ? at : -1;
+}
+
+/** Where film j would be in `films[a, b)` were they evenly spread ({@link filmSlot}), clamped to the list (a when it is empty). */
+function guessSlot(films: Int32Array, a: number, b: number, j: number): number {
+  if (b - a < 2) return a;
   const first = films[a];
   const span = films[b - 1] - first;
-  const guess = span === 0 ? a : a + Math.floor(((j - first) * (b - 1 - a)) / span);
-  const at = lowerBoundNear(films, a, b, j, guess);
-  return films[at] === j ? at : -1;
+  const at = span === 0 ? a : a + Math.floor(((j - first) * (b - 1 - a)) / span);
+  return Math.min(b - 1, Math.max(a, at));
 }
 
 /** The first index of `xs[a, b)` (increasing) whose value is ≥ j, known to exist, searched from `guess` outwards. */
@@ -236,31 +249,82 @@ function lowerBoundNear(xs: Int32Array, a: number, b: number, j: number, guess: 
   return lo;
 }
 
-/** The lookups of a table (corpus-stats.ts CorpusStats). */
+/**
+ * The lookups of a table (corpus-stats.ts CorpusStats). The re-ranker asks for a document's candidates
+ * together (`wordsOf`, `filmDfs`): the table is megabytes, and one lookup alone waits for memory several
+ * times in a row (its slot, the key's offsets, its code units, its counts), so each batch makes one kind
+ * of load for every surface before the next kind (as idf.ts `weights`), and their waits overlap; the
+ * last pass finds the cache lines loaded and gives what the one-at-a-time lookup gives.
+ */
 export function corpusStatsOf(t: CorpusTable, source: string): CorpusStats & { readonly header: CorpusStatsHeader } {
   const mask = t.slots.length - 1;
   const filmIndex = new Map<string, number>();
   for (let j = 0; j < t.filmDocs.length; j++) filmIndex.set(t.filmKeys.get(j), j);
-  const { df, spread, perOffsets, perFilm, perCount, filmDocs, docHi, docLo, docFilm } = t;
+  const { slots, words, df, spread, perOffsets, perFilm, perCount, filmDocs, docHi, docLo, docFilm } = t;
+  const find = (s: string, h: number): number => {
+    for (let p = h & mask; ; p = (p + 1) & mask) {
+      const k = slots[p];
+      if (k < 0 || words.equals(k, s)) return k;
+    }
+  };
+  const filmDf = (k: number, j: number): number => {
+    const at = filmSlot(perFilm, perOffsets[k], perOffsets[k + 1], j);
+    return at < 0 ? 0 : perCount[at];
+  };
+  let hashes = new Int32Array(64);
+  // the sum of the loads made ahead (never read: it keeps them from being dropped)
+  let touched = 0;
   return Object.freeze({
     source,
     contentHash: t.contentHash,
     header: t.header,
     docs: docHi.length,
     films: filmDocs.length,
-    word(s: string): number {
-      for (let p = hashName(s) & mask; ; p = (p + 1) & mask) {
-        const k = t.slots[p];
-        if (k < 0 || t.words.equals(k, s)) return k;
-      }
-    },
+    word: (s: string): number => find(s, hashName(s)),
     df: (k: number) => df[k],
     spread: (k: number) => spread[k],
     filmIndex: (key: string) => filmIndex.get(key) ?? -1,
     filmDocs: (j: number) => filmDocs[j],
-    filmDf(k: number, j: number): number {
-      const at = filmSlot(perFilm, perOffsets[k], perOffsets[k + 1], j);
-      return at < 0 ? 0 : perCount[at];
+    filmDf,
+    wordsOf(list: readonly string[], out: Int32Array): void {
+      const m = list.length;
+      if (hashes.length < m) hashes = new Int32Array(2 * m);
+      for (let i = 0; i < m; i++) {
+        const h = hashName(list[i]);
+        hashes[i] = h;
+        touched += slots[h & mask];
+      }
+      for (let i = 0; i < m; i++) {
+        const k = slots[hashes[i] & mask];
+        if (k >= 0) touched += words.offsets[k];
+      }
+      for (let i = 0; i < m; i++) {
+        const k = slots[hashes[i] & mask];
+        if (k >= 0) touched += words.units[words.offsets[k]];
+      }
+      for (let i = 0; i < m; i++) {
+        const k = find(list[i], hashes[i]);
+        out[i] = k;
+        if (k >= 0) touched += df[k] + spread[k] + perOffsets[k];
+      }
+      if (touched > 1e300) touched = 0;
+    },
+    filmDfs(list: Int32Array, m: number, j: number, out: Int32Array): void {
+      for (let i = 0; i < m; i++) {
+        const k = list[i];
+        if (k >= 0 && perOffsets[k] < perOffsets[k + 1]) touched += perFilm[perOffsets[k]] + perFilm[perOffsets[k + 1] - 1];
+      }
+      for (let i = 0; i < m; i++) {
+        const k = list[i];
+        if (k >= 0 && perOffsets[k] < perOffsets[k + 1]) touched += perFilm[guessSlot(perFilm, perOffsets[k], perOffsets[k + 1], j)];
+      }
+      for (let i = 0; i < m; i++) {
+        const k = list[i];
+        out[i] = k < 0 ? -1 : filmSlot(perFilm, perOffsets[k], perOffsets[k + 1], j);
+        if (out[i] >= 0) touched += perCount[out[i]];
+      }
+      for (let i = 0; i < m; i++) out[i] = out[i] < 0 ? 0 : perCount[out[i]];
+      if (touched > 1e300) touched = 0;
     },
     docFilm(hash: string): number {
       if (hash.length !== 16) return -2;
