@@ -270,7 +270,7 @@ const unitPair = (unit: (i: number) => number, len: number, i: number): number =
  * sections keep each of these in a different array, up to megabytes apart, and a lookup that reads them
  * one by one waits for memory (and for the address translation) once per array.
  */
-function surfaceRecords(t: CorpusTable): Int32Array {
+export function surfaceRecords(t: CorpusTable): Int32Array {
   const { offsets, units } = t.words;
   const n = t.df.length;
   const r = new Int32Array(n * R_SIZE);
@@ -292,7 +292,7 @@ function surfaceRecords(t: CorpusTable): Int32Array {
 }
 
 /** Whether surface k of the records `r` (units: the string table's) is `s`. */
-function sameSurface(r: Int32Array, units: Uint16Array, k: number, s: string): boolean {
+export function sameSurface(r: Int32Array, units: Uint16Array, k: number, s: string): boolean {
   const e = k * R_SIZE;
   const len = r[e + R_LEN];
   if (len !== s.length) return false;

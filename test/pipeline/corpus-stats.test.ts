@@ -8,10 +8,10 @@ import assert from 'node:assert/strict';
 import { gzipSync } from 'node:zlib';
 import { FilmkwError } from '../../src/errors.js';
 import { loadKg } from '../../src/kg/load.js';
-import { CorpusCounter, corpusStatsText, parseCorpusStats, textHash } from '../../src/pipeline/corpus-stats.js';
+import { CorpusCounter, corpusStatsText, packCorpusStats, parseCorpusStats, textHash } from '../../src/pipeline/corpus-stats.js';
 import { createExtractor } from '../../src/pipeline/extract.js';
 import { zeroRerankModel } from '../../src/pipeline/rerank-model.js';
-import { filmSlot } from '../../src/pipeline/corpus-pack.js';
+import { filmSlot, sameSurface, surfaceRecords, unpackCorpusTable } from '../../src/pipeline/corpus-pack.js';
 import { hashName } from '../../src/util/hash.js';
 
 test('CorpusCounter: distinct surfaces per text, identical texts once, films with ≥ 2 texts get per-film counts, surfaces below minDf left out (golden)', () => {
@@ -201,4 +201,18 @@ test('wordsOf and filmDfs (the lookups of many surfaces together) give what word
     }
     assert.ok([...Array(s.films).keys()].some((j) => s.filmDf(words[1], j) > 0), 'some per-film counts');
   }
+});
+
+test('sameSurface: a surface\'s record (length, four inline units, the rest in the string table) matches exactly its own string', () => {
+  const words = ['好', '好的', '好的人', '好的人们', '好的人们来', '好的人们来了吗', '𠀀', '𠀀字', 'ab\u0000', 'ab', '\u0000'];
+  const c = new CorpusCounter();
+  for (let t = 0; t < 2; t++) c.add(`t${t}`, words, null);
+  const table = unpackCorpusTable(packCorpusStats(c.serialize({}, 2), 'same'), 'same');
+  const r = surfaceRecords(table);
+  // each one differing from a surface in one unit: in the first two, the next two, or past the fourth
+  const probes = [...words, '坏', '好地', '好的们', '好地人们', '好的人们去', '好的人们来了么', '好的人们来了吗？', '', 'a', 'ab\u0001', '𠀁字', '\u0001'];
+  for (let k = 0; k < table.words.length; k++) {
+    for (const s of probes) assert.equal(sameSurface(r, table.words.units, k, s), table.words.get(k) === s, `${JSON.stringify(table.words.get(k))} vs ${JSON.stringify(s)}`);
+  }
+  assert.equal(table.words.length, words.length);
 });
