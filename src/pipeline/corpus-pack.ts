@@ -342,7 +342,7 @@ export function corpusStatsOf(t: CorpusTable, source: string): CorpusStats & { r
   };
   const filmAt = (k: number, j: number): number => filmSlot(perFilm, r[k * R_SIZE + R_PER], r[k * R_SIZE + R_PER_END], j);
   let hashes = new Int32Array(64);
-  // the sum of the loads made ahead (never read: it keeps them from being dropped)
+  // the loads made ahead, summed in each call (int32) and kept here (never read: it keeps them from being dropped)
   let touched = 0;
   return Object.freeze({
     source,
@@ -362,38 +362,40 @@ export function corpusStatsOf(t: CorpusTable, source: string): CorpusStats & { r
     wordsOf(list: readonly string[], out: Int32Array): void {
       const m = list.length;
       if (hashes.length < m) hashes = new Int32Array(2 * m);
+      let sum = 0;
       for (let i = 0; i < m; i++) {
         const h = hashName(list[i]);
         hashes[i] = h;
-        touched += slots[h & mask];
+        sum = (sum + slots[h & mask]) | 0;
       }
       for (let i = 0; i < m; i++) {
         const h = hashes[i];
         const tag = tags.tagOf(h);
         for (let p = h & mask, x = slots[p]; x >= 0; p = (p + 1) & mask, x = slots[p]) {
           if ((x & tagMask) !== tag) continue;
-          touched += r[(x & keyMask) * R_SIZE];
+          sum = (sum + r[(x & keyMask) * R_SIZE]) | 0;
           break;
         }
       }
       for (let i = 0; i < m; i++) out[i] = find(list[i], hashes[i]);
-      if (touched > 1e300) touched = 0;
+      touched = (touched + sum) | 0;
     },
     filmDfs(list: Int32Array, m: number, j: number, out: Int32Array): void {
+      let sum = 0;
       for (let i = 0; i < m; i++) {
         const e = list[i] * R_SIZE;
-        if (e >= 0 && r[e + R_PER] < r[e + R_PER_END]) touched += perFilm[r[e + R_PER]] + perFilm[r[e + R_PER_END] - 1];
+        if (e >= 0 && r[e + R_PER] < r[e + R_PER_END]) sum = (sum + perFilm[r[e + R_PER]] + perFilm[r[e + R_PER_END] - 1]) | 0;
       }
       for (let i = 0; i < m; i++) {
         const e = list[i] * R_SIZE;
-        if (e >= 0 && r[e + R_PER] < r[e + R_PER_END]) touched += perFilm[guessSlot(perFilm, r[e + R_PER], r[e + R_PER_END], j)];
+        if (e >= 0 && r[e + R_PER] < r[e + R_PER_END]) sum = (sum + perFilm[guessSlot(perFilm, r[e + R_PER], r[e + R_PER_END], j)]) | 0;
       }
       for (let i = 0; i < m; i++) {
         out[i] = list[i] < 0 ? -1 : filmAt(list[i], j);
-        if (out[i] >= 0) touched += perCount[out[i]];
+        if (out[i] >= 0) sum = (sum + perCount[out[i]]) | 0;
       }
       for (let i = 0; i < m; i++) out[i] = out[i] < 0 ? 0 : perCount[out[i]];
-      if (touched > 1e300) touched = 0;
+      touched = (touched + sum) | 0;
     },
     docFilm(hash: string): number {
       if (hash.length !== 16) return -2;
