@@ -168,7 +168,7 @@ function itemsOf(d: RerankDocument, kg: KgView | null, idf: IdfTable, pool: numb
   const cast = castCounts(d, order, rows, s);
   const docLength = Math.log1p(d.text.length) / 10;
   const x: RowSources = { d, kg, idf, occ, ent, cands, ranks, overlap, inPhrase, cast, phraseIdf, docLength };
-  const cx = contextSources(d, kg, context, ent);
+  const cx = contextSources(d, kg, context, ent, order, rows);
   const matrix = s.floats(rows * RERANK_FEATURE_COUNT);
   const items: RerankItem[] = new Array(rows);
   for (let r = 0; r < rows; r++) {
@@ -178,7 +178,7 @@ function itemsOf(d: RerankDocument, kg: KgView | null, idf: IdfTable, pool: numb
     else wordRow(f, c, x);
     overlapRow(f, c, x);
     rankRow(f, r);
-    if (cx) contextRow(f, c, c >= n ? d.phrases[c - n].text : d.words[c], x, cx);
+    if (cx) contextRow(f, c, r, c >= n ? d.phrases[c - n].text : d.words[c], x, cx);
     items[r] =
       c >= n
         ? { text: d.phrases[c - n].text, node: -1, phrase: c - n, charStart: d.phrases[c - n].charStart, entity: ent.phraseEntity(c - n), features: f, baseRank: r }
