@@ -183,20 +183,25 @@ export function rerankLogit(model: RerankModel, x: ArrayLike<number>, contributi
 }
 
 /**
- * All trees as complete binary trees of one depth D in flat typed arrays (the hot path walks these):
- * tree t's inner nodes are `feature`/`threshold`[t·(2^D − 1) + k] in breadth-first order (children of k
- * at 2k + 1 and 2k + 2), its leaves `leaf`[t·2^D + j]. A leaf of the model above depth D becomes inner
- * nodes that always go left (threshold +∞) over copies of its value, so every walk takes exactly D
- * steps without a data-dependent loop exit, and the step is a comparison turned into 0/1. Same sums in
- * the same order as walking the model's trees: the logits are identical.
+ * All trees as complete binary trees of one depth D, each in a block of 2^D slots of flat typed arrays
+ * (the hot path walks these). Inner node k of tree t (k in [1, 2^D), heap order: the root is 1, the
+ * children of k are 2k and 2k + 1, slot 0 unused) is at t·2^D + k in `column` (its split feature f as
+ * the offset 4f of that feature in {@link BLOCK}) and `threshold`; leaf j (left to right)
+ * is at t·2^D + j in `leaf`. A leaf of the model above depth D becomes inner nodes that always go left
+ * (threshold +∞) over copies of its value, so every walk takes exactly D steps without a data-dependent
+ * loop exit, and a step is a comparison turned into the next bit of k: after D steps k − 2^D is the leaf.
+ * Slots are found with `|` (t·2^D | k), so no step needs an overflow check. Same sums in the same order
+ * as walking the model's trees: the logits are identical.
  */
 interface PackedTrees {
   readonly base: number;
   readonly count: number;
   readonly depth: number;
-  readonly feature: Int32Array;
+  readonly column: Int32Array;
   readonly threshold: Float64Array;
   readonly leaf: Float64Array;
+  /** The model's number of features (rerankLogits copies these). */
+  readonly width: number;
 }
 
 const packedModels = new WeakMap<RerankModel, PackedTrees>();
@@ -209,98 +214,89 @@ function packed(model: RerankModel): PackedTrees {
   let p = packedModels.get(model);
   if (p) return p;
   const depth = model.trees.reduce((a, t) => Math.max(a, treeDepth(t)), 0);
-  const inner = (1 << depth) - 1;
-  const leaves = 1 << depth;
+  const slots = 1 << depth;
   const count = model.trees.length;
-  const feature = new Int32Array(count * inner);
-  const threshold = new Float64Array(count * inner).fill(Infinity);
-  const leaf = new Float64Array(count * leaves);
+  const column = new Int32Array(count * slots);
+  const threshold = new Float64Array(count * slots).fill(Infinity);
+  const leaf = new Float64Array(count * slots);
   model.trees.forEach((t, k) => {
-    // node of the model at position `at` (breadth-first) of level `level` of the complete tree
+    const o = k * slots;
+    // node of the model at heap position `at` of level `level` of the complete tree
     const fill = (node: number, at: number, level: number): void => {
       if (level === depth) {
-        leaf[k * leaves + at - inner] = t.value[node];
+        leaf[o + at - slots] = t.value[node];
         return;
       }
       const split = t.feature[node] >= 0;
       if (split) {
-        feature[k * inner + at] = t.feature[node];
-        threshold[k * inner + at] = t.threshold[node];
+        column[o + at] = 4 * t.feature[node];
+        threshold[o + at] = t.threshold[node];
       }
-      fill(split ? t.left[node] : node, 2 * at + 1, level + 1);
-      fill(split ? t.right[node] : node, 2 * at + 2, level + 1);
+      fill(split ? t.left[node] : node, 2 * at, level + 1);
+      fill(split ? t.right[node] : node, 2 * at + 1, level + 1);
     };
-    fill(0, 0, 0);
+    fill(0, 1, 0);
   });
-  p = { base: model.base, count, depth, feature, threshold, leaf };
+  p = { base: model.base, count, depth, column, threshold, leaf, width: model.features.length };
   packedModels.set(model, p);
   return p;
 }
 
 /**
+ * Scratch for four rows' features, feature-major: row j's feature f at 4f + j. One module-wide constant
+ * (scoring is synchronous, never re-entered): the optimising compiler can then embed its address and length,
+ * which makes each step of {@link rerankLogits} cheaper than with a per-model array.
+ */
+const BLOCK = new Float64Array(4 * RERANK_FEATURE_COUNT);
+
+/** Rows r … r + n − 1 of `x` (n ≤ 4; their first `width` features) into {@link BLOCK}; absent rows read 0. */
+function loadBlock(x: Float64Array, r: number, n: number, width: number): void {
+  for (let j = 0; j < 4; j++) {
+    for (let f = 0, at = (r + j) * RERANK_FEATURE_COUNT; f < width; f++, at++) BLOCK[(f << 2) | j] = j < n ? x[at] : 0;
+  }
+}
+
+/**
  * The logits of `rows` feature vectors stored one after the other in `x` (row r at r ×
- * RERANK_FEATURE_COUNT, rerank.ts's layout whatever the model lists), into `out` (four rows at a time through all the trees, each row's sum kept in a local).
+ * RERANK_FEATURE_COUNT, rerank.ts's layout whatever the model lists), into `out`. Four rows at a time
+ * (the last block padded) are copied feature-major into {@link BLOCK} and walk every tree
+ * side by side: their chains of dependent loads overlap, one step of each reads the same block at
+ * `column | j` (bench/README.md "Figures behind code comments"). Each row adds the trees' leaves in tree
+ * order into a local sum that starts from base, so the sums are those of the model's own trees.
  */
 export function rerankLogits(model: RerankModel, x: Float64Array, rows: number, out: Float64Array): Float64Array {
-  const { base, count, depth, feature, threshold, leaf } = packed(model);
-  const stride = RERANK_FEATURE_COUNT;
-  const inner = (1 << depth) - 1;
-  const leaves = 1 << depth;
-  out.fill(base, 0, rows);
-  if (depth === 0) {
-    for (let t = 0; t < count; t++) for (let r = 0; r < rows; r++) out[r] += leaf[t];
-    return out;
-  }
-  // one step: k → child 2k + 1 (x < threshold) or 2k + 2 (features are finite). Four rows walk the trees
-  // side by side: their chains of dependent loads overlap (faster than one row at a time: bench/README.md
-  // "Figures behind code comments"); each row adds the trees' leaves in tree order into a local sum, so the sums
-  // are the same.
-  const r4 = rows - (rows % 4);
-  let r = 0;
-  for (; r < r4; r += 4) {
-    const a = r * stride;
-    const b = a + stride;
-    const c = b + stride;
-    const d = c + stride;
+  const { base, count, depth, column, threshold, leaf, width } = packed(model);
+  const block = BLOCK;
+  const slots = 1 << depth;
+  for (let r = 0; r < rows; r += 4) {
+    const n = Math.min(4, rows - r);
+    loadBlock(x, r, n, width);
     let sa = base;
     let sb = base;
     let sc = base;
     let sd = base;
     for (let t = 0; t < count; t++) {
-      const fo = t * inner;
-      const f0 = feature[fo];
-      const t0 = threshold[fo];
-      let ka = 1 + (Number(x[a + f0] >= t0) | 0);
-      let kb = 1 + (Number(x[b + f0] >= t0) | 0);
-      let kc = 1 + (Number(x[c + f0] >= t0) | 0);
-      let kd = 1 + (Number(x[d + f0] >= t0) | 0);
-      for (let l = 1; l < depth; l++) {
-        ka = 2 * ka + 1 + (Number(x[a + feature[fo + ka]] >= threshold[fo + ka]) | 0);
-        kb = 2 * kb + 1 + (Number(x[b + feature[fo + kb]] >= threshold[fo + kb]) | 0);
-        kc = 2 * kc + 1 + (Number(x[c + feature[fo + kc]] >= threshold[fo + kc]) | 0);
-        kd = 2 * kd + 1 + (Number(x[d + feature[fo + kd]] >= threshold[fo + kd]) | 0);
+      const o = t * slots;
+      let ka = 1;
+      let kb = 1;
+      let kc = 1;
+      let kd = 1;
+      // one step: k → 2k (x < threshold) or 2k + 1 (x ≥ threshold; features are finite)
+      for (let l = 0; l < depth; l++) {
+        ka = (ka << 1) | Number(block[column[o | ka]] >= threshold[o | ka]);
+        kb = (kb << 1) | Number(block[column[o | kb] | 1] >= threshold[o | kb]);
+        kc = (kc << 1) | Number(block[column[o | kc] | 2] >= threshold[o | kc]);
+        kd = (kd << 1) | Number(block[column[o | kd] | 3] >= threshold[o | kd]);
       }
-      const lo = t * leaves - inner;
-      sa += leaf[lo + ka];
-      sb += leaf[lo + kb];
-      sc += leaf[lo + kc];
-      sd += leaf[lo + kd];
+      sa += leaf[o | (ka ^ slots)];
+      sb += leaf[o | (kb ^ slots)];
+      sc += leaf[o | (kc ^ slots)];
+      sd += leaf[o | (kd ^ slots)];
     }
     out[r] = sa;
-    out[r + 1] = sb;
-    out[r + 2] = sc;
-    out[r + 3] = sd;
-  }
-  for (; r < rows; r++) {
-    const row = r * stride;
-    let s = base;
-    for (let t = 0; t < count; t++) {
-      const fo = t * inner;
-      let k = 1 + (Number(x[row + feature[fo]] >= threshold[fo]) | 0);
-      for (let l = 1; l < depth; l++) k = 2 * k + 1 + (Number(x[row + feature[fo + k]] >= threshold[fo + k]) | 0);
-      s += leaf[t * leaves - inner + k];
-    }
-    out[r] = s;
+    if (n > 1) out[r + 1] = sb;
+    if (n > 2) out[r + 2] = sc;
+    if (n > 3) out[r + 3] = sd;
   }
   return out;
 }
