@@ -185,23 +185,20 @@ export function rerankLogit(model: RerankModel, x: ArrayLike<number>, contributi
 /**
  * All trees as complete binary trees of one depth D, each in a block of 2^D slots of flat typed arrays
  * (the hot path walks these). Inner node k of tree t (k in [1, 2^D), heap order: the root is 1, the
- * children of k are 2k and 2k + 1, slot 0 unused) is at t·2^D + k in `column` (its split feature f as
- * the offset 4f of that feature in {@link BLOCK}) and `threshold`; leaf j (left to right)
- * is at t·2^D + j in `leaf`. A leaf of the model above depth D becomes inner nodes that always go left
- * (threshold +∞) over copies of its value, so every walk takes exactly D steps without a data-dependent
- * loop exit, and a step is a comparison turned into the next bit of k: after D steps k − 2^D is the leaf.
- * Slots are found with `|` (t·2^D | k), so no step needs an overflow check. Same sums in the same order
- * as walking the model's trees: the logits are identical.
+ * children of k are 2k and 2k + 1, slot 0 unused) is at t·2^D + k in `feature` and `threshold`; leaf j
+ * (left to right) is at t·2^D + j in `leaf`. A leaf of the model above depth D becomes inner nodes that
+ * always go left (threshold +∞) over copies of its value, so every walk takes exactly D steps without a
+ * data-dependent loop exit, and a step is a comparison turned into the next bit of k: after D steps
+ * k − 2^D is the leaf. Slots are found with `|` (t·2^D | k), so no step needs an overflow check. Same
+ * sums in the same order as walking the model's trees: the logits are identical.
  */
 interface PackedTrees {
   readonly base: number;
   readonly count: number;
   readonly depth: number;
-  readonly column: Int32Array;
+  readonly feature: Int32Array;
   readonly threshold: Float64Array;
   readonly leaf: Float64Array;
-  /** The model's number of features (rerankLogits copies these). */
-  readonly width: number;
 }
 
 const packedModels = new WeakMap<RerankModel, PackedTrees>();
@@ -216,7 +213,7 @@ function packed(model: RerankModel): PackedTrees {
   const depth = model.trees.reduce((a, t) => Math.max(a, treeDepth(t)), 0);
   const slots = 1 << depth;
   const count = model.trees.length;
-  const column = new Int32Array(count * slots);
+  const feature = new Int32Array(count * slots);
   const threshold = new Float64Array(count * slots).fill(Infinity);
   const leaf = new Float64Array(count * slots);
   model.trees.forEach((t, k) => {
@@ -229,7 +226,7 @@ function packed(model: RerankModel): PackedTrees {
       }
       const split = t.feature[node] >= 0;
       if (split) {
-        column[o + at] = 4 * t.feature[node];
+        feature[o + at] = t.feature[node];
         threshold[o + at] = t.threshold[node];
       }
       fill(split ? t.left[node] : node, 2 * at, level + 1);
@@ -237,66 +234,67 @@ function packed(model: RerankModel): PackedTrees {
     };
     fill(0, 1, 0);
   });
-  p = { base: model.base, count, depth, column, threshold, leaf, width: model.features.length };
+  p = { base: model.base, count, depth, feature, threshold, leaf };
   packedModels.set(model, p);
   return p;
 }
 
+const STRIDE = RERANK_FEATURE_COUNT;
+
 /**
- * Scratch for four rows' features, feature-major: row j's feature f at 4f + j. One module-wide constant
- * (scoring is synchronous, never re-entered): the optimising compiler can then embed its address and length,
- * which makes each step of {@link rerankLogits} cheaper than with a per-model array.
+ * Eight rows of the pool, as in the pool (row j at j × STRIDE), for {@link rerankLogits}. One module-wide
+ * constant (scoring is synchronous, never re-entered): the optimising compiler can then embed its address
+ * and length, which makes a step cheaper than one that reads the caller's array.
  */
-const BLOCK = new Float64Array(4 * RERANK_FEATURE_COUNT);
-
-/** Rows r … r + n − 1 of `x` (n ≤ 4; their first `width` features) into {@link BLOCK}; absent rows read 0. */
-function loadBlock(x: Float64Array, r: number, n: number, width: number): void {
-  for (let j = 0; j < 4; j++) {
-    for (let f = 0, at = (r + j) * RERANK_FEATURE_COUNT; f < width; f++, at++) BLOCK[(f << 2) | j] = j < n ? x[at] : 0;
-  }
-}
+const BLOCK = new Float64Array(8 * STRIDE);
 
 /**
- * The logits of `rows` feature vectors stored one after the other in `x` (row r at r ×
- * RERANK_FEATURE_COUNT, rerank.ts's layout whatever the model lists), into `out`. Four rows at a time
- * (the last block padded) are copied feature-major into {@link BLOCK} and walk every tree
- * side by side: their chains of dependent loads overlap, one step of each reads the same block at
- * `column | j` (bench/README.md "Figures behind code comments"). Each row adds the trees' leaves in tree
- * order into a local sum that starts from base, so the sums are those of the model's own trees.
+ * The logits of `rows` feature vectors stored one after the other in `x` (row r at r × STRIDE,
+ * rerank.ts's layout whatever the model lists), into `out`. Eight rows at a time are copied into
+ * {@link BLOCK} (the last block keeps stale rows after the pool's end, walked but never written out) and
+ * walk every tree side by side: their chains of dependent loads overlap (bench/README.md "Figures behind
+ * code comments"). Each row adds the trees' leaves in tree order into a local sum that starts from base,
+ * so the sums are those of the model's own trees.
  */
 export function rerankLogits(model: RerankModel, x: Float64Array, rows: number, out: Float64Array): Float64Array {
-  const { base, count, depth, column, threshold, leaf, width } = packed(model);
-  const block = BLOCK;
+  const { base, count, depth, feature, threshold, leaf } = packed(model);
+  const b = BLOCK;
   const slots = 1 << depth;
-  for (let r = 0; r < rows; r += 4) {
-    const n = Math.min(4, rows - r);
-    loadBlock(x, r, n, width);
-    let sa = base;
-    let sb = base;
-    let sc = base;
-    let sd = base;
+  for (let r = 0; r < rows; r += 8) {
+    const n = Math.min(8, rows - r);
+    b.set(x.subarray(r * STRIDE, (r + n) * STRIDE));
+    let s0 = base, s1 = base, s2 = base, s3 = base, s4 = base, s5 = base, s6 = base, s7 = base;
     for (let t = 0; t < count; t++) {
       const o = t * slots;
-      let ka = 1;
-      let kb = 1;
-      let kc = 1;
-      let kd = 1;
+      let k0 = 1, k1 = 1, k2 = 1, k3 = 1, k4 = 1, k5 = 1, k6 = 1, k7 = 1;
       // one step: k → 2k (x < threshold) or 2k + 1 (x ≥ threshold; features are finite)
       for (let l = 0; l < depth; l++) {
-        ka = (ka << 1) | Number(block[column[o | ka]] >= threshold[o | ka]);
-        kb = (kb << 1) | Number(block[column[o | kb] | 1] >= threshold[o | kb]);
-        kc = (kc << 1) | Number(block[column[o | kc] | 2] >= threshold[o | kc]);
-        kd = (kd << 1) | Number(block[column[o | kd] | 3] >= threshold[o | kd]);
+        k0 = (k0 << 1) | Number(b[feature[o | k0]] >= threshold[o | k0]);
+        k1 = (k1 << 1) | Number(b[(feature[o | k1] + STRIDE) | 0] >= threshold[o | k1]);
+        k2 = (k2 << 1) | Number(b[(feature[o | k2] + 2 * STRIDE) | 0] >= threshold[o | k2]);
+        k3 = (k3 << 1) | Number(b[(feature[o | k3] + 3 * STRIDE) | 0] >= threshold[o | k3]);
+        k4 = (k4 << 1) | Number(b[(feature[o | k4] + 4 * STRIDE) | 0] >= threshold[o | k4]);
+        k5 = (k5 << 1) | Number(b[(feature[o | k5] + 5 * STRIDE) | 0] >= threshold[o | k5]);
+        k6 = (k6 << 1) | Number(b[(feature[o | k6] + 6 * STRIDE) | 0] >= threshold[o | k6]);
+        k7 = (k7 << 1) | Number(b[(feature[o | k7] + 7 * STRIDE) | 0] >= threshold[o | k7]);
       }
-      sa += leaf[o | (ka ^ slots)];
-      sb += leaf[o | (kb ^ slots)];
-      sc += leaf[o | (kc ^ slots)];
-      sd += leaf[o | (kd ^ slots)];
+      s0 += leaf[o | (k0 ^ slots)];
+      s1 += leaf[o | (k1 ^ slots)];
+      s2 += leaf[o | (k2 ^ slots)];
+      s3 += leaf[o | (k3 ^ slots)];
+      s4 += leaf[o | (k4 ^ slots)];
+      s5 += leaf[o | (k5 ^ slots)];
+      s6 += leaf[o | (k6 ^ slots)];
+      s7 += leaf[o | (k7 ^ slots)];
     }
-    out[r] = sa;
-    if (n > 1) out[r + 1] = sb;
-    if (n > 2) out[r + 2] = sc;
-    if (n > 3) out[r + 3] = sd;
+    out[r] = s0;
+    if (n > 1) out[r + 1] = s1;
+    if (n > 2) out[r + 2] = s2;
+    if (n > 3) out[r + 3] = s3;
+    if (n > 4) out[r + 4] = s4;
+    if (n > 5) out[r + 5] = s5;
+    if (n > 6) out[r + 6] = s6;
+    if (n > 7) out[r + 7] = s7;
   }
   return out;
 }
