@@ -206,11 +206,12 @@ export interface PolicyContext {
   charStart: Int32Array;
 }
 
-/** Words with at least one occurrence bracketed exactly by 《》. */
-function bracketedNodes(context: PolicyContext): Uint8Array {
+/** Which of the words subject to the policy have at least one occurrence bracketed exactly by 《》 (the others: 0). */
+function bracketedNodes(context: PolicyContext, subject: readonly (Uint8Array | null)[]): Uint8Array {
   const out = new Uint8Array(context.words.length);
   const { text, node, charStart } = context;
   for (let k = 0; k < node.length; k++) {
+    if (subject[node[k]] === null) continue;
     const start = charStart[k];
     const end = start + context.words[node[k]].length;
     if (start > 0 && text.charCodeAt(start - 1) === 0x300a && text.charCodeAt(end) === 0x300b) out[node[k]] = 1;
@@ -245,7 +246,7 @@ export function applyTitlePolicy(
   }
   if (subject === null) return entities.slice();
   const contextual = options.titlePolicy === 'contextual';
-  const bracketed = contextual ? bracketedNodes(context) : null;
+  const bracketed = contextual ? bracketedNodes(context, subject) : null;
   // firm entities: not subject to the policy, or accepted by brackets, and not a Genre
   const isFirm = (i: number, k: number): boolean => {
     const flags = subject[i];

@@ -382,15 +382,17 @@ function withRerank(ranked: RankedDocument, context: DocumentContext, call: Extr
     const rescue = o.phrases.rescueWords;
     // a short name's place to its full form (phrases.fullNames, full-names.ts): the values the selection reads
     const selectValues = preferFullNames(items.map((it) => ({ text: it.text, x: it.features })), numberArray(logits), o.phrases.fullNames);
+    // a cast-list verb is never selected under output.castVerbs 'drop' (withoutCastVerbs, in the same pass)
+    const dropCast = o.output.castVerbs === 'drop';
     const candidates: RankedItem[] = items.map((it, k) => ({
       text: it.text,
-      value: selectValues[k],
+      value: dropCast && isCastVerb(it.text) ? NaN : selectValues[k],
       charStart: it.charStart,
       phrase: it.phrase >= 0,
       count: rescue === 'off' ? undefined : it.phrase >= 0 ? phrases[it.phrase].count : counts[it.node],
     }));
     if (call.candidates) call.candidates(outputCandidates(n, eligible, phrases, phraseValues, items, doc.words));
-    const order = selectItems(withoutCastVerbs(candidates, o), o.rank.tieBreak, o.phrases.dedup, topK, rescue);
+    const order = selectItems(candidates, o.rank.tieBreak, o.phrases.dedup, topK, rescue);
     return toKeywords(order, graph, context, call, {
       word: (k) => items[k].text,
       score: (k) => sigmoid(selectValues[k]),

@@ -12,7 +12,7 @@
  */
 import { FilmkwError } from '../errors.js';
 import { StringTable } from '../kg/packed.js';
-import { hashName } from '../util/hash.js';
+import { hashName, hashUnits, SlotTags } from '../util/hash.js';
 
 /** The statistics of one corpus (corpus-stats.ts, module header). Indices: surfaces k, films j. */
 export interface CorpusStats {
@@ -32,6 +32,13 @@ export interface CorpusStats {
   filmDocs(j: number): number;
   /** Documents of film j that have surface k (0 when not kept: films of one document). */
   filmDf(k: number, j: number): number;
+  /**
+   * `out[i] = word(surfaces[i])` for every i, the lookups side by side ({@link corpusStatsOf}), and the
+   * counts of each surface found fetched for the reads of df, spread and filmDf that follow.
+   */
+  wordsOf(surfaces: readonly string[], out: Int32Array): void;
+  /** `out[i] = filmDf(words[i], j)` for i < `count` (0 where words[i] < 0), the searches side by side. */
+  filmDfs(words: Int32Array, count: number, j: number, out: Int32Array): void;
   /** The film index of a document of the table by its text hash (corpus-stats.ts `textHash`), -1 without a film, -2 when not in the table. */
   docFilm(hash: string): number;
 }
@@ -197,11 +204,17 @@ export function unpackCorpusTable(packed: Uint8Array, source: string): CorpusTab
  */
 export function filmSlot(films: Int32Array, a: number, b: number, j: number): number {
   if (a >= b || j < films[a] || j > films[b - 1]) return -1;
+  const at = lowerBoundNear(films, a, b, j, guessSlot(films, a, b, j));
+  return films[at] === j ? at : -1;
+}
+
+/** Where film j would be in `films[a, b)` were they evenly spread ({@link filmSlot}), clamped to the list (a when it is empty). */
+function guessSlot(films: Int32Array, a: number, b: number, j: number): number {
+  if (b - a < 2) return a;
   const first = films[a];
   const span = films[b - 1] - first;
-  const guess = span === 0 ? a : a + Math.floor(((j - first) * (b - 1 - a)) / span);
-  const at = lowerBoundNear(films, a, b, j, guess);
-  return films[at] === j ? at : -1;
+  const at = span === 0 ? a : a + Math.floor(((j - first) * (b - 1 - a)) / span);
+  return Math.min(b - 1, Math.max(a, at));
 }
 
 /** The first index of `xs[a, b)` (increasing) whose value is ≥ j, known to exist, searched from `guess` outwards. */
@@ -236,31 +249,153 @@ function lowerBoundNear(xs: Int32Array, a: number, b: number, j: number, guess: 
   return lo;
 }
 
-/** The lookups of a table (corpus-stats.ts CorpusStats). */
+/** The fields of a surface's record ({@link surfaceRecords}): 8 Int32 per surface. */
+const R_LEN = 0;
+const R_U01 = 1;
+const R_U23 = 2;
+const R_DF = 3;
+const R_SPREAD = 4;
+const R_PER = 5;
+const R_PER_END = 6;
+const R_UNITS = 7;
+const R_SIZE = 8;
+
+/** Code units i and i + 1 of a string of `len` units as one Int32 (a unit past the end reads 0). */
+const unitPair = (unit: (i: number) => number, len: number, i: number): number => (i < len ? unit(i) : 0) | ((i + 1 < len ? unit(i + 1) : 0) << 16);
+
+/**
+ * What a lookup of surface k reads, in one place (8 Int32 at 8k, 32 bytes): its length, its first four
+ * code units (the rest stay in the string table), df, spread, its range of per-film counts, where its
+ * units start. Made in memory when the table is loaded (the file's layout is unchanged): the file's
+ * sections keep each of these in a different array, up to megabytes apart, and a lookup that reads them
+ * one by one waits for memory (and for the address translation) once per array.
+ */
+export function surfaceRecords(t: CorpusTable): Int32Array {
+  const { offsets, units } = t.words;
+  const n = t.df.length;
+  const r = new Int32Array(n * R_SIZE);
+  for (let k = 0; k < n; k++) {
+    const e = k * R_SIZE;
+    const a = offsets[k];
+    const len = offsets[k + 1] - a;
+    const unit = (i: number): number => units[a + i];
+    r[e + R_LEN] = len;
+    r[e + R_U01] = unitPair(unit, len, 0);
+    r[e + R_U23] = unitPair(unit, len, 2);
+    r[e + R_DF] = t.df[k];
+    r[e + R_SPREAD] = t.spread[k];
+    r[e + R_PER] = t.perOffsets[k];
+    r[e + R_PER_END] = t.perOffsets[k + 1];
+    r[e + R_UNITS] = a;
+  }
+  return r;
+}
+
+/** Whether surface k of the records `r` (units: the string table's) is `s`. */
+export function sameSurface(r: Int32Array, units: Uint16Array, k: number, s: string): boolean {
+  const e = k * R_SIZE;
+  const len = r[e + R_LEN];
+  if (len !== s.length) return false;
+  const unit = (i: number): number => s.charCodeAt(i);
+  if (r[e + R_U01] !== unitPair(unit, len, 0) || r[e + R_U23] !== unitPair(unit, len, 2)) return false;
+  const a = r[e + R_UNITS];
+  for (let i = 4; i < len; i++) if (units[a + i] !== s.charCodeAt(i)) return false;
+  return true;
+}
+
+/** The table's hash slots tagged (util/hash.ts `SlotTags`): a copy, same places; a probe reads a record only where the tag matches. */
+function taggedSlots(t: CorpusTable, tags: SlotTags): Int32Array {
+  const slots = t.slots.slice();
+  const { offsets, units } = t.words;
+  for (let p = 0; p < slots.length; p++) {
+    const k = slots[p];
+    if (k >= 0) slots[p] = k | tags.tagOf(hashUnits(units, offsets[k], offsets[k + 1]));
+  }
+  return slots;
+}
+
+/**
+ * The lookups of a table (corpus-stats.ts CorpusStats), over tagged slots and the surfaces' records
+ * ({@link taggedSlots}, {@link surfaceRecords}). The re-ranker asks for a document's candidates together
+ * (`wordsOf`, `filmDfs`): one lookup alone waits for memory several times in a row (its slot, its record,
+ * its films), so each batch makes one kind of load for every surface before the next kind (as idf.ts
+ * `weights`), and their waits overlap; the last pass finds the cache lines loaded and gives what the
+ * one-at-a-time lookup gives.
+ */
 export function corpusStatsOf(t: CorpusTable, source: string): CorpusStats & { readonly header: CorpusStatsHeader } {
   const mask = t.slots.length - 1;
   const filmIndex = new Map<string, number>();
   for (let j = 0; j < t.filmDocs.length; j++) filmIndex.set(t.filmKeys.get(j), j);
-  const { df, spread, perOffsets, perFilm, perCount, filmDocs, docHi, docLo, docFilm } = t;
+  const { perFilm, perCount, filmDocs, docHi, docLo, docFilm } = t;
+  const units = t.words.units;
+  const tags = new SlotTags(t.df.length);
+  const { keyMask, tagMask } = tags;
+  const slots = taggedSlots(t, tags);
+  const r = surfaceRecords(t);
+  const find = (s: string, h: number): number => {
+    const tag = tags.tagOf(h);
+    for (let p = h & mask; ; p = (p + 1) & mask) {
+      const x = slots[p];
+      if (x < 0) return -1;
+      if ((x & tagMask) === tag && sameSurface(r, units, x & keyMask, s)) return x & keyMask;
+    }
+  };
+  const filmAt = (k: number, j: number): number => filmSlot(perFilm, r[k * R_SIZE + R_PER], r[k * R_SIZE + R_PER_END], j);
+  let hashes = new Int32Array(64);
+  // the loads made ahead, summed in each call (int32) and kept here (never read: it keeps them from being dropped)
+  let touched = 0;
   return Object.freeze({
     source,
     contentHash: t.contentHash,
     header: t.header,
     docs: docHi.length,
     films: filmDocs.length,
-    word(s: string): number {
-      for (let p = hashName(s) & mask; ; p = (p + 1) & mask) {
-        const k = t.slots[p];
-        if (k < 0 || t.words.equals(k, s)) return k;
-      }
-    },
-    df: (k: number) => df[k],
-    spread: (k: number) => spread[k],
+    word: (s: string): number => find(s, hashName(s)),
+    df: (k: number) => r[k * R_SIZE + R_DF],
+    spread: (k: number) => r[k * R_SIZE + R_SPREAD],
     filmIndex: (key: string) => filmIndex.get(key) ?? -1,
     filmDocs: (j: number) => filmDocs[j],
     filmDf(k: number, j: number): number {
-      const at = filmSlot(perFilm, perOffsets[k], perOffsets[k + 1], j);
+      const at = filmAt(k, j);
       return at < 0 ? 0 : perCount[at];
+    },
+    wordsOf(list: readonly string[], out: Int32Array): void {
+      const m = list.length;
+      if (hashes.length < m) hashes = new Int32Array(2 * m);
+      let sum = 0;
+      for (let i = 0; i < m; i++) {
+        const h = hashName(list[i]);
+        hashes[i] = h;
+        sum = (sum + slots[h & mask]) | 0;
+      }
+      for (let i = 0; i < m; i++) {
+        const h = hashes[i];
+        const tag = tags.tagOf(h);
+        for (let p = h & mask, x = slots[p]; x >= 0; p = (p + 1) & mask, x = slots[p]) {
+          if ((x & tagMask) !== tag) continue;
+          sum = (sum + r[(x & keyMask) * R_SIZE]) | 0;
+          break;
+        }
+      }
+      for (let i = 0; i < m; i++) out[i] = find(list[i], hashes[i]);
+      touched = (touched + sum) | 0;
+    },
+    filmDfs(list: Int32Array, m: number, j: number, out: Int32Array): void {
+      let sum = 0;
+      for (let i = 0; i < m; i++) {
+        const e = list[i] * R_SIZE;
+        if (e >= 0 && r[e + R_PER] < r[e + R_PER_END]) sum = (sum + perFilm[r[e + R_PER]] + perFilm[r[e + R_PER_END] - 1]) | 0;
+      }
+      for (let i = 0; i < m; i++) {
+        const e = list[i] * R_SIZE;
+        if (e >= 0 && r[e + R_PER] < r[e + R_PER_END]) sum = (sum + perFilm[guessSlot(perFilm, r[e + R_PER], r[e + R_PER_END], j)]) | 0;
+      }
+      for (let i = 0; i < m; i++) {
+        out[i] = list[i] < 0 ? -1 : filmAt(list[i], j);
+        if (out[i] >= 0) sum = (sum + perCount[out[i]]) | 0;
+      }
+      for (let i = 0; i < m; i++) out[i] = out[i] < 0 ? 0 : perCount[out[i]];
+      touched = (touched + sum) | 0;
     },
     docFilm(hash: string): number {
       if (hash.length !== 16) return -2;

@@ -65,16 +65,25 @@ interface CorpusView {
   readonly docsScale: number;
   readonly filmsScale: number;
   readonly filmDocsFeature: number;
+  /** Per row of the pool: the surface's index in the table (-1: none), looked up together ({@link corpusView}). */
+  readonly words: Int32Array;
+  /** Per row: the documents of the text's own film with the surface, when leaving the text out can change its spread, else null. */
+  readonly selfDf: Int32Array | null;
+  /** Per row: the documents of `film` with the surface, null without a film. */
+  readonly filmDf: Int32Array | null;
 }
 
 const SUBJECT_FEATURE = F.filmKnown;
 const CORPUS_FEATURE = F.corpusOn;
 
-/** The document's context sources, or null when the model reads none of the context features. */
-export function contextSources(d: RerankDocument, kg: KgView | null, ctx: RerankContext | null | undefined, ent: EntityContext): ContextSources | null {
+/**
+ * The document's context sources, or null when the model reads none of the context features; `order`
+ * holds the candidates of the pool's `rows` rows (rerank-families.ts `poolOrder`).
+ */
+export function contextSources(d: RerankDocument, kg: KgView | null, ctx: RerankContext | null | undefined, ent: EntityContext, order: Int32Array, rows: number): ContextSources | null {
   if (!ctx || ctx.width <= SUBJECT_FEATURE) return null;
   const subject = kg ? ctx.subject : null;
-  const corpus = ctx.width > CORPUS_FEATURE && ctx.stats && gateOpen(d, ctx, ent) ? corpusView(d.text, ctx.stats, ctx.filmKey) : null;
+  const corpus = ctx.width > CORPUS_FEATURE && ctx.stats && gateOpen(d, ctx, ent) ? corpusView(d, ctx.stats, ctx.filmKey, order, rows) : null;
   return { subject, title: ctx.title && ctx.title.length > 0 ? ctx.title : null, corpus };
 }
 
@@ -84,8 +93,9 @@ function gateOpen(d: RerankDocument, ctx: RerankContext, ent: EntityContext): bo
   return ent.entityCount >= ctx.gate;
 }
 
-function corpusView(text: string, stats: CorpusStats, filmKey: string | null): CorpusView {
-  const selfFilm = stats.docFilm(textHash(text));
+/** The document's view of the table, with the counts of the pool's surfaces looked up together (corpus-pack.ts `wordsOf`). */
+function corpusView(d: RerankDocument, stats: CorpusStats, filmKey: string | null, order: Int32Array, rows: number): CorpusView {
+  const selfFilm = stats.docFilm(textHash(d.text));
   const inTable = selfFilm !== -2;
   // per-film counts are kept for films of at least two documents (corpus-stats.ts)
   const known = filmKey === null ? -1 : stats.filmIndex(filmKey);
@@ -94,7 +104,33 @@ function corpusView(text: string, stats: CorpusStats, filmKey: string | null): C
   const ownFilmGone = inTable && selfFilm >= 0 && stats.filmDocs(selfFilm) === 1 ? 1 : 0;
   const docs = stats.docs - (inTable ? 1 : 0);
   const films = stats.films - ownFilmGone;
-  return { stats, selfFilm, docs, films, film, filmDocs, docsScale: Math.log1p(Math.max(1, docs)), filmsScale: Math.log1p(Math.max(1, films)), filmDocsFeature: Math.log1p(filmDocs) / 10 };
+  const n = d.words.length;
+  const surfaces: string[] = new Array(rows);
+  for (let r = 0; r < rows; r++) surfaces[r] = order[r] >= n ? d.phrases[order[r] - n].text : d.words[order[r]];
+  const words = new Int32Array(rows);
+  stats.wordsOf(surfaces, words);
+  const filmDfs = (j: number): Int32Array => {
+    const out = new Int32Array(rows);
+    stats.filmDfs(words, rows, j, out);
+    return out;
+  };
+  // the spread loses the text's film when the text is its film's only one (in all, or with the surface)
+  const selfDf = inTable && selfFilm >= 0 && stats.filmDocs(selfFilm) !== 1 ? filmDfs(selfFilm) : null;
+  const filmDf = film < 0 ? null : film === selfFilm && selfDf ? selfDf : filmDfs(film);
+  return {
+    stats,
+    selfFilm,
+    docs,
+    films,
+    film,
+    filmDocs,
+    docsScale: Math.log1p(Math.max(1, docs)),
+    filmsScale: Math.log1p(Math.max(1, films)),
+    filmDocsFeature: Math.log1p(filmDocs) / 10,
+    words,
+    selfDf,
+    filmDf,
+  };
 }
 
 /** The hop of an entity from the subject: 0 the film, 1, 2, or 3 (farther). */
@@ -118,8 +154,8 @@ function nearestHop(subject: DocumentSubject, c: number, x: RowSources): number 
   return best;
 }
 
-/** The document-context features of candidate c (module header). */
-export function contextRow(f: Float64Array, c: number, text: string, x: RowSources, cx: ContextSources): void {
+/** The document-context features of candidate c, row r of the pool (module header). */
+export function contextRow(f: Float64Array, c: number, r: number, text: string, x: RowSources, cx: ContextSources): void {
   const { subject, title } = cx;
   const kg = x.kg;
   if (subject && kg) {
@@ -138,14 +174,14 @@ export function contextRow(f: Float64Array, c: number, text: string, x: RowSourc
     f[F.titleKnown] = 1;
     f[F.inTitle] = title.includes(text) ? 1 : 0;
   }
-  if (cx.corpus) corpusRow(f, text, cx.corpus);
+  if (cx.corpus) corpusRow(f, r, cx.corpus);
 }
 
-/** The corpus features of a candidate's surface (module header; leave one out). */
-function corpusRow(f: Float64Array, text: string, v: CorpusView): void {
+/** The corpus features of the surface of the pool's row r (module header; leave one out). */
+function corpusRow(f: Float64Array, r: number, v: CorpusView): void {
   const { stats } = v;
   f[F.corpusOn] = 1;
-  const k = stats.word(text);
+  const k = v.words[r];
   const inTable = v.selfFilm !== -2;
   let df = 0;
   let spread = 0;
@@ -153,9 +189,9 @@ function corpusRow(f: Float64Array, text: string, v: CorpusView): void {
   if (k >= 0) {
     df = Math.max(0, stats.df(k) - (inTable ? 1 : 0));
     spread = stats.spread(k);
-    if (inTable && v.selfFilm >= 0 && (stats.filmDocs(v.selfFilm) === 1 || stats.filmDf(k, v.selfFilm) === 1)) spread--;
+    if (inTable && v.selfFilm >= 0 && (v.selfDf === null || v.selfDf[r] === 1)) spread--;
     spread = Math.max(0, spread);
-    if (v.film >= 0) filmDf = Math.max(0, stats.filmDf(k, v.film) - (inTable && v.selfFilm === v.film ? 1 : 0));
+    if (v.filmDf) filmDf = Math.max(0, v.filmDf[r] - (inTable && v.selfFilm === v.film ? 1 : 0));
   }
   f[F.corpusDf] = Math.log1p(df) / v.docsScale;
   f[F.corpusSpread] = Math.log1p(spread) / v.filmsScale;

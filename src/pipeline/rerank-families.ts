@@ -24,7 +24,7 @@ import { foldNameDots, nodeCounts } from './phrases.js';
 import type { IdfTable } from './idf.js';
 import { FNV_OFFSET, FNV_PRIME, hashName } from '../util/hash.js';
 import { arena } from '../util/arena.js';
-import { lowerBound } from '../util/sorted.js';
+import { orderByKey } from '../util/sorted.js';
 import { F, RERANK_FEATURE_COUNT, type RerankFeature } from './rerank-features.js';
 import type { RerankDocument } from './rerank-features.js';
 
@@ -128,22 +128,23 @@ export function inCastContext(text: string, s: number, e: number): boolean {
   return CUE_FIRST[next] === 1 && RIGHT_CUES.has(next * 0x10000 + text.charCodeAt(e + 1));
 }
 
-/** Whether [s, e) lies inside 《》 (the nearest mark to the left is an opening one and 》 follows). */
-function inTitleMarks(text: string, s: number, e: number): boolean {
-  return text.charCodeAt(s - 1) === 0x300a && text.charCodeAt(e) === 0x300b;
+/** Whether token t, at offset s of `text`, lies inside 《》 (an opening mark right before it, 》 right after; the token is read only after a 《). */
+function inTitleMarks(text: string, s: number, tokens: RerankDocument['tokens'], t: number): boolean {
+  return text.charCodeAt(s - 1) === 0x300a && text.charCodeAt(s + tokens[t].word.length) === 0x300b;
 }
 
-function posGroup(tag: string | undefined): RerankFeature | null {
-  if (!tag) return null;
-  if (tag === 'nr' || tag === 'nrt' || tag === 'nrfg' || tag === 'nr1' || tag === 'nr2') return 'posName';
-  if (tag === 'ns' || tag === 'nsf') return 'posPlace';
-  if (tag === 'nz' || tag === 'nt') return 'posOtherProper';
-  if (tag === 'eng') return 'posLatin';
-  if (tag === 'x') return 'posUnknown';
-  if (tag.startsWith('n')) return 'posNoun';
-  if (tag.startsWith('v')) return 'posVerb';
-  if (tag.startsWith('a')) return 'posAdj';
-  return null;
+/** The feature of a POS tag's group (its index in the row), or -1. */
+function posGroup(tag: string | undefined): number {
+  if (!tag) return -1;
+  if (tag === 'nr' || tag === 'nrt' || tag === 'nrfg' || tag === 'nr1' || tag === 'nr2') return F.posName;
+  if (tag === 'ns' || tag === 'nsf') return F.posPlace;
+  if (tag === 'nz' || tag === 'nt') return F.posOtherProper;
+  if (tag === 'eng') return F.posLatin;
+  if (tag === 'x') return F.posUnknown;
+  if (tag.startsWith('n')) return F.posNoun;
+  if (tag.startsWith('v')) return F.posVerb;
+  if (tag.startsWith('a')) return F.posAdj;
+  return -1;
 }
 
 function codePoints(s: string): number {
@@ -206,13 +207,12 @@ export function occurrences(d: RerankDocument, s: Scratch): Occurrences {
   for (let k = 0; k < d.node.length; k++) {
     const i = d.node[k];
     const start = d.charStart[k];
-    const end = start + d.tokens[d.tokenIndex[k]].word.length;
     if (first[i] < 0) {
       first[i] = start;
       tag[i] = d.tokens[d.tokenIndex[k]].tag;
     }
     last[i] = start;
-    if (inTitleMarks(d.text, start, end)) marks[i]++;
+    if (inTitleMarks(d.text, start, d.tokens, d.tokenIndex[k])) marks[i]++;
   }
   return { count, first, last, marks, tag };
 }
@@ -417,31 +417,23 @@ export function relativeRanks(c: Candidates, s: Scratch): RelativeRanks {
   return { byFirst, countRank, firstRank };
 }
 
-export const poolOrderSpace = (n: number, m: number): Space => ({ ints: 2 * (n + m), bytes: 0, floats: n + m });
+export const poolOrderSpace = (n: number, m: number): Space => ({ ints: 3 * (n + m), bytes: 0, floats: n + m });
 
 /**
  * The `pool` best candidates by the graph score, ties by first occurrence and index (`order`, `rows`
- * of them). A candidate's slot is the first position of its score among the sorted scores plus the
- * candidates of that score placed before it in byFirst order; candidates scored below the pool's last
- * are never placed.
+ * of them): the candidates in byFirst order, sorted stably by the graph score (util/sorted.ts
+ * `orderByKey`).
  */
 export function poolOrder(c: Candidates, byFirst: Int32Array, pool: number, s: Scratch): { order: Int32Array; rows: number } {
-  const { total, cand, base } = c;
+  const { total, base } = c;
   const rows = Math.min(total, pool);
   const order = s.ints(total);
   if (rows === 0) return { order, rows };
   const negBase = s.floats(total);
-  for (let k = 0; k < total; k++) negBase[k] = 0 - base[cand[k]];
-  negBase.sort();
-  const last = negBase[rows - 1];
-  const used = s.ints(total);
-  for (let r = 0; r < total; r++) {
-    const x = byFirst[r];
-    const key = 0 - base[x];
-    if (key > last) continue;
-    const at = lowerBound(negBase, key);
-    order[at + used[at]++] = x;
-  }
+  for (let r = 0; r < total; r++) negBase[r] = 0 - base[byFirst[r]];
+  const sorted = s.ints(total);
+  orderByKey(negBase, total, sorted, s.ints(total));
+  for (let k = 0; k < rows; k++) order[k] = byFirst[sorted[k]];
   return { order, rows };
 }
 
@@ -554,7 +546,7 @@ export function overlapIndex(d: RerankDocument, c: Candidates, ent: EntityContex
 
 // ── 5. rows ─────────────────────────────────────────────────────────────────────────────────────────
 
-export const rowsSpace = (n: number, rows: number): Space => ({ ints: 2 * n, bytes: n, floats: rows * RERANK_FEATURE_COUNT });
+export const rowsSpace = (n: number, m: number, rows: number): Space => ({ ints: 2 * n, bytes: n, floats: m + rows * RERANK_FEATURE_COUNT });
 
 /** Everything a row is written from. */
 export interface RowSources {
@@ -570,12 +562,21 @@ export interface RowSources {
   readonly inPhrase: Int32Array;
   /** Per pooled word: occurrences in a cast-list context ({@link castCounts}). */
   readonly cast: Int32Array;
+  /** Per pooled phrase: its IDF ({@link pooledPhraseLookups}). */
+  readonly phraseIdf: Float64Array;
+  /** The feature docLength, the same in every row: log(1 + the text's length) / 10. */
+  readonly docLength: number;
 }
 
 /** Per word: occurrences inside its most frequent phrase candidate. */
 export function phraseShares(d: RerankDocument, s: Scratch): Int32Array {
   const inPhrase = s.ints(d.words.length);
-  for (const ph of d.phrases) for (const m of ph.members) if (m >= 0 && ph.count > inPhrase[m]) inPhrase[m] = ph.count;
+  for (const ph of d.phrases) {
+    for (let k = 0; k < ph.members.length; k++) {
+      const m = ph.members[k];
+      if (m >= 0 && ph.count > inPhrase[m]) inPhrase[m] = ph.count;
+    }
+  }
   return inPhrase;
 }
 
@@ -590,6 +591,41 @@ export function castCounts(d: RerankDocument, order: Int32Array, rows: number, s
     if (pooled[i] && inCastContext(d.text, d.charStart[k], d.charStart[k] + d.tokens[d.tokenIndex[k]].word.length)) cast[i]++;
   }
   return cast;
+}
+
+/**
+ * The pooled phrases' lookups in the two large tables, made together before the rows (one at a time
+ * between other work, each lookup waits for memory in turn): their IDF, side by side (idf.ts `weights`;
+ * 0 for the other phrases), and the KG entity each names (kept by `ent.phraseEntity`).
+ */
+export function pooledPhraseLookups(d: RerankDocument, idf: IdfTable, ent: EntityContext, order: Int32Array, rows: number, s: Scratch): Float64Array {
+  const n = d.words.length;
+  const out = s.floats(d.phrases.length);
+  const texts = new Array<string>(d.phrases.length);
+  const pooled: number[] = [];
+  for (let r = 0; r < rows; r++) {
+    const p = order[r] - n;
+    if (p < 0) continue;
+    texts[p] = d.phrases[p].text;
+    pooled.push(p);
+  }
+  if (idf.weights) idf.weights(texts, pooled, out);
+  else for (const p of pooled) out[p] = idf.weight(texts[p]);
+  for (const p of pooled) ent.phraseEntity(p);
+  return out;
+}
+
+/** Math.log1p of the counts below 1024, computed once: a row reads its count's value. */
+const LOG1P_COUNTS = Float64Array.from({ length: 1024 }, (_, k) => Math.log1p(k));
+
+/** Math.log1p(k) of a count k (the table's value when it holds k). */
+function log1pCount(k: number): number {
+  return k >>> 0 === k && k < LOG1P_COUNTS.length ? LOG1P_COUNTS[k] : Math.log1p(k);
+}
+
+/** Math.log1p(v) of an edge-weight sum, most often 0 (a word without KG or semantic edges). */
+function log1pSum(v: number): number {
+  return v === 0 ? 0 : Math.log1p(v);
 }
 
 function setLength(f: Float64Array, text: string): void {
@@ -613,19 +649,19 @@ export function wordRow(f: Float64Array, i: number, x: RowSources): void {
   f[F.textrank] = norm(d.rank[i], cands.maxRank);
   if (d.positionRank) f[F.positionRank] = norm(d.positionRank[i], cands.maxPosition);
   f[F.idf] = (d.idfWeights ? d.idfWeights[i] : x.idf.weight(w)) / 10;
-  f[F.logCount] = Math.log1p(count);
+  f[F.logCount] = log1pCount(count);
   f[F.firstPos] = occ.first[i] / L;
   f[F.spread] = (occ.last[i] - occ.first[i]) / L;
   setLength(f, w);
-  f[F.kgEdges] = Math.log1p(d.kgSum[i]);
-  f[F.semEdges] = Math.log1p(d.semSum[i]);
+  f[F.kgEdges] = log1pSum(d.kgSum[i]);
+  f[F.semEdges] = log1pSum(d.semSum[i]);
   setKind(f, kg, d.entity[i]);
   wordMentionRow(f, i, x);
   f[F.cast] = count > 0 ? x.cast[i] / count : 0;
   f[F.titleMarks] = count > 0 ? occ.marks[i] / count : 0;
   f[F.mainMovie] = i === ent.mainMovie ? 1 : 0;
   if (kg && d.entity[i] >= 0) {
-    f[F.entityLinks] = Math.log1p(ent.links[i]);
+    f[F.entityLinks] = log1pCount(ent.links[i]);
     if (kg.kindOf(d.entity[i]) === 'Movie' && i !== ent.mainMovie) f[F.otherMovie] = 1;
     if (ent.mainEntity >= 0 && i !== ent.mainMovie && kg.relationCount(d.entity[i], ent.mainEntity) > 0) f[F.mainFilmRelated] = 1;
   }
@@ -635,7 +671,7 @@ export function wordRow(f: Float64Array, i: number, x: RowSources): void {
     for (let a = 0; a < w.length && !f[F.fullForm]; a++) for (let b = a + 2; b <= w.length; b++) if (b - a < w.length && words.has(w.slice(a, b))) f[F.fullForm] = 1;
   }
   const pos = posGroup(occ.tag[i]);
-  if (pos) f[F[pos]] = 1;
+  if (pos >= 0) f[pos] = 1;
   f[F.inPhraseShare] = count > 0 ? x.inPhrase[i] / count : 0;
 }
 
@@ -668,7 +704,8 @@ export function phraseRow(f: Float64Array, p: number, x: RowSources): void {
   let semSum = 0;
   let best = 0;
   let worst = Infinity;
-  for (const m of ph.members) {
+  for (let k = 0; k < ph.members.length; k++) {
+    const m = ph.members[k];
     const v = m < 0 ? 0 : d.values[m];
     if (v > best) best = v;
     if (v < worst) worst = v;
@@ -681,13 +718,13 @@ export function phraseRow(f: Float64Array, p: number, x: RowSources): void {
   f[F.base] = norm(value, cands.maxValue);
   f[F.textrank] = norm(rank, cands.maxRank);
   if (pr) f[F.positionRank] = norm(position, cands.maxPosition);
-  f[F.idf] = x.idf.weight(ph.text) / 10;
-  f[F.logCount] = Math.log1p(ph.count);
+  f[F.idf] = x.phraseIdf[p] / 10;
+  f[F.logCount] = log1pCount(ph.count);
   f[F.firstPos] = ph.charStart / L;
   f[F.spread] = ((ph.lastStart ?? ph.charStart) - ph.charStart) / L;
   setLength(f, ph.text);
-  f[F.kgEdges] = Math.log1p(kgSum);
-  f[F.semEdges] = Math.log1p(semSum);
+  f[F.kgEdges] = log1pSum(kgSum);
+  f[F.semEdges] = log1pSum(semSum);
   const entity = x.ent.phraseEntity(p);
   setKind(f, kg, entity);
   f[F.shortForm] = x.overlap.shortForm[d.words.length + p];
@@ -723,7 +760,7 @@ export function overlapRow(f: Float64Array, c: number, x: RowSources): void {
   }
   f[F.containedEntity] = overlap.containsEntity[c];
   f[F.digit] = hasDigit(c >= n ? d.phrases[c - n].text : d.words[c]) ? 1 : 0;
-  f[F.docLength] = Math.log1p(d.text.length) / 10;
+  f[F.docLength] = x.docLength;
   f[F.countRank] = 1 / (1 + ranks.countRank[c]);
   f[F.firstRank] = 1 / (1 + ranks.firstRank[c]);
 }

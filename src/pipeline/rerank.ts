@@ -43,6 +43,7 @@ import {
   phraseShares,
   poolOrder,
   poolOrderSpace,
+  pooledPhraseLookups,
   rankRow,
   relativeRanks,
   relativeRanksSpace,
@@ -142,7 +143,7 @@ export function rerankItems(d: RerankDocument, kg: KgView | null, idf: IdfTable,
     relativeRanksSpace(n, m),
     overlapSpace(n, m),
     poolOrderSpace(n, m),
-    rowsSpace(n, Math.min(n + m, pool)),
+    rowsSpace(n, m, Math.min(n + m, pool)),
   );
   if (!buffers) return itemsOf(d, kg, idf, pool, context, scratchFor(space));
   try {
@@ -161,11 +162,13 @@ function itemsOf(d: RerankDocument, kg: KgView | null, idf: IdfTable, pool: numb
   const inPhrase = phraseShares(d, s);
   const cands = candidateList(d, occ, s);
   const ranks = relativeRanks(cands, s);
-  const overlap = overlapIndex(d, cands, ent, s);
   const { order, rows } = poolOrder(cands, ranks.byFirst, pool, s);
+  const phraseIdf = pooledPhraseLookups(d, idf, ent, order, rows, s);
+  const overlap = overlapIndex(d, cands, ent, s);
   const cast = castCounts(d, order, rows, s);
-  const x: RowSources = { d, kg, idf, occ, ent, cands, ranks, overlap, inPhrase, cast };
-  const cx = contextSources(d, kg, context, ent);
+  const docLength = Math.log1p(d.text.length) / 10;
+  const x: RowSources = { d, kg, idf, occ, ent, cands, ranks, overlap, inPhrase, cast, phraseIdf, docLength };
+  const cx = contextSources(d, kg, context, ent, order, rows);
   const matrix = s.floats(rows * RERANK_FEATURE_COUNT);
   const items: RerankItem[] = new Array(rows);
   for (let r = 0; r < rows; r++) {
@@ -175,7 +178,7 @@ function itemsOf(d: RerankDocument, kg: KgView | null, idf: IdfTable, pool: numb
     else wordRow(f, c, x);
     overlapRow(f, c, x);
     rankRow(f, r);
-    if (cx) contextRow(f, c, c >= n ? d.phrases[c - n].text : d.words[c], x, cx);
+    if (cx) contextRow(f, c, r, c >= n ? d.phrases[c - n].text : d.words[c], x, cx);
     items[r] =
       c >= n
         ? { text: d.phrases[c - n].text, node: -1, phrase: c - n, charStart: d.phrases[c - n].charStart, entity: ent.phraseEntity(c - n), features: f, baseRank: r }

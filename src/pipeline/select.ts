@@ -105,16 +105,32 @@ export function selectItems(
     return taken;
   }
   // a few: the best item not yet looked at, again and again (the order is the sorted one, as the
-  // comparison is a total order), which for a short list is cheaper than sorting all
-  const seen = new Uint8Array(items.length);
+  // comparison is a total order), which for a short list is cheaper than sorting all; the scans read
+  // a typed copy of the values, in which an item looked at becomes NaN
+  const open = new Float64Array(items.length);
+  for (let i = 0; i < items.length; i++) open[i] = items[i].value;
   while (taken.length < limit) {
-    let best = -1;
-    for (let i = 0; i < items.length; i++) if (!seen[i] && !Number.isNaN(items[i].value) && (best < 0 || compare(i, best) < 0)) best = i;
+    const best = bestOpen(open, compare);
     if (best < 0) break;
-    seen[best] = 1;
+    open[best] = NaN;
     take(best);
   }
   return taken;
+}
+
+/** The index whose value (not NaN) `compare` orders first, or -1: higher values first, equal ones by `compare`. */
+function bestOpen(open: Float64Array, compare: (x: number, y: number) => number): number {
+  let best = -1;
+  let bestValue = 0;
+  for (let i = 0; i < open.length; i++) {
+    const v = open[i];
+    if (Number.isNaN(v)) continue;
+    if (best < 0 || v > bestValue || (v === bestValue && compare(i, best) < 0)) {
+      best = i;
+      bestValue = v;
+    }
+  }
+  return best;
 }
 
 /**

@@ -8,10 +8,11 @@ import assert from 'node:assert/strict';
 import { gzipSync } from 'node:zlib';
 import { FilmkwError } from '../../src/errors.js';
 import { loadKg } from '../../src/kg/load.js';
-import { CorpusCounter, corpusStatsText, parseCorpusStats, textHash } from '../../src/pipeline/corpus-stats.js';
+import { CorpusCounter, corpusStatsText, packCorpusStats, parseCorpusStats, textHash } from '../../src/pipeline/corpus-stats.js';
 import { createExtractor } from '../../src/pipeline/extract.js';
 import { zeroRerankModel } from '../../src/pipeline/rerank-model.js';
-import { filmSlot } from '../../src/pipeline/corpus-pack.js';
+import { filmSlot, sameSurface, surfaceRecords, unpackCorpusTable } from '../../src/pipeline/corpus-pack.js';
+import { hashName } from '../../src/util/hash.js';
 
 test('CorpusCounter: distinct surfaces per text, identical texts once, films with ≥ 2 texts get per-film counts, surfaces below minDf left out (golden)', () => {
   const c = new CorpusCounter();
@@ -158,4 +159,60 @@ test('filmSlot: the place of a film in a word\'s increasing film list, as a scan
       assert.equal(filmSlot(films, a, b, j), want < 0 ? -1 : a + want, `film ${j} in [${list.slice(0, 8).join(',')}…] (${list.length})`);
     }
   }
+});
+
+test('wordsOf and filmDfs (the lookups of many surfaces together) give what word and filmDf give one at a time: absent surfaces, equal hashes, films of one text', () => {
+  // two surfaces with the same FNV-1a hash (so the same first slot): a probe for either passes the other
+  const [same1, same2] = ['的事死', '是国自'];
+  assert.equal(hashName(same1), hashName(same2));
+  let seed = 11;
+  const rnd = (n: number): number => (seed = (seed * 1103515245 + 12345) % 2147483648) % n;
+  const vocab = Array.from({ length: 300 }, (_, i) => `词${i}${'甲乙丙'.slice(0, i % 3)}`);
+  const table = (withBoth: boolean) => {
+    const c = new CorpusCounter();
+    for (let t = 0; t < 120; t++) {
+      const words = Array.from({ length: 12 }, () => vocab[Math.floor(rnd(vocab.length) ** 2 / vocab.length)]);
+      if (t % 2 === 0) words.push(same1);
+      if (withBoth && t % 3 === 0) words.push(same2);
+      // one code unit; a character outside the BMP (two units); longer than a record's four inline units
+      if (t % 4 === 1) words.push('好', '𠀀字', '一二三四五六七八九');
+      // films 0..19 with several texts each, 20..39 with one, some texts without a film
+      c.add(`text ${t}`, words, t % 7 === 6 ? null : `film${t < 100 ? t % 20 : 20 + (t - 100)}`);
+    }
+    const text = c.serialize({}, 2);
+    return { s: parseCorpusStats(text, 'batch'), lines: text.split('\n').filter((l) => l.startsWith('W\t')).map((l) => l.split('\t')) };
+  };
+  for (const both of [true, false]) {
+    const { s, lines } = table(both);
+    // every surface of the table's text found, with its counts
+    assert.deepEqual(lines.map((f) => [f[1], s.df(s.word(f[1])), s.spread(s.word(f[1]))]), lines.map((f) => [f[1], Number(f[2]), Number(f[3])]));
+    assert.ok(['好', '𠀀字', '一二三四五六七八九'].every((w) => s.word(w) >= 0));
+    const surfaces = [same2, same1, ...vocab, '不在表里', '', same2 + '的', same1, vocab[0], '好', '𠀀字', '一二三四五六七八九', '一二三四五六七八十', '一二三四', '好的', '𠀀'];
+    const words = new Int32Array(surfaces.length);
+    s.wordsOf(surfaces, words);
+    assert.deepEqual([...words], surfaces.map((w) => s.word(w)), both ? 'both colliding surfaces in the table' : 'one of them');
+    assert.equal(words[0] >= 0, both);
+    assert.ok(words[1] >= 0 && words.includes(-1) && words.filter((k) => k >= 0).length > 64, `present and absent surfaces: ${words.filter((k) => k >= 0).length} present`);
+    for (let j = 0; j < s.films; j++) {
+      const out = new Int32Array(words.length).fill(-7);
+      s.filmDfs(words, words.length - 2, j, out);
+      assert.deepEqual([...out.subarray(0, words.length - 2)], [...words.subarray(0, words.length - 2)].map((k) => (k < 0 ? 0 : s.filmDf(k, j))), `film ${j}`);
+      assert.deepEqual([...out.subarray(words.length - 2)], [-7, -7], 'only the first count rows');
+    }
+    assert.ok([...Array(s.films).keys()].some((j) => s.filmDf(words[1], j) > 0), 'some per-film counts');
+  }
+});
+
+test('sameSurface: a surface\'s record (length, four inline units, the rest in the string table) matches exactly its own string', () => {
+  const words = ['好', '好的', '好的人', '好的人们', '好的人们来', '好的人们来了吗', '𠀀', '𠀀字', 'ab\u0000', 'ab', '\u0000'];
+  const c = new CorpusCounter();
+  for (let t = 0; t < 2; t++) c.add(`t${t}`, words, null);
+  const table = unpackCorpusTable(packCorpusStats(c.serialize({}, 2), 'same'), 'same');
+  const r = surfaceRecords(table);
+  // each one differing from a surface in one unit: in the first two, the next two, or past the fourth
+  const probes = [...words, '坏', '好地', '好的们', '好地人们', '好的人们去', '好的人们来了么', '好的人们来了吗？', '', 'a', 'ab\u0001', '𠀁字', '\u0001'];
+  for (let k = 0; k < table.words.length; k++) {
+    for (const s of probes) assert.equal(sameSurface(r, table.words.units, k, s), table.words.get(k) === s, `${JSON.stringify(table.words.get(k))} vs ${JSON.stringify(s)}`);
+  }
+  assert.equal(table.words.length, words.length);
 });

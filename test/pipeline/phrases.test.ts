@@ -106,6 +106,20 @@ test('selectItems: by score with the tie-break, and the dedup rule (no overlappi
   assert.deepEqual(selectItems([], 'firstOccurrence', 'phrases', 5), []);
 });
 
+test('selectItems: the scan for a few (limit ≤ 10) and the sort for more give the same order, with ties, ±0, infinities and NaN', () => {
+  let seed = 7;
+  const next = (k: number) => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) % k);
+  const values = [0, -0, 1, 0.5, -1, Infinity, -Infinity, NaN, 2];
+  for (let doc = 0; doc < 50; doc++) {
+    const items: RankedItem[] = Array.from({ length: 30 }, (_, i) => ({ text: ['甲', '乙乙', '丙丙丙', '丁'][next(4)] + i, value: values[next(values.length)], charStart: next(5), phrase: next(2) === 0 }));
+    for (const tieBreak of ['firstOccurrence', 'lexicographic'] as const) {
+      const sorted = selectItems(items, tieBreak, 'off', 30);
+      assert.equal(sorted.length, items.filter((it) => !Number.isNaN(it.value)).length);
+      for (const limit of [1, 5, 10]) assert.deepEqual(selectItems(items, tieBreak, 'off', limit), sorted.slice(0, limit), `doc ${doc} ${tieBreak} ${limit}`);
+    }
+  }
+});
+
 const get0 = (list: Keyword[], w: string): Keyword => list.find((k) => k.word === w)!;
 
 const run = (options: ResolvedOptions, kg: KgView | null = null, tokens = TOKENS, candidates = CANDIDATES, topK = 10) =>

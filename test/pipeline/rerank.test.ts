@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { findCompounds, foldNameDots } from '../../src/pipeline/phrases.js';
 import { inCastContext, rerankItems, ScratchBuffers, RERANK_CORE_FEATURE_COUNT, RERANK_FEATURE_COUNT, RERANK_FEATURES } from '../../src/pipeline/rerank.js';
-import { loadBundledIdf } from '../../src/pipeline/idf.js';
+import { loadBundledIdf, type IdfTable } from '../../src/pipeline/idf.js';
 import { MAX_TREE_DEPTH, loadBundledRerankModel, parseRerankModel, rerankBias, rerankContributions, rerankLogit, rerankLogits, zeroRerankModel, type RerankModel, type RerankTree } from '../../src/pipeline/rerank-model.js';
 import { createExtractor } from '../../src/pipeline/extract.js';
 import { loadKg } from '../../src/kg/load.js';
@@ -430,6 +430,44 @@ test('fitTrees lambdarank: deterministic, needs the documents, ranks each docume
   assert.equal(lambdaWeight(1, 2), 1 - 1 / Math.log2(3));
   assert.equal(lambdaWeight(7, 3), lambdaWeight(3, 7));
   assert.ok(lambdaWeight(1, 2) > lambdaWeight(20, 21));
+});
+
+test('rerankItems: a phrase\'s IDF is the table\'s, looked up for the pooled phrases only, side by side (weights) or one at a time', () => {
+  const idf = loadBundledIdf();
+  const two = { ...overlapDocument([0.5, 0.3, 0.8, 0.4], 0.6), phrases: [
+    { text: '传统文化', members: Int32Array.of(0, 1), count: 1, charStart: 0, lastStart: 0, oneCharParts: 0 },
+    { text: '梦溪和沈梦溪', members: Int32Array.of(2, -1, 3), count: 1, charStart: 9, lastStart: 9, oneCharParts: 1 },
+  ], phraseValues: Float64Array.of(0.6, 0.1) };
+  const looked: string[] = [];
+  const oneAtATime: IdfTable = { source: 'test', size: 2, unknown: 1, weight: (w) => (looked.push(w), w === '传统文化' ? 4.25 : w.length) };
+  // pool 3: 梦溪 0.8, 传统文化 0.6, 传统 0.5; the phrase 梦溪和沈梦溪 (0.1) is not pooled, and never looked up
+  const { items } = rerankItems(two, null, oneAtATime, 3);
+  assert.deepEqual(items.map((it) => it.text), ['梦溪', '传统文化', '传统']);
+  assert.equal(items[1].features[RERANK_FEATURES.indexOf('idf')], 0.425);
+  assert.deepEqual(looked.filter((w) => w.length > 3), ['传统文化']);
+  // the bundled table looks them up side by side: the same features as one at a time
+  const { weights: _, ...single } = idf;
+  assert.equal(typeof idf.weights, 'function');
+  for (const pool of [3, Infinity]) assert.deepEqual(Array.from(rerankItems(two, null, idf, pool).matrix), Array.from(rerankItems(two, null, single, pool).matrix));
+});
+
+test('rerankItems: logCount, kgEdges, semEdges and docLength are log(1 + value), for any count and edge-weight sum', () => {
+  const doc = overlapDocument([0.5, 0.3, 0.8, 0.4], 0.6);
+  const feature = (items: readonly { text: string; features: Float64Array }[], text: string, name: string) => items.find((it) => it.text === text)!.features[RERANK_FEATURES.indexOf(name as never)];
+  for (const count of [1, 3, 1023, 1024, 5000, 1.5]) {
+    const kgSum = Float64Array.of(0, 0.25, 3, 0);
+    const semSum = Float64Array.of(0.5, 0, 0, 1e-9);
+    const { items } = rerankItems({ ...doc, kgSum, semSum, phrases: [{ ...doc.phrases[0], count }] }, null, loadBundledIdf());
+    assert.equal(feature(items, '传统文化', 'logCount'), Math.log1p(count), `count ${count}`);
+    assert.equal(feature(items, '传统', 'logCount'), Math.log1p(2));
+    for (const [k, w] of ['传统', '文化', '梦溪', '沈梦溪'].entries()) {
+      assert.equal(feature(items, w, 'kgEdges'), Math.log1p(kgSum[k]), w);
+      assert.equal(feature(items, w, 'semEdges'), Math.log1p(semSum[k]), w);
+    }
+    assert.equal(feature(items, '传统文化', 'kgEdges'), Math.log1p(0.25));
+    assert.equal(feature(items, '传统文化', 'semEdges'), Math.log1p(0.5));
+    for (const it of items) assert.equal(feature(items, it.text, 'docLength'), Math.log1p(doc.text.length) / 10);
+  }
 });
 
 test('optional feature positionRank: models may list it, rerankItems fills it from the scores given, fitTrees lists it only when a tree splits on it', () => {

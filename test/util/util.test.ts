@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { canonicalJson } from '../../src/util/canonical-json.js';
 import { hashName, hashUnits } from '../../src/util/hash.js';
 import { mulberry32 } from '../../src/util/random.js';
-import { lowerBound, sortedHas } from '../../src/util/sorted.js';
+import { lowerBound, orderByKey, sortedHas } from '../../src/util/sorted.js';
 
 test('canonicalJson: keys sorted at every depth, undefined keys left out, arrays kept in order', () => {
   assert.equal(canonicalJson({ b: 1, a: { d: [3, { z: 1, y: 2 }], c: undefined } }), '{"a":{"d":[3,{"y":2,"z":1}]},"b":1}');
@@ -30,6 +30,24 @@ test('mulberry32: the published sequence for seed 1, same sequence for the same 
     assert.equal(x, b());
     assert.ok(x >= 0 && x < 1);
   }
+});
+
+test('orderByKey: indices by ascending key, ties by index, as a comparator sort orders them, at every length around the insertion runs', () => {
+  const random = mulberry32(24);
+  for (const n of [0, 1, 2, 15, 16, 17, 31, 32, 33, 100, 257, 1000]) {
+    for (const distinct of [3, 1000]) {
+      const keys = Float64Array.from({ length: n }, () => Math.floor(random() * distinct) / 7 - 0.5);
+      const out = new Int32Array(n + 2).fill(-9);
+      orderByKey(keys, n, out, new Int32Array(n));
+      const expected = Array.from({ length: n }, (_, i) => i).sort((a, b) => keys[a] - keys[b] || a - b);
+      assert.deepEqual(Array.from(out.subarray(0, n)), expected, `n ${n}, ${distinct} distinct keys`);
+      assert.deepEqual(Array.from(out.subarray(n)), [-9, -9], 'nothing written past n');
+    }
+  }
+  // infinities and equal keys
+  const out = new Int32Array(5);
+  orderByKey(Float64Array.of(1, -Infinity, 1, Infinity, 0), 5, out, new Int32Array(5));
+  assert.deepEqual(Array.from(out), [1, 4, 0, 2, 3]);
 });
 
 test('lowerBound and sortedHas on ascending arrays', () => {
