@@ -183,12 +183,14 @@ export function rerankLogit(model: RerankModel, x: ArrayLike<number>, contributi
 }
 
 /**
- * All trees as complete binary trees of one depth D in flat typed arrays (the hot path walks these):
- * tree t's inner nodes are `feature`/`threshold`[t·(2^D − 1) + k] in breadth-first order (children of k
- * at 2k + 1 and 2k + 2), its leaves `leaf`[t·2^D + j]. A leaf of the model above depth D becomes inner
- * nodes that always go left (threshold +∞) over copies of its value, so every walk takes exactly D
- * steps without a data-dependent loop exit, and the step is a comparison turned into 0/1. Same sums in
- * the same order as walking the model's trees: the logits are identical.
+ * All trees as complete binary trees of one depth D, each in a block of 2^D slots of flat typed arrays
+ * (the hot path walks these). Inner node k of tree t (k in [1, 2^D), heap order: the root is 1, the
+ * children of k are 2k and 2k + 1, slot 0 unused) is at t·2^D + k in `feature` and `threshold`; leaf j
+ * (left to right) is at t·2^D + j in `leaf`. A leaf of the model above depth D becomes inner nodes that
+ * always go left (threshold +∞) over copies of its value, so every walk takes exactly D steps without a
+ * data-dependent loop exit, and a step is a comparison turned into the next bit of k: after D steps
+ * k − 2^D is the leaf. Slots are found with `|` (t·2^D | k), so no step needs an overflow check. Same
+ * sums in the same order as walking the model's trees: the logits are identical.
  */
 interface PackedTrees {
   readonly base: number;
@@ -209,98 +211,90 @@ function packed(model: RerankModel): PackedTrees {
   let p = packedModels.get(model);
   if (p) return p;
   const depth = model.trees.reduce((a, t) => Math.max(a, treeDepth(t)), 0);
-  const inner = (1 << depth) - 1;
-  const leaves = 1 << depth;
+  const slots = 1 << depth;
   const count = model.trees.length;
-  const feature = new Int32Array(count * inner);
-  const threshold = new Float64Array(count * inner).fill(Infinity);
-  const leaf = new Float64Array(count * leaves);
+  const feature = new Int32Array(count * slots);
+  const threshold = new Float64Array(count * slots).fill(Infinity);
+  const leaf = new Float64Array(count * slots);
   model.trees.forEach((t, k) => {
-    // node of the model at position `at` (breadth-first) of level `level` of the complete tree
+    const o = k * slots;
+    // node of the model at heap position `at` of level `level` of the complete tree
     const fill = (node: number, at: number, level: number): void => {
       if (level === depth) {
-        leaf[k * leaves + at - inner] = t.value[node];
+        leaf[o + at - slots] = t.value[node];
         return;
       }
       const split = t.feature[node] >= 0;
       if (split) {
-        feature[k * inner + at] = t.feature[node];
-        threshold[k * inner + at] = t.threshold[node];
+        feature[o + at] = t.feature[node];
+        threshold[o + at] = t.threshold[node];
       }
-      fill(split ? t.left[node] : node, 2 * at + 1, level + 1);
-      fill(split ? t.right[node] : node, 2 * at + 2, level + 1);
+      fill(split ? t.left[node] : node, 2 * at, level + 1);
+      fill(split ? t.right[node] : node, 2 * at + 1, level + 1);
     };
-    fill(0, 0, 0);
+    fill(0, 1, 0);
   });
   p = { base: model.base, count, depth, feature, threshold, leaf };
   packedModels.set(model, p);
   return p;
 }
 
+const STRIDE = RERANK_FEATURE_COUNT;
+
 /**
- * The logits of `rows` feature vectors stored one after the other in `x` (row r at r ×
- * RERANK_FEATURE_COUNT, rerank.ts's layout whatever the model lists), into `out` (four rows at a time through all the trees, each row's sum kept in a local).
+ * Eight rows of the pool, as in the pool (row j at j × STRIDE), for {@link rerankLogits}. One module-wide
+ * constant (scoring is synchronous, never re-entered): the optimising compiler can then embed its address
+ * and length, which makes a step cheaper than one that reads the caller's array.
+ */
+const BLOCK = new Float64Array(8 * STRIDE);
+
+/**
+ * The logits of `rows` feature vectors stored one after the other in `x` (row r at r × STRIDE,
+ * rerank.ts's layout whatever the model lists), into `out`. Eight rows at a time are copied into
+ * {@link BLOCK} (the last block keeps stale rows after the pool's end, walked but never written out) and
+ * walk every tree side by side: their chains of dependent loads overlap (bench/README.md "Figures behind
+ * code comments"). Each row adds the trees' leaves in tree order into a local sum that starts from base,
+ * so the sums are those of the model's own trees.
  */
 export function rerankLogits(model: RerankModel, x: Float64Array, rows: number, out: Float64Array): Float64Array {
   const { base, count, depth, feature, threshold, leaf } = packed(model);
-  const stride = RERANK_FEATURE_COUNT;
-  const inner = (1 << depth) - 1;
-  const leaves = 1 << depth;
-  out.fill(base, 0, rows);
-  if (depth === 0) {
-    for (let t = 0; t < count; t++) for (let r = 0; r < rows; r++) out[r] += leaf[t];
-    return out;
-  }
-  // one step: k → child 2k + 1 (x < threshold) or 2k + 2 (features are finite). Four rows walk the trees
-  // side by side: their chains of dependent loads overlap (faster than one row at a time: bench/README.md
-  // "Figures behind code comments"); each row adds the trees' leaves in tree order into a local sum, so the sums
-  // are the same.
-  const r4 = rows - (rows % 4);
-  let r = 0;
-  for (; r < r4; r += 4) {
-    const a = r * stride;
-    const b = a + stride;
-    const c = b + stride;
-    const d = c + stride;
-    let sa = base;
-    let sb = base;
-    let sc = base;
-    let sd = base;
+  const b = BLOCK;
+  const slots = 1 << depth;
+  for (let r = 0; r < rows; r += 8) {
+    const n = Math.min(8, rows - r);
+    b.set(x.subarray(r * STRIDE, (r + n) * STRIDE));
+    let s0 = base, s1 = base, s2 = base, s3 = base, s4 = base, s5 = base, s6 = base, s7 = base;
     for (let t = 0; t < count; t++) {
-      const fo = t * inner;
-      const f0 = feature[fo];
-      const t0 = threshold[fo];
-      let ka = 1 + (Number(x[a + f0] >= t0) | 0);
-      let kb = 1 + (Number(x[b + f0] >= t0) | 0);
-      let kc = 1 + (Number(x[c + f0] >= t0) | 0);
-      let kd = 1 + (Number(x[d + f0] >= t0) | 0);
-      for (let l = 1; l < depth; l++) {
-        ka = 2 * ka + 1 + (Number(x[a + feature[fo + ka]] >= threshold[fo + ka]) | 0);
-        kb = 2 * kb + 1 + (Number(x[b + feature[fo + kb]] >= threshold[fo + kb]) | 0);
-        kc = 2 * kc + 1 + (Number(x[c + feature[fo + kc]] >= threshold[fo + kc]) | 0);
-        kd = 2 * kd + 1 + (Number(x[d + feature[fo + kd]] >= threshold[fo + kd]) | 0);
+      const o = t * slots;
+      let k0 = 1, k1 = 1, k2 = 1, k3 = 1, k4 = 1, k5 = 1, k6 = 1, k7 = 1;
+      // one step: k → 2k (x < threshold) or 2k + 1 (x ≥ threshold; features are finite)
+      for (let l = 0; l < depth; l++) {
+        k0 = (k0 << 1) | Number(b[feature[o | k0]] >= threshold[o | k0]);
+        k1 = (k1 << 1) | Number(b[(feature[o | k1] + STRIDE) | 0] >= threshold[o | k1]);
+        k2 = (k2 << 1) | Number(b[(feature[o | k2] + 2 * STRIDE) | 0] >= threshold[o | k2]);
+        k3 = (k3 << 1) | Number(b[(feature[o | k3] + 3 * STRIDE) | 0] >= threshold[o | k3]);
+        k4 = (k4 << 1) | Number(b[(feature[o | k4] + 4 * STRIDE) | 0] >= threshold[o | k4]);
+        k5 = (k5 << 1) | Number(b[(feature[o | k5] + 5 * STRIDE) | 0] >= threshold[o | k5]);
+        k6 = (k6 << 1) | Number(b[(feature[o | k6] + 6 * STRIDE) | 0] >= threshold[o | k6]);
+        k7 = (k7 << 1) | Number(b[(feature[o | k7] + 7 * STRIDE) | 0] >= threshold[o | k7]);
       }
-      const lo = t * leaves - inner;
-      sa += leaf[lo + ka];
-      sb += leaf[lo + kb];
-      sc += leaf[lo + kc];
-      sd += leaf[lo + kd];
+      s0 += leaf[o | (k0 ^ slots)];
+      s1 += leaf[o | (k1 ^ slots)];
+      s2 += leaf[o | (k2 ^ slots)];
+      s3 += leaf[o | (k3 ^ slots)];
+      s4 += leaf[o | (k4 ^ slots)];
+      s5 += leaf[o | (k5 ^ slots)];
+      s6 += leaf[o | (k6 ^ slots)];
+      s7 += leaf[o | (k7 ^ slots)];
     }
-    out[r] = sa;
-    out[r + 1] = sb;
-    out[r + 2] = sc;
-    out[r + 3] = sd;
-  }
-  for (; r < rows; r++) {
-    const row = r * stride;
-    let s = base;
-    for (let t = 0; t < count; t++) {
-      const fo = t * inner;
-      let k = 1 + (Number(x[row + feature[fo]] >= threshold[fo]) | 0);
-      for (let l = 1; l < depth; l++) k = 2 * k + 1 + (Number(x[row + feature[fo + k]] >= threshold[fo + k]) | 0);
-      s += leaf[t * leaves - inner + k];
-    }
-    out[r] = s;
+    out[r] = s0;
+    if (n > 1) out[r + 1] = s1;
+    if (n > 2) out[r + 2] = s2;
+    if (n > 3) out[r + 3] = s3;
+    if (n > 4) out[r + 4] = s4;
+    if (n > 5) out[r + 5] = s5;
+    if (n > 6) out[r + 6] = s6;
+    if (n > 7) out[r + 7] = s7;
   }
   return out;
 }

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { findCompounds, foldNameDots } from '../../src/pipeline/phrases.js';
 import { inCastContext, rerankItems, ScratchBuffers, RERANK_CORE_FEATURE_COUNT, RERANK_FEATURE_COUNT, RERANK_FEATURES } from '../../src/pipeline/rerank.js';
 import { loadBundledIdf, type IdfTable } from '../../src/pipeline/idf.js';
-import { MAX_TREE_DEPTH, loadBundledRerankModel, parseRerankModel, rerankBias, rerankContributions, rerankLogit, rerankLogits, zeroRerankModel } from '../../src/pipeline/rerank-model.js';
+import { MAX_TREE_DEPTH, loadBundledRerankModel, parseRerankModel, rerankBias, rerankContributions, rerankLogit, rerankLogits, zeroRerankModel, type RerankModel, type RerankTree } from '../../src/pipeline/rerank-model.js';
 import { createExtractor } from '../../src/pipeline/extract.js';
 import { loadKg } from '../../src/kg/load.js';
 import type { KgView } from '../../src/kg/model.js';
@@ -339,13 +339,69 @@ test('rerankLogits: the flat complete-tree walk gives the logits of the model\'s
     const model = parseRerankModel(JSON.parse(JSON.stringify(fitTrees(rows, labels, { trees: 12, depth, rate: 0.3, minLeaf: 3, bins: 8, l2: 1, objective: 'lambdarank' }, groups))), 'fit');
     const matrix = new Float64Array(rows.length * p);
     rows.forEach((x, r) => matrix.set(x, r * p));
-    // four rows walk side by side: row counts with and without a remainder of 1–3 rows
+    // eight rows walk side by side: row counts with and without a remainder
     for (const n of [rows.length, 299, 6, 3, 1]) {
       const batch = rerankLogits(model, matrix, n, new Float64Array(n));
       for (let r = 0; r < n; r++) {
         // the explained walk (contributions) follows the model's own node arrays
         const walked = rerankLogit(model, rows[r], new Float64Array(p));
         assert.equal(batch[r], walked, `depth ${depth}, ${n} rows, row ${r}`);
+      }
+    }
+  }
+});
+
+test('rerankLogits equals the plain walk of the model\'s trees bit for bit: random uneven trees of depth 0–5, values equal to thresholds, any row count', () => {
+  let seed = 11;
+  const rnd = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+  // thresholds and feature values from one grid (so that many values equal a threshold), or anything
+  const grid = [-1, -0, 0, 0.125, 0.5, 1, 3];
+  const value = () => (rnd() < 0.7 ? grid[Math.floor(rnd() * grid.length)] : (rnd() - 0.3) * 4);
+  // leaf values of very different magnitudes: a sum in another order would differ in its last bits
+  const leafValue = () => (rnd() - 0.5) * 10 ** Math.floor(rnd() * 6 - 3);
+  /** A tree of at most `depth` levels whose branches stop at random (children after their parent). */
+  const randomTree = (depth: number, width: number): RerankTree => {
+    const t = { feature: [] as number[], threshold: [] as number[], left: [] as number[], right: [] as number[], value: [] as number[] };
+    const node = (level: number): number => {
+      const k = t.feature.length;
+      const split = level < depth && (level === 0 || rnd() < 0.75);
+      t.feature.push(split ? Math.floor(rnd() * width) : -1);
+      t.threshold.push(split ? value() : 0);
+      t.left.push(-1);
+      t.right.push(-1);
+      t.value.push(leafValue());
+      if (split) {
+        t.left[k] = node(level + 1);
+        t.right[k] = node(level + 1);
+      }
+      return k;
+    };
+    node(0);
+    return t;
+  };
+  const models: [string, RerankModel][] = [];
+  for (let depth = 0; depth <= 5; depth++) {
+    for (const width of [RERANK_CORE_FEATURE_COUNT, RERANK_FEATURE_COUNT]) {
+      const trees = Array.from({ length: 1 + Math.floor(rnd() * 30) }, () => randomTree(depth, width));
+      models.push([`depth ≤ ${depth}, ${width} features`, parseRerankModel({ version: 1, features: RERANK_FEATURES.slice(0, width), base: leafValue(), trees }, 'random')]);
+    }
+  }
+  // the committed model, on values drawn from its own thresholds as well
+  const bundled = loadBundledRerankModel();
+  models.push(['models/rerank.json', bundled]);
+  const own = bundled.trees.flatMap((t) => t.threshold.filter((_, i) => t.feature[i] >= 0));
+  const stride = RERANK_FEATURE_COUNT;
+  for (const [name, model] of models) {
+    for (const rows of [1, 2, 3, 5, 7, 8, 9, 15, 16, 17, 37]) {
+      // rows after the last hold NaN: they must be neither read nor written
+      const matrix = new Float64Array((rows + 3) * stride).fill(NaN);
+      for (let i = 0; i < rows * stride; i++) matrix[i] = model === bundled && rnd() < 0.5 ? own[Math.floor(rnd() * own.length)] : value();
+      const out = new Float64Array(rows + 2).fill(42);
+      rerankLogits(model, matrix, rows, out);
+      assert.deepEqual(Array.from(out.subarray(rows)), [42, 42]);
+      for (let r = 0; r < rows; r++) {
+        const x = matrix.slice(r * stride, (r + 1) * stride);
+        assert.equal(out[r], rerankLogit(model, x, new Float64Array(model.features.length)), `${name}, ${rows} rows, row ${r}`);
       }
     }
   }
