@@ -24,7 +24,7 @@ import { foldNameDots, nodeCounts } from './phrases.js';
 import type { IdfTable } from './idf.js';
 import { FNV_OFFSET, FNV_PRIME, hashName } from '../util/hash.js';
 import { arena } from '../util/arena.js';
-import { orderByKey } from '../util/sorted.js';
+import { kthSmallest, orderByKey } from '../util/sorted.js';
 import { F, RERANK_FEATURE_COUNT, type RerankFeature } from './rerank-features.js';
 import type { RerankDocument } from './rerank-features.js';
 
@@ -417,12 +417,13 @@ export function relativeRanks(c: Candidates, s: Scratch): RelativeRanks {
   return { byFirst, countRank, firstRank };
 }
 
-export const poolOrderSpace = (n: number, m: number): Space => ({ ints: 3 * (n + m), bytes: 0, floats: n + m });
+export const poolOrderSpace = (n: number, m: number): Space => ({ ints: 4 * (n + m), bytes: 0, floats: 3 * (n + m) });
 
 /**
  * The `pool` best candidates by the graph score, ties by first occurrence and index (`order`, `rows`
- * of them): the candidates in byFirst order, sorted stably by the graph score (util/sorted.ts
- * `orderByKey`).
+ * of them): of the candidates in byFirst order, those scored at least the pool's last (util/sorted.ts
+ * `kthSmallest`; all of them when the pool takes more than half), sorted stably by the graph score
+ * (`orderByKey`).
  */
 export function poolOrder(c: Candidates, byFirst: Int32Array, pool: number, s: Scratch): { order: Int32Array; rows: number } {
   const { total, base } = c;
@@ -431,9 +432,23 @@ export function poolOrder(c: Candidates, byFirst: Int32Array, pool: number, s: S
   if (rows === 0) return { order, rows };
   const negBase = s.floats(total);
   for (let r = 0; r < total; r++) negBase[r] = 0 - base[byFirst[r]];
+  // the pool's last score, found by a selection when the pool takes at most half of the candidates
+  const selected = s.floats(total);
+  let last = Infinity;
+  if (2 * rows <= total) {
+    selected.set(negBase);
+    last = kthSmallest(selected, total, rows - 1);
+  }
+  const at = s.ints(total);
+  let kept = 0;
+  for (let r = 0; r < total; r++) {
+    if (negBase[r] > last) continue;
+    at[kept] = r;
+    selected[kept++] = negBase[r];
+  }
   const sorted = s.ints(total);
-  orderByKey(negBase, total, sorted, s.ints(total));
-  for (let k = 0; k < rows; k++) order[k] = byFirst[sorted[k]];
+  orderByKey(selected, kept, sorted, s.ints(total));
+  for (let k = 0; k < rows; k++) order[k] = byFirst[at[sorted[k]]];
   return { order, rows };
 }
 
@@ -666,13 +681,52 @@ export function wordRow(f: Float64Array, i: number, x: RowSources): void {
     if (ent.mainEntity >= 0 && i !== ent.mainMovie && kg.relationCount(d.entity[i], ent.mainEntity) > 0) f[F.mainFilmRelated] = 1;
   }
   f[F.shortForm] = x.overlap.shortForm[i];
-  if (w.length >= 3 && d.entity[i] >= 0 && kg && PERSONISH.has(kg.kindOf(d.entity[i]))) {
-    const words = nodeIndex(d.words);
-    for (let a = 0; a < w.length && !f[F.fullForm]; a++) for (let b = a + 2; b <= w.length; b++) if (b - a < w.length && words.has(w.slice(a, b))) f[F.fullForm] = 1;
-  }
+  if (w.length >= 3 && d.entity[i] >= 0 && kg && PERSONISH.has(kg.kindOf(d.entity[i])) && hasWordInside(d.words, w)) f[F.fullForm] = 1;
   const pos = posGroup(occ.tag[i]);
   if (pos >= 0) f[pos] = 1;
   f[F.inPhraseShare] = count > 0 ? x.inPhrase[i] / count : 0;
+}
+
+/** Whether a proper part (≥ 2 code units) of w is one of the document's words (a part is cut out and looked up only when a word of its length starts with its first two code units). */
+function hasWordInside(words: readonly string[], w: string): boolean {
+  const index = nodeIndex(words);
+  const starts = wordStarts(words);
+  for (let a = 0; a + 2 <= w.length; a++) {
+    const c0 = w.charCodeAt(a);
+    const c1 = w.charCodeAt(a + 1);
+    for (let b = a + 2; b <= w.length; b++) if (b - a < w.length && starts.has(c0, c1, b - a) && index.has(w.slice(a, b))) return true;
+  }
+  return false;
+}
+
+/** The document's words (of two code units or more) by their first two code units and length, as bits of a hash: no false negative. */
+class WordStarts {
+  private readonly bits = new Uint32Array(128);
+  add(c0: number, c1: number, length: number): void {
+    const h = WordStarts.slot(c0, c1, length);
+    this.bits[h >>> 5] |= 1 << (h & 31);
+  }
+  has(c0: number, c1: number, length: number): boolean {
+    const h = WordStarts.slot(c0, c1, length);
+    return (this.bits[h >>> 5] & (1 << (h & 31))) !== 0;
+  }
+  /** One of 4,096 bits: the top 12 bits of a multiplicative hash. */
+  private static slot(c0: number, c1: number, length: number): number {
+    return Math.imul(((c0 << 16) | c1) ^ length, 0x9e3779b1) >>> 20;
+  }
+}
+
+const wordStartsOf = new WeakMap<readonly string[], WordStarts>();
+
+/** {@link WordStarts} of the words, made when first asked and kept with them (labels never change once made). */
+function wordStarts(words: readonly string[]): WordStarts {
+  let starts = wordStartsOf.get(words);
+  if (!starts) {
+    starts = new WordStarts();
+    for (const x of words) if (x.length >= 2) starts.add(x.charCodeAt(0), x.charCodeAt(1), x.length);
+    wordStartsOf.set(words, starts);
+  }
+  return starts;
 }
 
 /** Order-of-mention features of word i: among its kind, and among persons and characters. */

@@ -69,6 +69,38 @@ function mergeRuns(keys: Float64Array, src: Int32Array, dst: Int32Array, lo: num
   while (b < hi) dst[k++] = src[b++];
 }
 
+/**
+ * The k-th smallest (0-based) of a[0 … n-1], reordering them: Hoare's selection (linear on average),
+ * which after `rounds` partitions (default 2·log2 n + 8) sorts what is left instead, so that no input
+ * costs more than a sort. Values must not be NaN.
+ */
+export function kthSmallest(a: Float64Array, n: number, k: number, rounds = 2 * Math.ceil(Math.log2(n + 1)) + 8): number {
+  let lo = 0;
+  let hi = n - 1;
+  for (let round = 0; lo < hi; round++) {
+    if (round >= rounds) {
+      a.subarray(lo, hi + 1).sort();
+      return a[k];
+    }
+    const pivot = a[(lo + hi) >>> 1];
+    let i = lo;
+    let j = hi;
+    while (i <= j) {
+      while (a[i] < pivot) i++;
+      while (a[j] > pivot) j--;
+      if (i <= j) {
+        const t = a[i];
+        a[i++] = a[j];
+        a[j--] = t;
+      }
+    }
+    if (k <= j) hi = j;
+    else if (k >= i) lo = i;
+    else return a[k];
+  }
+  return a[k];
+}
+
 /** Orders strings by UTF-16 code units (the order of `<`), locale-independent: the KG's id and name order. */
 export const cmpStr = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 

@@ -14,6 +14,7 @@ import { loadBundledIdf, type IdfTable } from '../../src/pipeline/idf.js';
 import { MAX_TREE_DEPTH, loadBundledRerankModel, parseRerankModel, rerankBias, rerankContributions, rerankLogit, rerankLogits, zeroRerankModel, type RerankModel, type RerankTree } from '../../src/pipeline/rerank-model.js';
 import { createExtractor } from '../../src/pipeline/extract.js';
 import { loadKg } from '../../src/kg/load.js';
+import type { KgView } from '../../src/kg/model.js';
 import { FilmkwError } from '../../src/errors.js';
 import { DEFAULT_TREE_PARAMETERS, RERANK_RECIPE, presetPool } from '../../src/eval/rerank-train.js';
 import { fitTrees, lambdaWeight } from '../../src/eval/rerank-fit.js';
@@ -312,6 +313,9 @@ test('rerankItems: overlapping-variant and relative features (golden), order by 
   // ties in the graph score go to the earlier first occurrence, then to words before phrases
   const tied = rerankItems(overlapDocument([0.5, 0.5, 0.5, 0.5], 0.5), null, idf);
   assert.deepEqual(tied.items.map((it) => it.text), ['传统', '传统文化', '文化', '梦溪', '沈梦溪']);
+  // a pool of at most half the candidates (found by a selection) keeps that order among the tied
+  assert.deepEqual(rerankItems(overlapDocument([0.5, 0.5, 0.5, 0.5], 0.5), null, idf, 2).items.map((it) => it.text), ['传统', '传统文化']);
+  assert.deepEqual(rerankItems(overlapDocument([0.5, 0.3, 0.5, 0.5], 0.4), null, idf, 2).items.map((it) => it.text), ['传统', '梦溪']);
   // the pool keeps the best by the graph score, features row by row
   const pooled = rerankItems(overlapDocument([0.5, 0.3, 0.8, 0.4], 0.6), null, idf, 2);
   assert.deepEqual(pooled.items.map((it) => it.text), ['梦溪', '传统文化']);
@@ -468,6 +472,27 @@ test('rerankItems: logCount, kgEdges, semEdges and docLength are log(1 + value),
     assert.equal(feature(items, '传统文化', 'semEdges'), Math.log1p(0.5));
     for (const it of items) assert.equal(feature(items, it.text, 'docLength'), Math.log1p(doc.text.length) / 10);
   }
+});
+
+test('rerankItems: fullForm marks a person or character name of 3+ code units with a part (2+) that is another word of the document', () => {
+  const pairs: [string, string][] = [
+    ['吴天明', 'nr'], ['说', 'v'], ['天明', 'nr'], ['。', 'x'], ['焦三爷', 'nr'], ['和', 'c'], ['焦三', 'nr'], ['，', 'x'],
+    ['游天鸣', 'nr'], ['与', 'c'], ['游天鸣班', 'n'], ['，', 'x'], ['张艺谋', 'nr'], ['艺谋', 'nr'],
+  ];
+  const { tokens, doc } = tokenDoc(pairs, [0, 2, 4, 6, 8, 10, 12, 13]);
+  const n = doc.words.length; // 吴天明 天明 焦三爷 焦三 游天鸣 游天鸣班 张艺谋 艺谋
+  // entities: the three persons, and 张艺谋 as a film (a part of a film title is no short name)
+  const entity = Int32Array.of(0, -1, 1, -1, 2, -1, 3, -1);
+  const kg = { kindOf: (e: number) => (e === 3 ? 'Movie' : 'Person'), relationCount: () => 0, lookup: () => [] } as unknown as KgView;
+  const d = {
+    text: tokens.map((t) => t.word).join(''), tokens, ...doc,
+    rank: new Float64Array(n).fill(0.5), values: Float64Array.from({ length: n }, (_, i) => 1 - i / 10), eligible: new Uint8Array(n).fill(1),
+    kgSum: new Float64Array(n), semSum: new Float64Array(n), entity, phrases: [], phraseValues: new Float64Array(0),
+  };
+  const FULL = RERANK_FEATURES.indexOf('fullForm');
+  const { items } = rerankItems(d, kg, loadBundledIdf());
+  // 游天鸣: 游天鸣班 starts with its first two characters, but no part of it is a word
+  assert.deepEqual(Object.fromEntries(items.map((it) => [it.text, it.features[FULL]])), { 吴天明: 1, 天明: 0, 焦三爷: 1, 焦三: 0, 游天鸣: 0, 游天鸣班: 0, 张艺谋: 0, 艺谋: 0 });
 });
 
 test('optional feature positionRank: models may list it, rerankItems fills it from the scores given, fitTrees lists it only when a tree splits on it', () => {

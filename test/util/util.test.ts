@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { canonicalJson } from '../../src/util/canonical-json.js';
 import { hashName, hashUnits } from '../../src/util/hash.js';
 import { mulberry32 } from '../../src/util/random.js';
-import { lowerBound, orderByKey, sortedHas } from '../../src/util/sorted.js';
+import { kthSmallest, lowerBound, orderByKey, sortedHas } from '../../src/util/sorted.js';
 
 test('canonicalJson: keys sorted at every depth, undefined keys left out, arrays kept in order', () => {
   assert.equal(canonicalJson({ b: 1, a: { d: [3, { z: 1, y: 2 }], c: undefined } }), '{"a":{"d":[3,{"y":2,"z":1}]},"b":1}');
@@ -48,6 +48,23 @@ test('orderByKey: indices by ascending key, ties by index, as a comparator sort 
   const out = new Int32Array(5);
   orderByKey(Float64Array.of(1, -Infinity, 1, Infinity, 0), 5, out, new Int32Array(5));
   assert.deepEqual(Array.from(out), [1, 4, 0, 2, 3]);
+});
+
+test('kthSmallest: the k-th smallest value at every k, with many ties, and by the sort once the partitions run out', () => {
+  const random = mulberry32(25);
+  for (const n of [1, 2, 3, 10, 100, 367]) {
+    for (const distinct of [2, 50, 100000]) {
+      const values = Float64Array.from({ length: n }, () => Math.floor(random() * distinct) / 3 - 1);
+      const sorted = Float64Array.from(values).sort();
+      for (let k = 0; k < n; k += Math.max(1, Math.floor(n / 17))) {
+        for (const rounds of [undefined, 0, 1]) {
+          const a = Float64Array.from(values);
+          assert.equal(kthSmallest(a, n, k, rounds), sorted[k], `n ${n}, ${distinct} distinct, k ${k}, rounds ${rounds}`);
+          assert.deepEqual(Float64Array.from(a).sort(), sorted, 'the same values, reordered');
+        }
+      }
+    }
+  }
 });
 
 test('lowerBound and sortedHas on ascending arrays', () => {
