@@ -561,7 +561,7 @@ export function overlapIndex(d: RerankDocument, c: Candidates, ent: EntityContex
 
 // ── 5. rows ─────────────────────────────────────────────────────────────────────────────────────────
 
-export const rowsSpace = (n: number, m: number, rows: number): Space => ({ ints: 2 * n, bytes: n, floats: m + rows * RERANK_FEATURE_COUNT });
+export const rowsSpace = (n: number, m: number, rows: number): Space => ({ ints: 2 * n, bytes: n, floats: 2 * m + rows * RERANK_FEATURE_COUNT });
 
 /** Everything a row is written from. */
 export interface RowSources {
@@ -615,19 +615,24 @@ export function castCounts(d: RerankDocument, order: Int32Array, rows: number, s
  */
 export function pooledPhraseLookups(d: RerankDocument, idf: IdfTable, ent: EntityContext, order: Int32Array, rows: number, s: Scratch): Float64Array {
   const n = d.words.length;
-  const out = s.floats(d.phrases.length);
-  const texts = new Array<string>(d.phrases.length);
-  const pooled: number[] = [];
+  const phraseIdf = s.floats(d.phrases.length);
+  // packed arrays, of the shapes the words' lookup passes (core.ts): one shape for idf.ts `weights`
+  const texts: string[] = [];
+  const which: number[] = [];
   for (let r = 0; r < rows; r++) {
-    const p = order[r] - n;
-    if (p < 0) continue;
-    texts[p] = d.phrases[p].text;
-    pooled.push(p);
+    if (order[r] < n) continue;
+    which.push(texts.length);
+    texts.push(d.phrases[order[r] - n].text);
   }
-  if (idf.weights) idf.weights(texts, pooled, out);
-  else for (const p of pooled) out[p] = idf.weight(texts[p]);
-  for (const p of pooled) ent.phraseEntity(p);
-  return out;
+  const values = s.floats(texts.length);
+  if (idf.weights) idf.weights(texts, which, values);
+  else for (let j = 0; j < texts.length; j++) values[j] = idf.weight(texts[j]);
+  for (let r = 0, j = 0; r < rows; r++) {
+    if (order[r] < n) continue;
+    phraseIdf[order[r] - n] = values[j++];
+    ent.phraseEntity(order[r] - n);
+  }
+  return phraseIdf;
 }
 
 /** Math.log1p of the counts below 1024, computed once: a row reads its count's value. */
