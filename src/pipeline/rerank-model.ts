@@ -183,7 +183,7 @@ export function rerankLogit(model: RerankModel, x: ArrayLike<number>, contributi
 }
 
 /**
- * All trees as complete binary trees of one depth D, each in a block of 2^D slots of flat typed arrays
+ * All trees as complete binary trees of one depth D ≥ 1, each in a block of 2^D slots of flat typed arrays
  * (the hot path walks these). Inner node k of tree t (k in [1, 2^D), heap order: the root is 1, the
  * children of k are 2k and 2k + 1, slot 0 unused) is at t·2^D + k in `feature` and `threshold`; leaf j
  * (left to right) is at t·2^D + j in `leaf`. A leaf of the model above depth D becomes inner nodes that
@@ -210,7 +210,8 @@ function treeDepth(t: RerankTree, k = 0): number {
 function packed(model: RerankModel): PackedTrees {
   let p = packedModels.get(model);
   if (p) return p;
-  const depth = model.trees.reduce((a, t) => Math.max(a, treeDepth(t)), 0);
+  // at least one level: a tree's root is always an inner node (a model of single leaves goes left at +∞)
+  const depth = model.trees.reduce((a, t) => Math.max(a, treeDepth(t)), 1);
   const slots = 1 << depth;
   const count = model.trees.length;
   const feature = new Int32Array(count * slots);
@@ -266,9 +267,15 @@ export function rerankLogits(model: RerankModel, x: Float64Array, rows: number, 
     let s0 = base, s1 = base, s2 = base, s3 = base, s4 = base, s5 = base, s6 = base, s7 = base;
     for (let t = 0; t < count; t++) {
       const o = t * slots;
-      let k0 = 1, k1 = 1, k2 = 1, k3 = 1, k4 = 1, k5 = 1, k6 = 1, k7 = 1;
-      // one step: k → 2k (x < threshold) or 2k + 1 (x ≥ threshold; features are finite)
-      for (let l = 0; l < depth; l++) {
+      // one step: k → 2k (x < threshold) or 2k + 1 (x ≥ threshold; features are finite); the root's
+      // feature and threshold are read once for the eight rows
+      const f = feature[o | 1];
+      const h = threshold[o | 1];
+      let k0 = 2 | Number(b[f] >= h), k1 = 2 | Number(b[(f + STRIDE) | 0] >= h);
+      let k2 = 2 | Number(b[(f + 2 * STRIDE) | 0] >= h), k3 = 2 | Number(b[(f + 3 * STRIDE) | 0] >= h);
+      let k4 = 2 | Number(b[(f + 4 * STRIDE) | 0] >= h), k5 = 2 | Number(b[(f + 5 * STRIDE) | 0] >= h);
+      let k6 = 2 | Number(b[(f + 6 * STRIDE) | 0] >= h), k7 = 2 | Number(b[(f + 7 * STRIDE) | 0] >= h);
+      for (let l = 1; l < depth; l++) {
         k0 = (k0 << 1) | Number(b[feature[o | k0]] >= threshold[o | k0]);
         k1 = (k1 << 1) | Number(b[(feature[o | k1] + STRIDE) | 0] >= threshold[o | k1]);
         k2 = (k2 << 1) | Number(b[(feature[o | k2] + 2 * STRIDE) | 0] >= threshold[o | k2]);
