@@ -3,7 +3,9 @@ import assert from 'node:assert/strict';
 import { FilmkwError } from '../../src/errors.js';
 import { readFileSync } from 'node:fs';
 import { nodejiebaDefaultFiles } from '../../src/lexicon/base.js';
-import { idfTableFromPacked, loadBundledIdf, packIdf, parseIdf, parseIdfEntries } from '../../src/pipeline/idf.js';
+import { idfTableFromPacked, loadBundledIdf, packIdf, parseIdf, parseIdfEntries, sameWord, wordRecords } from '../../src/pipeline/idf.js';
+import { StringTable } from '../../src/kg/packed.js';
+import { hashName } from '../../src/util/hash.js';
 import { DiskCache } from '../../src/lexicon/cache.js';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -92,6 +94,35 @@ test("the packed table answers as a plain map of nodejieba's idf.utf8: every wor
   assert.equal(t.unknown, sum / ref.size);
   for (const [w, v] of ref) if (t.weight(w) !== v) assert.fail(`weight of ${w}: ${t.weight(w)} vs ${v}`);
   for (const w of ['不在表里的词', '电影院线', 'x', '', '\ud800', '长'.repeat(200)]) assert.equal(t.weight(w), ref.get(w) ?? t.unknown, JSON.stringify(w));
+});
+
+test("weight() and weights() over the words' records agree with a plain map: 1-unit, past the three inline units, non-BMP, equal hashes, absent look-alikes", () => {
+  // two pairs of words with equal FNV-1a hashes (so equal tags and the same first slot: told apart by their records)
+  const same = [['词45zx片', '词fpcd片'], ['词45zy片', '词fpce片']];
+  for (const [a, b] of same) assert.equal(hashName(a), hashName(b), `${a} ${b}`);
+  const present = ['好', '𠀀', '好的', '好的人', '好的人们', '好的人们来了吗', '𠀀字', '字𠀀', 'ab\u0000', 'ab', '\u0000', '长'.repeat(70_000), ...same[0], same[1][0]];
+  const ref = new Map(present.map((w, i) => [w, 0.5 + i]));
+  const t = parseIdf(present.map((w) => `${w} ${ref.get(w)}`).join('\n'), 'records');
+  // each absent word differs from a present one in its length, in one of the first three units, or past them
+  const absent = ['', '坏', '好地', '好的们', '好的人他', '好地人们', '好的人们去', '好的人们来了么', '好的人们来了吗？', 'a', 'ab\u0001', '𠀁字', '\ud840', '\u0001', '长'.repeat(69_999), '长'.repeat(70_001), `${'长'.repeat(69_999)}短`, same[1][1], '词45zx', '词fpcd片片'];
+  const words = [...present, ...absent];
+  const want = words.map((w) => ref.get(w) ?? t.unknown);
+  assert.deepEqual(words.map((w) => t.weight(w)), want);
+  const out = new Float64Array(words.length);
+  t.weights!(words, words.map((_, i) => i), out);
+  assert.deepEqual(Array.from(out), want);
+  assert.equal(t.unknown, [...ref.values()].reduce((x, y) => x + y, 0) / ref.size);
+});
+
+test("sameWord: a word's record (length, three inline units, the rest in the string table) matches exactly its own string", () => {
+  const words = ['好', '好的', '好的人', '好的人们', '好的人们来了吗', '𠀀', '𠀀字', 'ab\u0000', 'ab', '\u0000', '', '长'.repeat(0xffff), '长'.repeat(70_000)];
+  const table = StringTable.from(words);
+  const { value, fields } = wordRecords(table, Float64Array.from(words, (_, i) => i / 3));
+  const probes = [...words, '坏', '好地', '好的们', '好的人他', '好地人们', '好的人们来了么', '好的人们来了吗？', 'a', 'ab\u0001', '𠀁字', '\u0001', '长'.repeat(0xfffe), '长'.repeat(70_001), `${'长'.repeat(69_999)}短`];
+  for (let k = 0; k < words.length; k++) {
+    assert.equal(value[2 * k], k / 3);
+    for (const s of probes) assert.equal(sameWord(fields, table, k, s), words[k] === s, `${JSON.stringify(words[k].slice(0, 9))} (${words[k].length}) vs ${JSON.stringify(s.slice(0, 9))} (${s.length})`);
+  }
 });
 
 test('packIdf / idfTableFromPacked: the last line of a word wins, the mean counts its first; any alignment; damaged bytes are INPUT errors', () => {
