@@ -17,7 +17,7 @@
  * One loading path: the text is parsed ({@link parseIdf}), packed into flat arrays ({@link packIdf}:
  * the words as UTF-16 code units with offsets, their values, an open-addressing FNV-1a hash table, as
  * the KG snapshot packs its name index) and looked up through one in-memory record per word
- * ({@link idfTableFromPacked}, {@link wordRecords}). The caller
+ * ({@link idfTableFromPacked}, {@link WordRecords}). The caller
  * passes the table to the pipeline (`createExtractor({ idf })`, `DocumentContext.idf`); with a
  * {@link DiskCache} the packed bytes are kept on disk, so a cold start reads ~7 MB of arrays instead
  * of parsing ~260k lines.
@@ -147,7 +147,7 @@ function sections(n: number, units: number, cap: number): { values: number; offs
 
 /**
  * The table over packed bytes ({@link packIdf}): the slots and the words' units are read in place, and
- * one record per word is made in memory ({@link wordRecords}). Throws FilmkwError INPUT when the bytes
+ * one record per word is kept in memory ({@link WordRecords}). Throws FilmkwError INPUT when the bytes
  * are not such a table.
  */
 export function idfTableFromPacked(packed: Uint8Array, source: string): IdfTable {
@@ -170,13 +170,14 @@ export function idfTableFromPacked(packed: Uint8Array, source: string): IdfTable
   const mask = cap - 1;
   const tags = new SlotTags(n);
   const { keyMask, tagMask } = tags;
-  const { value, fields } = wordRecords(words, values);
+  const records = new WordRecords(words, values);
+  const { value, fields } = records;
   const lookup = (word: string, h: number): number => {
     const tag = tags.tagOf(h);
     for (let p = h & mask; ; p = (p + 1) & mask) {
       const x = slots[p];
       if (x < 0) return unknown;
-      if ((x & tagMask) === tag && sameWord(fields, words, x & keyMask, word)) return value[2 * (x & keyMask)];
+      if ((x & tagMask) === tag && records.same(x & keyMask, word)) return value[2 * (x & keyMask)];
     }
   };
   // weights(): the hash of every word, then the record of its first slot whose tag matches, then the
@@ -213,7 +214,7 @@ export function idfTableFromPacked(packed: Uint8Array, source: string): IdfTable
   });
 }
 
-/** A word's record ({@link wordRecords}) as 4 Int32: the value (Float64) in the first two, then these two. */
+/** A word's record ({@link WordRecords}) as 4 Int32: the value (Float64) in the first two, then these two. */
 const W_U01 = 2;
 const W_LEN = 3;
 /** The record's length field when the word is too long for it (the whole word is then compared in the string table). */
@@ -221,44 +222,57 @@ const LONG = 0xffff;
 
 /** Code units 0 and 1 of `unit` (a string of `len` units) as one Int32 (a unit past the end reads 0). */
 const units01 = (unit: (i: number) => number, len: number): number => (len > 0 ? unit(0) : 0) | ((len > 1 ? unit(1) : 0) << 16);
-/** Code unit 2 (0 past the end) and the length (at most {@link LONG}) as one Int32. */
+/** Code unit 2 (0 past the end) and the length (at most {@link LONG}) as one Int32: never 0 for a word of one unit or more. */
 const unit2Len = (unit: (i: number) => number, len: number): number => (len > 2 ? unit(2) : 0) | (Math.min(len, LONG) << 16);
 
 /**
  * What a lookup of word k reads, in one place (16 bytes at 16k): its value, its first three code units
- * and its length (the rest of a longer word stays in the string table). Made in memory when the table is
- * loaded (the packed layout is unchanged, as corpus-pack.ts `surfaceRecords`): the packed sections keep
+ * and its length (the rest of a longer word stays in the string table). Kept in memory beside the
+ * packed table (whose layout is unchanged, as corpus-pack.ts `surfaceRecords`): the packed sections keep
  * the value, the offsets and the units in three arrays megabytes apart, and a lookup that reads them one
- * by one waits for memory (and for the address translation) once per array.
+ * by one waits for memory (and for the address translation) once per array. A record is made when its
+ * word is first compared (a zero length field: not made yet), so that a load allocates the records but
+ * touches none of their pages: a process pays for the records of the words it looks up.
  */
-export function wordRecords(words: StringTable, values: Float64Array): { value: Float64Array; fields: Int32Array } {
-  const n = values.length;
-  const buffer = new ArrayBuffer(16 * n);
-  const value = new Float64Array(buffer);
-  const fields = new Int32Array(buffer);
-  const { offsets, units } = words;
-  for (let k = 0; k < n; k++) {
+export class WordRecords {
+  /** The records' values: word k's at 2k. */
+  readonly value: Float64Array;
+  /** The records' other fields: word k's at 4k + 2 and 4k + 3. */
+  readonly fields: Int32Array;
+
+  constructor(
+    readonly words: StringTable,
+    private readonly values: Float64Array,
+  ) {
+    const buffer = new ArrayBuffer(16 * values.length);
+    this.value = new Float64Array(buffer);
+    this.fields = new Int32Array(buffer);
+  }
+
+  /** Whether word k is `s` (its record made first when it is not yet). */
+  same(k: number, s: string): boolean {
+    const fields = this.fields;
+    if (fields[4 * k + W_LEN] === 0) this.make(k);
+    const len = s.length;
+    const unit = (i: number): number => s.charCodeAt(i);
+    if (fields[4 * k + W_LEN] !== unit2Len(unit, len) || fields[4 * k + W_U01] !== units01(unit, len)) return false;
+    if (len <= 3) return true;
+    if (len >= LONG) return this.words.equals(k, s);
+    const u = this.words.units;
+    const a = this.words.offsets[k];
+    for (let i = 3; i < len; i++) if (u[a + i] !== s.charCodeAt(i)) return false;
+    return true;
+  }
+
+  private make(k: number): void {
+    const { offsets, units } = this.words;
     const a = offsets[k];
     const len = offsets[k + 1] - a;
     const unit = (i: number): number => units[a + i];
-    value[2 * k] = values[k];
-    fields[4 * k + W_U01] = units01(unit, len);
-    fields[4 * k + W_LEN] = unit2Len(unit, len);
+    this.value[2 * k] = this.values[k];
+    this.fields[4 * k + W_U01] = units01(unit, len);
+    this.fields[4 * k + W_LEN] = unit2Len(unit, len);
   }
-  return { value, fields };
-}
-
-/** Whether word k of the records' `fields` ({@link wordRecords}) over the string table `words` is `s`. */
-export function sameWord(fields: Int32Array, words: StringTable, k: number, s: string): boolean {
-  const len = s.length;
-  const unit = (i: number): number => s.charCodeAt(i);
-  if (fields[4 * k + W_LEN] !== unit2Len(unit, len) || fields[4 * k + W_U01] !== units01(unit, len)) return false;
-  if (len <= 3) return true;
-  if (len >= LONG) return words.equals(k, s);
-  const u = words.units;
-  const a = words.offsets[k];
-  for (let i = 3; i < len; i++) if (u[a + i] !== s.charCodeAt(i)) return false;
-  return true;
 }
 
 /** An IDF table from the text of a table file (parsed and packed; see module header). */

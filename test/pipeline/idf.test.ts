@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { FilmkwError } from '../../src/errors.js';
 import { readFileSync } from 'node:fs';
 import { nodejiebaDefaultFiles } from '../../src/lexicon/base.js';
-import { idfTableFromPacked, loadBundledIdf, packIdf, parseIdf, parseIdfEntries, sameWord, wordRecords } from '../../src/pipeline/idf.js';
+import { idfTableFromPacked, loadBundledIdf, packIdf, parseIdf, parseIdfEntries, WordRecords } from '../../src/pipeline/idf.js';
 import { StringTable } from '../../src/kg/packed.js';
 import { hashName } from '../../src/util/hash.js';
 import { DiskCache } from '../../src/lexicon/cache.js';
@@ -114,14 +114,14 @@ test("weight() and weights() over the words' records agree with a plain map: 1-u
   assert.equal(t.unknown, [...ref.values()].reduce((x, y) => x + y, 0) / ref.size);
 });
 
-test("sameWord: a word's record (length, three inline units, the rest in the string table) matches exactly its own string", () => {
+test("WordRecords.same: a word's record (length, three inline units, the rest in the string table) matches exactly its own string", () => {
   const words = ['好', '好的', '好的人', '好的人们', '好的人们来了吗', '𠀀', '𠀀字', 'ab\u0000', 'ab', '\u0000', '', '长'.repeat(0xffff), '长'.repeat(70_000)];
   const table = StringTable.from(words);
-  const { value, fields } = wordRecords(table, Float64Array.from(words, (_, i) => i / 3));
+  const records = new WordRecords(table, Float64Array.from(words, (_, i) => i / 3));
   const probes = [...words, '坏', '好地', '好的们', '好的人他', '好地人们', '好的人们来了么', '好的人们来了吗？', 'a', 'ab\u0001', '𠀁字', '\u0001', '长'.repeat(0xfffe), '长'.repeat(70_001), `${'长'.repeat(69_999)}短`];
   for (let k = 0; k < words.length; k++) {
-    assert.equal(value[2 * k], k / 3);
-    for (const s of probes) assert.equal(sameWord(fields, table, k, s), words[k] === s, `${JSON.stringify(words[k].slice(0, 9))} (${words[k].length}) vs ${JSON.stringify(s.slice(0, 9))} (${s.length})`);
+    for (const s of probes) assert.equal(records.same(k, s), words[k] === s, `${JSON.stringify(words[k].slice(0, 9))} (${words[k].length}) vs ${JSON.stringify(s.slice(0, 9))} (${s.length})`);
+    assert.equal(records.value[2 * k], k / 3, 'the record is made on the first comparison');
   }
 });
 
