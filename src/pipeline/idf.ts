@@ -16,8 +16,8 @@
  *
  * One loading path: the text is parsed ({@link parseIdf}), packed into flat arrays ({@link packIdf}:
  * the words as UTF-16 code units with offsets, their values, an open-addressing FNV-1a hash table, as
- * the KG snapshot packs its name index) and looked up through one in-memory record per word
- * ({@link idfTableFromPacked}, {@link WordRecords}). The caller
+ * the KG snapshot packs its name index) and looked up through one in-memory record per hash slot
+ * ({@link idfTableFromPacked}, {@link SlotRecords}). The caller
  * passes the table to the pipeline (`createExtractor({ idf })`, `DocumentContext.idf`); with a
  * {@link DiskCache} the packed bytes are kept on disk, so a cold start reads ~7 MB of arrays instead
  * of parsing ~260k lines.
@@ -147,7 +147,7 @@ function sections(n: number, units: number, cap: number): { values: number; offs
 
 /**
  * The table over packed bytes ({@link packIdf}): the slots and the words' units are read in place, and
- * one record per word is kept in memory ({@link WordRecords}). Throws FilmkwError INPUT when the bytes
+ * one record per hash slot is kept in memory ({@link SlotRecords}). Throws FilmkwError INPUT when the bytes
  * are not such a table.
  */
 export function idfTableFromPacked(packed: Uint8Array, source: string): IdfTable {
@@ -167,111 +167,114 @@ export function idfTableFromPacked(packed: Uint8Array, source: string): IdfTable
   const slots = new Int32Array(bytes.buffer, base + at.slots, cap);
   const reason = words.check();
   if (reason) throw bad(reason);
+  const records = new SlotRecords(words, values, slots, new SlotTags(n).keyMask, unknown);
   const mask = cap - 1;
-  const tags = new SlotTags(n);
-  const { keyMask, tagMask } = tags;
-  const records = new WordRecords(words, values);
-  const { value, fields } = records;
-  const lookup = (word: string, h: number): number => {
-    const tag = tags.tagOf(h);
-    for (let p = h & mask; ; p = (p + 1) & mask) {
-      const x = slots[p];
-      if (x < 0) return unknown;
-      if ((x & tagMask) === tag && records.same(x & keyMask, word)) return value[2 * (x & keyMask)];
-    }
-  };
-  // weights(): the hash of every word, then the record of its first slot whose tag matches, then the
-  // lookups proper; the first two passes make independent loads (each lookup alone waits for memory
-  // twice in a row: its slot, its record), the last finds their cache lines loaded
+  // weights(): the hash of every word and a load of the record of its first slot, then the lookups
+  // proper; the first pass makes independent loads (the records are megabytes: a lookup alone waits for
+  // memory), the second finds their cache lines loaded
   let hashes = new Int32Array(64);
   let touched = 0;
   return Object.freeze({
     source,
     size: n,
     unknown,
-    weight: (word: string): number => lookup(word, hashName(word)),
+    weight: (word: string): number => records.find(word, hashName(word)),
     weights(list: readonly string[], which: readonly number[], out: Float64Array): void {
       const m = which.length;
       if (hashes.length < m) hashes = new Int32Array(2 * m);
       for (let j = 0; j < m; j++) {
         const h = hashName(list[which[j]]);
         hashes[j] = h;
-        touched += slots[h & mask];
+        touched += records.fields[4 * (h & mask) + S_LEN];
       }
-      for (let j = 0; j < m; j++) {
-        const tag = tags.tagOf(hashes[j]);
-        for (let p = hashes[j] & mask; slots[p] >= 0; p = (p + 1) & mask) {
-          const x = slots[p];
-          if ((x & tagMask) !== tag) continue;
-          touched += fields[4 * (x & keyMask) + W_LEN];
-          break;
-        }
-      }
-      for (let j = 0; j < m; j++) out[which[j]] = lookup(list[which[j]], hashes[j]);
+      for (let j = 0; j < m; j++) out[which[j]] = records.find(list[which[j]], hashes[j]);
       // keep the loads above (their sum is never read)
       if (touched > 1e300) touched = 0;
     },
   });
 }
 
-/** A word's record ({@link WordRecords}) as 4 Int32: the value (Float64) in the first two, then these two. */
-const W_U01 = 2;
-const W_LEN = 3;
-/** The record's length field when the word is too long for it (the whole word is then compared in the string table). */
+/** A slot's record ({@link SlotRecords}) as 4 Int32: the value (Float64) in the first two, then these two. */
+const S_U01 = 2;
+const S_LEN = 3;
+/** The length part of a record's {@link S_LEN} field when the word is empty or too long for it (compared in the string table). */
 const LONG = 0xffff;
+/** The {@link S_LEN} field of a record not made yet. */
+const UNMADE = 0;
+/** The {@link S_LEN} field of an empty slot (length 0 and unit 1: no word's). */
+const EMPTY = 1;
 
 /** Code units 0 and 1 of `unit` (a string of `len` units) as one Int32 (a unit past the end reads 0). */
 const units01 = (unit: (i: number) => number, len: number): number => (len > 0 ? unit(0) : 0) | ((len > 1 ? unit(1) : 0) << 16);
-/** Code unit 2 (0 past the end) and the length (at most {@link LONG}) as one Int32: never 0 for a word of one unit or more. */
-const unit2Len = (unit: (i: number) => number, len: number): number => (len > 2 ? unit(2) : 0) | (Math.min(len, LONG) << 16);
+/** Code unit 2 (0 past the end) and the length as one Int32 ({@link LONG} for the empty word and from LONG units on). */
+const unit2Len = (unit: (i: number) => number, len: number): number => (len > 2 ? unit(2) : 0) | ((len === 0 || len >= LONG ? LONG : len) << 16);
 
 /**
- * What a lookup of word k reads, in one place (16 bytes at 16k): its value, its first three code units
- * and its length (the rest of a longer word stays in the string table). Kept in memory beside the
- * packed table (whose layout is unchanged, as corpus-pack.ts `surfaceRecords`): the packed sections keep
- * the value, the offsets and the units in three arrays megabytes apart, and a lookup that reads them one
- * by one waits for memory (and for the address translation) once per array. A record is made when its
- * word is first compared (a zero length field: not made yet), so that a load allocates the records but
- * touches none of their pages: a process pays for the records of the words it looks up.
+ * The table's hash slots as records of 16 bytes, in the slots' order (slot p at 16p): the value of the
+ * slot's word, its first three code units and its length (the rest of a longer word stays in the string
+ * table), or "empty". Kept in memory beside the packed table (whose layout is unchanged, as corpus-pack.ts
+ * `surfaceRecords`): in the packed sections a lookup reads the slot, then the word's offsets, units and
+ * value, each in an array megabytes away, and waits for memory (and for the address translation) once
+ * per array; over the records it reads one record for most words. A record is made when a lookup first
+ * reaches its slot ({@link UNMADE}), so that a load allocates the records but touches none of their
+ * pages: a process pays for the records of the slots it reaches.
  */
-export class WordRecords {
-  /** The records' values: word k's at 2k. */
+export class SlotRecords {
+  /** The records' values: slot p's at 2p. */
   readonly value: Float64Array;
-  /** The records' other fields: word k's at 4k + 2 and 4k + 3. */
+  /** The records' other fields: slot p's at 4p + 2 and 4p + 3. */
   readonly fields: Int32Array;
+  private readonly mask: number;
 
+  /** @param slots the packed hash slots (word index in the bits of `keyMask`, -1 = empty) */
   constructor(
     readonly words: StringTable,
     private readonly values: Float64Array,
+    private readonly slots: Int32Array,
+    private readonly keyMask: number,
+    private readonly unknown: number,
   ) {
-    const buffer = new ArrayBuffer(16 * values.length);
+    const buffer = new ArrayBuffer(16 * slots.length);
     this.value = new Float64Array(buffer);
     this.fields = new Int32Array(buffer);
+    this.mask = slots.length - 1;
   }
 
-  /** Whether word k is `s` (its record made first when it is not yet). */
-  same(k: number, s: string): boolean {
-    const fields = this.fields;
-    if (fields[4 * k + W_LEN] === 0) this.make(k);
+  /** The value of word `s` of hash h (linear probing from h's slot), else the unknown value. */
+  find(s: string, h: number): number {
+    const { fields, mask } = this;
     const len = s.length;
     const unit = (i: number): number => s.charCodeAt(i);
-    if (fields[4 * k + W_LEN] !== unit2Len(unit, len) || fields[4 * k + W_U01] !== units01(unit, len)) return false;
-    if (len <= 3) return true;
-    if (len >= LONG) return this.words.equals(k, s);
+    const f01 = units01(unit, len);
+    const f2 = unit2Len(unit, len);
+    for (let p = h & mask; ; p = (p + 1) & mask) {
+      let g = fields[4 * p + S_LEN];
+      if (g === UNMADE) g = this.make(p);
+      if (g === EMPTY) return this.unknown;
+      if (g !== f2 || fields[4 * p + S_U01] !== f01) continue;
+      if (g >>> 16 === LONG ? this.words.equals(this.slots[p] & this.keyMask, s) : len <= 3 || this.sameTail(p, s)) return this.value[2 * p];
+    }
+  }
+
+  /** Whether the word of slot p has the units of `s` from the fourth on (the lengths are equal, below {@link LONG}). */
+  private sameTail(p: number, s: string): boolean {
     const u = this.words.units;
-    const a = this.words.offsets[k];
-    for (let i = 3; i < len; i++) if (u[a + i] !== s.charCodeAt(i)) return false;
+    const a = this.words.offsets[this.slots[p] & this.keyMask];
+    for (let i = 3; i < s.length; i++) if (u[a + i] !== s.charCodeAt(i)) return false;
     return true;
   }
 
-  private make(k: number): void {
+  private make(p: number): number {
+    const x = this.slots[p];
+    if (x < 0) return (this.fields[4 * p + S_LEN] = EMPTY);
+    const k = x & this.keyMask;
     const { offsets, units } = this.words;
     const a = offsets[k];
     const len = offsets[k + 1] - a;
     const unit = (i: number): number => units[a + i];
-    this.value[2 * k] = this.values[k];
-    this.fields[4 * k + W_U01] = units01(unit, len);
-    this.fields[4 * k + W_LEN] = unit2Len(unit, len);
+    this.value[2 * p] = this.values[k];
+    this.fields[4 * p + S_U01] = units01(unit, len);
+    return (this.fields[4 * p + S_LEN] = unit2Len(unit, len));
   }
 }
 

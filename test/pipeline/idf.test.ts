@@ -3,9 +3,9 @@ import assert from 'node:assert/strict';
 import { FilmkwError } from '../../src/errors.js';
 import { readFileSync } from 'node:fs';
 import { nodejiebaDefaultFiles } from '../../src/lexicon/base.js';
-import { idfTableFromPacked, loadBundledIdf, packIdf, parseIdf, parseIdfEntries, WordRecords } from '../../src/pipeline/idf.js';
+import { idfTableFromPacked, loadBundledIdf, packIdf, parseIdf, parseIdfEntries, SlotRecords } from '../../src/pipeline/idf.js';
 import { StringTable } from '../../src/kg/packed.js';
-import { hashName } from '../../src/util/hash.js';
+import { hashName, SlotTags } from '../../src/util/hash.js';
 import { DiskCache } from '../../src/lexicon/cache.js';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -114,15 +114,27 @@ test("weight() and weights() over the words' records agree with a plain map: 1-u
   assert.equal(t.unknown, [...ref.values()].reduce((x, y) => x + y, 0) / ref.size);
 });
 
-test("WordRecords.same: a word's record (length, three inline units, the rest in the string table) matches exactly its own string", () => {
-  const words = ['好', '好的', '好的人', '好的人们', '好的人们来了吗', '𠀀', '𠀀字', 'ab\u0000', 'ab', '\u0000', '', '长'.repeat(0xffff), '长'.repeat(70_000)];
+test("SlotRecords.find: a slot's record (length, three inline units, the rest in the string table) matches exactly its own word", () => {
+  const words = ['好', '好的', '好的人', '好的人们', '好的人们来了吗', '𠀀', '𠀀字', 'ab\u0000', 'ab', '\u0000', '', '长'.repeat(0xffff), '长'.repeat(70_000), '\u0000'.repeat(70_000)];
+  const entries = { words, values: Float64Array.from(words, (_, i) => 1 + i / 3), unknown: 0.25 };
+  const packed = packIdf(entries);
+  const dv = new DataView(packed.buffer);
+  const cap = dv.getInt32(8, true);
+  const slots = new Int32Array(packed.buffer, 24 + 8 * words.length + 4 * (words.length + 1) + (words.length % 2 === 0 ? 4 : 0), cap);
   const table = StringTable.from(words);
-  const records = new WordRecords(table, Float64Array.from(words, (_, i) => i / 3));
   const probes = [...words, '坏', '好地', '好的们', '好的人他', '好地人们', '好的人们来了么', '好的人们来了吗？', 'a', 'ab\u0001', '𠀁字', '\u0001', '长'.repeat(0xfffe), '长'.repeat(70_001), `${'长'.repeat(69_999)}短`];
   for (let k = 0; k < words.length; k++) {
-    for (const s of probes) assert.equal(records.same(k, s), words[k] === s, `${JSON.stringify(words[k].slice(0, 9))} (${words[k].length}) vs ${JSON.stringify(s.slice(0, 9))} (${s.length})`);
-    assert.equal(records.value[2 * k], k / 3, 'the record is made on the first comparison');
+    // a probe from word k's slot meets word k before any empty slot: it answers word k's value exactly for word k, never another word's value
+    const records = new SlotRecords(table, entries.values, slots, new SlotTags(words.length).keyMask, entries.unknown);
+    for (const s of probes) {
+      const got = records.find(s, hashName(words[k]));
+      const i = words.indexOf(s);
+      if (s === words[k]) assert.equal(got, entries.values[k], JSON.stringify(s.slice(0, 9)));
+      else assert.ok(got === entries.unknown || got === entries.values[i], `${JSON.stringify(words[k].slice(0, 9))} (${words[k].length}) vs ${JSON.stringify(s.slice(0, 9))} (${s.length}): ${got}`);
+    }
   }
+  // the layout read above is the packed one
+  assert.equal(idfTableFromPacked(packed, 't').weight('好的人们来了吗'), entries.values[4]);
 });
 
 test('packIdf / idfTableFromPacked: the last line of a word wins, the mean counts its first; any alignment; damaged bytes are INPUT errors', () => {
