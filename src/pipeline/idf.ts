@@ -102,9 +102,9 @@ const TAGGED = 1;
 /**
  * Packs parsed entries into one byte array: header, values (Float64), word offsets (Int32, count + 1),
  * hash slots (Int32, a power of two ≥ 2 × count; -1 = empty; linear probing from FNV-1a of the word's
- * code units; each slot the word's index tagged with its hash, util/hash.ts `SlotTags`: a probe reads a
- * word's offsets and code units, megabytes away, only where the tag matches), the words' UTF-16 code
- * units. Every section starts at a multiple of 8 bytes.
+ * code units; each slot the word's index tagged with its hash, util/hash.ts `SlotTags`; the lookups read
+ * {@link SlotRecords} made from these sections instead), the words' UTF-16 code units. Every section
+ * starts at a multiple of 8 bytes.
  */
 export function packIdf(e: IdfEntries): Uint8Array {
   const n = e.words.length;
