@@ -44,6 +44,12 @@ function offsetsOk(o: Int32Array, total: number): boolean {
   return true;
 }
 
+/**
+ * Code units i and i + 1 of a string of length `len` (0 past its end) as one Int32, unit i in the low
+ * half: the inline units of the in-memory lookup records (pipeline/corpus-pack.ts, pipeline/idf.ts).
+ */
+export const unitPair = (unit: (i: number) => number, len: number, i: number): number => (i < len ? unit(i) : 0) | ((i + 1 < len ? unit(i + 1) : 0) << 16);
+
 /** n strings packed as UTF-16 code units (module header). Read only. */
 export class StringTable {
   private memo: (string | undefined)[] | undefined;

@@ -11,7 +11,7 @@
  * content hash).
  */
 import { FilmkwError } from '../errors.js';
-import { StringTable } from '../kg/packed.js';
+import { StringTable, unitPair } from '../kg/packed.js';
 import { hashName, hashUnits, SlotTags } from '../util/hash.js';
 
 /** The statistics of one corpus (corpus-stats.ts, module header). Indices: surfaces k, films j. */
@@ -259,9 +259,6 @@ const R_PER = 5;
 const R_PER_END = 6;
 const R_UNITS = 7;
 const R_SIZE = 8;
-
-/** Code units i and i + 1 of a string of `len` units as one Int32 (a unit past the end reads 0). */
-const unitPair = (unit: (i: number) => number, len: number, i: number): number => (i < len ? unit(i) : 0) | ((i + 1 < len ? unit(i + 1) : 0) << 16);
 
 /**
  * What a lookup of surface k reads, in one place (8 Int32 at 8k, 32 bytes): its length, its first four

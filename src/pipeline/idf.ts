@@ -24,7 +24,7 @@
  */
 import { readFileSync, statSync } from 'node:fs';
 import { FilmkwError } from '../errors.js';
-import { StringTable } from '../kg/packed.js';
+import { StringTable, unitPair } from '../kg/packed.js';
 import { nodejiebaDefaultFiles } from '../lexicon/base.js';
 import type { DiskCache } from '../lexicon/cache.js';
 import { hashName, SlotTags } from '../util/hash.js';
@@ -204,8 +204,6 @@ const UNMADE = 0;
 /** The {@link S_LEN} field of an empty slot (length 0 and unit 1: no word's). */
 const EMPTY = 1;
 
-/** Code units 0 and 1 of `unit` (a string of `len` units) as one Int32 (a unit past the end reads 0). */
-const units01 = (unit: (i: number) => number, len: number): number => (len > 0 ? unit(0) : 0) | ((len > 1 ? unit(1) : 0) << 16);
 /** Code unit 2 (0 past the end) and the length as one Int32 ({@link LONG} for the empty word and from LONG units on). */
 const unit2Len = (unit: (i: number) => number, len: number): number => (len > 2 ? unit(2) : 0) | ((len === 0 || len >= LONG ? LONG : len) << 16);
 
@@ -245,7 +243,7 @@ export class SlotRecords {
     const { fields, mask } = this;
     const len = s.length;
     const unit = (i: number): number => s.charCodeAt(i);
-    const f01 = units01(unit, len);
+    const f01 = unitPair(unit, len, 0);
     const f2 = unit2Len(unit, len);
     for (let p = h & mask; ; p = (p + 1) & mask) {
       let g = fields[4 * p + S_LEN];
@@ -273,7 +271,7 @@ export class SlotRecords {
     const len = offsets[k + 1] - a;
     const unit = (i: number): number => units[a + i];
     this.value[2 * p] = this.values[k];
-    this.fields[4 * p + S_U01] = units01(unit, len);
+    this.fields[4 * p + S_U01] = unitPair(unit, len, 0);
     return (this.fields[4 * p + S_LEN] = unit2Len(unit, len));
   }
 }
